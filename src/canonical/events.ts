@@ -1,0 +1,220 @@
+// The canonical v1 event types. schemas/canonical-v1.schema.json is the
+// machine form of the same contract; test/schema-types.test.ts proves that the
+// two list the same event types and fields.
+
+export type Backend = "evosci" | "atomic" | "pi";
+
+export type ErrorCode =
+  | "auth"
+  | "rate_limit"
+  | "overloaded"
+  | "network"
+  | "context_length"
+  | "provider"
+  | "aborted"
+  | "tool"
+  | "config"
+  | "backend_not_found"
+  | "backend_startup"
+  | "backend_crashed"
+  | "backend_protocol"
+  | "timeout"
+  | "cancelled"
+  | "internal"
+  | "unknown";
+
+export type ToolStatus = "succeeded" | "failed" | "cancelled";
+export type CompactionReason = "manual" | "threshold" | "overflow";
+export type RetryScope = "request" | "summarization";
+export type RunStatus = "succeeded" | "failed" | "needs_input" | "cancelled" | "timed_out";
+export type ExitCode = 0 | 1 | 2 | 3 | 69 | 75 | 76 | 77 | 78 | 124 | 130 | 143;
+
+/** Fields every line carries, in this key order. */
+export interface Envelope {
+  v: 1;
+  seq: number;
+  ts: string;
+  elapsed_ms: number;
+  run_id: string;
+  backend: Backend;
+  type: string;
+  session_id?: string;
+  agent?: AgentRef;
+  native?: string;
+  synthetic?: true;
+  raw?: unknown;
+}
+
+export interface AgentRef {
+  name: string;
+  instance_id: string;
+}
+
+export interface InputAction {
+  name: string;
+  args: Record<string, unknown>;
+  description: string;
+  allowed_decisions: string[];
+}
+
+export interface InputQuestion {
+  question: string;
+  type: string;
+  choices?: unknown[];
+  required?: boolean;
+}
+
+export interface InputRequest {
+  request_id: string;
+  kind: "approval" | "question";
+  tool_call_id?: string;
+  actions?: InputAction[];
+  questions?: InputQuestion[];
+}
+
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+}
+
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number;
+  cache_write_input_tokens?: number;
+  reasoning_tokens?: number;
+  total_tokens?: number;
+  cost_usd?: number;
+  complete?: boolean;
+}
+
+export interface RunCounts {
+  turns: number;
+  messages: number;
+  tool_calls: number;
+  tool_failures: number;
+  errors: number;
+  retries: number;
+  unknown_events: number;
+  unparsed_lines: number;
+}
+
+export interface BackendExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/** Payload of each event type, keyed by its `type`. */
+export interface EventPayloads {
+  "run.started": {
+    agentstream_version: string;
+    mode: "run" | "normalize";
+    command?: string[];
+    cwd?: string;
+    input?: string;
+  };
+  "session.started": { session_id: string; protocol_version?: number; cwd?: string };
+  "turn.started": { turn: number };
+  "turn.completed": { turn: number; stop_reason?: string };
+  "message.delta": { message_id: string; text: string };
+  "message.completed": {
+    message_id: string;
+    text: string;
+    model?: string;
+    provider?: string;
+    stop_reason?: string;
+  };
+  "reasoning.delta": { message_id: string; text: string };
+  "reasoning.completed": { message_id: string; text: string };
+  "tool.started": { tool_call_id: string; name: string; args: Record<string, unknown> };
+  "tool.updated": { tool_call_id: string; name: string; output: string };
+  "tool.completed": {
+    tool_call_id: string;
+    name: string;
+    status: ToolStatus;
+    output: string;
+    duration_ms?: number;
+    reason?: "awaiting_input" | "run_ended" | "backend_exited";
+  };
+  "subagent.started": { name: string; instance_id: string; tool_call_id?: string };
+  "subagent.completed": { name: string; instance_id: string };
+  usage: {
+    scope: "call" | "message";
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number;
+    cache_write_input_tokens?: number;
+    reasoning_tokens?: number;
+    total_tokens?: number;
+    cost_usd?: number;
+    model?: string;
+    provider?: string;
+  };
+  "tools.selected": { tools: string[] };
+  "compaction.started": { reason?: CompactionReason };
+  "compaction.completed": {
+    reason?: CompactionReason;
+    summary?: string;
+    tokens_before?: number;
+    tokens_after?: number;
+    will_retry?: boolean;
+    aborted?: boolean;
+    error?: string;
+  };
+  "retry.started": {
+    scope: RetryScope;
+    attempt: number;
+    max_attempts: number;
+    delay_ms: number;
+    error: string;
+  };
+  "retry.completed": { scope: RetryScope; success?: boolean; attempt?: number; error?: string };
+  "model.changed": {
+    model: string;
+    provider?: string;
+    previous_model?: string;
+    reason: "set" | "cycle" | "restore" | "fallback";
+  };
+  "model.fallback": {
+    phase: "started" | "completed";
+    from?: string;
+    to?: string;
+    success?: boolean;
+    error?: string;
+  };
+  "session.updated": {
+    name?: string;
+    thinking_level?: string;
+    queue?: { steering: string[]; follow_up: string[] };
+  };
+  "input.requested": InputRequest;
+  error: { code: ErrorCode; message: string; retryable: boolean; http_status?: number };
+  "backend.event": { native_type: string; raw: unknown };
+  "backend.unparsed": {
+    line: string;
+    reason: "invalid_json" | "not_an_object" | "missing_type" | "line_too_long";
+  };
+  "run.finished": {
+    status: RunStatus;
+    exit_code: ExitCode;
+    backend_exit: BackendExit | null;
+    duration_ms: number;
+    result: { text: string } | null;
+    usage?: UsageTotals;
+    counts: RunCounts;
+    error?: ErrorInfo;
+    pending?: InputRequest[];
+    resume?: { session_id: string; hint: string };
+    stderr_tail?: string[];
+  };
+}
+
+export type EventType = keyof EventPayloads;
+
+/** One canonical line: the envelope plus the payload of its type. */
+export type CanonicalEvent = {
+  [T in EventType]: Envelope & { type: T } & EventPayloads[T];
+}[EventType];
+
+export type EventOf<T extends EventType> = Envelope & { type: T } & EventPayloads[T];

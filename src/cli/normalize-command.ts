@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { Backend, BackendExit } from "../canonical/events.js";
+import { systemClock } from "../core/clock.js";
+import { UsageError } from "../core/errors.js";
+import { EXIT_EPIPE } from "../core/exit-codes.js";
+import { TailBuffer } from "../core/tail-buffer.js";
+import { TranslationSession } from "../core/translation-session.js";
+import { VERSION } from "../version.js";
+import { canonicalStdout } from "./canonical-output.js";
+import { openInput } from "./input.js";
+
+export interface NormalizeOptions {
+  from: Backend | "auto";
+  raw: boolean;
+  deltas: boolean;
+  backendExit?: string;
+  stderr?: string;
+  maxLineBytes?: number;
+  validate: boolean;
+}
+
+export async function normalizeCommand(file: string, opts: NormalizeOptions): Promise<void> {
+  const input = openInput(file);
+  const stderrTail = opts.stderr ? readStderrTail(opts.stderr) : [];
+  const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
+  const output = await canonicalStdout({ validate: opts.validate, onGone: () => input.destroy() });
+
+  const session = new TranslationSession({
+    from: opts.from,
+    runId: randomUUID(),
+    clock: systemClock,
+    agentstreamVersion: VERSION,
+    started: { mode: "normalize", input: file },
+    includeRaw: opts.raw,
+    deltas: opts.deltas,
+    maxLineBytes: opts.maxLineBytes,
+    sink: output.sink,
+  });
+
+  try {
+    for await (const chunk of input) {
+      session.write(chunk as Buffer);
+      if (output.writer.needsDrain) await output.writer.drained();
+      if (output.writer.closed) break;
+    }
+  } catch (err) {
+    if (!output.writer.closed) throw err;
+  }
+  if (output.writer.closed) {
+    process.exitCode = EXIT_EPIPE;
+    return;
+  }
+  const outcome = session.end({ backendExit, stderrTail });
+  process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
+}
+
+function parseBackendExit(value: string): BackendExit {
+  if (/^\d+$/.test(value)) {
+    const code = Number(value);
+    if (code > 255) throw new UsageError(`--backend-exit ${value}: an exit code is 0-255`);
+    return { code, signal: null };
+  }
+  return { code: null, signal: value };
+}
+
+function readStderrTail(path: string): string[] {
+  const tail = new TailBuffer();
+  try {
+    tail.push(readFileSync(path));
+  } catch (err) {
+    throw new UsageError(`cannot read --stderr ${path}: ${(err as Error).message}`);
+  }
+  return tail.snapshot();
+}

@@ -1,0 +1,251 @@
+import type {
+  AgentRef,
+  Backend,
+  CanonicalEvent,
+  EventPayloads,
+  ExitCode,
+  InputRequest,
+  RunCounts,
+  UsageTotals,
+} from "../canonical/events.js";
+import type { Draft } from "../translators/translator.js";
+import type { Clock } from "./clock.js";
+import type { ResolvedOutcome } from "./outcome.js";
+
+export interface CanonicalStreamOptions {
+  backend: Backend;
+  runId: string;
+  clock: Clock;
+  /** Attach the native object as `raw` to events translated from it. */
+  includeRaw?: boolean;
+  /** Drop message.delta / reasoning.delta / tool.updated. */
+  deltas?: boolean;
+  /** Measure tool durations with our own clock (live runs); recordings only report the backend's. */
+  liveDurations?: boolean;
+}
+
+interface OpenTool {
+  name: string;
+  startedMs: number;
+  agent?: AgentRef;
+}
+
+const DELTA_TYPES = new Set(["message.delta", "reasoning.delta", "tool.updated"]);
+
+/**
+ * The shared half of every translation: stamps the envelope (seq, ts,
+ * elapsed_ms, run_id, session_id), keeps the counts and usage totals, and
+ * closes whatever the backend left open before run.finished.
+ */
+export class CanonicalStream {
+  private seq = 0;
+  private readonly startMono: number;
+  private readonly startWall: number;
+  private lastElapsed = 0;
+  private sessionId: string | undefined;
+  private readonly openTools = new Map<string, OpenTool>();
+  private readonly openSubagents = new Map<string, AgentRef>();
+  private readonly pending: InputRequest[] = [];
+  private readonly counts: RunCounts = {
+    turns: 0,
+    messages: 0,
+    tool_calls: 0,
+    tool_failures: 0,
+    errors: 0,
+    retries: 0,
+    unknown_events: 0,
+    unparsed_lines: 0,
+  };
+  private usage: UsageTotals | undefined;
+  private finished = false;
+
+  constructor(private readonly options: CanonicalStreamOptions) {
+    this.startMono = options.clock.monoMs();
+    this.startWall = options.clock.wallMs();
+  }
+
+  get backend(): Backend {
+    return this.options.backend;
+  }
+
+  start(payload: EventPayloads["run.started"]): CanonicalEvent {
+    return this.stamp({ type: "run.started", payload, synthetic: undefined });
+  }
+
+  /**
+   * Stamp one translated event. Returns the events to write, in order: usually
+   * just the one, none when filtered (--no-deltas), or a synthetic tool.started
+   * first when the backend reported a result for a call it never announced.
+   */
+  push(draft: Draft, raw?: unknown): CanonicalEvent[] {
+    if (this.finished) throw new Error("CanonicalStream: push after finish");
+    if (this.options.deltas === false && DELTA_TYPES.has(draft.type)) return [];
+    const out: CanonicalEvent[] = [];
+    const fixed = this.keepInvariants(draft, out);
+    out.push(this.stamp(fixed, raw));
+    return out;
+  }
+
+  /** Close open tool calls and sub-agents, then write run.finished. */
+  finish(outcome: ResolvedOutcome): CanonicalEvent[] {
+    const out: CanonicalEvent[] = [];
+    const reason =
+      outcome.status === "needs_input" ? "awaiting_input" : outcome.backendGone ? "backend_exited" : "run_ended";
+    for (const [id, tool] of this.openTools) {
+      out.push(
+        this.stamp({
+          type: "tool.completed",
+          payload: { tool_call_id: id, name: tool.name, status: "cancelled", output: "", reason },
+          synthetic: true,
+          ...(tool.agent ? { agent: tool.agent } : {}),
+        }),
+      );
+    }
+    for (const agent of this.openSubagents.values()) {
+      out.push(this.stamp({ type: "subagent.completed", payload: { ...agent }, synthetic: true, agent }));
+    }
+    const finished: EventPayloads["run.finished"] = {
+      status: outcome.status,
+      exit_code: outcome.exitCode as ExitCode,
+      backend_exit: outcome.backendExit,
+      duration_ms: this.elapsed(),
+      result: outcome.resultText === null ? null : { text: outcome.resultText },
+      ...(this.usage ? { usage: { ...this.usage } } : {}),
+      counts: { ...this.counts },
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.status === "needs_input" ? { pending: this.pending } : {}),
+      ...(outcome.resume ? { resume: outcome.resume } : {}),
+      ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0 ? { stderr_tail: outcome.stderrTail } : {}),
+    };
+    if (finished.usage && outcome.usageComplete === false) finished.usage.complete = false;
+    out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }));
+    this.finished = true;
+    return out;
+  }
+
+  private keepInvariants(draft: Draft, out: CanonicalEvent[]): Draft {
+    const p = draft.payload as unknown as Record<string, unknown>;
+    switch (draft.type) {
+      case "tool.started": {
+        const id = p.tool_call_id as string;
+        // A second start for a call that is still open cannot be a new call: keep it as data.
+        if (this.openTools.has(id)) return asBackendEvent(draft);
+        this.openTools.set(id, { name: p.name as string, startedMs: this.elapsed(), ...agentOf(draft) });
+        this.counts.tool_calls++;
+        break;
+      }
+      case "tool.completed": {
+        const id = p.tool_call_id as string;
+        if (!this.openTools.has(id)) {
+          // A result for a call never announced: announce it so every completion has its start.
+          out.push(this.push({ type: "tool.started", payload: { tool_call_id: id, name: p.name as string, args: {} }, synthetic: true, ...agentOf(draft) })[0]!);
+        }
+        const tool = this.openTools.get(id)!;
+        this.openTools.delete(id);
+        if (p.status === "failed") this.counts.tool_failures++;
+        if (p.duration_ms === undefined && this.options.liveDurations) {
+          return { ...draft, payload: { ...draft.payload, duration_ms: Math.max(0, this.elapsed() - tool.startedMs) } as Draft["payload"] };
+        }
+        break;
+      }
+      case "subagent.started": {
+        const id = p.instance_id as string;
+        if (this.openSubagents.has(id)) return asBackendEvent(draft);
+        this.openSubagents.set(id, { name: p.name as string, instance_id: id });
+        break;
+      }
+      case "subagent.completed": {
+        const id = p.instance_id as string;
+        if (!this.openSubagents.has(id)) {
+          out.push(this.push({ type: "subagent.started", payload: { name: p.name as string, instance_id: id }, synthetic: true })[0]!);
+        }
+        this.openSubagents.delete(id);
+        break;
+      }
+      case "session.started":
+        this.sessionId = p.session_id as string;
+        break;
+      case "turn.started":
+        this.counts.turns++;
+        break;
+      case "message.completed":
+        this.counts.messages++;
+        break;
+      case "error":
+        this.counts.errors++;
+        break;
+      case "retry.started":
+        this.counts.retries++;
+        break;
+      case "backend.event":
+        this.counts.unknown_events++;
+        break;
+      case "backend.unparsed":
+        this.counts.unparsed_lines++;
+        break;
+      case "input.requested":
+        this.pending.push(draft.payload as InputRequest);
+        break;
+      case "usage":
+        this.addUsage(draft.payload as EventPayloads["usage"]);
+        break;
+    }
+    return draft;
+  }
+
+  private addUsage(u: EventPayloads["usage"]): void {
+    const t = (this.usage ??= { input_tokens: 0, output_tokens: 0 });
+    t.input_tokens += u.input_tokens;
+    t.output_tokens += u.output_tokens;
+    if (u.cache_read_input_tokens !== undefined) t.cache_read_input_tokens = (t.cache_read_input_tokens ?? 0) + u.cache_read_input_tokens;
+    if (u.cache_write_input_tokens !== undefined) t.cache_write_input_tokens = (t.cache_write_input_tokens ?? 0) + u.cache_write_input_tokens;
+    if (u.reasoning_tokens !== undefined) t.reasoning_tokens = (t.reasoning_tokens ?? 0) + u.reasoning_tokens;
+    if (u.total_tokens !== undefined) t.total_tokens = (t.total_tokens ?? 0) + u.total_tokens;
+    if (u.cost_usd !== undefined) t.cost_usd = roundCost((t.cost_usd ?? 0) + u.cost_usd);
+  }
+
+  private elapsed(): number {
+    // Never decreasing, whatever the clock does.
+    const now = Math.floor(this.options.clock.monoMs() - this.startMono);
+    if (now > this.lastElapsed) this.lastElapsed = now;
+    return this.lastElapsed;
+  }
+
+  private stamp(d: Omit<Draft, "synthetic"> & { synthetic?: true | undefined }, raw?: unknown): CanonicalEvent {
+    const elapsed = this.elapsed();
+    const event: Record<string, unknown> = {
+      v: 1,
+      seq: ++this.seq,
+      ts: new Date(this.startWall + elapsed).toISOString(),
+      elapsed_ms: elapsed,
+      run_id: this.options.runId,
+      backend: this.options.backend,
+      type: d.type,
+    };
+    if (this.sessionId !== undefined) event.session_id = this.sessionId;
+    if (d.agent) event.agent = d.agent;
+    Object.assign(event, d.payload);
+    if (d.native !== undefined) event.native = d.native;
+    if (d.synthetic) event.synthetic = true;
+    if (raw !== undefined && this.options.includeRaw && d.type !== "backend.event") event.raw = raw;
+    return event as unknown as CanonicalEvent;
+  }
+}
+
+function agentOf(draft: Draft): { agent?: AgentRef } {
+  return draft.agent ? { agent: draft.agent } : {};
+}
+
+function asBackendEvent(draft: Draft): Draft<"backend.event"> {
+  return {
+    type: "backend.event",
+    payload: { native_type: draft.native ?? draft.type, raw: draft.payload },
+    ...(draft.native !== undefined ? { native: draft.native } : {}),
+    ...agentOf(draft),
+  };
+}
+
+// Sums of float costs drift (0.1 + 0.2); 12 decimals is far below a micro-cent.
+function roundCost(x: number): number {
+  return Math.round(x * 1e12) / 1e12;
+}

@@ -1,0 +1,20 @@
+import { EXIT_USAGE } from "./exit-codes.js";
+
+/** An error that carries the exit code agentstream must end with. */
+export class AgentstreamError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** agentstream was called wrongly (bad flags, unreadable input file): exit 2, nothing spawned. */
+export class UsageError extends AgentstreamError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT_USAGE, hint);
+  }
+}

@@ -1,0 +1,42 @@
+import type { ErrorCode, ErrorInfo, ExitCode, RunStatus } from "../canonical/events.js";
+
+/** The contract's exit-code table: the one place that turns an outcome into a code. */
+export function exitCodeFor(
+  status: RunStatus,
+  error?: Pick<ErrorInfo, "code" | "retryable">,
+  cancelSignal?: "SIGINT" | "SIGTERM",
+): ExitCode {
+  switch (status) {
+    case "succeeded":
+      return 0;
+    case "needs_input":
+      return 3;
+    case "timed_out":
+      return 124;
+    case "cancelled":
+      return cancelSignal === "SIGTERM" ? 143 : 130;
+    case "failed":
+      return failedExitCode(error);
+  }
+}
+
+const FAILED_CODES: Partial<Record<ErrorCode, ExitCode>> = {
+  backend_not_found: 69,
+  backend_crashed: 76,
+  backend_protocol: 76,
+  auth: 77,
+  config: 78,
+  backend_startup: 78,
+};
+
+function failedExitCode(error?: Pick<ErrorInfo, "code" | "retryable">): ExitCode {
+  if (!error) return 1;
+  const fixed = FAILED_CODES[error.code];
+  if (fixed !== undefined) return fixed;
+  return error.retryable ? 75 : 1;
+}
+
+/** Exit code when the reader closed our stdout (EPIPE): 128 + SIGPIPE. */
+export const EXIT_EPIPE = 141;
+/** Exit code for a wrong invocation: nothing was spawned or read. */
+export const EXIT_USAGE = 2;

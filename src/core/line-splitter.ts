@@ -1,0 +1,106 @@
+/** What the splitter hands on: a whole line, or the start of one that was too long to keep. */
+export type Line = { text: string } | { overlong: true; preview: string; bytes: number };
+
+export interface LineSplitterOptions {
+  /** Longest line kept whole, in bytes; the rest of a longer line is skipped, not buffered. */
+  maxLineBytes?: number;
+  /** How much of an overlong line is kept as its preview. */
+  previewBytes?: number;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+/**
+ * JSONL framing: splits on "\n" only (never on U+2028/U+2029 or a lone "\r",
+ * which JSON strings may hold), strips one trailing "\r", decodes UTF-8 per
+ * whole line (so a character split across chunks survives), skips blank lines
+ * and keeps a last line that has no "\n".
+ */
+export class LineSplitter {
+  private readonly maxLineBytes: number;
+  private readonly previewBytes: number;
+  private parts: Buffer[] = [];
+  private partsBytes = 0;
+  private overlong: { preview: Buffer; bytes: number } | undefined;
+
+  constructor(
+    private readonly onLine: (line: Line) => void,
+    options: LineSplitterOptions = {},
+  ) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.previewBytes = Math.min(options.previewBytes ?? 1024, this.maxLineBytes);
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      if (nl === -1) {
+        this.keep(chunk.subarray(start));
+        return;
+      }
+      this.keep(chunk.subarray(start, nl));
+      this.emit();
+      start = nl + 1;
+    }
+  }
+
+  /** The input ended: hand on a last line that had no "\n". */
+  end(): void {
+    if (this.partsBytes > 0 || this.overlong) this.emit();
+  }
+
+  private keep(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.overlong) {
+      this.overlong.bytes += piece.length;
+      return;
+    }
+    if (this.partsBytes + piece.length > this.maxLineBytes) {
+      const held = Buffer.concat([...this.parts, piece], this.partsBytes + piece.length);
+      this.overlong = { preview: held.subarray(0, this.previewBytes), bytes: held.length };
+      this.parts = [];
+      this.partsBytes = 0;
+      return;
+    }
+    this.parts.push(piece);
+    this.partsBytes += piece.length;
+  }
+
+  private emit(): void {
+    if (this.overlong) {
+      const { preview, bytes } = this.overlong;
+      this.overlong = undefined;
+      // Cut at a character boundary: drop a trailing partial UTF-8 sequence.
+      this.onLine({ overlong: true, preview: decodeWhole(preview), bytes });
+      return;
+    }
+    let buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsBytes);
+    this.parts = [];
+    this.partsBytes = 0;
+    if (buf.length > 0 && buf[buf.length - 1] === CR) buf = buf.subarray(0, buf.length - 1);
+    if (buf.length === 0) return;
+    const text = buf.toString("utf8");
+    if (isBlankStart(text.charCodeAt(0)) && text.trim() === "") return;
+    this.onLine({ text });
+  }
+}
+
+function decodeWhole(buf: Buffer): string {
+  let end = buf.length;
+  // Walk back over continuation bytes to the lead byte of the last character.
+  let i = end - 1;
+  while (i >= 0 && i > end - 4 && (buf[i]! & 0xc0) === 0x80) i--;
+  if (i >= 0) {
+    const lead = buf[i]!;
+    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    if (end - i < need) end = i;
+  }
+  return buf.subarray(0, end).toString("utf8");
+}
+
+function isBlankStart(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0xfeff;
+}

@@ -1,0 +1,47 @@
+import { once } from "node:events";
+import type { Writable } from "node:stream";
+
+/**
+ * Writes canonical lines to stdout: one write() per line, waits for "drain"
+ * when the reader is slower than us, and notices when the reader has gone
+ * (EPIPE), after which nothing more is written.
+ */
+export class LineWriter {
+  private gone = false;
+
+  constructor(
+    private readonly out: Writable,
+    private readonly onGone: () => void = () => {},
+  ) {
+    out.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") this.markGone();
+      else throw err;
+    });
+  }
+
+  /** The reader closed its end. */
+  get closed(): boolean {
+    return this.gone;
+  }
+
+  get needsDrain(): boolean {
+    return !this.gone && this.out.writableNeedDrain;
+  }
+
+  write(line: string): void {
+    if (this.gone) return;
+    this.out.write(line);
+  }
+
+  /** Resolves once the reader has taken what is buffered (or has gone). */
+  async drained(): Promise<void> {
+    if (!this.needsDrain) return;
+    await Promise.race([once(this.out, "drain"), once(this.out, "close")]);
+  }
+
+  private markGone(): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.onGone();
+  }
+}

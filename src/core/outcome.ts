@@ -1,0 +1,94 @@
+import type { BackendExit, ErrorInfo, RunStatus } from "../canonical/events.js";
+import type { Outcome, ResumeHint, StreamEnd } from "../translators/translator.js";
+import { classifyStartupFailure } from "./classify.js";
+import { exitCodeFor } from "./exit-codes.js";
+
+/** Why agentstream itself stopped the backend, when it did. */
+export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" };
+
+export interface ResolvedOutcome {
+  status: RunStatus;
+  exitCode: number;
+  error?: ErrorInfo;
+  resultText: string | null;
+  resume?: ResumeHint;
+  backendExit: BackendExit | null;
+  stderrTail: string[];
+  usageComplete: boolean;
+  /** The backend process ended before finishing its protocol (closes open calls as backend_exited). */
+  backendGone: boolean;
+}
+
+export interface OutcomeFacts {
+  /** The translator's verdict from a terminal event, if there was one. */
+  terminal: Outcome | undefined;
+  resume?: ResumeHint;
+  end: StreamEnd;
+  interruption?: Interruption;
+  /** At least one native line was a JSON event. */
+  sawEvents: boolean;
+  /** At least one native line was not. */
+  sawGarbage: boolean;
+  /** The backend got past its start-up header. */
+  started: boolean;
+  usageComplete: boolean;
+}
+
+/** Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. */
+export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
+  const { end } = facts;
+  const base = {
+    backendExit: end.backendExit,
+    stderrTail: end.stderrTail,
+    usageComplete: facts.usageComplete,
+    ...(facts.resume ? { resume: facts.resume } : {}),
+  };
+  if (facts.terminal) {
+    const t = facts.terminal;
+    return {
+      ...base,
+      ...t,
+      exitCode: exitCodeFor(t.status, t.error),
+      backendGone: false,
+    };
+  }
+  const resultText = null;
+  if (facts.interruption?.kind === "timeout") {
+    const error: ErrorInfo = { code: "timeout", message: "the run exceeded --timeout and was stopped", retryable: false };
+    return { ...base, status: "timed_out", error, resultText, exitCode: exitCodeFor("timed_out", error), backendGone: false };
+  }
+  if (facts.interruption?.kind === "signal") {
+    const signal = facts.interruption.signal;
+    const error: ErrorInfo = { code: "cancelled", message: `cancelled by ${signal}`, retryable: false };
+    return { ...base, status: "cancelled", error, resultText, exitCode: exitCodeFor("cancelled", error, signal), backendGone: false };
+  }
+  const error = unterminatedError(facts);
+  return { ...base, status: "failed", error, resultText, exitCode: exitCodeFor("failed", error), backendGone: end.backendExit !== null };
+}
+
+function unterminatedError(facts: OutcomeFacts): ErrorInfo {
+  const exit = facts.end.backendExit;
+  const fail = (code: ErrorInfo["code"], message: string): ErrorInfo => ({ code, message, retryable: false });
+  if (!facts.sawEvents && facts.sawGarbage) {
+    return fail("backend_protocol", "the backend's stdout was not the expected JSONL protocol");
+  }
+  if (exit === null) return fail("backend_crashed", "the stream ended without a terminal event");
+  if (exit.signal) return fail("backend_crashed", `the backend was killed by ${exit.signal}`);
+  const code = exit.code ?? -1;
+  if (code > 128 && code < 160) return fail("backend_crashed", `the backend exited with code ${code} (killed by a signal)`);
+  if (code !== 0 && !facts.started) {
+    const stderr = facts.end.stderrTail.join("\n");
+    const kind = classifyStartupFailure(stderr);
+    const said = firstMeaningfulLine(facts.end.stderrTail);
+    return fail(kind, said ? `the backend exited with code ${code} before starting: ${said}` : `the backend exited with code ${code} before starting`);
+  }
+  return fail("backend_crashed", `the backend exited with code ${code} without a terminal event`);
+}
+
+function firstMeaningfulLine(lines: string[]): string | undefined {
+  for (const line of lines) {
+    const text = line.trim();
+    if (text) return text;
+  }
+  return undefined;
+}

@@ -1,0 +1,122 @@
+import type { Backend, CanonicalEvent, EventPayloads } from "../canonical/events.js";
+import { createTranslator, detectBackend, type Source } from "../translators/index.js";
+import type { Draft, StreamEnd, Translator } from "../translators/translator.js";
+import { CanonicalStream } from "./canonical-stream.js";
+import type { Clock } from "./clock.js";
+import { LineSplitter, type Line } from "./line-splitter.js";
+import { capLine, parseNativeLine } from "./native-line.js";
+import { resolveOutcome, type Interruption, type ResolvedOutcome } from "./outcome.js";
+
+export interface TranslationSessionOptions {
+  from: Source;
+  runId: string;
+  clock: Clock;
+  started: Omit<EventPayloads["run.started"], "agentstream_version">;
+  agentstreamVersion: string;
+  includeRaw?: boolean;
+  deltas?: boolean;
+  liveDurations?: boolean;
+  maxLineBytes?: number;
+  /** Receives each canonical event, in order, as soon as it exists. */
+  sink: (event: CanonicalEvent) => void;
+}
+
+// With --from auto, lines that are not JSON events are held until one is (then
+// the backend is known); a stream that never shows one is read as EvoSci.
+const MAX_HELD_LINES = 1000;
+
+/**
+ * Native bytes in, canonical events out: framing, parsing, the backend's
+ * translator and the shared CanonicalStream, wired together. One per run.
+ */
+export class TranslationSession {
+  private readonly splitter: LineSplitter;
+  private translator: Translator | undefined;
+  private stream: CanonicalStream | undefined;
+  private held: Line[] | undefined;
+  private sawEvents = false;
+  private sawGarbage = false;
+  private done = false;
+
+  constructor(private readonly options: TranslationSessionOptions) {
+    this.splitter = new LineSplitter((line) => this.onLine(line), { maxLineBytes: options.maxLineBytes });
+    if (options.from === "auto") this.held = [];
+    else this.begin(options.from);
+  }
+
+  /** The backend, once known. */
+  get backend(): Backend | undefined {
+    return this.stream?.backend;
+  }
+
+  write(chunk: Buffer): void {
+    this.splitter.push(chunk);
+  }
+
+  /** The native stream ended: close everything and write run.finished. */
+  end(end: StreamEnd, interruption?: Interruption): ResolvedOutcome {
+    if (this.done) throw new Error("TranslationSession: end called twice");
+    this.splitter.end();
+    if (!this.stream) this.begin("evosci");
+    this.done = true;
+    const translator = this.translator!;
+    const ending = translator.finish(end);
+    for (const d of ending.drafts) this.emit(d);
+    const outcome = resolveOutcome({
+      terminal: ending.outcome,
+      resume: ending.resume,
+      end,
+      interruption,
+      sawEvents: this.sawEvents,
+      sawGarbage: this.sawGarbage,
+      started: translator.started,
+      usageComplete: translator.usageComplete,
+    });
+    for (const event of this.stream!.finish(outcome)) this.options.sink(event);
+    return outcome;
+  }
+
+  private begin(backend: Backend): void {
+    this.translator = createTranslator(backend);
+    this.stream = new CanonicalStream({
+      backend,
+      runId: this.options.runId,
+      clock: this.options.clock,
+      includeRaw: this.options.includeRaw,
+      deltas: this.options.deltas,
+      liveDurations: this.options.liveDurations,
+    });
+    this.options.sink(this.stream.start({ agentstream_version: this.options.agentstreamVersion, ...this.options.started }));
+    const held = this.held;
+    this.held = undefined;
+    if (held) for (const line of held) this.onLine(line);
+  }
+
+  private onLine(line: Line): void {
+    if ("overlong" in line) {
+      this.sawGarbage = true;
+      return this.unparsed(line.preview, "line_too_long");
+    }
+    const parsed = parseNativeLine(line.text);
+    if (this.held) {
+      if (parsed.ok) this.begin(detectBackend(parsed.event));
+      else if (this.held.length < MAX_HELD_LINES) return void this.held.push(line);
+      else this.begin("evosci");
+    }
+    if (!parsed.ok) {
+      this.sawGarbage = true;
+      return this.unparsed(line.text, parsed.reason);
+    }
+    this.sawEvents = true;
+    const raw = this.options.includeRaw ? parsed.event : undefined;
+    for (const d of this.translator!.translate(parsed.event)) this.emit(d, raw);
+  }
+
+  private unparsed(text: string, reason: EventPayloads["backend.unparsed"]["reason"]): void {
+    this.emit({ type: "backend.unparsed", payload: { line: capLine(text), reason } });
+  }
+
+  private emit(d: Draft, raw?: unknown): void {
+    for (const event of this.stream!.push(d, raw)) this.options.sink(event);
+  }
+}

@@ -1,0 +1,16 @@
+// The library: the same translation the CLI does, for Node programs.
+export type * from "./canonical/events.js";
+export { normalizeStream, type NormalizeOptions } from "./normalize.js";
+export { TranslationSession, type TranslationSessionOptions } from "./core/translation-session.js";
+export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";
+export { EvosciTranslator } from "./translators/evosci.js";
+export { AtomicTranslator } from "./translators/atomic.js";
+export { createTranslator, detectBackend } from "./translators/index.js";
+export type { Draft, Ending, NativeEvent, Outcome, StreamEnd, Translator } from "./translators/translator.js";
+export type { Interruption, ResolvedOutcome } from "./core/outcome.js";
+export { exitCodeFor } from "./core/exit-codes.js";
+export { classifyError } from "./core/classify.js";
+export { systemClock, steppingClock, type Clock } from "./core/clock.js";
+export { LineSplitter, type Line } from "./core/line-splitter.js";
+export { SCHEMA_PATH, loadSchema } from "./schema/schema-files.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import type { Backend, CanonicalEvent } from "./canonical/events.js";
+import { systemClock, type Clock } from "./core/clock.js";
+import type { ResolvedOutcome } from "./core/outcome.js";
+import { TranslationSession } from "./core/translation-session.js";
+import type { StreamEnd } from "./translators/translator.js";
+import { VERSION } from "./version.js";
+
+export interface NormalizeOptions {
+  /** The protocol of the input; "auto" (default) detects it from the first event. */
+  from?: Backend | "auto";
+  /** Attach each native object as `raw`. */
+  raw?: boolean;
+  /** Keep message.delta / reasoning.delta / tool.updated (default true). */
+  deltas?: boolean;
+  /** How the recorded backend ended (decides a stream with no terminal event), and its stderr. */
+  end?: Partial<StreamEnd>;
+  /** Shown as run.started.input. */
+  inputName?: string;
+  maxLineBytes?: number;
+  runId?: string;
+  clock?: Clock;
+}
+
+/**
+ * Translate a native stream into canonical events, as `agentstream normalize`
+ * does, yielding each event as soon as it exists. The last one is always
+ * run.finished; its `exit_code` is what the CLI would exit with.
+ */
+export async function* normalizeStream(
+  input: Readable | AsyncIterable<Buffer | string>,
+  options: NormalizeOptions = {},
+): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
+  let ready: CanonicalEvent[] = [];
+  const session = new TranslationSession({
+    from: options.from ?? "auto",
+    runId: options.runId ?? randomUUID(),
+    clock: options.clock ?? systemClock,
+    agentstreamVersion: VERSION,
+    started: { mode: "normalize", ...(options.inputName !== undefined ? { input: options.inputName } : {}) },
+    includeRaw: options.raw,
+    deltas: options.deltas,
+    maxLineBytes: options.maxLineBytes,
+    sink: (event) => ready.push(event),
+  });
+  for await (const chunk of input) {
+    session.write(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+    if (ready.length > 0) {
+      const batch = ready;
+      ready = [];
+      yield* batch;
+    }
+  }
+  const outcome = session.end({ backendExit: options.end?.backendExit ?? null, stderrTail: options.end?.stderrTail ?? [] });
+  yield* ready;
+  return outcome;
+}

@@ -1,0 +1,283 @@
+import type { CompactionReason, ErrorInfo, EventPayloads } from "../canonical/events.js";
+import { classifyError } from "../core/classify.js";
+import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "./fields.js";
+import { draft, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "./translator.js";
+
+interface AssistantSummary {
+  text: string;
+  stopReason: string | undefined;
+  errorMessage: string | undefined;
+}
+
+const COMPACTION_REASONS = new Set(["manual", "threshold", "overflow"]);
+const MODEL_CHANGE_REASONS = new Set(["set", "cycle", "restore", "fallback"]);
+
+// Types whose facts another event carries, or that need no canonical event.
+const HANDLED_SILENTLY = new Set(["agent_start", "agent_end"]);
+
+/**
+ * Atomic `--mode json`, and pi 0.73 / 0.84 / 1.6, which speak the same
+ * protocol. Errors are data: the last assistant message decides the outcome.
+ */
+export class AtomicTranslator implements Translator {
+  readonly protocol = "atomic";
+  readonly usageComplete = true;
+  started = false;
+
+  private sessionId: string | undefined;
+  private turn = 0;
+  private messageCount = 0;
+  private assistantId: string | undefined;
+  private lastAssistant: AssistantSummary | undefined;
+  private settled = false;
+  private settledAborted = false;
+  private lastType = "";
+
+  translate(e: NativeEvent): Draft[] {
+    if (e.type !== "session") this.started = true;
+    this.lastType = e.type;
+    const native = e.type;
+    switch (e.type) {
+      case "session": {
+        const id = nonEmpty(e.id);
+        if (!id) return [draft("backend.event", { native_type: native, raw: e }, { native })];
+        this.sessionId = id;
+        return [draft("session.started", defined({ session_id: id, protocol_version: count(e.version), cwd: str(e.cwd) }), { native })];
+      }
+      case "turn_start":
+        return [draft("turn.started", { turn: ++this.turn }, { native })];
+      case "turn_end": {
+        const message = objectOrEmpty(e.message);
+        return [draft("turn.completed", defined({ turn: Math.max(this.turn, 1), stop_reason: nonEmpty(message.stopReason) }), { native })];
+      }
+      case "message_start":
+        if (objectOrEmpty(e.message).role === "assistant") this.assistantId = this.nextMessageId();
+        return [];
+      case "message_update":
+        return this.update(e);
+      case "message_end": {
+        const message = objectOrEmpty(e.message);
+        return message.role === "assistant" ? this.assistantEnd(message, native) : [];
+      }
+      case "tool_execution_start":
+        return [draft("tool.started", { tool_call_id: callId(e), name: asText(e.toolName), args: objectOrEmpty(e.args) }, { native })];
+      case "tool_execution_update":
+        return [draft("tool.updated", { tool_call_id: callId(e), name: asText(e.toolName), output: blocksText(objectOrEmpty(e.partialResult).content) }, { native })];
+      case "tool_execution_end":
+        return [
+          draft(
+            "tool.completed",
+            defined({
+              tool_call_id: callId(e),
+              name: asText(e.toolName),
+              status: e.isError === true ? ("failed" as const) : ("succeeded" as const),
+              output: blocksText(objectOrEmpty(e.result).content),
+              duration_ms: count(e.durationMs),
+            }),
+            { native },
+          ),
+        ];
+      case "auto_retry_start":
+      case "summarization_retry_scheduled":
+        return [
+          draft(
+            "retry.started",
+            {
+              scope: e.type === "auto_retry_start" ? "request" : "summarization",
+              attempt: Math.max(count(e.attempt) ?? 1, 1),
+              max_attempts: Math.max(count(e.maxAttempts) ?? 1, 1),
+              delay_ms: count(e.delayMs) ?? 0,
+              error: asText(e.errorMessage),
+            },
+            { native },
+          ),
+        ];
+      case "auto_retry_end":
+      case "summarization_retry_finished": {
+        const attempt = count(e.attempt);
+        return [
+          draft(
+            "retry.completed",
+            defined({
+              scope: e.type === "auto_retry_end" ? ("request" as const) : ("summarization" as const),
+              success: bool(e.success),
+              attempt: attempt ? attempt : undefined,
+              error: str(e.finalError),
+            }),
+            { native },
+          ),
+        ];
+      }
+      case "compaction_start":
+      case "auto_compaction_start":
+        return [draft("compaction.started", defined({ reason: compactionReason(e.reason) }), { native })];
+      case "compaction_end":
+      case "auto_compaction_end":
+        return [draft("compaction.completed", compactionEnd(e), { native })];
+      case "model_changed":
+        return [draft("model.changed", modelChanged(e), { native })];
+      case "model_fallback_start":
+        return [draft("model.fallback", defined({ phase: "started" as const, from: str(e.from), to: str(e.to) }), { native })];
+      case "model_fallback_end":
+        return [
+          draft("model.fallback", defined({ phase: "completed" as const, success: bool(e.success), from: str(e.from), to: str(e.to), error: str(e.finalError) }), { native }),
+        ];
+      case "queue_update":
+        return [draft("session.updated", { queue: { steering: strings(e.steering), follow_up: strings(e.followUp) } }, { native })];
+      case "session_info_changed":
+        return [draft("session.updated", defined({ name: str(e.name) }), { native })];
+      case "thinking_level_changed":
+        return [draft("session.updated", defined({ thinking_level: str(e.level) }), { native })];
+      case "agent_continue_error": {
+        const message = nonEmpty(e.errorMessage) ?? "the agent could not continue";
+        return [errorDraft(message, native)];
+      }
+      case "agent_settled":
+        this.settled = true;
+        if (e.aborted === true) this.settledAborted = true;
+        return [];
+      default:
+        if (HANDLED_SILENTLY.has(e.type)) return [];
+        // entry_appended, bash_execution_update, summarization_retry_attempt_start, anything newer.
+        return [draft("backend.event", { native_type: e.type, raw: e }, { native })];
+    }
+  }
+
+  finish(end: StreamEnd): Ending {
+    return { drafts: [], outcome: this.settledOutcome(end) };
+  }
+
+  /** The run's verdict once the backend settled (pi 0.73 never does: a clean exit stands in). */
+  private settledOutcome(end: StreamEnd): Outcome | undefined {
+    const cleanExit = end.backendExit ? end.backendExit.code === 0 && !end.backendExit.signal : this.lastType === "agent_end";
+    if (!this.settled && !cleanExit) return undefined;
+    const last = this.lastAssistant;
+    if (!last) {
+      return { status: "failed", error: { code: "unknown", message: "the backend finished without an assistant message", retryable: false }, resultText: null };
+    }
+    const resultText = last.text === "" ? null : last.text;
+    if (last.stopReason === "error") return { status: "failed", error: errorInfo(last.errorMessage ?? "the provider request failed"), resultText };
+    if (last.stopReason === "aborted" || this.settledAborted) {
+      return { status: "failed", error: { code: "aborted", message: last.errorMessage ?? "the turn was aborted", retryable: false }, resultText };
+    }
+    return { status: "succeeded", resultText };
+  }
+
+  private nextMessageId(): string {
+    return `msg_${++this.messageCount}`;
+  }
+
+  private update(e: NativeEvent): Draft[] {
+    const event = objectOrEmpty(e.assistantMessageEvent);
+    const kind = event.type === "text_delta" ? "message.delta" : event.type === "thinking_delta" ? "reasoning.delta" : undefined;
+    // Starts, ends and tool-call fragments are absorbed: message_end and tool_execution_start carry them.
+    if (!kind) return [];
+    this.assistantId ??= this.nextMessageId();
+    return [draft(kind, { message_id: this.assistantId, text: asText(event.delta) }, { native: e.type })];
+  }
+
+  private assistantEnd(message: Record<string, unknown>, native: string): Draft[] {
+    const id = this.assistantId ?? this.nextMessageId();
+    this.assistantId = undefined;
+    const out: Draft[] = [];
+    const texts: string[] = [];
+    for (const block of Array.isArray(message.content) ? message.content : []) {
+      if (!isObject(block)) continue;
+      if (block.type === "text") texts.push(asText(block.text));
+      else if (block.type === "thinking") out.push(draft("reasoning.completed", { message_id: id, text: asText(block.thinking) }, { native }));
+    }
+    const text = texts.join("");
+    const stopReason = nonEmpty(message.stopReason);
+    out.push(
+      draft(
+        "message.completed",
+        defined({ message_id: id, text, model: nonEmpty(message.model), provider: nonEmpty(message.provider), stop_reason: stopReason }),
+        { native },
+      ),
+    );
+    const usage = messageUsage(message);
+    if (usage) out.push(draft("usage", usage, { native }));
+    const errorMessage = nonEmpty(message.errorMessage);
+    if (stopReason === "error") out.push(errorDraft(errorMessage ?? "the provider request failed", native));
+    this.lastAssistant = { text, stopReason, errorMessage };
+    return out;
+  }
+}
+
+function callId(e: NativeEvent): string {
+  return nonEmpty(e.toolCallId) ?? `${asText(e.toolName) || "tool"}_call`;
+}
+
+/** The text blocks of a tool result, joined. */
+function blocksText(content: unknown): string {
+  if (!Array.isArray(content)) return asText(content);
+  let text = "";
+  for (const block of content) if (isObject(block) && block.type === "text") text += asText(block.text);
+  return text;
+}
+
+function errorInfo(message: string): ErrorInfo {
+  const c = classifyError(message);
+  return { code: c.code, message, retryable: c.retryable };
+}
+
+function errorDraft(message: string, native: string): Draft<"error"> {
+  const c = classifyError(message);
+  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native });
+}
+
+/** Usage of a finished assistant message; Atomic's `input` leaves out the cache, ours includes it. */
+function messageUsage(message: Record<string, unknown>): EventPayloads["usage"] | undefined {
+  if (!isObject(message.usage)) return undefined;
+  const u = message.usage;
+  const input = count(u.input) ?? 0;
+  const output = count(u.output) ?? 0;
+  const cacheRead = count(u.cacheRead);
+  const cacheWrite = count(u.cacheWrite);
+  const cost = isObject(u.cost) ? amount(u.cost.total) : undefined;
+  const reported = input + output + (cacheRead ?? 0) + (cacheWrite ?? 0) > 0 || (cost ?? 0) > 0;
+  if (!reported) return undefined;
+  return defined({
+    scope: "message" as const,
+    input_tokens: input + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    output_tokens: output,
+    cache_read_input_tokens: cacheRead,
+    cache_write_input_tokens: cacheWrite,
+    reasoning_tokens: count(u.reasoning),
+    total_tokens: count(u.totalTokens),
+    cost_usd: cost,
+    model: nonEmpty(message.model),
+    provider: nonEmpty(message.provider),
+  });
+}
+
+function compactionReason(v: unknown): CompactionReason | undefined {
+  return typeof v === "string" && COMPACTION_REASONS.has(v) ? (v as CompactionReason) : undefined;
+}
+
+function compactionEnd(e: NativeEvent): EventPayloads["compaction.completed"] {
+  const result = objectOrEmpty(e.result);
+  const stats = objectOrEmpty(result.stats);
+  return defined({
+    reason: compactionReason(e.reason),
+    // Atomic reports compactedText and stats; pi a summary and an estimate.
+    summary: str(result.summary) ?? str(result.compactedText),
+    tokens_before: count(result.tokensBefore) ?? count(stats.tokensBefore),
+    tokens_after: count(stats.tokensAfter) ?? count(result.estimatedTokensAfter),
+    will_retry: bool(e.willRetry),
+    aborted: bool(e.aborted),
+    error: str(e.errorMessage),
+  });
+}
+
+function modelChanged(e: NativeEvent): EventPayloads["model.changed"] {
+  const model = isObject(e.model) ? e.model : {};
+  const previous = isObject(e.previousModel) ? e.previousModel : {};
+  const source = str(e.source);
+  return defined({
+    model: nonEmpty(model.id) ?? asText(e.model),
+    provider: nonEmpty(model.provider),
+    previous_model: nonEmpty(previous.id) ?? nonEmpty(e.previousModel),
+    reason: source && MODEL_CHANGE_REASONS.has(source) ? (source as EventPayloads["model.changed"]["reason"]) : "set",
+  });
+}

@@ -1,0 +1,262 @@
+import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
+import { classifyError } from "../core/classify.js";
+import { asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
+import { draft, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
+
+/** Text streamed in chunks, assembled into one message at the next boundary. */
+interface OpenText {
+  id: string;
+  chunks: string[];
+}
+
+/**
+ * EvoScientist `--output-format stream-json`. Text and thinking arrive as
+ * chunks with no end event: agentstream closes them at the next boundary.
+ * There is no session id on stdout; the resume hint comes from stderr.
+ */
+export class EvosciTranslator implements Translator {
+  readonly protocol = "evosci";
+  readonly usageComplete = false;
+  started = false;
+
+  private messageCount = 0;
+  private mainText: OpenText | undefined;
+  private reasoning: OpenText | undefined;
+  private summary: string[] | undefined;
+  private readonly subagentText = new Map<string, OpenText & { agent: AgentRef }>();
+  /** Main-agent text since the last main tool call: the final answer. */
+  private answer = "";
+  private inputRequested = false;
+  private outcome: Outcome | undefined;
+  /** Calls the backend sent with an empty id, by tool name, in order. */
+  private readonly unnamedCalls = new Map<string, string[]>();
+
+  translate(e: NativeEvent): Draft[] {
+    this.started = true;
+    const out: Draft[] = [];
+    if (e.type !== "thinking") this.closeReasoning(out);
+    if (e.type !== "summarization") this.closeSummary(out);
+    const native = e.type;
+    switch (e.type) {
+      case "text": {
+        const text = asText(e.content);
+        this.mainText ??= { id: this.nextMessageId(), chunks: [] };
+        this.mainText.chunks.push(text);
+        this.answer += text;
+        out.push(draft("message.delta", { message_id: this.mainText.id, text }, { native }));
+        break;
+      }
+      case "thinking": {
+        const text = asText(e.content);
+        this.reasoning ??= { id: this.nextMessageId(), chunks: [] };
+        this.reasoning.chunks.push(text);
+        out.push(draft("reasoning.delta", { message_id: this.reasoning.id, text }, { native }));
+        break;
+      }
+      case "tool_call":
+        this.closeMainText(out);
+        this.answer = "";
+        out.push(draft("tool.started", { tool_call_id: this.callId(e), name: asText(e.name), args: objectOrEmpty(e.args) }, { native }));
+        break;
+      case "tool_result":
+        this.answer = "";
+        out.push(draft("tool.completed", this.result(e), { native }));
+        break;
+      case "subagent_start":
+        out.push(
+          draft("subagent.started", defined({ name: asText(e.name), instance_id: this.instanceId(e), tool_call_id: nonEmpty(e.tool_call_id) }), { native }),
+        );
+        break;
+      case "subagent_text": {
+        const agent = this.agentOf(e);
+        let open = this.subagentText.get(agent.instance_id);
+        if (!open) {
+          open = { id: this.nextMessageId(), chunks: [], agent };
+          this.subagentText.set(agent.instance_id, open);
+        }
+        const text = asText(e.content);
+        open.chunks.push(text);
+        out.push(draft("message.delta", { message_id: open.id, text }, { native, agent }));
+        break;
+      }
+      case "subagent_tool_call": {
+        const agent = this.agentOf(e);
+        this.closeSubagentText(agent.instance_id, out);
+        out.push(draft("tool.started", { tool_call_id: this.callId(e), name: asText(e.name), args: objectOrEmpty(e.args) }, { native, agent }));
+        break;
+      }
+      case "subagent_tool_result":
+        out.push(draft("tool.completed", this.result(e), { native, agent: this.agentOf(e) }));
+        break;
+      case "subagent_end": {
+        const instance = this.instanceId(e);
+        this.closeSubagentText(instance, out);
+        out.push(draft("subagent.completed", { name: asText(e.name), instance_id: instance }, { native }));
+        break;
+      }
+      case "usage_stats":
+        out.push(draft("usage", { scope: "call", input_tokens: count(e.input_tokens) ?? 0, output_tokens: count(e.output_tokens) ?? 0 }, { native }));
+        break;
+      case "tool_selection":
+        out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
+        break;
+      case "summarization_start":
+        out.push(draft("compaction.started", {}, { native }));
+        break;
+      case "summarization":
+        (this.summary ??= []).push(asText(e.content));
+        break;
+      case "interrupt":
+        this.closeMainText(out);
+        this.inputRequested = true;
+        out.push(draft("input.requested", { request_id: this.requestId(e), kind: "approval", actions: approvalActions(e) }, { native }));
+        break;
+      case "ask_user":
+        this.closeMainText(out);
+        this.inputRequested = true;
+        out.push(
+          draft(
+            "input.requested",
+            defined({ request_id: this.requestId(e), kind: "question" as const, tool_call_id: nonEmpty(e.tool_call_id), questions: questions(e.questions) }),
+            { native },
+          ),
+        );
+        break;
+      case "error": {
+        this.closeAllText(out);
+        const message = nonEmpty(e.message) ?? "EvoScientist reported an error without a message";
+        const c = classifyError(message);
+        out.push(draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native }));
+        this.outcome ??= { status: "failed", error: { code: c.code, message, retryable: c.retryable }, resultText: this.answerText() };
+        break;
+      }
+      case "done":
+        this.closeAllText(out);
+        this.outcome ??= {
+          status: this.inputRequested ? "needs_input" : "succeeded",
+          // done.response glues every main-agent chunk together: only a fallback.
+          resultText: this.answerText() ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null,
+        };
+        break;
+      default:
+        // panel_dispatch_* and anything newer: passed through whole.
+        out.push(draft("backend.event", { native_type: e.type, raw: e }, { native }));
+    }
+    return out;
+  }
+
+  finish(end: StreamEnd): Ending {
+    const drafts: Draft[] = [];
+    this.closeReasoning(drafts);
+    this.closeSummary(drafts);
+    this.closeAllText(drafts);
+    const resume = resumeHint(end.stderrTail);
+    return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  private answerText(): string | null {
+    return this.answer.trim() === "" ? null : this.answer;
+  }
+
+  private nextMessageId(): string {
+    return `msg_${++this.messageCount}`;
+  }
+
+  private closeMainText(out: Draft[]): void {
+    if (!this.mainText) return;
+    out.push(draft("message.completed", { message_id: this.mainText.id, text: this.mainText.chunks.join("") }, { synthetic: true }));
+    this.mainText = undefined;
+  }
+
+  private closeSubagentText(instance: string, out: Draft[]): void {
+    const open = this.subagentText.get(instance);
+    if (!open) return;
+    this.subagentText.delete(instance);
+    out.push(draft("message.completed", { message_id: open.id, text: open.chunks.join("") }, { synthetic: true, agent: open.agent }));
+  }
+
+  private closeAllText(out: Draft[]): void {
+    this.closeMainText(out);
+    for (const instance of [...this.subagentText.keys()]) this.closeSubagentText(instance, out);
+  }
+
+  private closeReasoning(out: Draft[]): void {
+    if (!this.reasoning) return;
+    out.push(draft("reasoning.completed", { message_id: this.reasoning.id, text: this.reasoning.chunks.join("") }, { synthetic: true }));
+    this.reasoning = undefined;
+  }
+
+  private closeSummary(out: Draft[]): void {
+    if (!this.summary) return;
+    out.push(draft("compaction.completed", { summary: this.summary.join("") }, { synthetic: true }));
+    this.summary = undefined;
+  }
+
+  private agentOf(e: NativeEvent): AgentRef {
+    return { name: asText(e.subagent), instance_id: this.instanceId(e) };
+  }
+
+  private instanceId(e: NativeEvent): string {
+    // Older releases may leave it empty; the sub-agent's name is the best key left.
+    return nonEmpty(e.instance_id) ?? `${asText(e.subagent ?? e.name) || "subagent"}`;
+  }
+
+  private requestId(e: NativeEvent): string {
+    return nonEmpty(e.interrupt_id) ?? `interrupt_${this.messageCount + 1}`;
+  }
+
+  /** The provider's call id; a call sent without one gets a stable made-up id its result can find. */
+  private callId(e: NativeEvent): string {
+    const id = nonEmpty(e.id);
+    if (id) return id;
+    const name = asText(e.name);
+    const made = `${name || "tool"}_call_${++this.messageCount}`;
+    const queue = this.unnamedCalls.get(name) ?? [];
+    queue.push(made);
+    this.unnamedCalls.set(name, queue);
+    return made;
+  }
+
+  private result(e: NativeEvent): { tool_call_id: string; name: string; status: "succeeded" | "failed"; output: string } {
+    const name = asText(e.name);
+    const id = nonEmpty(e.id) ?? this.unnamedCalls.get(name)?.shift() ?? `${name || "tool"}_call_${++this.messageCount}`;
+    return { tool_call_id: id, name, status: bool(e.success) === false ? "failed" : "succeeded", output: asText(e.content) };
+  }
+}
+
+function approvalActions(e: NativeEvent): InputAction[] {
+  const decisions = new Map<string, string[]>();
+  if (Array.isArray(e.review_configs)) {
+    for (const config of e.review_configs) {
+      if (isObject(config)) decisions.set(asText(config.action_name), strings(config.allowed_decisions));
+    }
+  }
+  if (!Array.isArray(e.action_requests)) return [];
+  return e.action_requests.filter(isObject).map((request) => {
+    const name = asText(request.name);
+    return { name, args: objectOrEmpty(request.args), description: asText(request.description), allowed_decisions: decisions.get(name) ?? [] };
+  });
+}
+
+function questions(v: unknown): InputQuestion[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(isObject).map((q) =>
+    defined({
+      question: asText(q.question),
+      type: asText(q.type) || "text",
+      choices: Array.isArray(q.choices) ? q.choices : undefined,
+      required: bool(q.required),
+    }),
+  );
+}
+
+const RESUME = /\b(EvoSci|evosci|EvoScientist|evoscientist)\s+--resume\s+(\S+)/;
+
+/** EvoSci ends its stderr with "EvoSci --resume <id>". */
+function resumeHint(stderrTail: string[]): ResumeHint | undefined {
+  for (let i = stderrTail.length - 1; i >= 0; i--) {
+    const match = RESUME.exec(stderrTail[i]!);
+    if (match) return { session_id: match[2]!, hint: match[0] };
+  }
+  return undefined;
+}

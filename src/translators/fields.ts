@@ -1,0 +1,48 @@
+// Native values can be any JSON: read them defensively, never trusting a type.
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+/** A non-empty string, or undefined. */
+export function nonEmpty(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+
+/** Text for a field that must be a string: other JSON is kept as its JSON text. */
+export function asText(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (v === undefined || v === null) return "";
+  return JSON.stringify(v);
+}
+
+/** A count: a finite non-negative number, rounded; anything else is "not reported". */
+export function count(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined;
+}
+
+export function amount(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
+}
+
+export function bool(v: unknown): boolean | undefined {
+  return typeof v === "boolean" ? v : undefined;
+}
+
+export function objectOrEmpty(v: unknown): Record<string, unknown> {
+  return isObject(v) ? v : {};
+}
+
+export function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.map(asText) : [];
+}
+
+/** Keep only the keys whose value is defined (optional fields are absent, never undefined). */
+export function defined<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}

@@ -1,0 +1,77 @@
+import type {
+  AgentRef,
+  BackendExit,
+  ErrorInfo,
+  EventPayloads,
+  EventType,
+  RunStatus,
+} from "../canonical/events.js";
+
+/** A parsed native line: a JSON object with a string `type`. */
+export interface NativeEvent {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** A canonical event before the shared envelope (seq, ts, run_id, ...) is stamped on. */
+export interface Draft<T extends EventType = EventType> {
+  type: T;
+  payload: EventPayloads[T];
+  /** The native type it came from; absent for events agentstream made up. */
+  native?: string;
+  synthetic?: true;
+  agent?: AgentRef;
+}
+
+/** Build a draft with its payload type-checked against its event type. */
+export function draft<T extends EventType>(
+  type: T,
+  payload: EventPayloads[T],
+  meta: { native?: string; synthetic?: true; agent?: AgentRef } = {},
+): Draft<T> {
+  return { type, payload, ...meta };
+}
+
+/** How the native stream ended. */
+export interface StreamEnd {
+  /** How the backend process ended; null when unknown (a recording without --backend-exit). */
+  backendExit: BackendExit | null;
+  /** The last lines of the backend's stderr, oldest first. */
+  stderrTail: string[];
+}
+
+/** What a translator concluded from a terminal native event. */
+export interface Outcome {
+  status: RunStatus;
+  error?: ErrorInfo;
+  resultText: string | null;
+}
+
+export interface ResumeHint {
+  session_id: string;
+  hint: string;
+}
+
+export interface Ending {
+  /** Closing events the protocol needs (text chunks still to assemble, ...). */
+  drafts: Draft[];
+  /** The outcome, or undefined when the stream had no terminal event. */
+  outcome: Outcome | undefined;
+  /** How to resume the backend's session, where it told us. */
+  resume?: ResumeHint;
+}
+
+/**
+ * One backend protocol as a small state machine: `translate` takes one native
+ * event and returns its canonical drafts; `finish` closes what the protocol left
+ * open. The envelope, counts and closing of tool calls live in CanonicalStream.
+ */
+export interface Translator {
+  readonly protocol: "evosci" | "atomic";
+  /** False where the backend is known to leave model calls out of its usage reports. */
+  readonly usageComplete: boolean;
+  /** True once the backend produced an event beyond its start-up header. */
+  readonly started: boolean;
+  translate(event: NativeEvent): Draft[];
+  finish(end: StreamEnd): Ending;
+}

@@ -1,0 +1,41 @@
+import type { CanonicalEvent } from "../../src/canonical/events.js";
+import { steppingClock } from "../../src/core/clock.js";
+import type { Interruption, ResolvedOutcome } from "../../src/core/outcome.js";
+import { TranslationSession, type TranslationSessionOptions } from "../../src/core/translation-session.js";
+import type { StreamEnd } from "../../src/translators/translator.js";
+
+export const TEST_RUN_ID = "run-test";
+
+export interface TranslateOptions extends Partial<Pick<TranslationSessionOptions, "from" | "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations">> {
+  end?: Partial<StreamEnd>;
+  interruption?: Interruption;
+  /** Feed the input in chunks of this many bytes (default: all at once). */
+  chunkBytes?: number;
+}
+
+/** Translate native bytes deterministically (fixed run id, stepping clock). */
+export function translate(native: string | Buffer, options: TranslateOptions = {}): { events: CanonicalEvent[]; outcome: ResolvedOutcome } {
+  const events: CanonicalEvent[] = [];
+  const session = new TranslationSession({
+    from: options.from ?? "auto",
+    runId: TEST_RUN_ID,
+    clock: steppingClock(),
+    agentstreamVersion: "0.0.0-test",
+    started: { mode: "normalize", input: "-" },
+    includeRaw: options.includeRaw,
+    deltas: options.deltas,
+    maxLineBytes: options.maxLineBytes,
+    liveDurations: options.liveDurations,
+    sink: (e) => events.push(e),
+  });
+  const bytes = typeof native === "string" ? Buffer.from(native) : native;
+  const step = options.chunkBytes ?? Math.max(bytes.length, 1);
+  for (let i = 0; i < bytes.length; i += step) session.write(bytes.subarray(i, i + step));
+  const outcome = session.end({ backendExit: options.end?.backendExit ?? null, stderrTail: options.end?.stderrTail ?? [] }, options.interruption);
+  return { events, outcome };
+}
+
+/** Canonical JSONL text, as the CLI writes it. */
+export function toJsonl(events: CanonicalEvent[]): string {
+  return events.map((e) => `${JSON.stringify(e)}\n`).join("");
+}
