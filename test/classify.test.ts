@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { classifyError, classifyStartupFailure } from "../src/core/classify.js";
+import { exitCodeFor } from "../src/core/exit-codes.js";
+
+describe("classifyError", () => {
+  it.each([
+    // EvoScientist: the Python SDKs' "Error code: N - {...}"
+    ["Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error'}}", "overloaded", true, 529],
+    ["Error code: 401 - {'error': {'message': 'invalid x-api-key'}}", "auth", false, 401],
+    ["Error code: 429 - rate limited", "rate_limit", true, 429],
+    ["Error code: 500 - internal", "provider", true, 500],
+    // Atomic and pi >= 0.84: "400: {json}"
+    ['400: {"message":"Invalid request"}', "provider", false, 400],
+    ['400: {"message":"This model\'s maximum context length is 8192 tokens.","code":"context_length_exceeded"}', "context_length", false, 400],
+    ['500: {"message":"The server had an error"}', "provider", true, 500],
+    ['503: {"message":"unavailable"}', "overloaded", true, 503],
+    // pi 0.73: "400 message"
+    ["400 Invalid request: fake provider rejected the prompt", "provider", false, 400],
+    ["403 Forbidden", "auth", false, 403],
+    ["request failed with status code 502", "provider", true, 502],
+  ])("%s → %s", (message, code, retryable, status) => {
+    expect(classifyError(message)).toEqual({ code, retryable, http_status: status });
+  });
+
+  it.each([
+    ["connect ECONNREFUSED 127.0.0.1:443", "network", true],
+    ["fetch failed", "network", true],
+    ["Rate limit reached for requests", "rate_limit", true],
+    ["Overloaded", "overloaded", true],
+    ["Request was aborted", "aborted", false],
+    ["No API key found for openai.", "auth", false],
+    ["prompt is too long: 210000 tokens > 200000 maximum", "context_length", false],
+    ["Recursion limit of 25 reached without hitting a stop condition.", "unknown", false],
+    ["", "unknown", false],
+  ])("%s → %s (from the words)", (message, code, retryable) => {
+    expect(classifyError(message)).toEqual({ code, retryable });
+  });
+
+  it("does not read a number inside the text as a status", () => {
+    expect(classifyError("the model produced 400 tokens and stopped").code).toBe("unknown");
+  });
+});
+
+describe("classifyStartupFailure", () => {
+  it.each([
+    ["No API key found for openai.\n\nUse /login to log into a provider", "auth"],
+    ['Error: Unknown provider "nope". Use --list-models to see available providers/models.', "config"],
+    ["Error: Unknown option --frobnicate", "config"],
+    ["usage: EvoSci [-h] [-p PROMPT] ...\nEvoSci: error: argument --output-format: invalid choice", "config"],
+    ["Traceback (most recent call last):\n  ...\nRuntimeError: agent build failed", "backend_startup"],
+  ])("%s → %s", (stderr, kind) => {
+    expect(classifyStartupFailure(stderr)).toBe(kind);
+  });
+});
+
+describe("exitCodeFor (the contract's table)", () => {
+  const failed = (code: Parameters<typeof exitCodeFor>[1] extends infer E ? NonNullable<E>["code"] : never, retryable = false) =>
+    exitCodeFor("failed", { code, retryable });
+  it("maps every outcome to its code", () => {
+    expect(exitCodeFor("succeeded")).toBe(0);
+    expect(failed("provider")).toBe(1);
+    expect(failed("aborted")).toBe(1);
+    expect(exitCodeFor("needs_input")).toBe(3);
+    expect(failed("backend_not_found")).toBe(69);
+    expect(failed("rate_limit", true)).toBe(75);
+    expect(failed("provider", true)).toBe(75);
+    expect(failed("backend_crashed")).toBe(76);
+    expect(failed("backend_protocol")).toBe(76);
+    expect(failed("auth")).toBe(77);
+    expect(failed("config")).toBe(78);
+    expect(failed("backend_startup")).toBe(78);
+    expect(exitCodeFor("timed_out")).toBe(124);
+    expect(exitCodeFor("cancelled", undefined, "SIGINT")).toBe(130);
+    expect(exitCodeFor("cancelled", undefined, "SIGTERM")).toBe(143);
+  });
+});

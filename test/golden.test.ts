@@ -1,0 +1,44 @@
+// Golden fixtures: a native stream in, the exact canonical stream out.
+//   test/fixtures/golden/<protocol>/<name>.native.jsonl     what the backend wrote
+//   test/fixtures/golden/<protocol>/<name>.canonical.jsonl  what agentstream must write
+//   test/fixtures/golden/<protocol>/<name>.options.json     optional: how the run ended, flags
+// UPDATE_GOLDEN=1 rewrites the .canonical.jsonl files; review the diff before keeping it.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { strictProblems } from "./helpers/strict-schema.js";
+import { toJsonl, translate, type TranslateOptions } from "./helpers/translate.js";
+
+const ROOT = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));
+const UPDATE = process.env.UPDATE_GOLDEN === "1";
+
+interface FixtureOptions extends TranslateOptions {
+  /** Chunk sizes to feed the input in; the output must not depend on them. */
+  chunkSizes?: number[];
+}
+
+for (const protocol of readdirSync(ROOT)) {
+  const dir = join(ROOT, protocol);
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith(".native.jsonl"))
+    .map((f) => f.slice(0, -".native.jsonl".length));
+  describe(`golden ${protocol}`, () => {
+    for (const name of names) {
+      it(name, () => {
+        const native = readFileSync(join(dir, `${name}.native.jsonl`));
+        const optionsPath = join(dir, `${name}.options.json`);
+        const options: FixtureOptions = existsSync(optionsPath) ? JSON.parse(readFileSync(optionsPath, "utf8")) : {};
+        const { events } = translate(native, options);
+        const actual = toJsonl(events);
+        const expectedPath = join(dir, `${name}.canonical.jsonl`);
+        if (UPDATE) writeFileSync(expectedPath, actual);
+        expect(actual).toBe(readFileSync(expectedPath, "utf8"));
+        for (const event of events) expect(strictProblems(event), `seq ${event.seq}`).toEqual([]);
+        for (const size of options.chunkSizes ?? [1, 7]) {
+          expect(toJsonl(translate(native, { ...options, chunkBytes: size }).events), `in chunks of ${size}`).toBe(actual);
+        }
+      });
+    }
+  });
+}

@@ -1,0 +1,105 @@
+// Every reference transcript (real Atomic and pi captures, reconstructed
+// EvoScientist streams) through the built CLI: the outcome and exit code the
+// contract gives for its scenario. The manifests give the backend's own exit
+// code, which is an input here, never the expectation.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseJsonl, runCli, SAMPLES } from "./helpers/cli.js";
+import { strictProblems } from "./helpers/strict-schema.js";
+
+interface Expected {
+  status: string;
+  exit: number;
+  error?: string;
+  retryable?: boolean;
+  result?: string | null;
+  counts?: Record<string, number>;
+}
+
+const ok = (result?: string | null, counts?: Record<string, number>): Expected => ({ status: "succeeded", exit: 0, result, counts });
+const failed = (exit: number, error: string, retryable = false): Expected => ({ status: "failed", exit, error, retryable });
+
+const EXPECTED: Record<string, Record<string, Expected>> = {
+  atomic: {
+    "text.jsonl": ok(),
+    "tool.jsonl": ok("The directory contains a.txt and b.txt.", { tool_calls: 1, tool_failures: 0, turns: 2, messages: 2 }),
+    "tools2.jsonl": ok(undefined, { tool_calls: 2 }),
+    "toolerror.jsonl": ok(undefined, { tool_calls: 1, tool_failures: 1 }),
+    "thinking.jsonl": ok("Hi there!"),
+    "error400.jsonl": failed(1, "provider"),
+    "error500.jsonl": failed(75, "provider", true),
+    "retry500.jsonl": ok(undefined, { errors: 1, retries: 1 }),
+    "overflow.jsonl": ok("Answer after overflow compaction.", { errors: 1 }),
+    "compaction.jsonl": ok("Answer with a big context."),
+    "session.jsonl": ok(),
+    "sigterm.jsonl": failed(76, "backend_crashed"),
+    "abort.jsonl": failed(1, "aborted"),
+    "nokey.jsonl": failed(77, "auth"),
+    "badprovider.jsonl": failed(78, "config"),
+  },
+  pi: {
+    "0.73.1-text.jsonl": ok("Hello from the fake model."),
+    "0.73.1-tool.jsonl": ok("The directory contains a.txt and b.txt.", { tool_calls: 1 }),
+    "0.73.1-error400.jsonl": failed(1, "provider"),
+    "0.84.2-text.jsonl": ok(),
+    "0.84.2-tool.jsonl": ok("The directory contains a.txt and b.txt.", { tool_calls: 1 }),
+    "0.84.2-thinking.jsonl": ok(),
+    "1.6.0-text.jsonl": ok(),
+    "1.6.0-tool.jsonl": ok("The directory contains a.txt and b.txt.", { tool_calls: 1 }),
+    "1.6.0-abort.jsonl": failed(1, "aborted"),
+    "1.6.0-toolerror.jsonl": ok(undefined, { tool_calls: 1, tool_failures: 1 }),
+  },
+  evosci: {
+    "01-text-only.jsonl": ok(undefined, { messages: 1, tool_calls: 0 }),
+    "02-tool-calls-one-failing.jsonl": ok(
+      "Done. `notes.md` summarizes `data/results_v2.csv`: `ours+aug` is the best configuration (0.861 accuracy, 0.838 macro-F1), +4.9 points accuracy over the baseline.",
+      { tool_calls: 5, tool_failures: 1, messages: 5 },
+    ),
+    "03-thinking-blocks.jsonl": ok(undefined, { tool_calls: 1 }),
+    "05-tool-selection.jsonl": ok(undefined, { tool_calls: 1 }),
+    "06-summarization-multi-usage.jsonl": ok(undefined, { tool_calls: 4 }),
+    "07-no-auto-mode-hitl-interrupt.jsonl": { status: "needs_input", exit: 3 },
+    "08-no-auto-mode-ask-user.jsonl": { status: "needs_input", exit: 3 },
+    "09-error-midrun-provider.jsonl": failed(75, "overloaded", true),
+  },
+};
+
+interface ManifestEntry {
+  file: string;
+  exit_code: number | null;
+  signal: string | null;
+}
+
+describe.skipIf(!existsSync(SAMPLES))("reference samples", () => {
+  for (const [folder, expectations] of Object.entries(EXPECTED)) {
+    const manifest = JSON.parse(readFileSync(join(SAMPLES, folder, "manifest.json"), "utf8")) as ManifestEntry[];
+    it(`${folder}: the table covers every transcript`, () => {
+      expect(Object.keys(expectations).sort()).toEqual(manifest.map((m) => m.file).sort());
+    });
+    for (const entry of manifest) {
+      const expected = expectations[entry.file];
+      if (!expected) continue;
+      it(`${folder}/${entry.file} → ${expected.status}, exit ${expected.exit}`, async () => {
+        const file = join(SAMPLES, folder, entry.file);
+        const stderrFile = file.replace(/\.jsonl$/, ".stderr.txt");
+        const ended = entry.signal ?? String(entry.exit_code);
+        const args = ["normalize", "--from", folder, "--backend-exit", ended, ...(existsSync(stderrFile) ? ["--stderr", stderrFile] : []), file];
+        const run = await runCli(args);
+        expect(run.stderr).toBe("");
+        expect(run.code).toBe(expected.exit);
+        const events = parseJsonl(run.stdout);
+        for (const event of events) expect(strictProblems(event), `seq ${String(event.seq)}`).toEqual([]);
+        const finished = events.at(-1)!;
+        expect(finished).toMatchObject({ type: "run.finished", status: expected.status, exit_code: expected.exit });
+        if (expected.error) expect(finished.error).toMatchObject({ code: expected.error, retryable: expected.retryable });
+        else expect(finished.error).toBeUndefined();
+        if (expected.result !== undefined) expect(finished.result).toEqual(expected.result === null ? null : { text: expected.result });
+        if (expected.counts) expect(finished.counts).toMatchObject(expected.counts);
+        const verified = await runCli(["verify"], { input: run.stdout });
+        expect(verified.stderr).toMatch(/^ok/);
+        expect(verified.code).toBe(0);
+      });
+    }
+  }
+});
