@@ -29,7 +29,7 @@ export interface NormalizeOptions {
  * run.finished; its `exit_code` is what the CLI would exit with.
  */
 export async function* normalizeStream(
-  input: Readable | AsyncIterable<Buffer | string>,
+  input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
 ): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
   let ready: CanonicalEvent[] = [];

@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Writable } from "node:stream";
 
 /**
@@ -34,9 +33,17 @@ export class LineWriter {
   }
 
   /** Resolves once the reader has taken what is buffered (or has gone). */
-  async drained(): Promise<void> {
-    if (!this.needsDrain) return;
-    await Promise.race([once(this.out, "drain"), once(this.out, "close")]);
+  drained(): Promise<void> {
+    if (!this.needsDrain) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.out.off("drain", done);
+        this.out.off("close", done);
+        resolve();
+      };
+      this.out.on("drain", done);
+      this.out.on("close", done);
+    });
   }
 
   private markGone(): void {

@@ -1,0 +1,54 @@
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { normalizeStream, steppingClock, type CanonicalEvent } from "../src/index.js";
+import { toJsonl, translate } from "./helpers/translate.js";
+
+const NATIVE = [
+  '{"type": "text", "content": "Hello"}',
+  '{"type": "tool_call", "name": "ls", "args": {}, "id": "t1"}',
+  '{"type": "tool_result", "name": "ls", "content": "a", "success": true, "id": "t1"}',
+  '{"type": "text", "content": "Bye"}',
+  '{"type": "done", "content": "HelloBye", "response": "HelloBye"}',
+].join("\n");
+
+async function collect(iter: AsyncGenerator<CanonicalEvent, unknown>): Promise<{ events: CanonicalEvent[]; returned: unknown }> {
+  const events: CanonicalEvent[] = [];
+  for (;;) {
+    const next = await iter.next();
+    if (next.done) return { events, returned: next.value };
+    events.push(next.value);
+  }
+}
+
+describe("normalizeStream (library)", () => {
+  it("gives the same events as the CLI's translation, and the outcome", async () => {
+    const chunks = [NATIVE.slice(0, 30), NATIVE.slice(30, 31), NATIVE.slice(31)].map((s) => Buffer.from(s));
+    const { events, returned } = await collect(
+      normalizeStream(Readable.from(chunks), { runId: "run-test", clock: steppingClock(), inputName: "-" }),
+    );
+    const expected = translate(NATIVE);
+    expect(toJsonl(events).replace(/"agentstream_version":"[^"]*"/, "")).toBe(toJsonl(expected.events).replace(/"agentstream_version":"[^"]*"/, ""));
+    expect(returned).toMatchObject({ status: "succeeded", exitCode: 0, resultText: "Bye" });
+  });
+
+  it("yields events before the input ends", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    async function* slowInput() {
+      yield Buffer.from('{"type": "text", "content": "first"}\n');
+      await gate;
+      yield Buffer.from('{"type": "done", "content": "", "response": ""}\n');
+    }
+    const iter = normalizeStream(slowInput(), { from: "evosci" });
+    expect((await iter.next()).value).toMatchObject({ type: "run.started" });
+    expect((await iter.next()).value).toMatchObject({ type: "message.delta", text: "first" });
+    release();
+    const rest = await collect(iter);
+    expect(rest.events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+  });
+
+  it("honours the end of a recording without a terminal event", async () => {
+    const { events } = await collect(normalizeStream(['{"type": "text", "content": "cut"}\n'], { from: "evosci", end: { backendExit: { code: null, signal: "SIGKILL" } } }));
+    expect(events.at(-1)).toMatchObject({ status: "failed", exit_code: 76, error: { code: "backend_crashed" } });
+  });
+});
