@@ -1,0 +1,49 @@
+// The README documents the contract; these checks fail when the schema or the
+// exit-code table changes and the README does not.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadSchema } from "../src/schema/schema-files.js";
+
+const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const schema = loadSchema() as {
+  allOf: { then: { $ref: string } }[];
+  $defs: Record<string, { properties?: Record<string, { enum?: unknown[] }>; enum?: unknown[] }>;
+};
+
+/** The rows of the markdown table that follows a heading. */
+function tableAfter(heading: string): string[][] {
+  const start = README.indexOf(`\n${heading}\n`);
+  expect(start, heading).toBeGreaterThan(-1);
+  const rows: string[][] = [];
+  for (const line of README.slice(start + heading.length + 2).split("\n")) {
+    if (line.startsWith("|")) rows.push(line.split("|").slice(1, -1).map((c) => c.trim()));
+    else if (rows.length > 0) break;
+  }
+  return rows.slice(2);
+}
+
+describe("README", () => {
+  it("lists every event type of the schema, and no other", () => {
+    const documented = tableAfter("### Events").map((row) => row[0]!.replace(/`/g, ""));
+    const types = schema.allOf.map((rule) => rule.then.$ref.split("/").pop());
+    expect(documented).toEqual(types);
+  });
+
+  it("lists every required payload field of each event type", () => {
+    for (const row of tableAfter("### Events")) {
+      const type = row[0]!.replace(/`/g, "");
+      const def = schema.$defs[type] as { required?: string[] };
+      for (const field of def.required ?? []) expect(row[1], `${type}.${field}`).toContain(`\`${field}\``);
+    }
+  });
+
+  it("documents every exit code the schema allows, plus EPIPE's 141", () => {
+    const documented = tableAfter("### Exit codes").map((row) => Number(row[0]));
+    const allowed = schema.$defs["run.finished"]!.properties!.exit_code!.enum as number[];
+    expect([...documented].sort((a, b) => a - b)).toEqual([...allowed, 141].sort((a, b) => a - b));
+  });
+
+  it("names every error code", () => {
+    for (const code of schema.$defs.error_code!.enum as string[]) expect(README).toContain(`\`${code}\``);
+  });
+});
