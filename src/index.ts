@@ -12,5 +12,8 @@ export { exitCodeFor } from "./core/exit-codes.js";
 export { classifyError } from "./core/classify.js";
 export { systemClock, steppingClock, type Clock } from "./core/clock.js";
 export { LineSplitter, type Line } from "./core/line-splitter.js";
+export { StreamVerifier } from "./verify/stream-verifier.js";
+export { verifyStream, type VerifyStreamOptions, type VerifySummary } from "./verify/verify-stream.js";
+export type { VerifyProblem } from "./verify/problem.js";
 export { SCHEMA_PATH, loadSchema } from "./schema/schema-files.js";
 export { VERSION } from "./version.js";

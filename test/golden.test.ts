@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { strictProblems } from "./helpers/strict-schema.js";
 import { toJsonl, translate, type TranslateOptions } from "./helpers/translate.js";
+import { verifyEvents } from "./helpers/verify.js";
 
 const ROOT = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
@@ -35,6 +36,7 @@ for (const protocol of readdirSync(ROOT)) {
         if (UPDATE) writeFileSync(expectedPath, actual);
         expect(actual).toBe(readFileSync(expectedPath, "utf8"));
         for (const event of events) expect(strictProblems(event), `seq ${event.seq}`).toEqual([]);
+        expect(verifyEvents(events)).toEqual([]);
         for (const size of options.chunkSizes ?? [1, 7]) {
           expect(toJsonl(translate(native, { ...options, chunkBytes: size }).events), `in chunks of ${size}`).toBe(actual);
         }

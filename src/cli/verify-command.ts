@@ -1,3 +1,26 @@
-export async function verifyCommand(_file: string): Promise<void> {
-  throw new Error("verify: not yet built");
+import { verifyStream } from "../verify/verify-stream.js";
+import { openInput } from "./input.js";
+
+// Enough to find the first real cause; the rest is usually its echo.
+const MAX_PRINTED = 100;
+
+/** `agentstream verify`: problems and a summary on stderr, nothing on stdout; exit 0 when clean, 1 otherwise. */
+export async function verifyCommand(file: string): Promise<void> {
+  const input = openInput(file);
+  let printed = 0;
+  const summary = await verifyStream(input, {
+    onProblem: ({ line, message }) => {
+      if (printed >= MAX_PRINTED) return;
+      printed++;
+      process.stderr.write(`line ${line}: ${message}\n`);
+    },
+  });
+  if (summary.problems > printed) process.stderr.write(`... and ${summary.problems - printed} more\n`);
+  const lines = plural(summary.lines, "line");
+  process.stderr.write(summary.problems === 0 ? `ok: ${lines}\n` : `${plural(summary.problems, "problem")} in ${lines}\n`);
+  process.exitCode = summary.problems === 0 ? 0 : 1;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

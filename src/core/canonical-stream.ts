@@ -102,13 +102,15 @@ export class CanonicalStream {
       );
     }
     for (const agent of this.openSubagents.values()) {
-      out.push(this.stamp({ type: "subagent.completed", payload: { ...agent }, synthetic: true, agent }));
+      out.push(this.stamp({ type: "subagent.completed", payload: { ...agent }, synthetic: true }));
     }
+    // run.finished's duration is its own elapsed_ms.
+    const elapsed = this.elapsed();
     const finished: EventPayloads["run.finished"] = {
       status: outcome.status,
       exit_code: outcome.exitCode as ExitCode,
       backend_exit: outcome.backendExit,
-      duration_ms: this.elapsed(),
+      duration_ms: elapsed,
       result: outcome.resultText === null ? null : { text: outcome.resultText },
       ...(this.usage ? { usage: { ...this.usage } } : {}),
       counts: { ...this.counts },
@@ -118,7 +120,7 @@ export class CanonicalStream {
       ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0 ? { stderr_tail: outcome.stderrTail } : {}),
     };
     if (finished.usage && outcome.usageComplete === false) finished.usage.complete = false;
-    out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }));
+    out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
     this.finished = true;
     return out;
   }
@@ -129,7 +131,7 @@ export class CanonicalStream {
       case "tool.started": {
         const id = p.tool_call_id as string;
         // A second start for a call that is still open cannot be a new call: keep it as data.
-        if (this.openTools.has(id)) return asBackendEvent(draft);
+        if (this.openTools.has(id)) return this.keepInvariants(asBackendEvent(draft), out);
         this.openTools.set(id, { name: p.name as string, startedMs: this.elapsed(), ...agentOf(draft) });
         this.counts.tool_calls++;
         break;
@@ -150,7 +152,7 @@ export class CanonicalStream {
       }
       case "subagent.started": {
         const id = p.instance_id as string;
-        if (this.openSubagents.has(id)) return asBackendEvent(draft);
+        if (this.openSubagents.has(id)) return this.keepInvariants(asBackendEvent(draft), out);
         this.openSubagents.set(id, { name: p.name as string, instance_id: id });
         break;
       }
@@ -211,8 +213,7 @@ export class CanonicalStream {
     return this.lastElapsed;
   }
 
-  private stamp(d: Omit<Draft, "synthetic"> & { synthetic?: true | undefined }, raw?: unknown): CanonicalEvent {
-    const elapsed = this.elapsed();
+  private stamp(d: Omit<Draft, "synthetic"> & { synthetic?: true | undefined }, raw?: unknown, elapsed = this.elapsed()): CanonicalEvent {
     const event: Record<string, unknown> = {
       v: 1,
       seq: ++this.seq,
@@ -227,7 +228,8 @@ export class CanonicalStream {
     Object.assign(event, d.payload);
     if (d.native !== undefined) event.native = d.native;
     if (d.synthetic) event.synthetic = true;
-    if (raw !== undefined && this.options.includeRaw && d.type !== "backend.event") event.raw = raw;
+    // raw goes only on events translated from that native object (backend.event already carries it).
+    if (raw !== undefined && this.options.includeRaw && d.native !== undefined && d.type !== "backend.event") event.raw = raw;
     return event as unknown as CanonicalEvent;
   }
 }

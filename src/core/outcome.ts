@@ -6,6 +6,11 @@ import { exitCodeFor } from "./exit-codes.js";
 /** Why agentstream itself stopped the backend, when it did. */
 export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" };
 
+/** The backend could not be started at all (executable missing or not runnable). */
+export interface LaunchFailure {
+  message: string;
+}
+
 export interface ResolvedOutcome {
   status: RunStatus;
   exitCode: number;
@@ -25,6 +30,7 @@ export interface OutcomeFacts {
   resume?: ResumeHint;
   end: StreamEnd;
   interruption?: Interruption;
+  launchFailure?: LaunchFailure;
   /** At least one native line was a JSON event. */
   sawEvents: boolean;
   /** At least one native line was not. */
@@ -43,6 +49,10 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
     usageComplete: facts.usageComplete,
     ...(facts.resume ? { resume: facts.resume } : {}),
   };
+  if (facts.launchFailure) {
+    const error: ErrorInfo = { code: "backend_not_found", message: facts.launchFailure.message, retryable: false };
+    return { ...base, status: "failed", error, resultText: null, exitCode: exitCodeFor("failed", error), backendGone: false };
+  }
   if (facts.terminal) {
     const t = facts.terminal;
     return {
@@ -79,16 +89,16 @@ function unterminatedError(facts: OutcomeFacts): ErrorInfo {
   if (code !== 0 && !facts.started) {
     const stderr = facts.end.stderrTail.join("\n");
     const kind = classifyStartupFailure(stderr);
-    const said = firstMeaningfulLine(facts.end.stderrTail);
+    const said = mostTellingLine(facts.end.stderrTail);
     return fail(kind, said ? `the backend exited with code ${code} before starting: ${said}` : `the backend exited with code ${code} before starting`);
   }
   return fail("backend_crashed", `the backend exited with code ${code} without a terminal event`);
 }
 
-function firstMeaningfulLine(lines: string[]): string | undefined {
-  for (const line of lines) {
-    const text = line.trim();
-    if (text) return text;
-  }
-  return undefined;
+const ERROR_WORDS = /error|exception|fail|invalid|unknown|not found|no api key|denied|missing|refused/i;
+
+/** The stderr line that says what went wrong: the last one that sounds like an error (a traceback ends with it), else the last one. */
+function mostTellingLine(lines: string[]): string | undefined {
+  const said = lines.map((l) => l.trim()).filter((l) => l !== "");
+  return said.findLast((l) => ERROR_WORDS.test(l)) ?? said.at(-1);
 }

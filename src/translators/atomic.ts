@@ -12,8 +12,20 @@ interface AssistantSummary {
 const COMPACTION_REASONS = new Set(["manual", "threshold", "overflow"]);
 const MODEL_CHANGE_REASONS = new Set(["set", "cycle", "restore", "fallback"]);
 
-// Types whose facts another event carries, or that need no canonical event.
-const HANDLED_SILENTLY = new Set(["agent_start", "agent_end"]);
+// assistantMessageEvent kinds whose facts message_end or tool_execution_start carry.
+// start/done/error are part of the type but never seen on the wire.
+const ABSORBED_UPDATES = new Set([
+  "text_start",
+  "text_end",
+  "thinking_start",
+  "thinking_end",
+  "toolcall_start",
+  "toolcall_delta",
+  "toolcall_end",
+  "start",
+  "done",
+  "error",
+]);
 
 /**
  * Atomic `--mode json`, and pi 0.73 / 0.84 / 1.6, which speak the same
@@ -24,26 +36,36 @@ export class AtomicTranslator implements Translator {
   readonly usageComplete = true;
   started = false;
 
-  private sessionId: string | undefined;
   private turn = 0;
   private messageCount = 0;
   private assistantId: string | undefined;
   private lastAssistant: AssistantSummary | undefined;
+  /** The current prompt ended with agent_settled; reset when the next one starts. */
   private settled = false;
   private settledAborted = false;
-  private lastType = "";
+  /** An agent_continue_error with no assistant message after it: the agent could not finish its work. */
+  private continueError: string | undefined;
+  /** An agent_end with nothing automatic pending after it: how pi 0.73 recordings end. */
+  private idle = false;
 
   translate(e: NativeEvent): Draft[] {
     if (e.type !== "session") this.started = true;
-    this.lastType = e.type;
     const native = e.type;
     switch (e.type) {
       case "session": {
         const id = nonEmpty(e.id);
-        if (!id) return [draft("backend.event", { native_type: native, raw: e }, { native })];
-        this.sessionId = id;
-        return [draft("session.started", defined({ session_id: id, protocol_version: count(e.version), cwd: str(e.cwd) }), { native })];
+        if (!id) return backendEvent(e);
+        return [draft("session.started", defined({ session_id: id, protocol_version: count(e.version), cwd: nonEmpty(e.cwd) }), { native })];
       }
+      case "agent_start":
+        this.settled = false;
+        this.settledAborted = false;
+        this.idle = false;
+        return [];
+      case "agent_end":
+        // pi >= 0.84 says when another attempt follows.
+        this.idle = e.willRetry !== true;
+        return [];
       case "turn_start":
         return [draft("turn.started", { turn: ++this.turn }, { native })];
       case "turn_end": {
@@ -79,6 +101,7 @@ export class AtomicTranslator implements Translator {
         ];
       case "auto_retry_start":
       case "summarization_retry_scheduled":
+        if (e.type === "auto_retry_start") this.idle = false;
         return [
           draft(
             "retry.started",
@@ -102,7 +125,7 @@ export class AtomicTranslator implements Translator {
               scope: e.type === "auto_retry_end" ? ("request" as const) : ("summarization" as const),
               success: bool(e.success),
               attempt: attempt ? attempt : undefined,
-              error: str(e.finalError),
+              error: nonEmpty(e.finalError),
             }),
             { native },
           ),
@@ -113,6 +136,7 @@ export class AtomicTranslator implements Translator {
         return [draft("compaction.started", defined({ reason: compactionReason(e.reason) }), { native })];
       case "compaction_end":
       case "auto_compaction_end":
+        if (e.willRetry === true) this.idle = false;
         return [draft("compaction.completed", compactionEnd(e), { native })];
       case "model_changed":
         return [draft("model.changed", modelChanged(e), { native })];
@@ -130,16 +154,16 @@ export class AtomicTranslator implements Translator {
         return [draft("session.updated", defined({ thinking_level: str(e.level) }), { native })];
       case "agent_continue_error": {
         const message = nonEmpty(e.errorMessage) ?? "the agent could not continue";
+        this.continueError = message;
         return [errorDraft(message, native)];
       }
       case "agent_settled":
         this.settled = true;
-        if (e.aborted === true) this.settledAborted = true;
+        this.settledAborted = e.aborted === true;
         return [];
       default:
-        if (HANDLED_SILENTLY.has(e.type)) return [];
         // entry_appended, bash_execution_update, summarization_retry_attempt_start, anything newer.
-        return [draft("backend.event", { native_type: e.type, raw: e }, { native })];
+        return backendEvent(e);
     }
   }
 
@@ -149,7 +173,7 @@ export class AtomicTranslator implements Translator {
 
   /** The run's verdict once the backend settled (pi 0.73 never does: a clean exit stands in). */
   private settledOutcome(end: StreamEnd): Outcome | undefined {
-    const cleanExit = end.backendExit ? end.backendExit.code === 0 && !end.backendExit.signal : this.lastType === "agent_end";
+    const cleanExit = end.backendExit ? end.backendExit.code === 0 && !end.backendExit.signal : this.idle;
     if (!this.settled && !cleanExit) return undefined;
     const last = this.lastAssistant;
     if (!last) {
@@ -160,6 +184,8 @@ export class AtomicTranslator implements Translator {
     if (last.stopReason === "aborted" || this.settledAborted) {
       return { status: "failed", error: { code: "aborted", message: last.errorMessage ?? "the turn was aborted", retryable: false }, resultText };
     }
+    // Work was left (a tool turn, a queued follow-up) but the agent could not resume it.
+    if (this.continueError) return { status: "failed", error: errorInfo(this.continueError), resultText };
     return { status: "succeeded", resultText };
   }
 
@@ -167,11 +193,11 @@ export class AtomicTranslator implements Translator {
     return `msg_${++this.messageCount}`;
   }
 
+  /** Text and thinking deltas; pi 0.73's `message` and `partial` copies are ignored. */
   private update(e: NativeEvent): Draft[] {
     const event = objectOrEmpty(e.assistantMessageEvent);
     const kind = event.type === "text_delta" ? "message.delta" : event.type === "thinking_delta" ? "reasoning.delta" : undefined;
-    // Starts, ends and tool-call fragments are absorbed: message_end and tool_execution_start carry them.
-    if (!kind) return [];
+    if (!kind) return typeof event.type === "string" && ABSORBED_UPDATES.has(event.type) ? [] : backendEvent(e);
     this.assistantId ??= this.nextMessageId();
     return [draft(kind, { message_id: this.assistantId, text: asText(event.delta) }, { native: e.type })];
   }
@@ -200,8 +226,13 @@ export class AtomicTranslator implements Translator {
     const errorMessage = nonEmpty(message.errorMessage);
     if (stopReason === "error") out.push(errorDraft(errorMessage ?? "the provider request failed", native));
     this.lastAssistant = { text, stopReason, errorMessage };
+    this.continueError = undefined;
     return out;
   }
+}
+
+function backendEvent(e: NativeEvent): Draft[] {
+  return [draft("backend.event", { native_type: e.type, raw: e }, { native: e.type })];
 }
 
 function callId(e: NativeEvent): string {
@@ -266,7 +297,7 @@ function compactionEnd(e: NativeEvent): EventPayloads["compaction.completed"] {
     tokens_after: count(stats.tokensAfter) ?? count(result.estimatedTokensAfter),
     will_retry: bool(e.willRetry),
     aborted: bool(e.aborted),
-    error: str(e.errorMessage),
+    error: nonEmpty(e.errorMessage),
   });
 }
 

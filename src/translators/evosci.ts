@@ -20,15 +20,19 @@ export class EvosciTranslator implements Translator {
   started = false;
 
   private messageCount = 0;
+  /** Numbers ids the backend left empty (tool calls, interrupts); apart from message ids. */
+  private madeUpIds = 0;
   private mainText: OpenText | undefined;
   private reasoning: OpenText | undefined;
+  /** Summary chunks of the compaction in progress (open from summarization_start). */
   private summary: string[] | undefined;
   private readonly subagentText = new Map<string, OpenText & { agent: AgentRef }>();
   /** Main-agent text since the last main tool call: the final answer. */
   private answer = "";
   private inputRequested = false;
+  /** Set by the first terminal event (done or error); lines after it are still translated. */
   private outcome: Outcome | undefined;
-  /** Calls the backend sent with an empty id, by tool name, in order. */
+  /** Calls the backend sent with an empty id, by agent and tool name, in order. */
   private readonly unnamedCalls = new Map<string, string[]>();
 
   translate(e: NativeEvent): Draft[] {
@@ -56,11 +60,11 @@ export class EvosciTranslator implements Translator {
       case "tool_call":
         this.closeMainText(out);
         this.answer = "";
-        out.push(draft("tool.started", { tool_call_id: this.callId(e), name: asText(e.name), args: objectOrEmpty(e.args) }, { native }));
+        out.push(this.toolStarted(e));
         break;
       case "tool_result":
         this.answer = "";
-        out.push(draft("tool.completed", this.result(e), { native }));
+        out.push(this.toolCompleted(e));
         break;
       case "subagent_start":
         out.push(
@@ -82,11 +86,11 @@ export class EvosciTranslator implements Translator {
       case "subagent_tool_call": {
         const agent = this.agentOf(e);
         this.closeSubagentText(agent.instance_id, out);
-        out.push(draft("tool.started", { tool_call_id: this.callId(e), name: asText(e.name), args: objectOrEmpty(e.args) }, { native, agent }));
+        out.push(this.toolStarted(e, agent));
         break;
       }
       case "subagent_tool_result":
-        out.push(draft("tool.completed", this.result(e), { native, agent: this.agentOf(e) }));
+        out.push(this.toolCompleted(e, this.agentOf(e)));
         break;
       case "subagent_end": {
         const instance = this.instanceId(e);
@@ -101,6 +105,8 @@ export class EvosciTranslator implements Translator {
         out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
         break;
       case "summarization_start":
+        // Opened here so a compaction whose summary was not streamed still completes.
+        this.summary = [];
         out.push(draft("compaction.started", {}, { native }));
         break;
       case "summarization":
@@ -188,7 +194,7 @@ export class EvosciTranslator implements Translator {
 
   private closeSummary(out: Draft[]): void {
     if (!this.summary) return;
-    out.push(draft("compaction.completed", { summary: this.summary.join("") }, { synthetic: true }));
+    out.push(draft("compaction.completed", defined({ summary: nonEmpty(this.summary.join("")) }), { synthetic: true }));
     this.summary = undefined;
   }
 
@@ -202,26 +208,37 @@ export class EvosciTranslator implements Translator {
   }
 
   private requestId(e: NativeEvent): string {
-    return nonEmpty(e.interrupt_id) ?? `interrupt_${this.messageCount + 1}`;
+    return nonEmpty(e.interrupt_id) ?? `interrupt_${++this.madeUpIds}`;
   }
 
-  /** The provider's call id; a call sent without one gets a stable made-up id its result can find. */
-  private callId(e: NativeEvent): string {
-    const id = nonEmpty(e.id);
-    if (id) return id;
+  private toolStarted(e: NativeEvent, agent?: AgentRef): Draft {
     const name = asText(e.name);
-    const made = `${name || "tool"}_call_${++this.messageCount}`;
-    const queue = this.unnamedCalls.get(name) ?? [];
-    queue.push(made);
-    this.unnamedCalls.set(name, queue);
-    return made;
+    let id = nonEmpty(e.id);
+    if (!id) {
+      // A call sent without an id gets a made-up one its result can find.
+      id = this.madeUpCallId(name);
+      const key = unnamedKey(name, agent);
+      this.unnamedCalls.set(key, [...(this.unnamedCalls.get(key) ?? []), id]);
+    }
+    return draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.args) }, { native: e.type, ...(agent ? { agent } : {}) });
   }
 
-  private result(e: NativeEvent): { tool_call_id: string; name: string; status: "succeeded" | "failed"; output: string } {
+  private toolCompleted(e: NativeEvent, agent?: AgentRef): Draft {
     const name = asText(e.name);
-    const id = nonEmpty(e.id) ?? this.unnamedCalls.get(name)?.shift() ?? `${name || "tool"}_call_${++this.messageCount}`;
-    return { tool_call_id: id, name, status: bool(e.success) === false ? "failed" : "succeeded", output: asText(e.content) };
+    const id = nonEmpty(e.id) ?? this.unnamedCalls.get(unnamedKey(name, agent))?.shift() ?? this.madeUpCallId(name);
+    // `success` is the backend's own text heuristic: kept as it is, never re-guessed.
+    const status = bool(e.success) === false ? "failed" : "succeeded";
+    return draft("tool.completed", { tool_call_id: id, name, status, output: asText(e.content) }, { native: e.type, ...(agent ? { agent } : {}) });
   }
+
+  private madeUpCallId(name: string): string {
+    return `${name || "tool"}_call_${++this.madeUpIds}`;
+  }
+}
+
+/** Calls without ids queue per agent and tool name. */
+function unnamedKey(name: string, agent: AgentRef | undefined): string {
+  return JSON.stringify([agent?.instance_id ?? "", name]);
 }
 
 function approvalActions(e: NativeEvent): InputAction[] {

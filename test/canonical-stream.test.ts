@@ -1,0 +1,64 @@
+// The shared half of every translation: invariants kept whatever the backend sends.
+import { describe, expect, it } from "vitest";
+import { translate } from "./helpers/translate.js";
+import { verifyEvents } from "./helpers/verify.js";
+
+const lines = (...objects: object[]) => objects.map((o) => JSON.stringify(o)).join("\n");
+const done = { type: "done", content: "", response: "" };
+const call = (id: string) => ({ type: "tool_call", name: "ls", args: {}, id });
+const result = (id: string) => ({ type: "tool_result", name: "ls", content: "ok", success: true, id });
+
+describe("CanonicalStream", () => {
+  it("keeps a second start of a call still open as backend.event, and counts it", () => {
+    const { events } = translate(lines(call("a"), call("a"), result("a"), done), { from: "evosci" });
+    expect(events.map((e) => e.type)).toEqual(["run.started", "tool.started", "backend.event", "tool.completed", "run.finished"]);
+    expect(events.at(-1)).toMatchObject({ counts: { tool_calls: 1, unknown_events: 1 } });
+    expect(verifyEvents(events)).toEqual([]);
+  });
+
+  it("announces a call the backend never started before its result", () => {
+    const { events } = translate(lines(result("b"), done), { from: "evosci" });
+    expect(events[1]).toMatchObject({ type: "tool.started", tool_call_id: "b", args: {}, synthetic: true });
+    expect(events[1]).not.toHaveProperty("native");
+    expect(events[2]).toMatchObject({ type: "tool.completed", tool_call_id: "b", native: "tool_result" });
+    expect(verifyEvents(events)).toEqual([]);
+  });
+
+  it("closes open calls and sub-agents before run.finished, without marking the sub-agent's close as inside it", () => {
+    const { events } = translate(
+      lines(call("c"), { type: "subagent_start", name: "r", description: "", instance_id: "i1", tool_call_id: "c" }),
+      { from: "evosci", end: { backendExit: { code: null, signal: "SIGKILL" } } },
+    );
+    const closing = events.slice(-3);
+    expect(closing[0]).toMatchObject({ type: "tool.completed", tool_call_id: "c", status: "cancelled", reason: "backend_exited", synthetic: true });
+    expect(closing[1]).toMatchObject({ type: "subagent.completed", instance_id: "i1", synthetic: true });
+    expect(closing[1]).not.toHaveProperty("agent");
+    expect(closing[2]).toMatchObject({ type: "run.finished", exit_code: 76 });
+    expect(verifyEvents(events)).toEqual([]);
+  });
+
+  it("gives run.finished a duration equal to its own elapsed_ms", () => {
+    const finished = translate(lines({ type: "text", content: "x" }, done)).events.at(-1)!;
+    expect(finished).toMatchObject({ duration_ms: finished.elapsed_ms });
+  });
+
+  it("attaches raw only to events translated from that native object", () => {
+    const { events } = translate(lines({ type: "text", content: "x" }, call("d"), result("d"), done), { from: "evosci", includeRaw: true });
+    const withRaw = events.filter((e) => "raw" in e).map((e) => e.type);
+    expect(withRaw).toEqual(["message.delta", "tool.started", "tool.completed"]);
+    expect(events.find((e) => e.type === "message.completed")).not.toHaveProperty("raw");
+  });
+
+  it("measures tool durations with its own clock only in live runs", () => {
+    const recorded = translate(lines(call("e"), result("e"), done), { from: "evosci" }).events;
+    expect(recorded.find((e) => e.type === "tool.completed")).not.toHaveProperty("duration_ms");
+    const live = translate(lines(call("e"), result("e"), done), { from: "evosci", liveDurations: true }).events;
+    expect(live.find((e) => e.type === "tool.completed")).toMatchObject({ duration_ms: expect.any(Number) });
+  });
+
+  it("drops only deltas with --no-deltas, and keeps seq without gaps", () => {
+    const { events } = translate(lines({ type: "text", content: "x" }, { type: "thinking", content: "y", id: 0 }, done), { from: "evosci", deltas: false });
+    expect(events.map((e) => e.type)).toEqual(["run.started", "reasoning.completed", "message.completed", "run.finished"]);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+  });
+});
