@@ -73,7 +73,8 @@ interface ManifestEntry {
 
 describe.skipIf(!existsSync(SAMPLES))("reference samples", () => {
   for (const [folder, expectations] of Object.entries(EXPECTED)) {
-    const manifest = JSON.parse(readFileSync(join(SAMPLES, folder, "manifest.json"), "utf8")) as ManifestEntry[];
+    const manifestPath = join(SAMPLES, folder, "manifest.json");
+    const manifest = existsSync(manifestPath) ? (JSON.parse(readFileSync(manifestPath, "utf8")) as ManifestEntry[]) : [];
     it(`${folder}: the table covers every transcript`, () => {
       expect(Object.keys(expectations).sort()).toEqual(manifest.map((m) => m.file).sort());
     });

@@ -1,5 +1,4 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { loadSchema } from "../../src/schema/schema-files.js";
 import type { VerifyProblem } from "../../src/verify/problem.js";
 import { StreamVerifier } from "../../src/verify/stream-verifier.js";
@@ -8,9 +7,14 @@ import { StreamVerifier } from "../../src/verify/stream-verifier.js";
 // is exercised through the CLI.
 export const publishedValidator = new Ajv2020({ strict: true }).compile(loadSchema());
 
-/** What `agentstream verify` would report for these events. */
-export function verifyEvents(events: CanonicalEvent[]): VerifyProblem[] {
+/** What `agentstream verify` would report for these lines. */
+export function verifyLines(lines: string[]): VerifyProblem[] {
   const verifier = new StreamVerifier(publishedValidator);
-  const problems = events.flatMap((event, i) => verifier.push(JSON.stringify(event), i + 1));
+  const problems = lines.flatMap((text, i) => verifier.push(text, i + 1));
   return [...problems, ...verifier.finish()];
+}
+
+/** What `agentstream verify` would report for these events, one per line. */
+export function verifyEvents(events: readonly object[]): VerifyProblem[] {
+  return verifyLines(events.map((e) => JSON.stringify(e)));
 }
