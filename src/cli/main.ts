@@ -17,6 +17,20 @@ function parsePositiveInt(value: string): number {
   return n;
 }
 
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of seconds greater than 0 (e.g. 30 or 0.5).");
+  return n;
+}
+
+function parseSecondsOrZero(value: string): number {
+  return value.trim() === "0" ? 0 : parseSeconds(value);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function buildProgram(): Command {
   const program = new Command("agentstream")
     .description(
@@ -26,6 +40,54 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
+
+  program
+    .command("run")
+    .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
+    .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
+    .addOption(new Option("--backend <name>", "the agent to run").choices(["evosci", "atomic", "pi"]).makeOptionMandatory())
+    .option("--prompt-file <file>", "read the prompt from a file instead")
+    .option("--bin <path>", "the backend executable (default: $AGENTSTREAM_EVOSCI_BIN / $AGENTSTREAM_ATOMIC_BIN / $AGENTSTREAM_PI_BIN, else EvoSci|evosci|EvoScientist|evoscientist, atomic or pi on PATH)")
+    .option("--cwd <dir>", "directory the backend runs in (default: the current one)")
+    .option("--model <id>", "model, passed as --model (Atomic, pi; EvoScientist reads it from its config.yaml)")
+    .option("--provider <name>", "provider, passed as --provider (Atomic, pi; EvoScientist reads it from its config.yaml)")
+    .option("--workdir <dir>", "EvoScientist only: its --workdir (created if missing; the agent's /)")
+    .option("--no-auto-mode", "EvoScientist only: pass --no-auto-mode, so approvals and questions stop the run (exit 3)")
+    .addOption(new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)").argParser(collect).default([], "none"))
+    .addOption(new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"))
+    .option("--timeout <seconds>", "stop the backend after this long: run.finished timed_out, exit 124 (default: no limit)", parseSeconds)
+    .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait)", parseSecondsOrZero)
+    .option("--grace <seconds>", "how long a stopped backend gets before it is killed", parseSeconds, 5)
+    .option("-q, --quiet", "stderr: only what went wrong")
+    .option("-v, --verbose", "stderr: also the backend's own stderr, prefixed")
+    .option("--raw", "attach each native object to its canonical event as `raw`", false)
+    .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events")
+    .option("--max-line-bytes <n>", "longest native line kept whole; longer ones become backend.unparsed (default: 16 MiB)", parsePositiveInt)
+    .option("--no-validate", "skip the runtime schema check of each output event")
+    .addHelpText(
+      "after",
+      `
+The backend gets no shell and no stdin; the prompt is one argument, never
+parsed as a flag. SIGINT/SIGTERM stop the backend cleanly (a second one kills
+it at once) and end the stream with run.finished "cancelled".
+
+Examples:
+  $ agentstream run --backend evosci "Summarize data/results.csv into notes.md"
+  $ agentstream run --backend atomic --model openai/gpt-4o-mini -- "--help is not a flag here"
+  $ agentstream run --backend pi --output text "Say hi" > answer.txt
+  $ echo "Explain precision vs recall" | agentstream run --backend evosci --timeout 600 -
+  $ agentstream run --backend evosci --bin examples/replay-backend.mjs --verbose "replay a recorded run"
+  $ agentstream run --backend evosci "..." | jq -r 'select(.type=="tool.completed") | .name'
+
+Exit status follows the run's outcome (see the exit-code table in the README):
+0 succeeded, 1 failed, 2 bad flags, 3 needs input, 69 backend not found,
+75 retryable failure, 76 backend crashed, 77 auth, 78 config/start-up,
+124 timed out, 130/143 cancelled by SIGINT/SIGTERM, 141 stdout closed.`,
+    )
+    .action(async (prompt: string | undefined, opts) => {
+      const { runCommand } = await import("./run-command.js");
+      await runCommand(prompt, opts);
+    });
 
   program
     .command("normalize")

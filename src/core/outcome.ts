@@ -4,7 +4,7 @@ import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
 
 /** Why agentstream itself stopped the backend, when it did. */
-export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" };
+export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" | "SIGHUP" };
 
 /** The backend could not be started at all (executable missing or not runnable). */
 export interface LaunchFailure {
@@ -70,7 +70,9 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
   if (facts.interruption?.kind === "signal") {
     const signal = facts.interruption.signal;
     const error: ErrorInfo = { code: "cancelled", message: `cancelled by ${signal}`, retryable: false };
-    return { ...base, status: "cancelled", error, resultText, exitCode: exitCodeFor("cancelled", error, signal), backendGone: false };
+    // The exit-code table knows SIGINT (130) and SIGTERM (143); a hang-up ends the run like SIGTERM.
+    const exitCode = exitCodeFor("cancelled", error, signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+    return { ...base, status: "cancelled", error, resultText, exitCode, backendGone: false };
   }
   const error = unterminatedError(facts);
   return { ...base, status: "failed", error, resultText, exitCode: exitCodeFor("failed", error), backendGone: end.backendExit !== null };

@@ -1,11 +1,11 @@
 import type { Backend, CanonicalEvent, EventPayloads } from "../canonical/events.js";
 import { createTranslator, detectBackend, type Source } from "../translators/index.js";
-import type { Draft, StreamEnd, Translator } from "../translators/translator.js";
+import type { Draft, NativeEvent, StreamEnd, Translator } from "../translators/translator.js";
 import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
 import { capLine, parseNativeLine } from "./native-line.js";
-import { resolveOutcome, type Interruption, type ResolvedOutcome } from "./outcome.js";
+import { resolveOutcome, type Interruption, type LaunchFailure, type ResolvedOutcome } from "./outcome.js";
 
 export interface TranslationSessionOptions {
   from: Source;
@@ -19,6 +19,8 @@ export interface TranslationSessionOptions {
   maxLineBytes?: number;
   /** Receives each canonical event, in order, as soon as it exists. */
   sink: (event: CanonicalEvent) => void;
+  /** Sees each parsed native event before it is translated (a live run watches for the terminal one). */
+  onNativeEvent?: (event: NativeEvent) => void;
 }
 
 // With --from auto, lines that are not JSON events are held until one is (then
@@ -53,8 +55,11 @@ export class TranslationSession {
     this.splitter.push(chunk);
   }
 
-  /** The native stream ended: close everything and write run.finished. */
-  end(end: StreamEnd, interruption?: Interruption): ResolvedOutcome {
+  /**
+   * The native stream ended: close everything and write run.finished. A
+   * launch failure means the backend never ran (run.finished says backend_not_found).
+   */
+  end(end: StreamEnd, interruption?: Interruption, launchFailure?: LaunchFailure): ResolvedOutcome {
     if (this.done) throw new Error("TranslationSession: end called twice");
     this.splitter.end();
     if (!this.stream) this.begin("evosci");
@@ -67,6 +72,7 @@ export class TranslationSession {
       resume: ending.resume,
       end,
       interruption,
+      launchFailure,
       sawEvents: this.sawEvents,
       sawGarbage: this.sawGarbage,
       started: translator.started,
@@ -108,6 +114,7 @@ export class TranslationSession {
       return this.unparsed(line.text, parsed.reason);
     }
     this.sawEvents = true;
+    this.options.onNativeEvent?.(parsed.event);
     const raw = this.options.includeRaw ? parsed.event : undefined;
     for (const d of this.translator!.translate(parsed.event)) this.emit(d, raw);
   }

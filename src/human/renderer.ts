@@ -1,0 +1,148 @@
+import type { ChalkInstance } from "chalk";
+import ora, { type Ora } from "ora";
+import type { Backend, CanonicalEvent, EventOf } from "../canonical/events.js";
+import { Activity } from "./activity.js";
+import { stderrChalk } from "./colour.js";
+import { firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
+
+export type Verbosity = "quiet" | "normal" | "verbose";
+
+export interface HumanRendererOptions {
+  stream: NodeJS.WriteStream;
+  verbosity: Verbosity;
+  backend: Backend;
+  env?: NodeJS.ProcessEnv;
+}
+
+// A backend line longer than this is cut when shown (the stderr tail keeps its own bound).
+const MAX_SHOWN_LINE = 2000;
+
+/**
+ * Human progress on stderr. On a terminal: a spinner naming what the agent is
+ * doing, a line per finished tool call and a final summary. Elsewhere (CI, a
+ * file): the same lines, prefixed, with no spinner and no colour unless forced.
+ * --quiet keeps only what went wrong; --verbose adds the backend's own stderr.
+ */
+export class HumanRenderer {
+  private readonly c: ChalkInstance;
+  private readonly spinner: Ora | undefined;
+  private readonly prefix: string;
+  private readonly activity = new Activity();
+  private backendPartialLine = "";
+
+  constructor(private readonly options: HumanRendererOptions) {
+    this.c = stderrChalk(options.env);
+    const interactive = options.stream.isTTY === true;
+    this.prefix = interactive ? "" : "[agentstream] ";
+    // A terminal that reports no width (a bare pty) would make ora's line counting loop forever.
+    if (interactive && (options.stream.columns ?? 0) > 0 && options.verbosity !== "quiet") {
+      // discardStdin: false keeps the terminal's Ctrl-C a SIGINT (ora would put stdin in raw mode).
+      this.spinner = ora({ stream: options.stream, discardStdin: false, isEnabled: true, color: this.c.level > 0 ? "cyan" : false });
+    }
+    // A closed stderr must not crash the run.
+    options.stream.on("error", () => {});
+  }
+
+  event(e: CanonicalEvent): void {
+    this.activity.update(e);
+    this.showActivity(this.activity.describe());
+    const normal = this.options.verbosity !== "quiet";
+    const verbose = this.options.verbosity === "verbose";
+    switch (e.type) {
+      case "run.started":
+        if (verbose && e.command) this.line(this.c.dim(`running ${shellQuote(e.command)}${e.cwd ? ` in ${e.cwd}` : ""}`));
+        this.spinner?.start();
+        break;
+      case "tool.completed":
+        if (normal) this.line(toolLine(e, this.c));
+        break;
+      case "retry.started":
+        if (normal) this.line(`${this.c.yellow("↻")} retry ${e.attempt}/${e.max_attempts} in ${formatDuration(e.delay_ms)}: ${firstLine(e.error)}`);
+        break;
+      case "input.requested":
+        if (normal) this.line(`${this.c.yellow("?")} needs input: ${describeRequest(e)}`);
+        break;
+      case "error":
+        if (verbose) this.line(`${this.c.red("!")} ${e.code}: ${firstLine(e.message)}`);
+        break;
+      case "subagent.started":
+        if (verbose) this.line(this.c.dim(`▸ sub-agent ${e.name} started`));
+        break;
+      case "subagent.completed":
+        if (verbose) this.line(this.c.dim(`▸ sub-agent ${e.name} finished`));
+        break;
+      case "run.finished":
+        this.finished(e);
+        break;
+    }
+  }
+
+  /** The backend's own stderr: shown, prefixed, with --verbose only. */
+  backendStderr(chunk: Buffer): void {
+    if (this.options.verbosity !== "verbose") return;
+    const lines = (this.backendPartialLine + chunk.toString("utf8")).split("\n");
+    this.backendPartialLine = (lines.pop() ?? "").slice(0, MAX_SHOWN_LINE);
+    for (const line of lines) this.backendLine(line);
+  }
+
+  /** What the run waits for when it is not the agent (the backend's exit, a stop). */
+  status(text: string): void {
+    this.activity.set(text);
+    if (this.spinner) this.showActivity(text);
+    else if (this.options.verbosity === "verbose") this.line(this.c.dim(text));
+  }
+
+  /** A one-line note, not shown with --quiet. */
+  note(text: string): void {
+    if (this.options.verbosity !== "quiet") this.line(text);
+  }
+
+  /** A one-line hint after a failure, always shown. */
+  hint(text: string): void {
+    this.line(`${this.c.yellow("hint:")} ${text}`);
+  }
+
+  /** Stop the spinner and show what is left of the backend's stderr. */
+  close(): void {
+    this.spinner?.stop();
+    if (this.backendPartialLine) this.backendLine(this.backendPartialLine);
+    this.backendPartialLine = "";
+  }
+
+  private showActivity(activity: string): void {
+    if (!this.spinner) return;
+    const text = `${this.options.backend} · ${activity}`;
+    if (text === this.spinner.text) return;
+    this.spinner.text = text;
+    // Draw the change now rather than at the next frame (only when it changes: deltas come fast).
+    if (this.spinner.isSpinning) this.spinner.render();
+  }
+
+  private finished(f: EventOf<"run.finished">): void {
+    this.close();
+    if (this.options.verbosity === "quiet" && f.status === "succeeded") return;
+    this.line(summaryLine(f, this.c));
+    if (f.resume) this.line(this.c.dim(`resume with: ${f.resume.hint}`));
+    const failed = f.status === "failed" || f.status === "timed_out";
+    // --verbose has shown the backend's stderr already.
+    if (failed && f.stderr_tail && this.options.verbosity !== "verbose") {
+      const n = f.stderr_tail.length;
+      this.line(this.c.dim(`${this.options.backend} stderr (last ${n === 1 ? "line" : `${n} lines`}):`));
+      for (const line of f.stderr_tail) this.line(this.c.dim(`  │ ${line}`));
+    }
+  }
+
+  private backendLine(line: string): void {
+    this.line(this.c.dim(`[${this.options.backend}] ${line.replace(/\r$/, "").slice(0, MAX_SHOWN_LINE)}`), "");
+  }
+
+  private line(text: string, prefix = this.prefix): void {
+    // While the spinner spins, ora clears it around this write and draws it again below.
+    this.options.stream.write(`${prefix}${text}\n`);
+  }
+}
+
+function describeRequest(e: EventOf<"input.requested">): string {
+  if (e.kind === "approval") return `approve ${(e.actions ?? []).map((a) => a.name).join(", ") || "an action"}`;
+  return firstLine(e.questions?.[0]?.question ?? "a question", 120);
+}

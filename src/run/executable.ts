@@ -1,0 +1,56 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
+import type { BackendSpec } from "./backends.js";
+
+export type ExecutableLookup = { found: true; path: string } | { found: false; message: string; hint: string };
+
+/**
+ * Where the backend's executable is: `--bin`, else the backend's
+ * AGENTSTREAM_*_BIN variable, else the first of its usual names on PATH.
+ * Relative paths are resolved against agentstream's own working directory.
+ */
+export function findExecutable(spec: BackendSpec, bin: string | undefined, env: NodeJS.ProcessEnv): ExecutableLookup {
+  const hint = `install it (${spec.install}) or point to it with --bin PATH or ${spec.binEnvVar}=PATH`;
+  const given = bin ?? nonEmpty(env[spec.binEnvVar]);
+  if (given !== undefined) {
+    const source = bin !== undefined ? "--bin" : spec.binEnvVar;
+    const path = resolve(given);
+    const problem = whyNotRunnable(path);
+    if (problem) return { found: false, message: `${spec.displayName} executable ${path} (from ${source}) ${problem}`, hint };
+    return { found: true, path };
+  }
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    for (const name of spec.executableNames) {
+      for (const ext of executableExtensions(env)) {
+        const path = resolve(join(isAbsolute(dir) ? dir : resolve(dir), name + ext));
+        if (!whyNotRunnable(path)) return { found: true, path };
+      }
+    }
+  }
+  return {
+    found: false,
+    message: `${spec.displayName} executable not found: looked for ${spec.executableNames.join(", ")} on PATH`,
+    hint,
+  };
+}
+
+function whyNotRunnable(path: string): string | undefined {
+  try {
+    if (statSync(path).isDirectory()) return "is a directory";
+    accessSync(path, constants.X_OK);
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? "does not exist" : code === "EACCES" ? "is not executable" : (err as Error).message;
+  }
+}
+
+function executableExtensions(env: NodeJS.ProcessEnv): string[] {
+  if (process.platform !== "win32") return [""];
+  return ["", ...(env.PATHEXT ?? ".EXE;.CMD;.BAT;.COM").split(";").filter(Boolean)];
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === "" ? undefined : value;
+}

@@ -1,0 +1,135 @@
+import type { BackendExit } from "../canonical/events.js";
+import type { LineWriter } from "../core/line-writer.js";
+import type { Interruption } from "../core/outcome.js";
+import { TailBuffer } from "../core/tail-buffer.js";
+import { BackendProcess } from "./backend-process.js";
+import type { BackendSpec } from "./backends.js";
+
+export interface SupervisorOptions {
+  spec: BackendSpec;
+  file: string;
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** --timeout: stop the backend after this long. */
+  timeoutMs?: number;
+  /** --linger: how long the backend may keep running after its terminal event (default: as long as it likes). */
+  lingerMs?: number;
+  graceMs: number;
+  /** Where canonical lines go: the backend's stdout is paused while it needs draining. */
+  writer: LineWriter;
+  onStdout(chunk: Buffer): void;
+  onStderr(chunk: Buffer): void;
+  /** What the run is waiting for, when that is not the agent itself. */
+  onStatus(text: string): void;
+}
+
+export type SupervisedEnd =
+  | { kind: "exited"; backendExit: BackendExit; stderrTail: string[]; interruption?: Interruption }
+  | { kind: "launch_failed"; message: string }
+  | { kind: "stdout_closed" };
+
+// SIGHUP (terminal closed) is handled like SIGTERM (exit 143): the backend is in
+// its own process group and would otherwise outlive agentstream.
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * Runs one backend process to its end: feeds its stdout on as it arrives
+ * (pausing it while stdout is full), keeps its stderr tail, and stops it on
+ * --timeout, after --linger, on SIGINT/SIGTERM, or when our reader is gone.
+ */
+export class RunSupervisor {
+  private backend: BackendProcess | undefined;
+  private interruption: Interruption | undefined;
+  private stopRequested = false;
+  private stdoutClosed = false;
+  private terminalSeen = false;
+  private stdoutPaused = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly stderrTail = new TailBuffer();
+  private readonly onSignal = (signal: NodeJS.Signals): void => this.signalled(signal);
+
+  constructor(private readonly options: SupervisorOptions) {}
+
+  async run(): Promise<SupervisedEnd> {
+    const { options } = this;
+    for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+    try {
+      const backend = new BackendProcess({ file: options.file, args: options.args, cwd: options.cwd, env: options.env, graceMs: options.graceMs });
+      this.backend = backend;
+      backend.stdout.on("data", (chunk: Buffer) => this.fromStdout(chunk));
+      backend.stderr.on("data", (chunk: Buffer) => {
+        this.stderrTail.push(chunk);
+        options.onStderr(chunk);
+      });
+      if (options.timeoutMs !== undefined) this.later(options.timeoutMs, () => this.timedOut());
+      if (options.writer.closed) this.readerGone();
+      const end = await backend.ended;
+      if (this.stdoutClosed || options.writer.closed) return { kind: "stdout_closed" };
+      if (!end.launched) return { kind: "launch_failed", message: `${options.spec.displayName} executable ${options.file} could not be started: ${end.error.message}` };
+      return {
+        kind: "exited",
+        backendExit: end.exit,
+        stderrTail: this.stderrTail.snapshot(),
+        ...(this.interruption ? { interruption: this.interruption } : {}),
+      };
+    } finally {
+      for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+      for (const timer of this.timers) clearTimeout(timer);
+    }
+  }
+
+  /** The backend wrote its terminal event: the outcome is known, only its exit is awaited. */
+  terminal(): void {
+    if (this.terminalSeen) return;
+    this.terminalSeen = true;
+    this.options.onStatus(`waiting for ${this.options.spec.displayName} to exit`);
+    if (this.options.lingerMs !== undefined) this.later(this.options.lingerMs, () => this.stop(this.options.spec.stopSignal));
+  }
+
+  /** Our reader closed stdout (EPIPE): nothing more can be written, so the backend is stopped. */
+  readerGone(): void {
+    if (this.stdoutClosed) return;
+    this.stdoutClosed = true;
+    this.stop(this.options.spec.stopSignal);
+    // Let the backend's pipe drain so that it can exit.
+    if (this.stdoutPaused) this.backend?.stdout.resume();
+  }
+
+  private fromStdout(chunk: Buffer): void {
+    if (this.stdoutClosed) return;
+    this.options.onStdout(chunk);
+    const { writer } = this.options;
+    if (!writer.needsDrain || this.stdoutPaused) return;
+    // Backpressure, not buffering: read no more of the backend until stdout drains.
+    this.stdoutPaused = true;
+    this.backend!.stdout.pause();
+    void writer.drained().then(() => {
+      this.stdoutPaused = false;
+      this.backend!.stdout.resume();
+    });
+  }
+
+  private signalled(signal: NodeJS.Signals): void {
+    // A second signal while the backend is being stopped: no more waiting.
+    if (this.stopRequested) return this.backend?.kill();
+    this.interruption ??= { kind: "signal", signal: signal === "SIGINT" || signal === "SIGHUP" ? signal : "SIGTERM" };
+    this.options.onStatus(`${signal}: stopping ${this.options.spec.displayName}`);
+    this.stop(this.options.spec.stopSignal);
+  }
+
+  private timedOut(): void {
+    this.interruption ??= { kind: "timeout" };
+    this.options.onStatus(`timed out: stopping ${this.options.spec.displayName}`);
+    this.stop("SIGTERM");
+  }
+
+  private stop(signal: NodeJS.Signals): void {
+    this.stopRequested = true;
+    this.backend?.stop(signal);
+  }
+
+  private later(ms: number, action: () => void): void {
+    this.timers.push(setTimeout(action, ms));
+  }
+}
