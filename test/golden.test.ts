@@ -2,6 +2,7 @@
 //   test/fixtures/golden/<protocol>/<name>.native.jsonl     what the backend wrote
 //   test/fixtures/golden/<protocol>/<name>.canonical.jsonl  what agentstream must write
 //   test/fixtures/golden/<protocol>/<name>.options.json     optional: how the run ended, flags
+// The examples shipped to users (examples/<backend>/) follow the same layout and are checked the same way.
 // UPDATE_GOLDEN=1 rewrites the .canonical.jsonl files; review the diff before keeping it.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +12,12 @@ import { strictProblems } from "./helpers/strict-schema.js";
 import { toJsonl, translate, type TranslateOptions } from "./helpers/translate.js";
 import { verifyEvents } from "./helpers/verify.js";
 
-const ROOT = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));
+const GOLDEN = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));
+const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
+const FOLDERS = [
+  ...readdirSync(GOLDEN).map((protocol) => ({ title: `golden ${protocol}`, dir: join(GOLDEN, protocol) })),
+  ...["evosci", "atomic", "pi"].map((backend) => ({ title: `example ${backend}`, dir: join(EXAMPLES, backend) })),
+];
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 
 interface FixtureOptions extends TranslateOptions {
@@ -19,12 +25,11 @@ interface FixtureOptions extends TranslateOptions {
   chunkSizes?: number[];
 }
 
-for (const protocol of readdirSync(ROOT)) {
-  const dir = join(ROOT, protocol);
+for (const { title, dir } of FOLDERS) {
   const names = readdirSync(dir)
     .filter((f) => f.endsWith(".native.jsonl"))
     .map((f) => f.slice(0, -".native.jsonl".length));
-  describe(`golden ${protocol}`, () => {
+  describe(title, () => {
     for (const name of names) {
       it(name, () => {
         const native = readFileSync(join(dir, `${name}.native.jsonl`));

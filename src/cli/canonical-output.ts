@@ -1,6 +1,6 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import { LineWriter } from "../core/line-writer.js";
-import { describeErrors, loadValidator, type Validator } from "../schema/validator.js";
+import { describeErrors, loadValidator } from "../schema/validator.js";
 
 export interface CanonicalOutput {
   writer: LineWriter;
@@ -8,17 +8,25 @@ export interface CanonicalOutput {
 }
 
 /**
- * stdout as a canonical sink: each event checked against the schema (unless
- * disabled), serialized, and written as one line.
+ * Checks each event against the schema (when enabled). A failure is a bug in
+ * agentstream, never the backend's doing: it is said on stderr, and the line kept.
  */
-export async function canonicalStdout(options: { validate: boolean; onGone?: () => void }): Promise<CanonicalOutput> {
-  const writer = new LineWriter(process.stdout, options.onGone);
-  const validate: Validator | undefined = options.validate ? await loadValidator() : undefined;
-  const sink = (event: CanonicalEvent): void => {
-    if (validate && !validate(event)) {
-      // A bug in agentstream, never the backend's doing: say so, and keep the line.
+export async function eventChecker(enabled: boolean): Promise<(event: CanonicalEvent) => void> {
+  if (!enabled) return () => {};
+  const validate = await loadValidator();
+  return (event) => {
+    if (!validate(event)) {
       process.stderr.write(`agentstream: bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors)}\n`);
     }
+  };
+}
+
+/** stdout as a canonical sink: each event checked, serialized, and written as one line. */
+export async function canonicalStdout(options: { validate: boolean; onGone?: () => void }): Promise<CanonicalOutput> {
+  const writer = new LineWriter(process.stdout, options.onGone);
+  const check = await eventChecker(options.validate);
+  const sink = (event: CanonicalEvent): void => {
+    check(event);
     writer.write(`${JSON.stringify(event)}\n`);
   };
   return { writer, sink };

@@ -31,6 +31,15 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** Options that shape the translation itself, the same for run and normalize. */
+function addTranslationOptions(command: Command): Command {
+  return command
+    .option("--raw", "attach each native object to its canonical event as `raw`", false)
+    .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events")
+    .option("--max-line-bytes <n>", "longest native line kept whole; longer ones become backend.unparsed (default: 16 MiB)", parsePositiveInt)
+    .option("--no-validate", "skip the runtime schema check of each output event");
+}
+
 export function buildProgram(): Command {
   const program = new Command("agentstream")
     .description(
@@ -41,7 +50,7 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
 
-  program
+  const run = program
     .command("run")
     .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
@@ -59,11 +68,8 @@ export function buildProgram(): Command {
     .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait)", parseSecondsOrZero)
     .option("--grace <seconds>", "how long a stopped backend gets before it is killed", parseSeconds, 5)
     .option("-q, --quiet", "stderr: only what went wrong")
-    .option("-v, --verbose", "stderr: also the backend's own stderr, prefixed")
-    .option("--raw", "attach each native object to its canonical event as `raw`", false)
-    .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events")
-    .option("--max-line-bytes <n>", "longest native line kept whole; longer ones become backend.unparsed (default: 16 MiB)", parsePositiveInt)
-    .option("--no-validate", "skip the runtime schema check of each output event")
+    .option("-v, --verbose", "stderr: also the backend's own stderr, prefixed");
+  addTranslationOptions(run)
     .addHelpText(
       "after",
       `
@@ -89,22 +95,19 @@ Exit status follows the run's outcome (see the exit-code table in the README):
       await runCommand(prompt, opts);
     });
 
-  program
+  const normalize = program
     .command("normalize")
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
     .addOption(new Option("--from <backend>", "protocol of the input").choices(["auto", "evosci", "atomic", "pi"]).default("auto"))
-    .option("--raw", "attach each native object to its canonical event as `raw`", false)
-    .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events")
     .option("--backend-exit <code|signal>", "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event", parseBackendExit)
-    .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail")
-    .option("--max-line-bytes <n>", "longest native line kept whole; longer ones become backend.unparsed", parsePositiveInt)
-    .option("--no-validate", "skip the runtime schema check of each output event")
+    .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail");
+  addTranslationOptions(normalize)
     .addHelpText(
       "after",
       `
 Examples:
-  $ agentstream normalize examples/evosci/tool-calls.jsonl
+  $ agentstream normalize --backend-exit 0 examples/evosci/research.native.jsonl
   $ EvoSci -p "..." --output-format stream-json | agentstream normalize --from evosci
   $ agentstream normalize --from pi --backend-exit 0 run.jsonl | jq -r 'select(.type=="run.finished") | .result.text'
 

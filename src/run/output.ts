@@ -1,7 +1,6 @@
 import type { CanonicalEvent, EventOf } from "../canonical/events.js";
-import { canonicalStdout } from "../cli/canonical-output.js";
+import { canonicalStdout, eventChecker } from "../cli/canonical-output.js";
 import { LineWriter } from "../core/line-writer.js";
-import { describeErrors, loadValidator } from "../schema/validator.js";
 
 export type OutputFormat = "jsonl" | "json" | "text";
 
@@ -20,12 +19,10 @@ export interface RunOutput {
 export async function runOutput(format: OutputFormat, options: { validate: boolean; onGone: () => void }): Promise<RunOutput> {
   if (format === "jsonl") return { ...(await canonicalStdout(options)), finish: () => {} };
   const writer = new LineWriter(process.stdout, options.onGone);
-  const validate = options.validate ? await loadValidator() : undefined;
+  const check = await eventChecker(options.validate);
   let finished: EventOf<"run.finished"> | undefined;
   const sink = (event: CanonicalEvent): void => {
-    if (validate && !validate(event)) {
-      process.stderr.write(`agentstream: bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors)}\n`);
-    }
+    check(event);
     if (event.type === "run.finished") finished = event;
   };
   const finish = (): void => {
