@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ErrorCode } from "../src/canonical/events.js";
 import { classifyError, classifyStartupFailure } from "../src/core/classify.js";
 import { exitCodeFor } from "../src/core/exit-codes.js";
 
@@ -54,8 +55,7 @@ describe("classifyStartupFailure", () => {
 });
 
 describe("exitCodeFor (the contract's table)", () => {
-  const failed = (code: Parameters<typeof exitCodeFor>[1] extends infer E ? NonNullable<E>["code"] : never, retryable = false) =>
-    exitCodeFor("failed", { code, retryable });
+  const failed = (code: ErrorCode, retryable = false) => exitCodeFor("failed", { code, retryable });
   it("maps every outcome to its code", () => {
     expect(exitCodeFor("succeeded")).toBe(0);
     expect(failed("provider")).toBe(1);
