@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm run capture`: record what the real backends write in each scenario into
+// test/fixtures/live/<backend>-<version>/, so golden tests follow real releases.
+// AGENTSTREAM_LIVE_ONLY=pi-1.6.0 (or =evosci) records some targets only.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { installBackends } from "./support/install-backends.mjs";
+import { selectedTargets } from "./support/live-targets.mjs";
+import { runNative } from "./support/native-run.mjs";
+import { SCENARIOS } from "./support/scenarios.mjs";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/live/", import.meta.url));
+
+const DESCRIPTIONS = {
+  text: "plain streamed text answer",
+  tool: "text, one tool call listing the working directory, then a final answer",
+  thinking: "reasoning deltas (reasoning_content) then text",
+  error400: "provider answers HTTP 400 (not retryable)",
+  retry500: "HTTP 500 once, then success",
+  error503: "HTTP 503 on every attempt; retries run out",
+  slow: "slow text stream, stopped with the backend's stop signal after its first text",
+};
+
+const installed = await installBackends(selectedTargets());
+await Promise.all(installed.map(captureTarget));
+
+async function captureTarget(target) {
+  const dir = join(FIXTURES, target.id);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const manifest = [];
+  for (const scenario of Object.keys(SCENARIOS)) {
+    const run = await runNative(target, scenario);
+    writeFileSync(join(dir, `${scenario}.jsonl`), run.stdout);
+    writeFileSync(join(dir, `${scenario}.stderr.txt`), run.stderr);
+    manifest.push({
+      file: `${scenario}.jsonl`,
+      scenario: DESCRIPTIONS[scenario],
+      prompt: SCENARIOS[scenario].prompt,
+      producer: `${target.package}@${target.version} (${target.runtime})`,
+      args: run.args.map((a) => (a.startsWith("/") ? "<workdir>" : a)),
+      exit_code: run.exitCode,
+      signal: run.signal,
+      ...(run.stopSignal ? { stopped_with: run.stopSignal } : {}),
+      model_requests: run.modelRequests,
+    });
+    process.stderr.write(`capture: ${target.id} ${scenario}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines\n`);
+  }
+  writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 1)}\n`);
+}

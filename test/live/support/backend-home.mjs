@@ -1,0 +1,103 @@
+// A throw-away home for one backend run: config pointing at the fake model
+// server, a working directory, and the environment that makes the backend use
+// them and nothing of the real user's.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
+import { TOOL_SCENARIO_FILES } from "./scenarios.mjs";
+
+const FAKE_PROVIDER = "fake";
+const FAKE_API_KEY = "fake-key";
+
+/**
+ * Call `use(home, server)` with a fresh fake model server and a home set up
+ * for `scenario`; both are gone afterwards.
+ */
+export async function withScenarioHome(backend, scenario, use) {
+  const server = await startFakeModelServer();
+  const home = makeBackendHome(backend, server.baseUrl, scenario === "tool" ? TOOL_SCENARIO_FILES : {});
+  try {
+    return await use(home, server);
+  } finally {
+    await server.close();
+    home.remove();
+  }
+}
+
+/** Create the home; `files` are written into the working directory. */
+function makeBackendHome(backend, baseUrl, files = {}) {
+  const root = mkdtempSync(join(tmpdir(), `agentstream-live-${backend}-`));
+  const home = join(root, "home");
+  const cwd = join(root, "work");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
+  const env = backend === "evosci" ? evosciEnv(root, home, baseUrl) : piEnv(root, home, baseUrl);
+  return { root, home, cwd, env: { ...baseEnv(home), ...env }, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Only what a process needs: no keys or settings of the real user leak in. */
+function baseEnv(home) {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    LANG: "C.UTF-8",
+    NO_COLOR: "1",
+    TERM: "dumb",
+    // Loopback only: no proxy may be asked to carry the fake server's traffic.
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+  };
+}
+
+function piEnv(root, home, baseUrl) {
+  const agentDir = join(root, "pi-agent");
+  mkdirSync(agentDir, { recursive: true });
+  const models = {
+    providers: {
+      [FAKE_PROVIDER]: {
+        baseUrl,
+        api: "openai-completions",
+        apiKey: FAKE_API_KEY,
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: [{ id: MODEL_ID, reasoning: true, contextWindow: 128000, maxTokens: 4096 }],
+      },
+    },
+  };
+  const settings = {
+    defaultProvider: FAKE_PROVIDER,
+    defaultModel: MODEL_ID,
+    quietStartup: true,
+    // Short backoff: the retry scenarios then take seconds, not half a minute.
+    retry: { enabled: true, maxRetries: 2, baseDelayMs: 200 },
+  };
+  writeFileSync(join(agentDir, "models.json"), JSON.stringify(models, null, 2));
+  writeFileSync(join(agentDir, "settings.json"), JSON.stringify(settings, null, 2));
+  return { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", XDG_CONFIG_HOME: join(home, ".config") };
+}
+
+function evosciEnv(root, home, baseUrl) {
+  const configHome = join(home, ".config");
+  const dataDir = join(root, "evosci-data");
+  mkdirSync(join(configHome, "evoscientist"), { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(configHome, "evoscientist", "config.yaml"), `provider: custom-openai\nmodel: ${MODEL_ID}\n`);
+  return {
+    XDG_CONFIG_HOME: configHome,
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    EVOSCIENTIST_DATA_DIR: dataDir,
+    CUSTOM_OPENAI_BASE_URL: baseUrl,
+    CUSTOM_OPENAI_API_KEY: FAKE_API_KEY,
+    EVOSCIENTIST_USE_RESPONSES_API: "false",
+    EVOSCIENTIST_ENABLE_ASYNC_SUBAGENTS: "false",
+    EVOSCIENTIST_MEMORY_WORKERS_ENABLED: "false",
+    EVOSCIENTIST_MEMORY_SKILL_SYNTHESIS_ENABLED: "false",
+    EVOSCIENTIST_ENABLE_SCHEDULER: "false",
+    // Unattended runs otherwise keep retrying a failing model call for 30 minutes.
+    EVOSCIENTIST_AUTO_MODE_RETRY_WAIT_SECONDS: "4",
+    PYTHONUNBUFFERED: "1",
+    PYTHONIOENCODING: "utf-8",
+  };
+}

@@ -1,0 +1,93 @@
+// Installs the live targets into a git-ignored cache, once: a folder counts as
+// installed only when its marker file was written after a complete install.
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { NODE_22 } from "./live-targets.mjs";
+import { spawnCollect } from "./spawn-collect.mjs";
+
+const CACHE_DIR = fileURLToPath(new URL("../../../.cache/live/", import.meta.url));
+const MARKER = ".installed.json";
+const INSTALL_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * Make sure every target is installed; returns, per target, what a run needs:
+ * `{ id, backend, package, version, executable, runtime }`.
+ */
+export async function installBackends(targets, log = (line) => process.stderr.write(`${line}\n`)) {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const needsNode22 = targets.some((t) => t.node === "22");
+  const node22 = needsNode22 ? installOnce(join(CACHE_DIR, `node-${NODE_22.version}`), `Node ${NODE_22.version}`, log, installNode22) : undefined;
+  return Promise.all(
+    targets.map(async (target) => {
+      const dir = join(CACHE_DIR, target.id);
+      const label = `${target.package}@${target.version}`;
+      const node = target.node === "22" ? (await node22).node : process.execPath;
+      const installed = await installOnce(dir, label, log, (d) => (target.registry === "pypi" ? installFromPypi(d, target) : installFromNpm(d, target, node)));
+      return { id: target.id, backend: target.backend, package: target.package, version: target.version, ...installed };
+    }),
+  );
+}
+
+async function installOnce(dir, label, log, install) {
+  const marker = join(dir, MARKER);
+  if (existsSync(marker)) return JSON.parse(readFileSync(marker, "utf8"));
+  // A folder without the marker is a broken install: start again.
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const started = Date.now();
+  log(`live: installing ${label} into ${dir}`);
+  const facts = await install(dir);
+  writeFileSync(marker, JSON.stringify(facts, null, 2));
+  log(`live: installed ${label} in ${Math.round((Date.now() - started) / 1000)} s`);
+  return facts;
+}
+
+async function installNode22(dir) {
+  await npmInstall(dir, `${NODE_22.package}@${NODE_22.version}`);
+  const node = join(dir, "node_modules", NODE_22.package, "bin", "node");
+  return { node, version: (await output(node, ["--version"])).trim() };
+}
+
+async function installFromNpm(dir, target, node) {
+  await npmInstall(dir, `${target.package}@${target.version}`);
+  const packageDir = join(dir, "node_modules", ...target.package.split("/"));
+  const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
+  const entry = join(packageDir, typeof manifest.bin === "string" ? manifest.bin : manifest.bin[target.command]);
+  // A wrapper, so the backend runs on the chosen Node whatever PATH says.
+  const executable = join(dir, target.command);
+  writeFileSync(executable, `#!/bin/sh\nexec '${node}' '${entry}' "$@"\n`);
+  chmodSync(executable, 0o755);
+  const runtime = `node ${(await output(node, ["--version"])).trim()}`;
+  return { executable, runtime, reported: await reportedVersion(executable) };
+}
+
+async function installFromPypi(dir, target) {
+  await run("python3", ["-m", "venv", dir]);
+  const pip = join(dir, "bin", "pip");
+  await run(pip, ["install", "--disable-pip-version-check", "--no-input", "--quiet", `${target.package}==${target.version}`]);
+  const executable = join(dir, "bin", target.command);
+  const runtime = (await output(join(dir, "bin", "python"), ["--version"])).trim().toLowerCase();
+  return { executable, runtime, reported: await reportedVersion(executable) };
+}
+
+/** What the executable says its version is (pi 0.73 says it on stderr). */
+async function reportedVersion(executable) {
+  const { stdout, stderr } = await run(executable, ["--version"]);
+  return `${stdout}${stderr}`.trim();
+}
+
+function npmInstall(dir, spec) {
+  return run("npm", ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", spec]);
+}
+
+async function output(command, args) {
+  return (await run(command, args)).stdout;
+}
+
+/** Run a command to completion; reject with its stderr when it fails. */
+async function run(command, args) {
+  const result = await spawnCollect(command, args, { timeoutMs: INSTALL_TIMEOUT_MS });
+  if (result.exitCode === 0) return result;
+  throw new Error(`${command} ${args.join(" ")} failed (${result.signal ?? `exit ${result.exitCode}`}):\n${result.stderr.slice(-8000)}`);
+}

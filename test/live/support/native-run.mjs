@@ -1,0 +1,36 @@
+// Runs one backend directly (no agentstream) on one scenario and keeps its
+// native stdout and stderr: the raw material of the recorded fixtures.
+import { withScenarioHome } from "./backend-home.mjs";
+import { SCENARIOS } from "./scenarios.mjs";
+import { spawnCollect } from "./spawn-collect.mjs";
+
+// The signal agentstream stops each backend with: EvoScientist shuts down
+// cleanly on SIGINT, pi only on SIGTERM (SIGINT kills it mid-write).
+const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM" };
+const RUN_LIMIT_MS = 5 * 60_000;
+
+/** The argv agentstream gives the backend, minus the executable. */
+function nativeArgs(backend, prompt, workdir) {
+  if (backend === "evosci") return ["-p", prompt, "--output-format", "stream-json", "--workdir", workdir];
+  return ["--mode", "json", prompt];
+}
+
+/**
+ * Run `target` (an installed live target) on `scenario`. The slow scenario is
+ * stopped with the backend's stop signal once its text is streaming.
+ */
+export function runNative(target, scenario) {
+  return withScenarioHome(target.backend, scenario, async (home, server) => {
+    const args = nativeArgs(target.backend, SCENARIOS[scenario].prompt, home.cwd);
+    const stopSignal = scenario === "slow" ? STOP_SIGNAL[target.backend] : undefined;
+    const result = await spawnCollect(target.executable, args, {
+      cwd: home.cwd,
+      env: home.env,
+      timeoutMs: RUN_LIMIT_MS,
+      // "tick" is the slow scenario's text.
+      stopWhen: stopSignal ? (stdout) => stdout.includes("tick 2") : undefined,
+      stopSignal,
+    });
+    return { ...result, args, stopSignal, modelRequests: server.requests.length };
+  });
+}

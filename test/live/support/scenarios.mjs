@@ -1,0 +1,106 @@
+// What the fake model answers in each scenario. A prompt selects its scenario
+// with a `scenario:NAME` word; everything after it is free text.
+
+export const ANSWERS = {
+  text: "Hello from the fake model. All good.",
+  toolIntro: "Let me list the files.",
+  toolFinal: "The folder holds notes.txt and data.csv.",
+  thinking: "First, check the question; then answer briefly.",
+  thinkingFinal: "Forty-two.",
+  retry500: "Recovered after one server error.",
+};
+
+/** Token counts each completed model call reports, so totals can be checked exactly. */
+export const USAGE_PER_CALL = { prompt_tokens: 40, completion_tokens: 9 };
+
+export const SCENARIOS = {
+  text: { prompt: "scenario:text say hello" },
+  tool: { prompt: "scenario:tool list the files" },
+  thinking: { prompt: "scenario:thinking think then answer" },
+  error400: { prompt: "scenario:error400 this request is refused" },
+  retry500: { prompt: "scenario:retry500 the first attempt fails" },
+  error503: { prompt: "scenario:error503 the service is always overloaded" },
+  slow: { prompt: "scenario:slow stream slowly until stopped" },
+};
+
+/** Files the tool scenario's working directory holds. */
+export const TOOL_SCENARIO_FILES = { "notes.txt": "some notes\n", "data.csv": "a,b\n1,2\n" };
+
+/**
+ * The reply to one request: `{ status, body }` for an HTTP error, or
+ * `{ chunks }`, a list of deltas streamed in order (`content`,
+ * `reasoning_content` or `tool_call`), ending with `finish`.
+ */
+export function replyFor(scenario, request, attempt) {
+  switch (scenario) {
+    case "text":
+      return { chunks: [...textChunks(ANSWERS.text)], finish: "stop" };
+    case "tool":
+      if (lastMessageRole(request) === "tool") return { chunks: [...textChunks(ANSWERS.toolFinal)], finish: "stop" };
+      return { chunks: [...textChunks(ANSWERS.toolIntro), { tool_call: listFilesCall(request) }], finish: "tool_calls" };
+    case "thinking":
+      return {
+        chunks: [...textChunks(ANSWERS.thinking, "reasoning_content"), ...textChunks(ANSWERS.thinkingFinal)],
+        finish: "stop",
+      };
+    case "error400":
+      return httpError(400, "invalid_request_error", "scenario error400: the request was rejected");
+    case "retry500":
+      if (attempt === 1) return httpError(500, "server_error", "scenario retry500: internal server error");
+      return { chunks: [...textChunks(ANSWERS.retry500)], finish: "stop" };
+    case "error503":
+      return httpError(503, "server_error", "scenario error503: the service is overloaded");
+    case "slow":
+      return { chunks: [], finish: "stop", slow: true };
+    default:
+      // Side requests a backend makes on its own (titles, summaries): a short answer.
+      return { chunks: [{ content: "ok" }], finish: "stop" };
+  }
+}
+
+function httpError(status, type, message) {
+  return { status, body: { error: { message, type, param: null, code: null } } };
+}
+
+/** A few chunks per text, split on word boundaries, so the stream has real deltas. */
+function* textChunks(text, field = "content") {
+  const words = text.split(/(?<= )/);
+  for (let i = 0; i < words.length; i += 2) yield { [field]: words.slice(i, i + 2).join("") };
+}
+
+function lastMessageRole(request) {
+  const messages = Array.isArray(request.messages) ? request.messages : [];
+  return messages.at(-1)?.role;
+}
+
+/** A call that lists the working directory, with whichever tool the backend offers for it. */
+function listFilesCall(request) {
+  const offered = new Set((request.tools ?? []).map((t) => t.function?.name).filter(Boolean));
+  if (offered.has("ls")) return { name: "ls", arguments: { path: offeredPathRoot(request) } };
+  if (offered.has("bash")) return { name: "bash", arguments: { command: "ls" } };
+  if (offered.has("execute")) return { name: "execute", arguments: { command: "ls" } };
+  return { name: "ls", arguments: {} };
+}
+
+/** pi's `ls` takes a relative path; EvoScientist's takes an absolute one inside its workdir. */
+function offeredPathRoot(request) {
+  const ls = (request.tools ?? []).find((t) => t.function?.name === "ls");
+  const description = JSON.stringify(ls?.function?.parameters ?? {});
+  return /absolute/i.test(description) ? "/" : ".";
+}
+
+/** The scenario named in the first user message, or undefined. */
+export function scenarioOf(request) {
+  for (const message of request.messages ?? []) {
+    if (message.role !== "user") continue;
+    const match = /scenario:([a-z0-9]+)/.exec(textOf(message.content));
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join(" ");
+  return "";
+}

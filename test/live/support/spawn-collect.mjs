@@ -1,0 +1,39 @@
+// Run a process to its end and keep what it wrote.
+import { spawn } from "node:child_process";
+
+/**
+ * Resolves with `{ stdout, stderr, exitCode, signal }`. Options: `cwd`, `env`,
+ * `input` (written to stdin, else stdin is closed), `timeoutMs` (then
+ * SIGKILL), and `stopWhen(stdoutSoFar)` + `stopSignal`: the signal is sent once,
+ * the first time `stopWhen` holds.
+ */
+export function spawnCollect(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
+    const limit = options.timeoutMs ? setTimeout(() => child.kill("SIGKILL"), options.timeoutMs) : undefined;
+    let stdout = "";
+    let stderr = "";
+    let stopped = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      stdout += chunk;
+      if (options.stopWhen && !stopped && options.stopWhen(stdout)) {
+        stopped = true;
+        child.kill(options.stopSignal ?? "SIGTERM");
+      }
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    child.on("error", (err) => {
+      clearTimeout(limit);
+      reject(err);
+    });
+    child.on("close", (exitCode, signal) => {
+      clearTimeout(limit);
+      resolve({ stdout, stderr, exitCode, signal });
+    });
+    if (options.input !== undefined) child.stdin.end(options.input);
+  });
+}
