@@ -165,6 +165,8 @@ export class CanonicalStream {
         break;
       }
       case "session.started":
+        // session_id never changes once known: a header naming another session is kept as data.
+        if (this.sessionId !== undefined && this.sessionId !== p.session_id) return this.keepInvariants(asBackendEvent(draft), out);
         this.sessionId = p.session_id as string;
         break;
       case "turn.started":

@@ -83,7 +83,7 @@ export class LineSplitter {
     if (buf.length > 0 && buf[buf.length - 1] === CR) buf = buf.subarray(0, buf.length - 1);
     if (buf.length === 0) return;
     const text = buf.toString("utf8");
-    if (isBlankStart(text.charCodeAt(0)) && text.trim() === "") return;
+    if (BLANK.test(text)) return;
     this.onLine({ text });
   }
 }
@@ -101,6 +101,6 @@ function decodeWhole(buf: Buffer): string {
   return buf.subarray(0, end).toString("utf8");
 }
 
-function isBlankStart(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c || c === 0xa0 || c === 0xfeff;
-}
+// Whitespace as String.prototype.trim sees it (U+2028, U+3000 and the BOM included);
+// the match stops at the first other character, so a long line costs nothing.
+const BLANK = /^\s*$/;

@@ -5,7 +5,14 @@ export type ParsedLine =
   | { ok: true; event: NativeEvent }
   | { ok: false; reason: EventPayloads["backend.unparsed"]["reason"] };
 
-/** A native line is usable when it is a JSON object with a string `type`. */
+/**
+ * Deepest nesting of arrays and objects a native line may have. Real events
+ * stay under ten; far deeper JSON overflows the stack of every recursive
+ * JSON.stringify downstream, and jq 1.6 refuses lines nested past 256.
+ */
+export const MAX_NATIVE_DEPTH = 128;
+
+/** A native line is usable when it is a JSON object with a string `type`, nested at most MAX_NATIVE_DEPTH deep. */
 export function parseNativeLine(text: string): ParsedLine {
   let value: unknown;
   try {
@@ -13,6 +20,8 @@ export function parseNativeLine(text: string): ParsedLine {
   } catch {
     return { ok: false, reason: "invalid_json" };
   }
+  // Rejected as strict JSON parsers do past their nesting limit.
+  if (nestedDeeperThan(value, MAX_NATIVE_DEPTH)) return { ok: false, reason: "invalid_json" };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: "not_an_object" };
   if (typeof (value as { type?: unknown }).type !== "string" || (value as { type: string }).type === "") {
     return { ok: false, reason: "missing_type" };
@@ -29,4 +38,16 @@ export function capLine(text: string, cap = UNPARSED_LINE_CAP): string {
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return text.slice(0, end);
+}
+
+/** Whether arrays and objects nest deeper than `limit` (walked without recursion, stopping early). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+  }
+  return false;
 }

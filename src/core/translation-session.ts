@@ -4,7 +4,7 @@ import type { Draft, NativeEvent, StreamEnd, Translator } from "../translators/t
 import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
-import { capLine, parseNativeLine } from "./native-line.js";
+import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
 import { resolveOutcome, type Interruption, type LaunchFailure, type ResolvedOutcome } from "./outcome.js";
 
 export interface TranslationSessionOptions {
@@ -99,19 +99,16 @@ export class TranslationSession {
   }
 
   private onLine(line: Line): void {
-    if ("overlong" in line) {
-      this.sawGarbage = true;
-      return this.unparsed(line.preview, "line_too_long");
-    }
-    const parsed = parseNativeLine(line.text);
+    const parsed: ParsedLine = "overlong" in line ? { ok: false, reason: "line_too_long" } : parseNativeLine(line.text);
     if (this.held) {
+      // Until a JSON event shows which backend wrote the stream, other lines wait.
       if (parsed.ok) this.begin(detectBackend(parsed.event));
       else if (this.held.length < MAX_HELD_LINES) return void this.held.push(line);
       else this.begin("evosci");
     }
     if (!parsed.ok) {
       this.sawGarbage = true;
-      return this.unparsed(line.text, parsed.reason);
+      return this.unparsed("overlong" in line ? line.preview : line.text, parsed.reason);
     }
     this.sawEvents = true;
     this.options.onNativeEvent?.(parsed.event);

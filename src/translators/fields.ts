@@ -20,13 +20,20 @@ export function asText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** A count: a finite non-negative number, rounded; anything else is "not reported". */
-export function count(v: unknown): number | undefined {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined;
+// Beyond 2^53 a number is no exact count, and sums of such values overflow to
+// Infinity, which JSON writes as null: treat it as not reported.
+function plausibleNumber(v: unknown): v is number {
+  return typeof v === "number" && v >= 0 && v <= Number.MAX_SAFE_INTEGER;
 }
 
+/** A count: a non-negative number up to 2^53, rounded; anything else is "not reported". */
+export function count(v: unknown): number | undefined {
+  return plausibleNumber(v) ? Math.round(v) : undefined;
+}
+
+/** An amount (a cost): a non-negative number up to 2^53; anything else is "not reported". */
 export function amount(v: unknown): number | undefined {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
+  return plausibleNumber(v) ? v : undefined;
 }
 
 export function bool(v: unknown): boolean | undefined {

@@ -1,0 +1,22 @@
+// Property-based tests of the EvoSci translator over generated native streams
+// (the properties: check-case.ts; the generators: evosci-events.ts, native-bytes.ts).
+//
+// Cases per property: FUZZ_RUNS (default 150). On a failure fast-check prints the
+// shrunk counterexample and a line like
+//   { seed: -1819918769, path: "33:1:0:2", endOnFailure: true }
+// Replay exactly that case with
+//   FUZZ_SEED=-1819918769 FUZZ_PATH="33:1:0:2" npx vitest run test/fuzz/evosci.fuzz.test.ts -t "<test name>"
+// then add the shrunk input to test/fuzz/regressions.test.ts with the fix.
+import fc from "fast-check";
+import type { Source } from "../../src/translators/index.js";
+import { evosciEvent, evosciPlausible, evosciWildEvent } from "./evosci-events.js";
+import { evosciSerializer } from "./native-bytes.js";
+import { describeTranslatorProperties } from "./translator-properties.js";
+
+describeTranslatorProperties("evosci", {
+  from: fc.constantFrom<Source>("evosci", "evosci", "auto"),
+  serialize: evosciSerializer,
+  plausible: evosciPlausible,
+  event: evosciEvent,
+  wildEvent: evosciWildEvent,
+});
