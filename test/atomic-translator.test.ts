@@ -325,3 +325,16 @@ describe("atomic translator: several prompts in one run", () => {
     expect(run(native, { from: "pi" }).finished.error).toMatchObject({ code: "backend_crashed" });
   });
 });
+
+describe("a clean exit with nothing to show", () => {
+  it("is a crash, not a verdict, when only the header came", () => {
+    const header = '{"type":"session","version":3,"id":"s-1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}\n';
+    const { outcome } = translate(header, { from: "pi", end: { backendExit: { code: 0, signal: null } } });
+    expect(outcome).toMatchObject({ status: "failed", exitCode: 76, error: { code: "backend_crashed" } });
+  });
+
+  it("is a protocol error when stdout was not the protocol at all", () => {
+    const { outcome } = translate("Hello, I am not JSON\n", { from: "atomic", end: { backendExit: { code: 0, signal: null } } });
+    expect(outcome).toMatchObject({ status: "failed", exitCode: 76, error: { code: "backend_protocol" } });
+  });
+});

@@ -165,7 +165,8 @@ export interface EventPayloads {
   "retry.started": {
     scope: RetryScope;
     attempt: number;
-    max_attempts: number;
+    /** Absent where the backend retries within a time budget instead (EvoScientist). */
+    max_attempts?: number;
     delay_ms: number;
     error: string;
   };

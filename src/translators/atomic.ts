@@ -174,7 +174,8 @@ export class AtomicTranslator implements Translator {
   /** The run's verdict once the backend settled (pi 0.73 never does: a clean exit stands in). */
   private settledOutcome(end: StreamEnd): Outcome | undefined {
     const cleanExit = end.backendExit ? end.backendExit.code === 0 && !end.backendExit.signal : this.idle;
-    if (!this.settled && !cleanExit) return undefined;
+    // A clean exit stands in for agent_settled only after a real run; with no assistant message it ended unfinished.
+    if (!this.settled && (!cleanExit || !this.lastAssistant)) return undefined;
     const last = this.lastAssistant;
     if (!last) {
       return { status: "failed", error: { code: "unknown", message: "the backend finished without an assistant message", retryable: false }, resultText: null };

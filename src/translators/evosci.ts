@@ -1,6 +1,6 @@
 import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
-import { asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
+import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
 import { draft, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
 
 /** Text streamed in chunks, assembled into one message at the next boundary. */
@@ -38,7 +38,10 @@ export class EvosciTranslator implements Translator {
   translate(e: NativeEvent): Draft[] {
     this.started = true;
     const out: Draft[] = [];
-    if (e.type !== "thinking") this.closeReasoning(out);
+    // A retried model call takes back what it had streamed, before anything is closed.
+    if (e.type === "model_retry") this.discard(e);
+    // The retried call goes on with the same reasoning block.
+    if (e.type !== "thinking" && e.type !== "model_retry") this.closeReasoning(out);
     if (e.type !== "summarization") this.closeSummary(out);
     const native = e.type;
     switch (e.type) {
@@ -96,6 +99,18 @@ export class EvosciTranslator implements Translator {
         const instance = this.instanceId(e);
         this.closeSubagentText(instance, out);
         out.push(draft("subagent.completed", { name: asText(e.name), instance_id: instance }, { native }));
+        break;
+      }
+      case "model_retry": {
+        // EvoScientist 0.3+: retries within a time budget, so there is no max_attempts.
+        const agent = nonEmpty(e.subagent) ? this.agentOf(e) : undefined;
+        const retry = defined({
+          scope: "request" as const,
+          attempt: Math.max(count(e.attempt) ?? 1, 1),
+          delay_ms: Math.round((amount(e.wait_seconds) ?? 0) * 1000),
+          error: asText(e.reason),
+        });
+        out.push(draft("retry.started", retry, agent ? { native, agent } : { native }));
         break;
       }
       case "usage_stats":
@@ -158,6 +173,21 @@ export class EvosciTranslator implements Translator {
     this.closeAllText(drafts);
     const resume = resumeHint(end.stderrTail);
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  /** Drop the text and thinking a retried model call had already streamed (counted in code points). */
+  private discard(e: NativeEvent): void {
+    const discarded = objectOrEmpty(e.discarded);
+    const textChars = count(discarded.text_chars) ?? 0;
+    const thinkingChars = count(discarded.thinking_chars) ?? 0;
+    if (nonEmpty(e.subagent)) {
+      const open = this.subagentText.get(this.instanceId(e));
+      if (open) dropLastCodePoints(open.chunks, textChars);
+      return;
+    }
+    if (this.mainText) dropLastCodePoints(this.mainText.chunks, textChars);
+    if (textChars > 0) this.answer = withoutLastCodePoints(this.answer, textChars);
+    if (this.reasoning) dropLastCodePoints(this.reasoning.chunks, thinkingChars);
   }
 
   private answerText(): string | null {
@@ -239,6 +269,32 @@ export class EvosciTranslator implements Translator {
 /** Calls without ids queue per agent and tool name. */
 function unnamedKey(name: string, agent: AgentRef | undefined): string {
   return JSON.stringify([agent?.instance_id ?? "", name]);
+}
+
+function withoutLastCodePoints(text: string, n: number): string {
+  let end = text.length;
+  for (let dropped = 0; dropped < n && end > 0; dropped++) {
+    const pair = end > 1 && isLowSurrogate(text.charCodeAt(end - 1)) && isHighSurrogate(text.charCodeAt(end - 2));
+    end -= pair ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+
+/** Remove the last n code points from text kept as chunks. */
+function dropLastCodePoints(chunks: string[], n: number): void {
+  let left = n;
+  while (left > 0 && chunks.length > 0) {
+    const last = chunks.pop()!;
+    const points = [...last].length;
+    if (points > left) {
+      chunks.push(withoutLastCodePoints(last, left));
+      return;
+    }
+    left -= points;
+  }
 }
 
 function approvalActions(e: NativeEvent): InputAction[] {

@@ -38,7 +38,9 @@ export function allowedStatuses(protocol: Protocol, types: string[], end: Stream
   const settled = types.lastIndexOf("agent_settled") > types.lastIndexOf("agent_start");
   const exit = end.backendExit;
   const clean = exit !== null && exit.code === 0 && exit.signal === null;
-  if (settled || clean) return ["succeeded", "failed"];
+  if (settled) return ["succeeded", "failed"];
+  // A clean exit decides only after an assistant message; without one the run ended unfinished.
+  if (clean) return ["succeeded", "failed", unterminated(interruption)];
   if (exit !== null) return [unterminated(interruption)];
   return ["succeeded", "failed", unterminated(interruption)];
 }
