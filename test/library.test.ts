@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { normalizeStream, steppingClock, type CanonicalEvent } from "../src/index.js";
+import { normalizeStream, readCanonicalStream, steppingClock, type CanonicalEvent } from "../src/index.js";
 import { toJsonl, translate } from "./helpers/translate.js";
 
 const NATIVE = [
@@ -50,5 +51,22 @@ describe("normalizeStream (library)", () => {
   it("honours the end of a recording without a terminal event", async () => {
     const { events } = await collect(normalizeStream(['{"type": "text", "content": "cut"}\n'], { from: "evosci", end: { backendExit: { code: null, signal: "SIGKILL" } } }));
     expect(events.at(-1)).toMatchObject({ status: "failed", exit_code: 76, error: { code: "backend_crashed" } });
+  });
+});
+
+describe("readCanonicalStream (library)", () => {
+  const example = readFileSync(new URL("../examples/pi/tool.canonical.jsonl", import.meta.url), "utf8");
+
+  it("reads agentstream's output back as events", async () => {
+    const events: CanonicalEvent[] = [];
+    for await (const event of readCanonicalStream(Readable.from([example.slice(0, 100), example.slice(100)]))) events.push(event);
+    expect(events.map((e) => JSON.stringify(e)).join("\n") + "\n").toBe(example);
+  });
+
+  it("fails on a line that is not JSON, since a canonical stream has none", async () => {
+    const broken = example.replace("\n", "\nnot json\n");
+    await expect(async () => {
+      for await (const _ of readCanonicalStream(Readable.from([broken]))) void _;
+    }).rejects.toThrow(/Could not parse row not json/);
   });
 });
