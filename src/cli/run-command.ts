@@ -13,7 +13,7 @@ import { findExecutable } from "../run/executable.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { piAcceptsPromptTerminator } from "../run/pi-version.js";
 import { readPrompt, workingDirectory } from "../run/prompt.js";
-import { redactSecrets } from "../run/redact.js";
+import { redactSecrets, redactSecretValues } from "../run/redact.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
 
@@ -59,7 +59,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     promptTerminator: executable.found ? await promptTerminator(spec, executable.path, prompt) : false,
   };
   const file = executable.found ? executable.path : spec.executableNames[0]!;
-  const command = [file, ...backendArgv(spec, { ...request, backendArgs: redactSecrets(request.backendArgs) })];
+  // What run.started (and --verbose) shows: the argv with secret values hidden.
+  const command = redactSecretValues([file, ...backendArgv(spec, { ...request, backendArgs: redactSecrets(request.backendArgs) })], process.env);
 
   const renderer = new HumanRenderer({ stream: process.stderr, verbosity: verbosity(opts), backend: spec.backend });
   let supervisor: RunSupervisor | undefined;
@@ -106,6 +107,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     writer: output.writer,
     onStdout: (chunk) => session.write(chunk),
     onStderr: (chunk) => renderer.backendStderr(chunk),
+    stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
   });
   const end = await supervisor.run();

@@ -1,6 +1,8 @@
+import { StringDecoder } from "node:string_decoder";
 import type { ChalkInstance } from "chalk";
 import ora, { type Ora } from "ora";
 import type { Backend, CanonicalEvent, EventOf } from "../canonical/events.js";
+import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
 import { firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
@@ -29,6 +31,8 @@ export class HumanRenderer {
   private readonly prefix: string;
   private readonly activity = new Activity();
   private backendPartialLine = "";
+  // A character split across two reads of the backend's stderr is decoded whole.
+  private readonly backendDecoder = new StringDecoder("utf8");
 
   constructor(private readonly options: HumanRendererOptions) {
     this.c = stderrChalk(options.env);
@@ -80,9 +84,28 @@ export class HumanRenderer {
   /** The backend's own stderr: shown, prefixed, with --verbose only. */
   backendStderr(chunk: Buffer): void {
     if (this.options.verbosity !== "verbose") return;
-    const lines = (this.backendPartialLine + chunk.toString("utf8")).split("\n");
-    this.backendPartialLine = (lines.pop() ?? "").slice(0, MAX_SHOWN_LINE);
-    for (const line of lines) this.backendLine(line);
+    const lines = (this.backendPartialLine + this.backendDecoder.write(chunk)).split("\n");
+    this.backendPartialLine = capLine(lines.pop() ?? "", MAX_SHOWN_LINE);
+    // One write for the whole chunk: a flood of short lines is not a flood of writes.
+    if (lines.length > 0) this.options.stream.write(lines.map((line) => `${this.backendLine(line)}\n`).join(""));
+  }
+
+  /** Whether the backend's stderr, as shown, waits on stderr's reader: it is not read meanwhile. */
+  get needsDrain(): boolean {
+    return this.options.verbosity === "verbose" && this.options.stream.writableNeedDrain;
+  }
+
+  /** Resolves once stderr has taken what is buffered (or is gone). */
+  drained(): Promise<void> {
+    if (!this.needsDrain) return Promise.resolve();
+    const { stream } = this.options;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        for (const event of ["drain", "close", "error"]) stream.off(event, done);
+        resolve();
+      };
+      for (const event of ["drain", "close", "error"]) stream.on(event, done);
+    });
   }
 
   /** What the run waits for when it is not the agent (the backend's exit, a stop). */
@@ -105,7 +128,8 @@ export class HumanRenderer {
   /** Stop the spinner and show what is left of the backend's stderr. */
   close(): void {
     this.spinner?.stop();
-    if (this.backendPartialLine) this.backendLine(this.backendPartialLine);
+    const rest = this.backendPartialLine + this.backendDecoder.end();
+    if (rest) this.line(this.backendLine(rest), "");
     this.backendPartialLine = "";
   }
 
@@ -132,8 +156,8 @@ export class HumanRenderer {
     }
   }
 
-  private backendLine(line: string): void {
-    this.line(this.c.dim(`[${this.options.backend}] ${line.replace(/\r$/, "").slice(0, MAX_SHOWN_LINE)}`), "");
+  private backendLine(line: string): string {
+    return this.c.dim(`[${this.options.backend}] ${capLine(line.replace(/\r$/, ""), MAX_SHOWN_LINE)}`);
   }
 
   private line(text: string, prefix = this.prefix): void {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { BackendExit } from "../canonical/events.js";
-import { groupAlive, signalGroup, waitForGroupExit } from "./process-group.js";
+import { groupAlive, processRunning, signalGroup, signalProcess, waitUntilGone } from "./process-group.js";
+import { possiblyHeld, processesHolding, stdioIdentities } from "./stdio-holders.js";
 
 export type BackendEnd = { launched: true; exit: BackendExit } | { launched: false; error: NodeJS.ErrnoException };
 
@@ -22,8 +23,8 @@ const USE_PROCESS_GROUP = process.platform !== "win32";
  * pi block reading an open one), in its own process group so that a terminal's
  * Ctrl-C reaches agentstream only (which then stops the backend its own clean
  * way) and so that stopping it reaches whatever it started. `ended` resolves
- * once the process has exited, nothing of its group is left running and its
- * stdout and stderr are closed.
+ * once the process has exited, nothing of its group is left running, nothing
+ * it started still holds its stdout or stderr, and both are closed.
  */
 export class BackendProcess {
   readonly ended: Promise<BackendEnd>;
@@ -32,6 +33,10 @@ export class BackendProcess {
   /** Exited and nothing of its group left: its pid may now belong to someone else. */
   private reaped = false;
   private killTimer: NodeJS.Timeout | undefined;
+  /** How the kernel names the backend's stdout and stderr: what its strays would still hold. */
+  private readonly stdioIds: string[];
+  /** Processes outside its group that held its stdout or stderr after it exited. */
+  private strays: number[] = [];
   private readonly killOnExit = (): void => this.kill();
 
   constructor(private readonly options: BackendProcessOptions) {
@@ -42,6 +47,7 @@ export class BackendProcess {
       detached: USE_PROCESS_GROUP,
       windowsHide: true,
     });
+    this.stdioIds = this.child.pid !== undefined ? stdioIdentities(this.child.pid) : [];
     // Last resort should agentstream itself die of an error: take the backend with it.
     if (this.child.pid !== undefined) process.once("exit", this.killOnExit);
     this.ended = new Promise((resolve) => {
@@ -82,24 +88,39 @@ export class BackendProcess {
 
   private signal(signal: NodeJS.Signals): void {
     const pid = this.child.pid;
-    if (pid === undefined || this.reaped) return;
-    if (USE_PROCESS_GROUP) signalGroup(pid, signal);
-    else if (!this.exited) this.child.kill(signal);
+    if (pid === undefined) return;
+    if (!this.reaped) {
+      if (USE_PROCESS_GROUP) signalGroup(pid, signal);
+      else if (!this.exited) this.child.kill(signal);
+    }
+    this.signalStrays(signal);
+  }
+
+  private signalStrays(signal: NodeJS.Signals): void {
+    for (const pid of this.strays) if (processRunning(pid)) signalProcess(pid, signal);
   }
 
   private async afterExit(): Promise<void> {
     const pid = this.child.pid!;
-    if (USE_PROCESS_GROUP && groupAlive(pid)) {
-      // The backend is gone but left processes behind: they must not outlive the run.
-      signalGroup(pid, "SIGTERM");
-      if (!(await waitForGroupExit(pid, this.options.graceMs))) {
-        signalGroup(pid, "SIGKILL");
-        await waitForGroupExit(pid, 1000);
-      }
-    }
+    // The backend is gone but may have left processes behind: they must not outlive the run.
+    if (USE_PROCESS_GROUP) await this.stopAll(() => groupAlive(pid), (signal) => signalGroup(pid, signal));
     this.reaped = true;
+    // Those that left its group (setsid) are found by the stdout or stderr they still hold.
+    if ((!this.child.stdout.closed || !this.child.stderr.closed) && possiblyHeld(this.stdioIds)) {
+      this.strays = processesHolding(this.stdioIds);
+      await this.stopAll(() => this.strays.some(processRunning), (signal) => this.signalStrays(signal));
+    }
     process.removeListener("exit", this.killOnExit);
     await this.stdioClosed();
+  }
+
+  /** SIGTERM, then SIGKILL what is still there after the grace period. */
+  private async stopAll(alive: () => boolean, signal: (signal: NodeJS.Signals) => void): Promise<void> {
+    if (!alive()) return;
+    signal("SIGTERM");
+    if (await waitUntilGone(alive, this.options.graceMs)) return;
+    signal("SIGKILL");
+    await waitUntilGone(alive, 1000);
   }
 
   /** Wait for the backend's stdout and stderr to be read to the end. */
@@ -109,12 +130,13 @@ export class BackendProcess {
     await new Promise<void>((resolve) => {
       let open = streams.length;
       for (const s of streams) s.once("close", () => --open === 0 && resolve());
-      // A process that escaped the group may still hold a pipe: give up on it
-      // after the grace period, but never while the pipe is paused for our reader.
+      // A process we could not find or stop may still hold a pipe: give up on
+      // it after the grace period, but never while the pipe is paused for our
+      // reader, nor while what is left is only on its way (nobody holds it).
       const giveUp = (): void => {
         const held = streams.filter((s) => !s.closed);
         if (held.length === 0) return;
-        if (held.some((s) => s.isPaused())) return void setTimeout(giveUp, this.options.graceMs).unref();
+        if (held.some((s) => s.isPaused()) || !possiblyHeld(this.stdioIds)) return void setTimeout(giveUp, this.options.graceMs).unref();
         for (const s of held) s.destroy();
       };
       setTimeout(giveUp, this.options.graceMs).unref();

@@ -5,11 +5,20 @@ import { readdirSync, readFileSync } from "node:fs";
  * exists. (Signal 0 only checks.)
  */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  return signalTarget(-pgid, signal);
+}
+
+/** Signal one process; false when it no longer exists. */
+export function signalProcess(pid: number, signal: NodeJS.Signals | 0): boolean {
+  return signalTarget(pid, signal);
+}
+
+function signalTarget(target: number, signal: NodeJS.Signals | 0): boolean {
   try {
-    process.kill(-pgid, signal);
+    process.kill(target, signal);
     return true;
   } catch (err) {
-    // EPERM: a member we may not signal (setuid); it is still there.
+    // EPERM: a process we may not signal (setuid); it is still there.
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
@@ -25,27 +34,39 @@ export function groupAlive(pgid: number): boolean {
   }
 }
 
+/** True while the process runs; a zombie waiting to be reaped does not count. */
+export function processRunning(pid: number): boolean {
+  if (!signalProcess(pid, 0)) return false;
+  const stat = procStat(String(pid));
+  return stat === undefined ? process.platform !== "linux" : stat.running;
+}
+
 function livingMembers(pgid: number): number {
   let living = 0;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") living++;
+    const stat = procStat(entry);
+    if (stat && stat.pgrp === pgid && stat.running) living++;
   }
   return living;
 }
 
-/** Wait until the group is gone, checking every `intervalMs`; false if it is still there after `timeoutMs`. */
-export async function waitForGroupExit(pgid: number, timeoutMs: number, intervalMs = 25): Promise<boolean> {
+function procStat(pid: string): { running: boolean; pgrp: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined; // exited meanwhile, or no /proc
+  }
+  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { running: fields[0] !== "Z" && fields[0] !== "X", pgrp: Number(fields[2]) };
+}
+
+/** Wait until `alive` turns false, checking every `intervalMs`; false if it is still true after `timeoutMs`. */
+export async function waitUntilGone(alive: () => boolean, timeoutMs: number, intervalMs = 25): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
-  while (groupAlive(pgid)) {
+  while (alive()) {
     if (performance.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

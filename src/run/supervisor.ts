@@ -4,6 +4,7 @@ import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { BackendProcess } from "./backend-process.js";
 import type { BackendSpec } from "./backends.js";
+import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
 
 export interface SupervisorOptions {
   spec: BackendSpec;
@@ -20,6 +21,8 @@ export interface SupervisorOptions {
   writer: LineWriter;
   onStdout(chunk: Buffer): void;
   onStderr(chunk: Buffer): void;
+  /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
+  stderrShown: Drainable;
   /** What the run is waiting for, when that is not the agent itself. */
   onStatus(text: string): void;
 }
@@ -35,7 +38,8 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Runs one backend process to its end: feeds its stdout on as it arrives
- * (pausing it while stdout is full), keeps its stderr tail, and stops it on
+ * (pausing it while stdout is full), keeps its stderr tail (pausing it while
+ * the stderr it is shown on is full), and stops it on
  * --timeout, after --linger, on SIGINT/SIGTERM, or when our reader is gone.
  */
 export class RunSupervisor {
@@ -44,7 +48,7 @@ export class RunSupervisor {
   private stopRequested = false;
   private stdoutClosed = false;
   private terminalSeen = false;
-  private stdoutPaused = false;
+  private stdoutThrottle: PipeThrottle | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly stderrTail = new TailBuffer();
   private readonly onSignal = (signal: NodeJS.Signals): void => this.signalled(signal);
@@ -53,20 +57,30 @@ export class RunSupervisor {
 
   async run(): Promise<SupervisedEnd> {
     const { options } = this;
+    let backend: BackendProcess;
+    try {
+      backend = new BackendProcess({ file: options.file, args: options.args, cwd: options.cwd, env: options.env, graceMs: options.graceMs });
+    } catch (err) {
+      // spawn refuses some argv outright (a NUL byte): nothing ran, and the run still ends properly.
+      // Its message would quote the argument, which may hold a secret: only its code is said.
+      return this.launchFailed((err as NodeJS.ErrnoException).code ?? "spawn refused its arguments");
+    }
+    this.backend = backend;
     for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
     try {
-      const backend = new BackendProcess({ file: options.file, args: options.args, cwd: options.cwd, env: options.env, graceMs: options.graceMs });
-      this.backend = backend;
+      this.stdoutThrottle = new PipeThrottle(backend.stdout, options.writer);
+      const stderrThrottle = new PipeThrottle(backend.stderr, options.stderrShown);
       backend.stdout.on("data", (chunk: Buffer) => this.fromStdout(chunk));
       backend.stderr.on("data", (chunk: Buffer) => {
         this.stderrTail.push(chunk);
         options.onStderr(chunk);
+        stderrThrottle.check();
       });
       if (options.timeoutMs !== undefined) this.later(options.timeoutMs, () => this.timedOut());
       if (options.writer.closed) this.readerGone();
       const end = await backend.ended;
       if (this.stdoutClosed || options.writer.closed) return { kind: "stdout_closed" };
-      if (!end.launched) return { kind: "launch_failed", message: `${options.spec.displayName} executable ${options.file} could not be started: ${end.error.message}` };
+      if (!end.launched) return this.launchFailed(end.error.message);
       return {
         kind: "exited",
         backendExit: end.exit,
@@ -77,6 +91,10 @@ export class RunSupervisor {
       for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
       for (const timer of this.timers) clearTimeout(timer);
     }
+  }
+
+  private launchFailed(reason: string): SupervisedEnd {
+    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${reason}` };
   }
 
   /** The backend wrote its terminal event: the outcome is known, only its exit is awaited. */
@@ -93,21 +111,13 @@ export class RunSupervisor {
     this.stdoutClosed = true;
     this.stop(this.options.spec.stopSignal);
     // Let the backend's pipe drain so that it can exit.
-    if (this.stdoutPaused) this.backend?.stdout.resume();
+    this.stdoutThrottle?.release();
   }
 
   private fromStdout(chunk: Buffer): void {
     if (this.stdoutClosed) return;
     this.options.onStdout(chunk);
-    const { writer } = this.options;
-    if (!writer.needsDrain || this.stdoutPaused) return;
-    // Backpressure, not buffering: read no more of the backend until stdout drains.
-    this.stdoutPaused = true;
-    this.backend!.stdout.pause();
-    void writer.drained().then(() => {
-      this.stdoutPaused = false;
-      this.backend!.stdout.resume();
-    });
+    this.stdoutThrottle!.check();
   }
 
   private signalled(signal: NodeJS.Signals): void {

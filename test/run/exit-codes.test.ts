@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { expectCanonical, expectNoneLeftRunning, Scratch, STAND_IN, standInEnv, transcript } from "./helpers.js";
+import { expectCanonical, runStandIn, Scratch, STAND_IN, standInEnv, transcript } from "./helpers.js";
 
 // One test per row of the exit-code table that `run` can reach, each against a
 // stand-in backend run as a real process. SIGINT/SIGTERM/timeout (124, 130,
@@ -11,12 +11,7 @@ const scratch = new Scratch();
 afterAll(() => scratch.remove());
 
 /** Run the stand-in through agentstream; afterwards neither may be left running. */
-async function run(backend: string, knobs: Record<string, string>, extra: string[] = []) {
-  const record = scratch.recordPath();
-  const result = await runCli(["run", "--backend", backend, "--bin", STAND_IN, ...extra, "do the task"], { env: standInEnv(record, knobs) });
-  expectNoneLeftRunning(record);
-  return { result, record };
-}
+const run = (backend: string, knobs: Record<string, string>, extra: string[] = []) => runStandIn(scratch, ["--backend", backend, ...extra, "do the task"], { knobs });
 
 describe.concurrent("agentstream run: the exit-code table", () => {
   // Rows decided by the backend's own stream, whatever its exit code says.

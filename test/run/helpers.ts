@@ -6,8 +6,9 @@ import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { BIN, parseJsonl, type CliResult } from "../helpers/cli.js";
+import { BIN, parseJsonl, runCli, type CliResult } from "../helpers/cli.js";
 import { strictProblems } from "../helpers/strict-schema.js";
+import { verifyLines } from "../helpers/verify.js";
 
 export const STAND_IN = fileURLToPath(new URL("../fixtures/backends/stand-in.mjs", import.meta.url));
 export const transcript = (name: string): string => fileURLToPath(new URL(`../fixtures/backends/transcripts/${name}`, import.meta.url));
@@ -17,6 +18,8 @@ chmodSync(STAND_IN, 0o755);
 
 export interface StandInRecord {
   argv: string[];
+  /** The raw bytes of argv, NUL-terminated each (base64), where there is /proc. */
+  argvBytes?: string;
   pid: number;
   cwd: string;
   stdin: { open: boolean; fifo?: boolean; socket?: boolean; tty?: boolean; firstRead?: number; error?: string };
@@ -47,8 +50,11 @@ export class Scratch {
 export function expectNoneLeftRunning(recordPath: string): StandInRecord | undefined {
   if (!existsSync(recordPath)) return undefined;
   const record = readRecord(recordPath);
-  expect(isRunning(record.pid), `stand-in ${record.pid} still running`).toBe(false);
-  if (record.grandchild !== undefined) expect(isRunning(record.grandchild), `grandchild ${record.grandchild} still running`).toBe(false);
+  const pids = { "stand-in": record.pid, grandchild: record.grandchild };
+  const running = Object.entries(pids).filter(([, pid]) => pid !== undefined && isRunning(pid));
+  // Killed before the verdict, so that a failing test leaves nothing behind either.
+  for (const [, pid] of running) process.kill(pid!, "SIGKILL");
+  expect(running.map(([who, pid]) => `${who} ${pid} still running`)).toEqual([]);
   return record;
 }
 
@@ -82,34 +88,39 @@ export interface LiveRun {
   done: Promise<CliResult>;
 }
 
-/** Start agentstream and read its stdout line by line while it runs. */
-export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: "ignore" | "pipe" } = {}): LiveRun {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  stdin?: "ignore" | "pipe";
+  /** Node options before agentstream's own (e.g. --import REPORT_PEAK_RSS). */
+  node?: string[];
+}
+
+/** Start agentstream as a real process, its stdout and stderr piped to us. */
+export function spawnCli(args: string[], options: CliOptions = {}): ChildProcessByStdio<Writable | null, Readable, Readable> {
+  return spawn(process.execPath, [...(options.node ?? []), BIN, ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...BASE_ENV, ...options.env },
     stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
   }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
-  let pending = "";
+}
+
+/** Start agentstream and read its stdout line by line while it runs. */
+export function startCli(args: string[], options: CliOptions = {}): LiveRun {
+  const child = spawnCli(args, options);
   const all: string[] = [];
   const lines: string[] = [];
   const waiters: Array<(line: string) => void> = [];
   let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (data: string) => {
-    pending += data;
-    let nl: number;
-    while ((nl = pending.indexOf("\n")) !== -1) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      all.push(line);
-      const waiter = waiters.shift();
-      if (waiter) waiter(line);
-      else lines.push(line);
-    }
+  const stdoutRead = eachLine(child.stdout, (line) => {
+    all.push(line);
+    const waiter = waiters.shift();
+    if (waiter) waiter(line);
+    else lines.push(line);
   });
   child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-  const done = new Promise<CliResult>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout: [...all, pending].filter(Boolean).join("\n"), stderr })),
-  );
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("close", (code, signal) => resolve([code, signal])));
+  const done = Promise.all([exited, stdoutRead]).then(([[code, signal]]) => ({ code, signal, stdout: all.filter(Boolean).join("\n"), stderr }));
   const nextEvent = (): Promise<Record<string, unknown>> =>
     new Promise<string>((resolve) => {
       const line = lines.shift();
@@ -117,6 +128,22 @@ export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd
       else waiters.push(resolve);
     }).then((line) => JSON.parse(line) as Record<string, unknown>);
   return { child, nextEvent, done };
+}
+
+/** Hand on each line of a stream as it arrives (a last one without "\n" too); resolves at its end. */
+export function eachLine(stream: Readable, onLine: (line: string) => void): Promise<void> {
+  let pending = "";
+  stream.setEncoding("utf8").on("data", (data: string) => {
+    const lines = (pending + data).split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) onLine(line);
+  });
+  return new Promise((resolve) =>
+    stream.on("close", () => {
+      if (pending !== "") onLine(pending);
+      resolve();
+    }),
+  );
 }
 
 /** Wait for the next stdout line of this type, skipping others. */
@@ -149,11 +176,13 @@ export async function openGate(): Promise<{ port: number; next(): void; close():
 }
 
 /**
- * stdout is a valid canonical stream: every line passes the strict schema,
- * seq counts from 1, run.started first, run.finished last and once, and its
- * exit_code is the process's exit status.
+ * stdout is a valid canonical stream: `agentstream verify` finds nothing
+ * wrong, every line passes the strict schema, seq counts from 1, run.started
+ * first, run.finished last and once, and its exit_code is the process's exit
+ * status.
  */
 export function expectCanonical(result: CliResult): { events: Record<string, unknown>[]; finished: Record<string, unknown> } {
+  expect(verifyLines(result.stdout.split("\n").filter((line) => line !== ""))).toEqual([]);
   const events = parseJsonl(result.stdout);
   expect(events.length).toBeGreaterThanOrEqual(2);
   events.forEach((event, i) => {
@@ -168,7 +197,47 @@ export function expectCanonical(result: CliResult): { events: Record<string, unk
   return { events, finished };
 }
 
+// Prints the process's peak resident set size (KiB) on stderr as it exits.
+export const REPORT_PEAK_RSS = `data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss="+process.resourceUsage().maxRSS+"\\n"))`;
+
+/** The peak RSS that REPORT_PEAK_RSS wrote on this stderr, in MiB. */
+export function peakRssMiB(stderr: string): number {
+  const match = /maxrss=(\d+)/.exec(stderr);
+  expect(match, `no maxrss in stderr: ${stderr.slice(-500)}`).not.toBeNull();
+  return Number(match![1]) / 1024;
+}
+
 /** Env for a stand-in run: the record path plus the stand-in's knobs. */
 export function standInEnv(record: string, knobs: Record<string, string>): NodeJS.ProcessEnv {
   return { STANDIN_RECORD: record, ...knobs };
+}
+
+/** Run agentstream on the stand-in (or on `bin`); afterwards neither it nor its grandchild may be left running. */
+export async function runStandIn(
+  scratch: Scratch,
+  args: string[],
+  options: { knobs?: Record<string, string>; env?: NodeJS.ProcessEnv; cwd?: string; bin?: string } = {},
+): Promise<{ result: CliResult; standIn: StandInRecord | undefined }> {
+  const record = scratch.recordPath();
+  const result = await runCli(["run", "--bin", options.bin ?? STAND_IN, ...args], { cwd: options.cwd, env: { ...standInEnv(record, options.knobs ?? {}), ...options.env } });
+  return { result, standIn: expectNoneLeftRunning(record) };
+}
+
+/**
+ * Wait until the stand-in's flood has stopped moving: STANDIN_PROGRESS shows
+ * the same byte count for several looks in a row (a throttled writer), or says
+ * it is done (a writer nobody held back).
+ */
+export async function floodStalled(progressFile: string): Promise<{ bytes: number; done: boolean }> {
+  let last = "";
+  let unchanged = 0;
+  for (let look = 0; look < 600; look++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = existsSync(progressFile) ? readFileSync(progressFile, "utf8") : "";
+    if (now.endsWith(" done")) return { bytes: Number.parseInt(now, 10), done: true };
+    unchanged = now !== "" && now === last ? unchanged + 1 : 0;
+    last = now;
+    if (unchanged === 5) return { bytes: Number(now), done: false };
+  }
+  throw new Error(`the flood neither stalled nor ended; last progress: ${last}`);
 }

@@ -7,17 +7,30 @@ import { formatDuration, summaryLine } from "../../src/human/format.js";
 import { HumanRenderer } from "../../src/human/renderer.js";
 import { redactSecrets } from "../../src/run/redact.js";
 
-/** A stderr that says it is a terminal, keeping what is written to it. */
-function fakeTerminal(): NodeJS.WriteStream & { text(): string } {
+type FakeStderr = NodeJS.WriteStream & { text(): string; release(): void };
+
+/** A stderr that keeps what is written to it; `stuck` holds every write until release(). */
+function fakeStderr(options: { stuck?: boolean } = {}): FakeStderr {
   let written = "";
+  const held: Array<() => void> = [];
   const stream = new Writable({
+    highWaterMark: 1024,
     write(chunk: Buffer, _encoding, callback) {
       written += chunk.toString("utf8");
-      callback();
+      if (options.stuck) held.push(callback);
+      else callback();
     },
-  }) as unknown as NodeJS.WriteStream & { text(): string };
+  }) as unknown as FakeStderr;
+  Object.assign(stream, { isTTY: false, text: () => written, release: () => held.splice(0).forEach((callback) => callback()) });
+  return stream;
+}
+
+/** A stderr that says it is a terminal; text() without the cursor moves. */
+function fakeTerminal(): FakeStderr {
+  const stream = fakeStderr();
+  const written = stream.text;
   const moveCursor = (): boolean => true;
-  Object.assign(stream, { isTTY: true, columns: 100, rows: 40, cursorTo: moveCursor, moveCursor, clearLine: moveCursor, text: () => stripVTControlCharacters(written) });
+  Object.assign(stream, { isTTY: true, columns: 100, rows: 40, cursorTo: moveCursor, moveCursor, clearLine: moveCursor, text: () => stripVTControlCharacters(written()) });
   return stream;
 }
 
@@ -60,6 +73,41 @@ describe("human output on a terminal", () => {
     renderer.event(event({ type: "tool.completed", tool_call_id: "t1", name: "read", status: "succeeded", output: "" }));
     renderer.event(finished({}));
     expect(stream.text()).toBe("");
+  });
+});
+
+describe("the backend's own stderr, shown with --verbose", () => {
+  it("a character split across two reads is shown whole, and so is a last line without a newline", () => {
+    const stream = fakeStderr();
+    const renderer = new HumanRenderer({ stream, verbosity: "verbose", backend: "evosci", env: { NO_COLOR: "1" } });
+    const bytes = Buffer.from("café ok\nthé", "utf8");
+    const split = bytes.indexOf(0xc3) + 1;
+    renderer.backendStderr(bytes.subarray(0, split));
+    renderer.backendStderr(bytes.subarray(split, bytes.length - 1));
+    renderer.backendStderr(bytes.subarray(bytes.length - 1));
+    renderer.close();
+    expect(stream.text()).toBe("[evosci] café ok\n[evosci] thé\n");
+  });
+
+  it("is not read on while stderr's reader lags; never held back when it is not shown", async () => {
+    const verbose = fakeStderr({ stuck: true });
+    const shown = new HumanRenderer({ stream: verbose, verbosity: "verbose", backend: "evosci", env: { NO_COLOR: "1" } });
+    shown.backendStderr(Buffer.from("noise\n".repeat(500)));
+    expect(shown.needsDrain).toBe(true);
+    let drained = false;
+    const waiting = shown.drained().then(() => (drained = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(drained).toBe(false);
+    verbose.release();
+    await waiting;
+    expect(shown.needsDrain).toBe(false);
+
+    const normal = fakeStderr({ stuck: true });
+    const hidden = new HumanRenderer({ stream: normal, verbosity: "normal", backend: "evosci", env: { NO_COLOR: "1" } });
+    normal.write("x".repeat(2048));
+    hidden.backendStderr(Buffer.from("noise\n".repeat(500)));
+    expect(normal.writableNeedDrain).toBe(true);
+    expect(hidden.needsDrain).toBe(false);
   });
 });
 
