@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AgentstreamError } from "../core/errors.js";
-import { EXIT_USAGE } from "../core/exit-codes.js";
+import { EXIT_EPIPE, EXIT_USAGE } from "../core/exit-codes.js";
 import { VERSION } from "../version.js";
 
 // Each command's module is loaded only when that command runs, so start-up
@@ -34,41 +34,54 @@ function collect(value: string, previous: string[]): string[] {
 /** Options that shape the translation itself, the same for run and normalize. */
 function addTranslationOptions(command: Command): Command {
   return command
-    .option("--raw", "attach each native object to its canonical event as `raw`", false)
-    .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events")
-    .option("--max-line-bytes <n>", "longest native line kept whole; longer ones become backend.unparsed (default: 16 MiB)", parsePositiveInt)
-    .option("--no-validate", "skip the runtime schema check of each output event");
+    .addOption(new Option("--raw", "attach each native object to its canonical event as `raw`").default(false, "off"))
+    .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events (default: kept)")
+    .option("--max-line-bytes <n>", "longest native line kept whole, in bytes; longer ones become backend.unparsed (default: 16777216, 16 MiB)", parsePositiveInt)
+    .option("--no-validate", "skip the runtime schema check of each output event (default: every event is checked)");
 }
 
 export function buildProgram(): Command {
   const program = new Command("agentstream")
     .description(
-      "Rewrite the JSONL events of AI agents (EvoScientist, Atomic, pi) into one canonical,\n" +
+      "Rewrite the JSONL events of AI agents (EvoScientist, Atomic, pi) into one canonical, " +
         "schema-validated JSONL stream: canonical events on stdout, human progress on stderr.",
     )
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
-    .exitOverride();
+    .exitOverride()
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ agentstream run --backend evosci "Summarize data/results.csv into notes.md"
+  $ agentstream normalize --from pi --backend-exit 0 run.jsonl > canonical.jsonl
+  $ agentstream verify canonical.jsonl
+  $ agentstream schema > canonical-v1.schema.json
+
+Run "agentstream help <command>" for a command's options, defaults and examples.
+The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see run --help).`,
+    );
 
   const run = program
     .command("run")
     .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
+    .usage("--backend <name> [options] [--] <prompt>")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
-    .addOption(new Option("--backend <name>", "the agent to run").choices(["evosci", "atomic", "pi"]).makeOptionMandatory())
-    .option("--prompt-file <file>", "read the prompt from a file instead")
+    .addOption(new Option("--backend <name>", "the agent to run (required)").choices(["evosci", "atomic", "pi"]).makeOptionMandatory())
+    .option("--prompt-file <file>", "read the prompt from a file instead (one trailing newline dropped)")
     .option("--bin <path>", "the backend executable (default: $AGENTSTREAM_EVOSCI_BIN / $AGENTSTREAM_ATOMIC_BIN / $AGENTSTREAM_PI_BIN, else EvoSci|evosci|EvoScientist|evoscientist, atomic or pi on PATH)")
     .option("--cwd <dir>", "directory the backend runs in (default: the current one)")
-    .option("--model <id>", "model, passed as --model (Atomic, pi; EvoScientist reads it from its config.yaml)")
-    .option("--provider <name>", "provider, passed as --provider (Atomic, pi; EvoScientist reads it from its config.yaml)")
-    .option("--workdir <dir>", "EvoScientist only: its --workdir (created if missing; the agent's /)")
-    .option("--no-auto-mode", "EvoScientist only: pass --no-auto-mode, so approvals and questions stop the run (exit 3)")
+    .option("--model <id>", "Atomic, pi: the model, passed as --model (default: the backend's own; EvoScientist reads it from its config.yaml)")
+    .option("--provider <name>", "Atomic, pi: the provider, passed as --provider (default: the backend's own; EvoScientist reads it from its config.yaml)")
+    .option("--workdir <dir>", "EvoScientist only: its --workdir, created if missing, the agent's / (default: EvoScientist's own)")
+    .option("--no-auto-mode", "EvoScientist only: pass --no-auto-mode, so approvals and questions stop the run with exit 3 (default: auto mode)")
     .addOption(new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)").argParser(collect).default([], "none"))
     .addOption(new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"))
     .option("--timeout <seconds>", "stop the backend after this long: run.finished timed_out, exit 124 (default: no limit)", parseSeconds)
-    .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait)", parseSecondsOrZero)
+    .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)", parseSecondsOrZero)
     .option("--grace <seconds>", "how long a stopped backend gets before it is killed", parseSeconds, 5)
-    .option("-q, --quiet", "stderr: only what went wrong")
-    .option("-v, --verbose", "stderr: also the backend's own stderr, prefixed");
+    .option("-q, --quiet", "stderr: only what went wrong (default: off)")
+    .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)");
   addTranslationOptions(run)
     .addHelpText(
       "after",
@@ -82,7 +95,7 @@ Examples:
   $ agentstream run --backend atomic --model openai/gpt-4o-mini -- "--help is not a flag here"
   $ agentstream run --backend pi --output text "Say hi" > answer.txt
   $ echo "Explain precision vs recall" | agentstream run --backend evosci --timeout 600 -
-  $ agentstream run --backend evosci --bin examples/replay-backend.mjs --verbose "replay a recorded run"
+  $ agentstream run --backend evosci --bin examples/replay-backend.mjs --verbose "any prompt"   # in a clone: a replay, no model
   $ agentstream run --backend evosci "..." | jq -r 'select(.type=="tool.completed") | .name'
 
 Exit status follows the run's outcome (see the exit-code table in the README):
@@ -99,9 +112,9 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .command("normalize")
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
-    .addOption(new Option("--from <backend>", "protocol of the input").choices(["auto", "evosci", "atomic", "pi"]).default("auto"))
-    .option("--backend-exit <code|signal>", "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event", parseBackendExit)
-    .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail");
+    .addOption(new Option("--from <backend>", "protocol of the input; auto detects it from the first event").choices(["auto", "evosci", "atomic", "pi"]).default("auto"))
+    .option("--backend-exit <code|signal>", "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)", parseBackendExit)
+    .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)");
   addTranslationOptions(normalize)
     .addHelpText(
       "after",
@@ -140,7 +153,15 @@ Examples:
   program
     .command("schema")
     .description("Print the canonical v1 JSON Schema (draft 2020-12).")
-    .addHelpText("after", "\nExample:\n  $ agentstream schema > canonical-v1.schema.json")
+    .addHelpText(
+      "after",
+      `
+The same file ships in the package as schemas/canonical-v1.schema.json
+(import "agentstream/schema").
+
+Example:
+  $ agentstream schema > canonical-v1.schema.json`,
+    )
     .action(async () => {
       const { schemaCommand } = await import("./schema-command.js");
       await schemaCommand();
@@ -150,6 +171,11 @@ Examples:
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // A reader that goes away early (`agentstream --help | head -1`) ends us quietly with 141.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+    process.exitCode = EXIT_EPIPE;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -32,3 +32,13 @@ export function runCli(args: string[], options: { input?: string | Buffer; env?:
 export function parseJsonl(text: string): Record<string, unknown>[] {
   return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+// Prints the process's peak resident set size (KiB) on stderr as it exits: `node --import REPORT_PEAK_RSS ...`.
+export const REPORT_PEAK_RSS = `data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss="+process.resourceUsage().maxRSS+"\\n"))`;
+
+/** The peak RSS that REPORT_PEAK_RSS wrote on this stderr, in MiB. */
+export function peakRssMiB(stderr: string): number {
+  const match = /maxrss=(\d+)/.exec(stderr);
+  if (!match) throw new Error(`no maxrss in stderr: ${stderr.slice(-500)}`);
+  return Number(match[1]) / 1024;
+}

@@ -7,6 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import { BIN, parseJsonl, runCli, type CliResult } from "../helpers/cli.js";
+export { peakRssMiB, REPORT_PEAK_RSS } from "../helpers/cli.js";
 import { strictProblems } from "../helpers/strict-schema.js";
 import { verifyLines } from "../helpers/verify.js";
 
@@ -195,16 +196,6 @@ export function expectCanonical(result: CliResult): { events: Record<string, unk
   expect(finished.type).toBe("run.finished");
   expect(finished.exit_code).toBe(result.code);
   return { events, finished };
-}
-
-// Prints the process's peak resident set size (KiB) on stderr as it exits.
-export const REPORT_PEAK_RSS = `data:text/javascript,process.on("exit",()=>process.stderr.write("maxrss="+process.resourceUsage().maxRSS+"\\n"))`;
-
-/** The peak RSS that REPORT_PEAK_RSS wrote on this stderr, in MiB. */
-export function peakRssMiB(stderr: string): number {
-  const match = /maxrss=(\d+)/.exec(stderr);
-  expect(match, `no maxrss in stderr: ${stderr.slice(-500)}`).not.toBeNull();
-  return Number(match![1]) / 1024;
 }
 
 /** Env for a stand-in run: the record path plus the stand-in's knobs. */

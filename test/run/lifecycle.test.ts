@@ -106,7 +106,8 @@ describe.concurrent("agentstream run: stopping the backend", () => {
 
   it("--timeout: a backend that ignores SIGTERM is killed after --grace", async () => {
     const record = scratch.recordPath();
-    const result = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--timeout", "0.3", "--grace", "0.2", "x"], {
+    // Long enough for the stand-in to have set its handlers even on a busy machine.
+    const result = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--timeout", "2", "--grace", "0.2", "x"], {
       env: {
         STANDIN_RECORD: record,
         STANDIN_TRANSCRIPT: transcript("atomic-header.jsonl"),

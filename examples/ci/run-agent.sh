@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Run one prompt through an agent in any CI job: the canonical log goes to a
+# file, a retryable failure (exit 75: rate limit, overload, network, 5xx) is
+# retried after a pause, the final answer is printed on stdout, and the script
+# exits with agentstream's exit code (0 only when the run succeeded).
+#
+#   examples/ci/run-agent.sh "Summarize data/results.csv into notes.md" --timeout 1800
+#
+# Arguments after the prompt go to `agentstream run`. Settings, from the environment:
+#   AGENT_BACKEND      evosci, atomic or pi                         (default: evosci)
+#   AGENT_LOG          the canonical log of the last attempt; earlier attempts are
+#                      kept beside it as NAME.attempt-N.jsonl        (default: agentstream.jsonl)
+#   AGENT_ATTEMPTS     attempts in all                               (default: 3)
+#   AGENT_RETRY_DELAY  seconds to wait before each retry             (default: 60)
+#   AGENTSTREAM        the agentstream command                       (default: npx --yes agentstream)
+# Needs bash, jq, and Node.js 20 or later for npx.
+set -euo pipefail
+
+if [[ $# -lt 1 ]]; then
+  echo "usage: $0 PROMPT [agentstream run options...]" >&2
+  exit 2
+fi
+prompt=$1
+shift
+
+backend=${AGENT_BACKEND:-evosci}
+log=${AGENT_LOG:-agentstream.jsonl}
+attempts=${AGENT_ATTEMPTS:-3}
+retry_delay=${AGENT_RETRY_DELAY:-60}
+read -r -a agentstream <<<"${AGENTSTREAM:-npx --yes agentstream}"
+
+for ((attempt = 1; ; attempt++)); do
+  status=0
+  "${agentstream[@]}" run --backend "$backend" "$@" -- "$prompt" >"$log" || status=$?
+  if [[ $status -ne 75 || $attempt -ge $attempts ]]; then
+    break
+  fi
+  mv "$log" "${log%.jsonl}.attempt-$attempt.jsonl"
+  echo "run-agent: attempt $attempt of $attempts failed with a retryable error (exit 75); retrying in ${retry_delay}s" >&2
+  sleep "$retry_delay"
+done
+
+if [[ $status -eq 0 ]]; then
+  jq -r 'select(.type == "run.finished") | .result.text // empty' "$log"
+else
+  jq -r 'select(.type == "run.finished") | "run-agent: \(.status) (\(.error.code // "no error code")): \(.error.message // "")"' "$log" >&2
+fi
+exit "$status"

@@ -1,0 +1,194 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { BIN, parseJsonl } from "./helpers/cli.js";
+
+// examples/ci/: the shell script and the GitHub Actions workflow, run against a
+// stand-in EvoScientist (AGENTSTREAM_EVOSCI_BIN) and this checkout's agentstream
+// behind a stand-in `npx`, so no agent or registry is called.
+
+const example = (path: string): string => fileURLToPath(new URL(`../examples/${path}`, import.meta.url));
+const SCRIPT = example("ci/run-agent.sh");
+const WORKFLOW = example("ci/github-actions.yml");
+const SUCCEEDS = example("evosci/research.native.jsonl");
+const OVERLOADED = example("evosci/overloaded.native.jsonl");
+const BAD_REQUEST = fileURLToPath(new URL("./fixtures/backends/transcripts/evosci-error-400.jsonl", import.meta.url));
+const ANSWER = "Baselines: CIFAR-100 ~76%, Tiny-ImageNet ~55% top-1.";
+// Each test starts agentstream once or more; no timing is asserted.
+const SLOW = { timeout: 60_000 };
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+interface Job {
+  dir: string;
+  /** How many times the stand-in backend was started. */
+  calls: () => number;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * A job folder with an EvoScientist stand-in whose first `failures` runs replay
+ * `failing`, and later ones a successful run; and an `npx` that runs this
+ * checkout's agentstream for `npx --yes agentstream`.
+ */
+function job(failing: string, failures: number): Job {
+  const dir = mkdtempSync(join(tmpdir(), "agentstream-ci-"));
+  dirs.push(dir);
+  const backend = join(dir, "evosci");
+  writeFileSync(
+    backend,
+    `#!/bin/sh
+calls=$(( $(cat "${dir}/calls" 2>/dev/null || echo 0) + 1 ))
+echo "$calls" > "${dir}/calls"
+if [ "$calls" -le ${failures} ]; then exec cat "${failing}"; fi
+exec cat "${SUCCEEDS}"
+`,
+    { mode: 0o755 },
+  );
+  writeFileSync(
+    join(dir, "npx"),
+    `#!/bin/sh
+[ "$1 $2" = "--yes agentstream" ] || { echo "unexpected npx call: $*" >&2; exit 127; }
+shift 2
+exec "${process.execPath}" "${BIN}" "$@"
+`,
+    { mode: 0o755 },
+  );
+  const env = { ...process.env, PATH: `${dir}${delimiter}${process.env.PATH}`, AGENTSTREAM_EVOSCI_BIN: backend, NO_COLOR: "1" };
+  return { dir, env, calls: () => Number(readFileSync(join(dir, "calls"), "utf8")) };
+}
+
+function bash(args: string[], { dir, env }: Job, extraEnv: NodeJS.ProcessEnv = {}) {
+  return spawnSync("bash", args, { cwd: dir, env: { ...env, ...extraEnv }, encoding: "utf8", timeout: 60_000 });
+}
+
+function lastEvent(file: string): Record<string, unknown> | undefined {
+  return parseJsonl(readFileSync(file, "utf8")).at(-1);
+}
+
+describe("examples/ci/run-agent.sh", SLOW, () => {
+  const runAgent = (j: Job, attempts = 3) => bash([SCRIPT, "Summarize the results", "--quiet"], j, { AGENT_ATTEMPTS: String(attempts), AGENT_RETRY_DELAY: "0" });
+
+  it("prints the final answer, keeps the log and exits 0 when the run succeeds", () => {
+    const j = job(OVERLOADED, 0);
+    const result = runAgent(j);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${ANSWER}\n`);
+    expect(j.calls()).toBe(1);
+    expect(lastEvent(join(j.dir, "agentstream.jsonl"))).toMatchObject({ type: "run.finished", status: "succeeded" });
+  });
+
+  it("retries after exit 75 and succeeds on the second attempt, keeping the first attempt's log", () => {
+    const j = job(OVERLOADED, 1);
+    const result = runAgent(j);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(`${ANSWER}\n`);
+    expect(result.stderr).toContain("attempt 1 of 3 failed with a retryable error (exit 75); retrying in 0s");
+    expect(j.calls()).toBe(2);
+    expect(lastEvent(join(j.dir, "agentstream.attempt-1.jsonl"))).toMatchObject({ exit_code: 75, error: { code: "overloaded" } });
+    expect(lastEvent(join(j.dir, "agentstream.jsonl"))).toMatchObject({ status: "succeeded" });
+  });
+
+  it("gives up after AGENT_ATTEMPTS retryable failures and exits 75", () => {
+    const j = job(OVERLOADED, 99);
+    const result = runAgent(j, 2);
+    expect(result.status).toBe(75);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("run-agent: failed (overloaded): Error code: 529");
+    expect(j.calls()).toBe(2);
+  });
+
+  it("does not retry a failure that is not retryable, and exits with its code", () => {
+    const j = job(BAD_REQUEST, 99);
+    const result = runAgent(j);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("run-agent: failed (provider)");
+    expect(j.calls()).toBe(1);
+  });
+
+  it("needs a prompt", () => {
+    const result = bash([SCRIPT], job(OVERLOADED, 0));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("usage:");
+  });
+});
+
+/** The workflow as data, through PyYAML when this machine's Python has it. */
+function parseWorkflow(): Workflow | undefined {
+  const script = "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), sys.stdout)";
+  const result = spawnSync("python3", ["-c", script, WORKFLOW], { encoding: "utf8" });
+  return result.status === 0 ? (JSON.parse(result.stdout) as Workflow) : undefined;
+}
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  if?: string;
+  env?: Record<string, string | number>;
+  with?: Record<string, string | number>;
+}
+interface Workflow {
+  name: string;
+  // YAML 1.1 (PyYAML) reads the key `on` as true.
+  true?: Record<string, unknown>;
+  on?: Record<string, unknown>;
+  jobs: Record<string, { "runs-on": string; steps: Step[] }>;
+}
+
+const workflow = parseWorkflow();
+
+describe.skipIf(workflow === undefined)("examples/ci/github-actions.yml", SLOW, () => {
+  const steps = Object.values(workflow?.jobs ?? {}).flatMap((j) => j.steps);
+  const agentStep = steps.find((s) => s.run?.includes("npx --yes agentstream run"));
+
+  /** Run the agent step's script as GitHub does for `shell: bash`. */
+  function runAgentStep(j: Job) {
+    const summary = join(j.dir, "summary.md");
+    const result = bash(["--noprofile", "--norc", "-eo", "pipefail", "-c", agentStep!.run!], j, {
+      PROMPT: "Summarize the results",
+      ATTEMPTS: "3",
+      RETRY_DELAY: "0",
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    return { ...result, summary: existsSync(summary) ? readFileSync(summary, "utf8") : "" };
+  }
+
+  it("is started by hand with a prompt, and runs one job", () => {
+    expect(workflow!.name).toBeTruthy();
+    expect(workflow!.on ?? workflow!.true).toMatchObject({ workflow_dispatch: { inputs: { prompt: { required: true } } } });
+    expect(Object.values(workflow!.jobs)).toHaveLength(1);
+  });
+
+  it("passes the prompt through the environment, and uploads the logs even when the run failed", () => {
+    expect(agentStep).toMatchObject({ shell: "bash", env: { PROMPT: "${{ inputs.prompt }}" } });
+    expect(agentStep!.run).not.toContain("${{");
+    const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    expect(upload).toMatchObject({ if: "always()", with: { path: "agentstream*.jsonl" } });
+    expect(steps.indexOf(upload!)).toBeGreaterThan(steps.indexOf(agentStep!));
+  });
+
+  it("retries after exit 75, then succeeds and writes the answer to the job summary", () => {
+    const j = job(OVERLOADED, 1);
+    const result = runAgentStep(j);
+    expect(result.status).toBe(0);
+    expect(j.calls()).toBe(2);
+    expect(result.stdout).toContain("::warning::attempt 1 failed with a retryable error (exit 75)");
+    expect(result.summary).toBe(`${ANSWER}\n`);
+    expect(existsSync(join(j.dir, "agentstream.attempt-1.jsonl"))).toBe(true);
+  });
+
+  it("fails the step with agentstream's exit code when the run did not succeed", () => {
+    const j = job(BAD_REQUEST, 99);
+    const result = runAgentStep(j);
+    expect(result.status).toBe(1);
+    expect(j.calls()).toBe(1);
+    expect(result.summary).toMatch(/^failed \(provider\): Error code: 400/);
+  });
+});
