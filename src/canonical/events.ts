@@ -78,7 +78,8 @@ export interface ErrorInfo {
   retryable: boolean;
 }
 
-export interface UsageTotals {
+/** Token counts as OpenTelemetry GenAI means them: input includes cache reads and writes, output includes reasoning. */
+export interface TokenCounts {
   input_tokens: number;
   output_tokens: number;
   cache_read_input_tokens?: number;
@@ -86,6 +87,10 @@ export interface UsageTotals {
   reasoning_tokens?: number;
   total_tokens?: number;
   cost_usd?: number;
+}
+
+export interface UsageTotals extends TokenCounts {
+  /** false where the backend is known to leave model calls out of its reports. */
   complete?: boolean;
 }
 
@@ -139,15 +144,8 @@ export interface EventPayloads {
   };
   "subagent.started": { name: string; instance_id: string; tool_call_id?: string };
   "subagent.completed": { name: string; instance_id: string };
-  usage: {
+  usage: TokenCounts & {
     scope: "call" | "message";
-    input_tokens: number;
-    output_tokens: number;
-    cache_read_input_tokens?: number;
-    cache_write_input_tokens?: number;
-    reasoning_tokens?: number;
-    total_tokens?: number;
-    cost_usd?: number;
     model?: string;
     provider?: string;
   };

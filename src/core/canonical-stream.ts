@@ -5,10 +5,10 @@ import type {
   EventPayloads,
   ExitCode,
   InputRequest,
-  RunCounts,
   UsageTotals,
 } from "../canonical/events.js";
 import type { Draft } from "../translators/translator.js";
+import { RunCounter } from "../canonical/run-counts.js";
 import type { Clock } from "./clock.js";
 import type { ResolvedOutcome } from "./outcome.js";
 
@@ -46,16 +46,7 @@ export class CanonicalStream {
   private readonly openTools = new Map<string, OpenTool>();
   private readonly openSubagents = new Map<string, AgentRef>();
   private readonly pending: InputRequest[] = [];
-  private readonly counts: RunCounts = {
-    turns: 0,
-    messages: 0,
-    tool_calls: 0,
-    tool_failures: 0,
-    errors: 0,
-    retries: 0,
-    unknown_events: 0,
-    unparsed_lines: 0,
-  };
+  private readonly counter = new RunCounter();
   private usage: UsageTotals | undefined;
   private finished = false;
 
@@ -82,6 +73,7 @@ export class CanonicalStream {
     if (this.options.deltas === false && DELTA_TYPES.has(draft.type)) return [];
     const out: CanonicalEvent[] = [];
     const fixed = this.keepInvariants(draft, out);
+    this.counter.add(fixed.type, (fixed.payload as { status?: unknown }).status);
     out.push(this.stamp(fixed, raw));
     return out;
   }
@@ -113,7 +105,7 @@ export class CanonicalStream {
       duration_ms: elapsed,
       result: outcome.resultText === null ? null : { text: outcome.resultText },
       ...(this.usage ? { usage: { ...this.usage } } : {}),
-      counts: { ...this.counts },
+      counts: this.counter.snapshot(),
       ...(outcome.error ? { error: outcome.error } : {}),
       ...(outcome.status === "needs_input" ? { pending: this.pending } : {}),
       ...(outcome.resume ? { resume: outcome.resume } : {}),
@@ -133,7 +125,6 @@ export class CanonicalStream {
         // A second start for a call that is still open cannot be a new call: keep it as data.
         if (this.openTools.has(id)) return this.keepInvariants(asBackendEvent(draft), out);
         this.openTools.set(id, { name: p.name as string, startedMs: this.elapsed(), ...agentOf(draft) });
-        this.counts.tool_calls++;
         break;
       }
       case "tool.completed": {
@@ -144,7 +135,6 @@ export class CanonicalStream {
         }
         const tool = this.openTools.get(id)!;
         this.openTools.delete(id);
-        if (p.status === "failed") this.counts.tool_failures++;
         if (p.duration_ms === undefined && this.options.liveDurations) {
           return { ...draft, payload: { ...draft.payload, duration_ms: Math.max(0, this.elapsed() - tool.startedMs) } as Draft["payload"] };
         }
@@ -168,24 +158,6 @@ export class CanonicalStream {
         // session_id never changes once known: a header naming another session is kept as data.
         if (this.sessionId !== undefined && this.sessionId !== p.session_id) return this.keepInvariants(asBackendEvent(draft), out);
         this.sessionId = p.session_id as string;
-        break;
-      case "turn.started":
-        this.counts.turns++;
-        break;
-      case "message.completed":
-        this.counts.messages++;
-        break;
-      case "error":
-        this.counts.errors++;
-        break;
-      case "retry.started":
-        this.counts.retries++;
-        break;
-      case "backend.event":
-        this.counts.unknown_events++;
-        break;
-      case "backend.unparsed":
-        this.counts.unparsed_lines++;
         break;
       case "input.requested":
         this.pending.push(draft.payload as InputRequest);
