@@ -42,6 +42,8 @@ export class CanonicalStream {
   private readonly startMono: number;
   private readonly startWall: number;
   private lastElapsed = 0;
+  private tsElapsed = -1;
+  private tsText = "";
   private sessionId: string | undefined;
   private readonly openTools = new Map<string, OpenTool>();
   private readonly openSubagents = new Map<string, AgentRef>();
@@ -180,6 +182,15 @@ export class CanonicalStream {
     if (u.cost_usd !== undefined) t.cost_usd = roundCost((t.cost_usd ?? 0) + u.cost_usd);
   }
 
+  /** `ts` for an elapsed time: events come many to a millisecond, and toISOString is dear. */
+  private timestamp(elapsed: number): string {
+    if (elapsed !== this.tsElapsed) {
+      this.tsElapsed = elapsed;
+      this.tsText = new Date(this.startWall + elapsed).toISOString();
+    }
+    return this.tsText;
+  }
+
   private elapsed(): number {
     // Never decreasing, whatever the clock does.
     const now = Math.floor(this.options.clock.monoMs() - this.startMono);
@@ -191,7 +202,7 @@ export class CanonicalStream {
     const event: Record<string, unknown> = {
       v: 1,
       seq: ++this.seq,
-      ts: new Date(this.startWall + elapsed).toISOString(),
+      ts: this.timestamp(elapsed),
       elapsed_ms: elapsed,
       run_id: this.options.runId,
       backend: this.options.backend,

@@ -1,14 +1,44 @@
 // Build step: compiles the canonical schema to standalone validation code, so
 // the CLI does not load and compile the schema at every start.
+//
+// One validator per event type, picked by `type` at run time. The schema says
+// "if type is X then payload X" once per type: compiled as one validator, every
+// event goes through all those rules and an error object is made for each rule
+// that does not apply. Per type, the rules amount to the envelope plus that
+// type's payload; an unknown type gets the envelope alone.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { loadSchema } from "./schema-files.js";
 
-const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true });
-const validate = ajv.compile(loadSchema());
-const source = standaloneCode.default(ajv, validate);
+interface TypeRule {
+  if: { properties: { type: { const: string } } };
+  then: { $ref: string };
+}
+
+const { allOf, $defs, $id, ...envelope } = loadSchema() as { allOf: TypeRule[]; $defs: object; $id: string; $schema: string } & Record<string, unknown>;
+const idFor = (name: string): string => `${$id.replace(/\.schema\.json$/, "")}/${name}`;
+const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true, inlineRefs: false });
+// The payload definitions keep the schema's own $id, so their internal "#/$defs/..." refs resolve as before.
+ajv.addSchema({ $schema: envelope.$schema, $id, $defs });
+const exported: Record<string, string> = { envelope: idFor("envelope") };
+ajv.addSchema({ ...envelope, $id: exported.envelope });
+const types = allOf.map((rule, i) => {
+  const id = idFor(rule.if.properties.type.const);
+  exported[`type${i}`] = id;
+  ajv.addSchema({ $schema: envelope.$schema, $id: id, allOf: [{ $ref: exported.envelope }, { $ref: `${$id}${rule.then.$ref}` }] });
+  return rule.if.properties.type.const;
+});
+const dispatch = `
+const byType = new Map([${types.map((type, i) => `[${JSON.stringify(type)}, type${i}]`).join(", ")}]);
+export default function validate(event) {
+  const check = (event !== null && typeof event === "object" && byType.get(event.type)) || envelope;
+  const valid = check(event);
+  validate.errors = check.errors;
+  return valid;
+}
+`;
 const out = fileURLToPath(new URL("./canonical-validator.generated.js", import.meta.url));
 // The standalone code still require()s a few ajv runtime helpers.
 const header = [
@@ -16,4 +46,4 @@ const header = [
   'import { createRequire } from "node:module";',
   "const require = createRequire(import.meta.url);",
 ].join("\n");
-writeFileSync(out, `${header}\n${source}`);
+writeFileSync(out, `${header}\n${standaloneCode.default(ajv, exported)}\n${dispatch}`);
