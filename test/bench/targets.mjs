@@ -1,0 +1,27 @@
+// The issue's targets, checked against measured figures (reported, never asserted).
+
+/** The targets for one build; `prefix` picks its rows ("" for the build under test, "compare: " for the other). */
+export function checkTargets({ throughput, startup, latency }, prefix = "") {
+  const targets = [];
+  const add = (name, value, met) => targets.push({ name: `${prefix}${name}`, value, met });
+  const normalize = throughput.filter((row) => row.program === `${prefix}agentstream normalize`);
+  for (const row of normalize) {
+    add(`normalize ${row.protocol} ${row.size}: time ≤ 1.5× minimal node`, `${row.time_vs_minimal.toFixed(2)}×`, row.time_vs_minimal <= 1.5);
+    if (row.time_vs_jq !== undefined) add(`normalize ${row.protocol} ${row.size}: faster than jq -c .`, `${row.time_vs_jq.toFixed(2)}× jq's time`, row.time_vs_jq < 1);
+    if (row.peak_rss_mib !== undefined) add(`normalize ${row.protocol} ${row.size}: peak RSS ≤ 120 MiB`, `${row.peak_rss_mib.toFixed(0)} MiB`, row.peak_rss_mib <= 120);
+  }
+  for (const protocol of new Set(normalize.map((r) => r.protocol))) {
+    const [small, large] = normalize.filter((r) => r.protocol === protocol);
+    if (large === undefined || small.peak_rss_mib === undefined) continue;
+    // "The same": within 10 MiB, about the run-to-run spread of a garbage-collected heap.
+    const growth = large.peak_rss_mib - small.peak_rss_mib;
+    add(`normalize ${protocol}: peak RSS at ${large.size} same as at ${small.size} (±10 MiB)`, `${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MiB`, growth <= 10);
+  }
+  for (const command of ["--version", "normalize (one line)"]) {
+    const row = startup.find((r) => r.program === `${prefix}agentstream ${command}`);
+    if (row) add(`start-up ${command}: ≤ 2.5× node -e 0`, `${row.vs_node.toFixed(2)}×`, row.vs_node <= 2.5);
+  }
+  const live = latency.rows?.find((r) => r.program === `${prefix}agentstream run`);
+  if (live) add("live latency p99 ≤ 2 ms", `${live.p99_ms.toFixed(2)} ms`, live.p99_ms <= 2);
+  return targets;
+}
