@@ -38,6 +38,7 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
     sink: output.sink,
   });
 
+  let readError: string | undefined;
   try {
     for await (const chunk of input) {
       session.write(chunk as Buffer);
@@ -45,13 +46,15 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
       if (output.writer.closed) break;
     }
   } catch (err) {
-    if (!output.writer.closed) throw err;
+    // The stream still ends with run.finished: what was read is translated, the run failed on our side.
+    readError = `cannot read ${file === "-" ? "stdin" : file}: ${(err as Error).message}`;
   }
   if (output.writer.closed) {
     process.exitCode = EXIT_EPIPE;
     return;
   }
-  const outcome = session.end({ backendExit, stderrTail });
+  if (readError) process.stderr.write(`agentstream: ${readError}\n`);
+  const outcome = session.end({ backendExit, stderrTail }, undefined, readError ? { code: "internal", message: readError } : undefined);
   process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
 }
 

@@ -90,7 +90,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   });
 
   if (!executable.found) {
-    finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { message: executable.message }));
+    finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: executable.message }));
     renderer.hint(executable.hint);
     return;
   }
@@ -119,7 +119,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
       process.exitCode = EXIT_EPIPE;
       return;
     case "launch_failed":
-      finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { message: end.message }));
+      finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: end.message }));
       renderer.hint(`check that ${file} is a program that can run here, or point --bin / ${spec.binEnvVar} elsewhere`);
       return;
     case "exited":

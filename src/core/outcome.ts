@@ -6,8 +6,9 @@ import { exitCodeFor } from "./exit-codes.js";
 /** Why agentstream itself stopped the backend, when it did. */
 export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" | "SIGHUP" };
 
-/** The backend could not be started at all (executable missing or not runnable). */
-export interface LaunchFailure {
+/** A failure on agentstream's side: the backend could not be started, or the input could not be read. */
+export interface OwnFailure {
+  code: "backend_not_found" | "internal";
   message: string;
 }
 
@@ -30,7 +31,7 @@ export interface OutcomeFacts {
   resume?: ResumeHint;
   end: StreamEnd;
   interruption?: Interruption;
-  launchFailure?: LaunchFailure;
+  ownFailure?: OwnFailure;
   /** At least one native line was a JSON event. */
   sawEvents: boolean;
   /** At least one native line was not. */
@@ -49,8 +50,8 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
     usageComplete: facts.usageComplete,
     ...(facts.resume ? { resume: facts.resume } : {}),
   };
-  if (facts.launchFailure) {
-    const error: ErrorInfo = { code: "backend_not_found", message: facts.launchFailure.message, retryable: false };
+  if (facts.ownFailure) {
+    const error: ErrorInfo = { code: facts.ownFailure.code, message: facts.ownFailure.message, retryable: false };
     return { ...base, status: "failed", error, resultText: null, exitCode: exitCodeFor("failed", error), backendGone: false };
   }
   if (facts.terminal) {

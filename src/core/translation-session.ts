@@ -5,7 +5,7 @@ import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
 import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
-import { resolveOutcome, type Interruption, type LaunchFailure, type ResolvedOutcome } from "./outcome.js";
+import { resolveOutcome, type Interruption, type OwnFailure, type ResolvedOutcome } from "./outcome.js";
 
 export interface TranslationSessionOptions {
   from: Source;
@@ -59,7 +59,7 @@ export class TranslationSession {
    * The native stream ended: close everything and write run.finished. A
    * launch failure means the backend never ran (run.finished says backend_not_found).
    */
-  end(end: StreamEnd, interruption?: Interruption, launchFailure?: LaunchFailure): ResolvedOutcome {
+  end(end: StreamEnd, interruption?: Interruption, ownFailure?: OwnFailure): ResolvedOutcome {
     if (this.done) throw new Error("TranslationSession: end called twice");
     this.splitter.end();
     if (!this.stream) this.begin("evosci");
@@ -72,7 +72,7 @@ export class TranslationSession {
       resume: ending.resume,
       end,
       interruption,
-      launchFailure,
+      ownFailure,
       sawEvents: this.sawEvents,
       sawGarbage: this.sawGarbage,
       started: translator.started,

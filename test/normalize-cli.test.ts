@@ -1,0 +1,36 @@
+// agentstream normalize as a real process: its exit paths.
+import { existsSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseJsonl, runCli } from "./helpers/cli.js";
+import { verifyEvents } from "./helpers/verify.js";
+
+describe("agentstream normalize", () => {
+  it("reads stdin and exits with the outcome's code", async () => {
+    const run = await runCli(["normalize", "--from", "evosci"], { input: '{"type": "error", "message": "Error code: 529 - overloaded"}\n' });
+    expect(run.code).toBe(75);
+    expect(parseJsonl(run.stdout).at(-1)).toMatchObject({ type: "run.finished", exit_code: 75, error: { code: "overloaded" } });
+  });
+
+  it("refuses a missing file with exit 2 and writes nothing on stdout", async () => {
+    const run = await runCli(["normalize", "/no/such/file.jsonl"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/cannot read \/no\/such\/file\.jsonl: no such file/);
+  });
+
+  it("refuses bad flags with exit 2", async () => {
+    const run = await runCli(["normalize", "--from", "claude"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+  });
+
+  // Reading /proc/self/mem fails with EIO at once: a read error in the middle of the input.
+  it.skipIf(!existsSync("/proc/self/mem"))("ends with run.finished failed/internal when the input cannot be read", async () => {
+    const run = await runCli(["normalize", "--from", "evosci", "/proc/self/mem"]);
+    const events = parseJsonl(run.stdout);
+    expect(run.code).toBe(1);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "failed", exit_code: 1, error: { code: "internal" } });
+    expect(verifyEvents(events)).toEqual([]);
+    expect(run.stderr).toMatch(/cannot read \/proc\/self\/mem: EIO/);
+  });
+});
