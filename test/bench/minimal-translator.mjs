@@ -10,7 +10,7 @@ import { createReadStream } from "node:fs";
 
 const file = process.argv[2] ?? "-";
 // The same read size as agentstream, so only the work per line differs.
-const input = file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
+const input = file === "-" ? process.stdin : createReadStream(file, { highWaterMark: 64 * 1024 });
 input.setEncoding("utf8");
 
 const runId = randomUUID();
