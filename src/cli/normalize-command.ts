@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import type { Backend, BackendExit } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
@@ -22,7 +22,7 @@ export interface NormalizeOptions {
 
 export async function normalizeCommand(file: string, opts: NormalizeOptions): Promise<void> {
   const input = openInput(file);
-  const stderrTail = opts.stderr ? readStderrTail(opts.stderr) : [];
+  const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
   const output = await canonicalStdout({ validate: opts.validate, onGone: () => input.destroy() });
 
@@ -67,10 +67,11 @@ function parseBackendExit(value: string): BackendExit {
   return { code: null, signal: value };
 }
 
-function readStderrTail(path: string): string[] {
+/** The last lines of a recorded stderr, read in chunks: only the tail is kept. */
+async function readStderrTail(path: string): Promise<string[]> {
   const tail = new TailBuffer();
   try {
-    tail.push(readFileSync(path));
+    for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) tail.push(chunk as Buffer);
   } catch (err) {
     throw new UsageError(`cannot read --stderr ${path}: ${(err as Error).message}`);
   }

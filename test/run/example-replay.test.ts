@@ -1,16 +1,27 @@
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import type { CliResult } from "../helpers/cli.js";
 import { expectCanonical } from "./helpers.js";
 
-// The README's first command: `agentstream run` on the bundled replay of a recorded EvoScientist run.
-const REPLAY = fileURLToPath(new URL("../../examples/replay-backend.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-describe("examples/replay-backend.mjs", () => {
+/** The README's first command after install, exactly as package.json defines it. */
+function npmRunDemo(): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "demo"], { cwd: ROOT, env: { ...process.env, REPLAY_SPEED: "200", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+describe("npm run demo (examples/replay-backend.mjs)", () => {
   it("runs end to end through agentstream run and says it is a replay", async () => {
-    const result = await runCli(["run", "--backend", "evosci", "--bin", REPLAY, "--verbose", "Summarize data/results.csv into notes.md"], {
-      env: { REPLAY_SPEED: "200" },
-    });
+    const result = await npmRunDemo();
     const { events, finished } = expectCanonical(result);
     expect(result.code).toBe(0);
     expect(finished).toMatchObject({
