@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from "../canonical/events.js";
+import { serializeEvent } from "../canonical/serialize.js";
 import { LineWriter } from "../core/line-writer.js";
 import { describeErrors, loadValidator } from "../schema/validator.js";
 
@@ -27,7 +28,7 @@ export async function canonicalStdout(options: { validate: boolean; onGone?: () 
   const check = await eventChecker(options.validate);
   const sink = (event: CanonicalEvent): void => {
     check(event);
-    writer.write(`${JSON.stringify(event)}\n`);
+    writer.write(`${serializeEvent(event)}\n`);
   };
   return { writer, sink };
 }

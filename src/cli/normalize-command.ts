@@ -41,7 +41,7 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
   let readError: string | undefined;
   try {
     for await (const chunk of input) {
-      session.write(chunk as Buffer);
+      output.writer.batch(() => session.write(chunk as Buffer));
       if (output.writer.needsDrain) await output.writer.drained();
       if (output.writer.closed) break;
     }

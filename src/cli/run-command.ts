@@ -105,7 +105,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     lingerMs: seconds(opts.linger),
     graceMs: seconds(opts.grace)!,
     writer: output.writer,
-    onStdout: (chunk) => session.write(chunk),
+    onStdout: (chunk) => output.writer.batch(() => session.write(chunk)),
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),

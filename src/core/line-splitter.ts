@@ -41,8 +41,13 @@ export class LineSplitter {
         this.keep(chunk.subarray(start));
         return;
       }
-      this.keep(chunk.subarray(start, nl));
-      this.emit();
+      if (this.partsBytes === 0 && !this.overlong && nl - start <= this.maxLineBytes) {
+        // The usual case, a whole line inside this chunk: decoded straight from it.
+        this.emitText(chunk, start, nl);
+      } else {
+        this.keep(chunk.subarray(start, nl));
+        this.emit();
+      }
       start = nl + 1;
     }
   }
@@ -77,12 +82,17 @@ export class LineSplitter {
       this.onLine({ overlong: true, preview: decodeWhole(preview), bytes });
       return;
     }
-    let buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsBytes);
+    const buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsBytes);
     this.parts = [];
     this.partsBytes = 0;
-    if (buf.length > 0 && buf[buf.length - 1] === CR) buf = buf.subarray(0, buf.length - 1);
-    if (buf.length === 0) return;
-    const text = buf.toString("utf8");
+    this.emitText(buf, 0, buf.length);
+  }
+
+  /** Hands on bytes start..end of `buf` as a line: one trailing "\r" dropped, blank lines skipped. */
+  private emitText(buf: Buffer, start: number, end: number): void {
+    if (end > start && buf[end - 1] === CR) end--;
+    if (end === start) return;
+    const text = buf.toString("utf8", start, end);
     if (BLANK.test(text)) return;
     this.onLine({ text });
   }

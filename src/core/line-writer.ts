@@ -32,6 +32,21 @@ export class LineWriter {
     this.out.write(line);
   }
 
+  /**
+   * Runs `work`, which may write many lines, and hands those lines to the
+   * system together: each line is still one write(), but a pipe gets them in
+   * one writev() call instead of one system call per line. Nothing waits:
+   * the lines leave before this returns.
+   */
+  batch<T>(work: () => T): T {
+    this.out.cork();
+    try {
+      return work();
+    } finally {
+      this.out.uncork();
+    }
+  }
+
   /** Resolves once the reader has taken what is buffered (or has gone). */
   drained(): Promise<void> {
     if (!this.needsDrain) return Promise.resolve();

@@ -20,8 +20,9 @@ export function parseNativeLine(text: string): ParsedLine {
   } catch {
     return { ok: false, reason: "invalid_json" };
   }
-  // Rejected as strict JSON parsers do past their nesting limit.
-  if (nestedDeeperThan(value, MAX_NATIVE_DEPTH)) return { ok: false, reason: "invalid_json" };
+  // Rejected as strict JSON parsers do past their nesting limit. Nesting n deep
+  // takes at least 2n characters, so a shorter line need not be walked.
+  if (text.length > 2 * MAX_NATIVE_DEPTH && nestedDeeperThan(value, MAX_NATIVE_DEPTH)) return { ok: false, reason: "invalid_json" };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: "not_an_object" };
   if (typeof (value as { type?: unknown }).type !== "string" || (value as { type: string }).type === "") {
     return { ok: false, reason: "missing_type" };

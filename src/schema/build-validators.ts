@@ -5,7 +5,9 @@
 // "if type is X then payload X" once per type: compiled as one validator, every
 // event goes through all those rules and an error object is made for each rule
 // that does not apply. Per type, the rules amount to the envelope plus that
-// type's payload; an unknown type gets the envelope alone.
+// type's payload, merged here into one flat object schema (one function, no
+// $ref between envelope and payload); an unknown type gets the envelope alone.
+// test/built-validator.test.ts proves the result judges events as the schema does.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -17,18 +19,60 @@ interface TypeRule {
   then: { $ref: string };
 }
 
-const { allOf, $defs, $id, ...envelope } = loadSchema() as { allOf: TypeRule[]; $defs: object; $id: string; $schema: string } & Record<string, unknown>;
+interface ObjectSchema {
+  type: "object";
+  required: string[];
+  properties: Record<string, unknown>;
+  description?: string;
+}
+
+type Defs = Record<string, ObjectSchema>;
+
+const { allOf, $defs, $id, ...envelope } = loadSchema() as unknown as { allOf: TypeRule[]; $defs: Defs; $id: string; $schema: string } & ObjectSchema;
 const idFor = (name: string): string => `${$id.replace(/\.schema\.json$/, "")}/${name}`;
-const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true, inlineRefs: false });
-// The payload definitions keep the schema's own $id, so their internal "#/$defs/..." refs resolve as before.
+const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true });
+// The shared definitions keep the schema's own $id; refs into them are made absolute below.
 ajv.addSchema({ $schema: envelope.$schema, $id, $defs });
 const exported: Record<string, string> = { envelope: idFor("envelope") };
 ajv.addSchema({ ...envelope, $id: exported.envelope });
+
+/** A payload definition with its "#/$defs/..." refs pointing into the schema by its $id. */
+function absoluteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(absoluteRefs);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#") ? `${$id}${v}` : absoluteRefs(v)]),
+  );
+}
+
+/** "Envelope and payload" as one object schema: both lists of required fields, both sets of properties. */
+function envelopeWith(type: string, payload: ObjectSchema): object {
+  const keys = Object.keys(payload);
+  if (keys.some((k) => !["type", "required", "properties", "description"].includes(k)) || payload.type !== "object") {
+    throw new Error(`$defs/${type}: only type, required, properties and description can be merged with the envelope`);
+  }
+  const properties: Record<string, unknown> = { ...envelope.properties };
+  for (const [name, rule] of Object.entries(absoluteRefs(payload.properties) as Record<string, unknown>)) {
+    const outer = properties[name];
+    // A field both describe (session_id) must meet both rules.
+    properties[name] = outer === undefined || JSON.stringify(outer) === JSON.stringify(rule) ? rule : { allOf: [outer, rule] };
+  }
+  return {
+    $schema: envelope.$schema,
+    $id: idFor(type),
+    type: "object",
+    required: [...new Set([...envelope.required, ...payload.required])],
+    properties,
+  };
+}
+
 const types = allOf.map((rule, i) => {
-  const id = idFor(rule.if.properties.type.const);
-  exported[`type${i}`] = id;
-  ajv.addSchema({ $schema: envelope.$schema, $id: id, allOf: [{ $ref: exported.envelope }, { $ref: `${$id}${rule.then.$ref}` }] });
-  return rule.if.properties.type.const;
+  const type = rule.if.properties.type.const;
+  const def = $defs[rule.then.$ref.replace("#/$defs/", "")];
+  if (!def) throw new Error(`no definition for ${rule.then.$ref}`);
+  exported[`type${i}`] = idFor(type);
+  ajv.addSchema(envelopeWith(type, def));
+  return type;
 });
 const dispatch = `
 const byType = new Map([${types.map((type, i) => `[${JSON.stringify(type)}, type${i}]`).join(", ")}]);

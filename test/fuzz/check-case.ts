@@ -2,6 +2,7 @@
 // fast-check then shrinks the case and prints its seed and path.
 import { isDeepStrictEqual } from "node:util";
 import type { CanonicalEvent, EventOf, RunCounts } from "../../src/canonical/events.js";
+import { serializeEvent } from "../../src/canonical/serialize.js";
 import type { Interruption } from "../../src/core/outcome.js";
 import { protocolOf, type Source } from "../../src/translators/index.js";
 import type { StreamEnd } from "../../src/translators/translator.js";
@@ -62,6 +63,7 @@ function checkValid(events: CanonicalEvent[]): void {
     if (problems.length > 0) fail(`seq ${event.seq} (${event.type}) breaks the strict schema: ${problems.join("; ")}`);
     const order = keyOrderProblem(event);
     if (order) fail(`seq ${event.seq} (${event.type}): ${order}`);
+    if (serializeEvent(event) !== JSON.stringify(event)) fail(`seq ${event.seq} (${event.type}): the line written differs from JSON.stringify`);
   }
   const problems = verifyEvents(events);
   if (problems.length > 0) fail(`verify: ${problems.map((p) => `line ${p.line}: ${p.message}`).join("; ")}`);
