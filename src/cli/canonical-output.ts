@@ -8,6 +8,11 @@ export interface CanonicalOutput {
   sink: (event: CanonicalEvent) => void;
 }
 
+/** A bug in agentstream, found while running: said on stderr, and the run goes on. */
+export function reportBug(message: string): void {
+  process.stderr.write(`agentstream: ${message}\n`);
+}
+
 /**
  * Checks each event against the schema (when enabled). A failure is a bug in
  * agentstream, never the backend's doing: it is said on stderr, and the line kept.
@@ -17,7 +22,7 @@ export async function eventChecker(enabled: boolean): Promise<(event: CanonicalE
   const validate = await loadValidator();
   return (event) => {
     if (!validate(event)) {
-      process.stderr.write(`agentstream: bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors)}\n`);
+      reportBug(`bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors)}`);
     }
   };
 }

@@ -7,7 +7,7 @@ import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { TranslationSession } from "../core/translation-session.js";
 import { VERSION } from "../version.js";
-import { canonicalStdout } from "./canonical-output.js";
+import { canonicalStdout, reportBug } from "./canonical-output.js";
 import { openInput } from "./input.js";
 
 export interface NormalizeOptions {
@@ -35,6 +35,7 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
     includeRaw: opts.raw,
     deltas: opts.deltas,
     maxLineBytes: opts.maxLineBytes,
+    onTranslatorBug: reportBug,
     sink: output.sink,
   });
 

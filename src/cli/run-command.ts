@@ -16,6 +16,7 @@ import { readPrompt, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues } from "../run/redact.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
+import { reportBug } from "./canonical-output.js";
 
 export interface RunOptions {
   backend: Backend;
@@ -80,6 +81,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     deltas: opts.deltas,
     liveDurations: true,
     maxLineBytes: opts.maxLineBytes,
+    onTranslatorBug: reportBug,
     sink: (event) => {
       output.sink(event);
       renderer.event(event);

@@ -1,6 +1,6 @@
 import type { Backend, CanonicalEvent, EventPayloads } from "../canonical/events.js";
 import { createTranslator, detectBackend, type Source } from "../translators/index.js";
-import type { Draft, NativeEvent, StreamEnd, Translator } from "../translators/translator.js";
+import { passThrough, type Draft, type NativeEvent, type StreamEnd, type Translator } from "../translators/translator.js";
 import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
@@ -21,6 +21,12 @@ export interface TranslationSessionOptions {
   sink: (event: CanonicalEvent) => void;
   /** Sees each parsed native event before it is translated (a live run watches for the terminal one). */
   onNativeEvent?: (event: NativeEvent) => void;
+  /**
+   * A translator threw on a native event: a bug in agentstream. The event is
+   * kept as backend.event and the run goes on; this hears of it (default: a
+   * process warning).
+   */
+  onTranslatorBug?: (message: string) => void;
 }
 
 // With --from auto, lines that are not JSON events are held until one is (then
@@ -113,7 +119,18 @@ export class TranslationSession {
     this.sawEvents = true;
     this.options.onNativeEvent?.(parsed.event);
     const raw = this.options.includeRaw ? parsed.event : undefined;
-    for (const d of this.translator!.translate(parsed.event)) this.emit(d, raw);
+    for (const d of this.translate(parsed.event)) this.emit(d, raw);
+  }
+
+  private translate(event: NativeEvent): Draft[] {
+    try {
+      return this.translator!.translate(event);
+    } catch (err) {
+      const message = `bug: translating a ${JSON.stringify(event.type)} event failed (${(err as Error)?.message ?? String(err)}); it is kept as backend.event`;
+      const report = this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
+      report(message);
+      return [passThrough(event)];
+    }
   }
 
   private unparsed(text: string, reason: EventPayloads["backend.unparsed"]["reason"]): void {

@@ -1,7 +1,7 @@
 import type { CompactionReason, ErrorInfo, EventPayloads } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
 import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "./fields.js";
-import { draft, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "./translator.js";
+import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "./translator.js";
 
 interface AssistantSummary {
   text: string;
@@ -54,7 +54,7 @@ export class AtomicTranslator implements Translator {
     switch (e.type) {
       case "session": {
         const id = nonEmpty(e.id);
-        if (!id) return backendEvent(e);
+        if (!id) return [passThrough(e)];
         return [draft("session.started", defined({ session_id: id, protocol_version: count(e.version), cwd: nonEmpty(e.cwd) }), { native })];
       }
       case "agent_start":
@@ -163,7 +163,7 @@ export class AtomicTranslator implements Translator {
         return [];
       default:
         // entry_appended, bash_execution_update, summarization_retry_attempt_start, anything newer.
-        return backendEvent(e);
+        return [passThrough(e)];
     }
   }
 
@@ -198,7 +198,7 @@ export class AtomicTranslator implements Translator {
   private update(e: NativeEvent): Draft[] {
     const event = objectOrEmpty(e.assistantMessageEvent);
     const kind = event.type === "text_delta" ? "message.delta" : event.type === "thinking_delta" ? "reasoning.delta" : undefined;
-    if (!kind) return typeof event.type === "string" && ABSORBED_UPDATES.has(event.type) ? [] : backendEvent(e);
+    if (!kind) return typeof event.type === "string" && ABSORBED_UPDATES.has(event.type) ? [] : [passThrough(e)];
     this.assistantId ??= this.nextMessageId();
     return [draft(kind, { message_id: this.assistantId, text: asText(event.delta) }, { native: e.type })];
   }
@@ -230,10 +230,6 @@ export class AtomicTranslator implements Translator {
     this.continueError = undefined;
     return out;
   }
-}
-
-function backendEvent(e: NativeEvent): Draft[] {
-  return [draft("backend.event", { native_type: e.type, raw: e }, { native: e.type })];
 }
 
 function callId(e: NativeEvent): string {

@@ -1,7 +1,7 @@
 import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
 import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
-import { draft, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
+import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
 
 /** Text streamed in chunks, assembled into one message at the next boundary. */
 interface OpenText {
@@ -161,7 +161,7 @@ export class EvosciTranslator implements Translator {
         break;
       default:
         // panel_dispatch_* and anything newer: passed through whole.
-        out.push(draft("backend.event", { native_type: e.type, raw: e }, { native }));
+        out.push(passThrough(e));
     }
     return out;
   }

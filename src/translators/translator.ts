@@ -32,6 +32,11 @@ export function draft<T extends EventType>(
   return { type, payload, ...meta };
 }
 
+/** A native event kept whole, as data: backend.event. */
+export function passThrough(e: NativeEvent): Draft<"backend.event"> {
+  return draft("backend.event", { native_type: e.type, raw: e }, { native: e.type });
+}
+
 /** How the native stream ended. */
 export interface StreamEnd {
   /** How the backend process ended; null when unknown (a recording without --backend-exit). */

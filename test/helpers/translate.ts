@@ -6,7 +6,7 @@ import type { StreamEnd } from "../../src/translators/translator.js";
 
 export const TEST_RUN_ID = "run-test";
 
-export interface TranslateOptions extends Partial<Pick<TranslationSessionOptions, "from" | "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations">> {
+export interface TranslateOptions extends Partial<Pick<TranslationSessionOptions, "from" | "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations" | "onTranslatorBug">> {
   end?: Partial<StreamEnd>;
   interruption?: Interruption;
   /** Feed the input in chunks of this many bytes (default: all at once). */
@@ -26,6 +26,7 @@ export function translate(native: string | Buffer, options: TranslateOptions = {
     deltas: options.deltas,
     maxLineBytes: options.maxLineBytes,
     liveDurations: options.liveDurations,
+    onTranslatorBug: options.onTranslatorBug,
     sink: (e) => events.push(e),
   });
   const bytes = typeof native === "string" ? Buffer.from(native) : native;
