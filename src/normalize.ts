@@ -21,6 +21,8 @@ export interface NormalizeOptions {
   maxLineBytes?: number;
   runId?: string;
   clock?: Clock;
+  /** Hears of a translator bug (the event it threw on is kept as backend.event); default: a process warning. */
+  onTranslatorBug?: (message: string) => void;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function* normalizeStream(
     includeRaw: options.raw,
     deltas: options.deltas,
     maxLineBytes: options.maxLineBytes,
+    onTranslatorBug: options.onTranslatorBug,
     sink: (event) => ready.push(event),
   });
   for await (const chunk of input) {

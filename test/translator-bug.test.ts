@@ -2,9 +2,14 @@
 // event is kept whole as backend.event, the bug is reported, and the run
 // goes on to its usual end.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { CanonicalEvent } from "../src/canonical/events.js";
+import { normalizeStream } from "../src/normalize.js";
 import { EvosciTranslator } from "../src/translators/evosci.js";
 import type { NativeEvent } from "../src/translators/translator.js";
+import { parseJsonl, runCli } from "./helpers/cli.js";
 import { translate } from "./helpers/translate.js";
+
+const BREAK_TRANSLATOR = new URL("./fixtures/break-translator.mjs", import.meta.url).href;
 
 const STREAM = [
   { type: "text", content: "Looking." },
@@ -51,5 +56,24 @@ describe("a translator that throws", () => {
     expect(warnings[0]).toContain('translating a "text" event failed (boom)');
     expect(events.filter((e) => e.type === "backend.event")).toHaveLength(2);
     expect(events.at(-1)?.type).toBe("run.finished");
+  });
+
+  it("through the library, tells onTranslatorBug and keeps the event", async () => {
+    breakOn("tool_call");
+    const bugs: string[] = [];
+    const events: CanonicalEvent[] = [];
+    for await (const event of normalizeStream([STREAM], { from: "evosci", onTranslatorBug: (m) => bugs.push(m) })) events.push(event);
+    expect(bugs).toHaveLength(1);
+    expect(events.filter((e) => e.type === "backend.event")).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+  });
+
+  it("in the built CLI, says so on stderr and still ends with run.finished and exit 0", async () => {
+    const result = await runCli(["normalize", "--from", "evosci", "-"], { input: STREAM, env: { NODE_OPTIONS: `--import ${BREAK_TRANSLATOR}` } });
+    expect(result.stderr).toContain('agentstream: bug: translating a "tool_call" event failed (boom); it is kept as backend.event');
+    const events = parseJsonl(result.stdout);
+    expect(events.filter((e) => e.type === "backend.event")).toMatchObject([{ native_type: "tool_call" }]);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+    expect(result.code).toBe(0);
   });
 });
