@@ -22,7 +22,8 @@ function quoteName(name: string): string {
 
 /**
  * One canonical event as one JSON line (without "\n"): exactly what
- * JSON.stringify(event) gives, byte for byte, in about half the time. The
+ * JSON.stringify(event) gives, byte for byte, in about 60% of the time (a
+ * message.delta: 0.47 µs against 0.78 µs on the bench machine). The
  * envelope comes first in every event, so it is written from a template with
  * its strings quoted once; the other fields go through JSON.stringify one by
  * one. An object that does not start with the envelope in order (not one
