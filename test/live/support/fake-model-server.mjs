@@ -1,10 +1,13 @@
-// An OpenAI-compatible Chat Completions server for driving real backends
-// offline. Loopback only, on a random port; it serves a bounded number of
-// requests and closes itself after a period without any.
+// A fake model API for driving real backends offline. Loopback only, on a
+// random port; it serves a bounded number of requests and closes itself after
+// a period without any. What a scenario answers is provider-neutral
+// (scenarios.mjs); a wire adapter (wire/*.mjs) speaks one provider's format.
 import { createServer } from "node:http";
 import { replyFor, scenarioOf, USAGE_PER_CALL } from "./scenarios.mjs";
+import { MODEL_ID, sendJson } from "./wire/common.mjs";
+import { openaiChat } from "./wire/openai-chat.mjs";
 
-export const MODEL_ID = "fake-model";
+export { MODEL_ID };
 const MAX_REQUESTS = 200;
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const DEFAULT_IDLE_CLOSE_MS = 5 * 60_000;
@@ -13,19 +16,29 @@ const SLOW_CHUNK_MS = 250;
 const SLOW_MAX_CHUNKS = 480;
 
 /**
- * Start the server. `requests` records every chat request (scenario, attempt,
- * the body); `usage` adds up the tokens reported by completed streams.
+ * Start the server. `requests` records every model request (scenario, attempt,
+ * the body); `usage` adds up the tokens reported by completed replies.
+ *
+ * A wire adapter has:
+ * - `route(method, path)`: "call" for a model request, `{ status, body }` for
+ *   another route it answers (a model list), undefined for none;
+ * - `view(body, path)`: the request as scenarios see it,
+ *   `{ userText, lastRole ("user" | "tool" | ...), tools: [{ name, parameters }], stream }`;
+ * - `error(res, status, { type, message })`: the provider's error body;
+ * - `stream(res, reply, chunks, usage)` and `complete(res, reply, chunks, usage)`:
+ *   a streamed or whole reply (`chunks` is async iterable; `usage()` reports
+ *   one call's tokens as `{ input_tokens, output_tokens }` and counts them).
  */
-export async function startFakeModelServer({ idleCloseMs = DEFAULT_IDLE_CLOSE_MS } = {}) {
+export async function startFakeModelServer({ wire = openaiChat, idleCloseMs = DEFAULT_IDLE_CLOSE_MS } = {}) {
   const state = { requests: [], usage: { input_tokens: 0, output_tokens: 0 }, attempts: new Map(), served: 0, replies: 0 };
   const sockets = new Set();
   let idleTimer;
   const server = createServer((req, res) => {
     armIdleTimer();
     state.served++;
-    if (state.served > MAX_REQUESTS) return sendJson(res, 429, { error: { message: "fake server: request limit reached", type: "rate_limit" } });
-    handle(req, res, state).catch((err) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `fake server: ${err.message}`, type: "server_error" } });
+    if (state.served > MAX_REQUESTS) return wire.error(res, 429, { type: "rate_limit", message: "fake server: request limit reached" });
+    handle(req, res, state, wire).catch((err) => {
+      if (!res.headersSent) wire.error(res, 500, { type: "server_error", message: `fake server: ${err.message}` });
       else res.destroy();
     });
   });
@@ -53,40 +66,46 @@ export async function startFakeModelServer({ idleCloseMs = DEFAULT_IDLE_CLOSE_MS
   const { port } = server.address();
   return {
     port,
+    origin: `http://127.0.0.1:${port}`,
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests: state.requests,
     usage: state.usage,
-    /** Chat requests made for one scenario. */
+    /** Model requests made for one scenario. */
     requestsFor: (scenario) => state.requests.filter((r) => r.scenario === scenario),
     close,
   };
 }
 
-async function handle(req, res, state) {
+async function handle(req, res, state, wire) {
   const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
-  if (req.method === "GET" && path.endsWith("/models")) {
-    return sendJson(res, 200, { object: "list", data: [{ id: MODEL_ID, object: "model", created: 0, owned_by: "fake" }] });
-  }
-  if (req.method !== "POST" || !path.endsWith("/chat/completions")) {
-    return sendJson(res, 404, { error: { message: `fake server: no route ${req.method} ${path}`, type: "not_found" } });
-  }
-  const body = JSON.parse(await readBody(req));
-  const scenario = scenarioOf(body) ?? "unscripted";
+  const route = wire.route(req.method, path);
+  if (route === undefined) return wire.error(res, 404, { type: "not_found", message: `fake server: no route ${req.method} ${path}` });
+  if (route !== "call") return sendJson(res, route.status, route.body);
+  const text = await readBody(req);
+  const body = text === "" ? {} : JSON.parse(text);
+  const view = wire.view(body, path);
+  const scenario = scenarioOf(view) ?? "unscripted";
   const attempt = (state.attempts.get(scenario) ?? 0) + 1;
   state.attempts.set(scenario, attempt);
-  const reply = withIds(replyFor(scenario, body, attempt), state);
+  const reply = withIds(replyFor(scenario, view, attempt), state);
   state.requests.push({ scenario, attempt, body, reply: { status: reply.status ?? 200, toolCalls: reply.toolCalls } });
 
-  if (reply.status) return sendJson(res, reply.status, reply.body);
+  if (reply.status) return wire.error(res, reply.status, reply.error);
   const chunks = reply.slow ? slowChunks() : reply.chunks;
-  if (body.stream) return streamReply(res, reply, chunks, state);
-  return sendJson(res, 200, completion(reply, await collect(chunks), state));
+  const usage = () => usageReport(state);
+  if (view.stream) {
+    let closed = false;
+    res.on("close", () => (closed = true));
+    // The client went away (a cancelled run): stop producing.
+    return wire.stream(res, reply, untilClosed(chunks, () => closed), usage);
+  }
+  return wire.complete(res, reply, await collect(chunks), usage);
 }
 
 /** Give the reply its response id, and each tool call an id the backend will echo. */
 function withIds(reply, state) {
   const n = ++state.replies;
-  const id = `chatcmpl-fake-${n}`;
+  const id = `fake-${n}`;
   const toolCalls = (reply.chunks ?? []).filter((c) => c.tool_call).map((c, i) => ({ id: `call_fake_${n}_${i}`, ...c.tool_call }));
   return { ...reply, id, toolCalls };
 }
@@ -105,15 +124,17 @@ function readBody(req) {
   });
 }
 
-function sendJson(res, status, value) {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(value));
-}
-
 async function* slowChunks() {
   for (let i = 1; i <= SLOW_MAX_CHUNKS; i++) {
     await new Promise((resolve) => setTimeout(resolve, SLOW_CHUNK_MS));
     yield { content: `tick ${i}. ` };
+  }
+}
+
+async function* untilClosed(chunks, closed) {
+  for await (const chunk of chunks) {
+    if (closed()) return;
+    yield chunk;
   }
 }
 
@@ -123,57 +144,8 @@ async function collect(chunks) {
   return out;
 }
 
-async function streamReply(res, reply, chunks, state) {
-  const frame = (choices, extra = {}) => ({ id: reply.id, object: "chat.completion.chunk", created: nowSeconds(), model: MODEL_ID, choices, ...extra });
-  const send = (value) => res.write(`data: ${JSON.stringify(value)}\n\n`);
-  let closed = false;
-  res.on("close", () => (closed = true));
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  send(frame([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]));
-  let toolIndex = 0;
-  for await (const chunk of chunks) {
-    // The client went away (a cancelled run): stop producing.
-    if (closed) return;
-    if (chunk.tool_call) {
-      // Name first, then the arguments in two fragments, as real providers do.
-      const call = reply.toolCalls[toolIndex];
-      const args = JSON.stringify(call.arguments);
-      const half = Math.floor(args.length / 2);
-      const delta = (fn, head = {}) => ({ tool_calls: [{ index: toolIndex, ...head, function: fn }] });
-      send(frame([{ index: 0, delta: delta({ name: call.name, arguments: "" }, { id: call.id, type: "function" }), finish_reason: null }]));
-      send(frame([{ index: 0, delta: delta({ arguments: args.slice(0, half) }), finish_reason: null }]));
-      send(frame([{ index: 0, delta: delta({ arguments: args.slice(half) }), finish_reason: null }]));
-      toolIndex++;
-    } else {
-      send(frame([{ index: 0, delta: chunk, finish_reason: null }]));
-    }
-  }
-  send(frame([{ index: 0, delta: {}, finish_reason: reply.finish }]));
-  send(frame([], { usage: usageReport(state) }));
-  res.end("data: [DONE]\n\n");
-}
-
-function completion(reply, chunks, state) {
-  const content = chunks.map((c) => c.content ?? "").join("");
-  const reasoning = chunks.map((c) => c.reasoning_content ?? "").join("");
-  const toolCalls = reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
-  const message = { role: "assistant", content, ...(reasoning ? { reasoning_content: reasoning } : {}), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
-  return {
-    id: reply.id,
-    object: "chat.completion",
-    created: nowSeconds(),
-    model: MODEL_ID,
-    choices: [{ index: 0, message, finish_reason: reply.finish }],
-    usage: usageReport(state),
-  };
-}
-
 function usageReport(state) {
-  state.usage.input_tokens += USAGE_PER_CALL.prompt_tokens;
-  state.usage.output_tokens += USAGE_PER_CALL.completion_tokens;
-  return { ...USAGE_PER_CALL, total_tokens: USAGE_PER_CALL.prompt_tokens + USAGE_PER_CALL.completion_tokens };
-}
-
-function nowSeconds() {
-  return Math.floor(Date.now() / 1000);
+  state.usage.input_tokens += USAGE_PER_CALL.input_tokens;
+  state.usage.output_tokens += USAGE_PER_CALL.output_tokens;
+  return { ...USAGE_PER_CALL };
 }

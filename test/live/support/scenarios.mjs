@@ -11,7 +11,7 @@ export const ANSWERS = {
 };
 
 /** Token counts each completed model call reports, so totals can be checked exactly. */
-export const USAGE_PER_CALL = { prompt_tokens: 40, completion_tokens: 9 };
+export const USAGE_PER_CALL = { input_tokens: 40, output_tokens: 9 };
 
 export const SCENARIOS = {
   text: { prompt: "scenario:text say hello" },
@@ -27,20 +27,23 @@ export const SCENARIOS = {
 export const TOOL_SCENARIO_FILES = { "notes.txt": "some notes\n", "data.csv": "a,b\n1,2\n" };
 
 /**
- * The reply to one request: `{ status, body }` for an HTTP error, or
- * `{ chunks }`, a list of deltas streamed in order (`content`,
- * `reasoning_content` or `tool_call`), ending with `finish`.
+ * The reply to one model request, provider-neutral (a wire adapter writes it
+ * in its provider's format): `{ status, error: { type, message } }` for an
+ * HTTP error, or `{ chunks, finish }`: deltas streamed in order (`{content}`,
+ * `{reasoning}` or `{tool_call: {name, arguments}}`), then the finish reason
+ * (`stop` or `tool_use`). `request` is the adapter's view of the request:
+ * `{ userText, lastRole, tools: [{ name, parameters }], stream }`.
  */
 export function replyFor(scenario, request, attempt) {
   switch (scenario) {
     case "text":
       return { chunks: [...textChunks(ANSWERS.text)], finish: "stop" };
     case "tool":
-      if (lastMessageRole(request) === "tool") return { chunks: [...textChunks(ANSWERS.toolFinal)], finish: "stop" };
-      return { chunks: [...textChunks(ANSWERS.toolIntro), { tool_call: listFilesCall(request) }], finish: "tool_calls" };
+      if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.toolFinal)], finish: "stop" };
+      return { chunks: [...textChunks(ANSWERS.toolIntro), { tool_call: listFilesCall(request) }], finish: "tool_use" };
     case "thinking":
       return {
-        chunks: [...textChunks(ANSWERS.thinking, "reasoning_content"), ...textChunks(ANSWERS.thinkingFinal)],
+        chunks: [...textChunks(ANSWERS.thinking, "reasoning"), ...textChunks(ANSWERS.thinkingFinal)],
         finish: "stop",
       };
     case "error400":
@@ -59,7 +62,7 @@ export function replyFor(scenario, request, attempt) {
 }
 
 function httpError(status, type, message) {
-  return { status, body: { error: { message, type, param: null, code: null } } };
+  return { status, error: { type, message } };
 }
 
 /** A few chunks per text, split on word boundaries, so the stream has real deltas. */
@@ -68,39 +71,21 @@ function* textChunks(text, field = "content") {
   for (let i = 0; i < words.length; i += 2) yield { [field]: words.slice(i, i + 2).join("") };
 }
 
-function lastMessageRole(request) {
-  const messages = Array.isArray(request.messages) ? request.messages : [];
-  return messages.at(-1)?.role;
-}
-
 /** A call that lists the working directory, with whichever tool the backend offers for it. */
 function listFilesCall(request) {
-  const offered = new Set((request.tools ?? []).map((t) => t.function?.name).filter(Boolean));
-  if (offered.has("ls")) return { name: "ls", arguments: { path: offeredPathRoot(request) } };
+  const offered = new Map(request.tools.map((t) => [t.name, t]));
+  if (offered.has("ls")) return { name: "ls", arguments: { path: pathRoot(offered.get("ls")) } };
   if (offered.has("bash")) return { name: "bash", arguments: { command: "ls" } };
   if (offered.has("execute")) return { name: "execute", arguments: { command: "ls" } };
   return { name: "ls", arguments: {} };
 }
 
 /** pi's `ls` takes a relative path; EvoScientist's takes an absolute one inside its workdir. */
-function offeredPathRoot(request) {
-  const ls = (request.tools ?? []).find((t) => t.function?.name === "ls");
-  const description = JSON.stringify(ls?.function?.parameters ?? {});
-  return /absolute/i.test(description) ? "/" : ".";
+function pathRoot(ls) {
+  return /absolute/i.test(JSON.stringify(ls.parameters ?? {})) ? "/" : ".";
 }
 
-/** The scenario named in the first user message, or undefined. */
+/** The scenario named in the request's user text, or undefined. */
 export function scenarioOf(request) {
-  for (const message of request.messages ?? []) {
-    if (message.role !== "user") continue;
-    const match = /scenario:([a-z0-9]+)/.exec(textOf(message.content));
-    if (match) return match[1];
-  }
-  return undefined;
-}
-
-function textOf(content) {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join(" ");
-  return "";
+  return /scenario:([a-z0-9]+)/.exec(request.userText)?.[1];
 }
