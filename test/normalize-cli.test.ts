@@ -1,7 +1,10 @@
 // agentstream normalize as a real process: its exit paths.
-import { existsSync } from "node:fs";
+import { chmodSync, existsSync, openSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseJsonl, runCli } from "./helpers/cli.js";
+import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
 
 describe("agentstream normalize", () => {
@@ -33,4 +36,36 @@ describe("agentstream normalize", () => {
     expect(verifyEvents(events)).toEqual([]);
     expect(run.stderr).toMatch(/cannot read \/proc\/self\/mem: EIO/);
   });
+
+  it("refuses a directory on stdin with exit 2 and a message", () => {
+    const run = spawnSync(process.execPath, [BIN, "normalize", "-"], { stdio: [openDir(tmpdir()), "pipe", "pipe"], encoding: "utf8" });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/cannot read stdin: it is a directory/);
+  });
+
+  // As root every file is readable; a process of user nobody gets EACCES on a root-only file.
+  const canDropPrivileges = process.getuid?.() === 0 && existsSync("/usr/bin/setpriv");
+  it.skipIf(!canDropPrivileges)("refuses a file it may not read with exit 2 and a message, no stack trace", () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentstream-eacces-"));
+    chmodSync(dir, 0o755);
+    const file = join(dir, "secret.jsonl");
+    writeFileSync(file, '{"type":"done"}\n');
+    chmodSync(file, 0o600);
+    try {
+      for (const command of ["normalize", "verify"]) {
+        const run = spawnSync("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, command, file], { encoding: "utf8" });
+        expect(run.stderr, command).toMatch(new RegExp(`cannot read ${file}: permission denied`));
+        expect(run.stderr).not.toMatch(/Unhandled|at .*\.js:\d+/);
+        expect(run.status, command).toBe(2);
+        expect(run.stdout).toBe("");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+function openDir(path: string): number {
+  return openSync(path, "r");
+}

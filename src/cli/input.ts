@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from "node:fs";
+import { createReadStream, fstatSync, openSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { UsageError } from "../core/errors.js";
 
@@ -7,15 +7,44 @@ import { UsageError } from "../core/errors.js";
 // let V8's young generation grow to 150 MB, at no cost in speed (measured).
 const READ_CHUNK_BYTES = 64 * 1024;
 
-/** A file argument or "-" for stdin, checked before anything is written. */
+/**
+ * A file argument or "-" for stdin, opened before anything is written: a file
+ * that is missing, unreadable (EACCES) or a directory is a usage error (exit 2)
+ * with a message, never a stack trace, and so is a directory given as stdin.
+ */
 export function openInput(file: string): Readable {
-  if (file === "-") return process.stdin;
-  let isFile = false;
-  try {
-    isFile = !statSync(file).isDirectory();
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  if (file === "-") {
+    if (isDirectory(0)) throw new UsageError("cannot read stdin: it is a directory", "give a file, or pipe a stream into agentstream");
+    return process.stdin;
   }
-  if (!isFile) throw new UsageError(`cannot read ${file}: it is a directory`);
-  return createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${reason(err as NodeJS.ErrnoException)}`);
+  }
+  if (isDirectory(fd)) throw new UsageError(`cannot read ${file}: it is a directory`);
+  return createReadStream(file, { fd, highWaterMark: READ_CHUNK_BYTES });
+}
+
+function isDirectory(fd: number): boolean {
+  try {
+    return fstatSync(fd).isDirectory();
+  } catch {
+    return false; // a closed or odd descriptor: reading it will say what is wrong
+  }
+}
+
+function reason(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case "ENOENT":
+      return "no such file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "it is a directory";
+    default:
+      return err.message;
+  }
 }
