@@ -48,6 +48,8 @@ export function buildProgram(): Command {
     )
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
+    // One prefix for every error agentstream prints, commander's own included.
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text)) })
     .exitOverride()
     .addHelpText(
       "after",
@@ -182,6 +184,15 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     process.exitCode = exitCodeForError(err);
   }
+}
+
+/** commander says "error: ..."; agentstream says "agentstream: ..." everywhere, with a hint where one helps. */
+function withOurPrefix(text: string): string {
+  const said = text.replace(/^error: /, "agentstream: ");
+  const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
+  if (!unknown) return said;
+  const arg = JSON.stringify(unknown[1]);
+  return `${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`;
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */
