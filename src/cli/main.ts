@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { AgentstreamError } from "../core/errors.js";
 import { EXIT_EPIPE, EXIT_USAGE } from "../core/exit-codes.js";
 import { VERSION } from "../version.js";
+import { dropColourConflictWarning } from "./colour-warning.js";
 
 // Each command's module is loaded only when that command runs, so start-up
 // pays for commander alone.
@@ -173,6 +174,7 @@ Example:
 }
 
 export async function main(argv: string[]): Promise<void> {
+  dropColourConflictWarning();
   // A reader that goes away early (`agentstream --help | head -1`) ends us quietly with 141.
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code !== "EPIPE") throw err;
