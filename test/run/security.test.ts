@@ -197,6 +197,57 @@ describe.concurrent("agentstream run: secrets stay out of the stream and the log
   });
 });
 
+describe("agentstream run: secrets the backend prints", () => {
+  // A key with a quote and a backslash: on a JSON line it shows escaped.
+  const envKey = 'sk-envkey-0123456789"q\\b';
+  const argKey = "sk-argkey-abcdef123456";
+  const said = `401 Unauthorized: key ${envKey} / ${argKey} rejected`;
+
+  /** A pi run whose backend prints both keys on stderr and in its error event. */
+  async function leaky(extra: string[]) {
+    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", JSON.stringify(said).slice(1, -1));
+    const file = scratch.path("leaky.jsonl");
+    writeFileSync(file, native);
+    const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `starting with ${envKey}\n`, STANDIN_STDERR_AT_END: `${said}\n`, STANDIN_END: "exit:0" };
+    const { result } = await runStandIn(scratch, ["--backend", "pi", `--backend-arg=--api-key=${argKey}`, ...extra, "hi"], { knobs, env: { OPENAI_API_KEY: envKey } });
+    // 401: the provider refused the key.
+    expect(result.code, result.stderr).toBe(77);
+    return result;
+  }
+
+  function expectNoKeys(where: string, text: string): void {
+    for (const secret of [envKey, argKey]) {
+      expect(text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)), `${where} shows ${secret}`).toBe(false);
+    }
+  }
+
+  it("hidden on stdout (jsonl, --raw) and in the stderr summary; the error event, error.message and stderr_tail say [redacted]", async () => {
+    for (const extra of [[], ["--raw"]]) {
+      const result = await leaky(extra);
+      expectNoKeys(`stdout ${extra}`, result.stdout);
+      expectNoKeys(`stderr ${extra}`, result.stderr);
+      const { events, finished } = expectCanonical(result);
+      const error = events.find((event) => event.type === "error") as { message: string };
+      expect(error.message).toBe("401 Unauthorized: key [redacted] / [redacted] rejected");
+      expect((finished.error as { message: string }).message).toContain("[redacted]");
+      expect((finished.stderr_tail as string[]).join("\n")).toContain("starting with [redacted]");
+      expect(result.stderr).toContain("[redacted]");
+    }
+  });
+
+  it("hidden in --output json and --output text, and in the --verbose passthrough of the backend's stderr", async () => {
+    const json = await leaky(["--output", "json"]);
+    expectNoKeys("--output json", json.stdout);
+    expect(JSON.parse(json.stdout).stderr_tail.join("\n")).toContain("[redacted]");
+    const text = await leaky(["--output", "text"]);
+    expectNoKeys("--output text stdout", text.stdout);
+    expectNoKeys("--output text stderr", text.stderr);
+    const verbose = await leaky(["--verbose"]);
+    expectNoKeys("--verbose stderr", verbose.stderr);
+    expect(verbose.stderr).toContain("starting with [redacted]");
+  });
+});
+
 describe("redaction rules", () => {
   it("a secret flag is known by its last word; its value may hold a newline", () => {
     expect(redactSecrets(["--password=a\nb", "-api_key", "k1", "--key", "k2", "--gpg-passphrase=p", "--max-tokens", "100", "--api-key-file", "/k.txt"])).toEqual([
