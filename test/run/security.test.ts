@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { LineWriter } from "../../src/core/line-writer.js";
 import { BACKENDS } from "../../src/run/backends.js";
+import { redactTokens } from "../../src/core/redactor.js";
 import { redactSecrets, redactSecretValues } from "../../src/run/redact.js";
 import { RunSupervisor } from "../../src/run/supervisor.js";
 import { runCli } from "../helpers/cli.js";
@@ -248,6 +249,40 @@ describe("agentstream run: secrets the backend prints", () => {
   });
 });
 
+describe("agentstream run: token-shaped strings", () => {
+  const openai = "sk-proj-ABCDEFGHIJKLMNOPQRSTuvwx1234";
+  const github = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+  const slack = "xoxb-1234567890-abcdefghijkl";
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl_-x";
+  const bearer = "opaque.bearer.token.0123456789";
+
+  it("hidden in run.started.command, the --verbose command line, stderr and the error event, though no flag or variable names them", async () => {
+    const said = `failed: ${github} ${slack} ${jwt} Bearer ${bearer}`;
+    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", said);
+    const file = scratch.path("tokens.jsonl");
+    writeFileSync(file, native);
+    const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `${said}\n`, STANDIN_END: "exit:0" };
+    const args = ["--backend", "pi", `--backend-arg=--header=Authorization: Bearer ${bearer}`, "--backend-arg=-k", `--backend-arg=${openai}`, "--verbose", "hi"];
+    const { result, standIn } = await runStandIn(scratch, args, { knobs });
+    expect(standIn!.argv).toContain(openai);
+    const { events } = expectCanonical(result);
+    expect((events[0] as { command: string[] }).command).toEqual(expect.arrayContaining(["--header=Authorization: Bearer [redacted]", "-k", "[redacted]"]));
+    expect((events.find((event) => event.type === "error") as { message: string }).message).toBe("failed: [redacted] [redacted] [redacted] Bearer [redacted]");
+    for (const token of [openai, github, slack, jwt, bearer]) {
+      expect(result.stdout.includes(token), `stdout shows ${token}`).toBe(false);
+      expect(result.stderr.includes(token), `stderr shows ${token}`).toBe(false);
+    }
+  });
+
+  it("normalize hides them too, and each line stays valid JSON", async () => {
+    const file = scratch.path("native.jsonl");
+    writeFileSync(file, readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", `line one\\n${openai}`));
+    const result = await runCli(["normalize", "--raw", file]);
+    expect(result.stdout.includes(openai)).toBe(false);
+    expect(expectCanonical(result).events.find((event) => event.type === "error")).toMatchObject({ message: "line one\n[redacted]" });
+  });
+});
+
 describe("redaction rules", () => {
   it("a secret flag is known by its last word; its value may hold a newline", () => {
     expect(redactSecrets(["--password=a\nb", "-api_key", "k1", "--key", "k2", "--gpg-passphrase=p", "--max-tokens", "100", "--api-key-file", "/k.txt"])).toEqual([
@@ -262,6 +297,18 @@ describe("redaction rules", () => {
       "--api-key-file",
       "/k.txt",
     ]);
+  });
+
+  it("token shapes: sk-, ghp_/github_pat_, xox[abp]-, JWTs, Bearer; not look-alikes", () => {
+    const cases = [
+      ["-k sk-ant-api03-abcdefghijklmnop", "-k [redacted]"],
+      ["Authorization: Bearer abc.def-ghi_jkl", "Authorization: Bearer [redacted]"],
+      ["github_pat_11ABCDEFG0123456789_abcdef", "[redacted]"],
+      ["xoxp-0123456789-abc", "[redacted]"],
+      ["a eyJx.eyJy.z b", "a [redacted] b"],
+      ["scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly", "scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly"],
+    ];
+    for (const [text, redacted] of cases) expect(redactTokens(text!)).toBe(redacted);
   });
 
   it("secret environment values are hidden wherever they appear, the longest first; short values are left alone", () => {
