@@ -1,6 +1,7 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import { serializeEvent } from "../canonical/serialize.js";
 import { LineWriter } from "../core/line-writer.js";
+import { Redactor } from "../core/redactor.js";
 import { describeErrors, loadValidator } from "../schema/validator.js";
 
 export interface CanonicalOutput {
@@ -9,8 +10,8 @@ export interface CanonicalOutput {
 }
 
 /** A bug in agentstream, found while running: said on stderr, and the run goes on. */
-export function reportBug(message: string): void {
-  process.stderr.write(`agentstream: ${message}\n`);
+export function reportBug(message: string, stderr: NodeJS.WritableStream = process.stderr): void {
+  stderr.write(`agentstream: ${message}\n`);
 }
 
 /**
@@ -27,13 +28,14 @@ export async function eventChecker(enabled: boolean): Promise<(event: CanonicalE
   };
 }
 
-/** stdout as a canonical sink: each event checked, serialized, and written as one line. */
-export async function canonicalStdout(options: { validate: boolean; onGone?: () => void }): Promise<CanonicalOutput> {
+/** stdout as a canonical sink: each event checked, serialized, redacted, and written as one line. */
+export async function canonicalStdout(options: { validate: boolean; onGone?: () => void; redactor?: Redactor }): Promise<CanonicalOutput> {
+  const redactor = options.redactor ?? new Redactor([]);
   const writer = new LineWriter(process.stdout, options.onGone);
   const check = await eventChecker(options.validate);
   const sink = (event: CanonicalEvent): void => {
     check(event);
-    writer.write(`${serializeEvent(event)}\n`);
+    writer.write(`${redactor.jsonLine(serializeEvent(event))}\n`);
   };
   return { writer, sink };
 }

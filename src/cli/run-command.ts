@@ -13,7 +13,7 @@ import { findExecutable } from "../run/executable.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { piAcceptsPromptTerminator } from "../run/pi-version.js";
 import { readPrompt, workingDirectory } from "../run/prompt.js";
-import { redactSecrets, redactSecretValues } from "../run/redact.js";
+import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
 import { reportBug } from "./canonical-output.js";
@@ -63,14 +63,17 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   // What run.started (and --verbose) shows: the argv with secret values hidden.
   const command = redactSecretValues([file, ...backendArgv(spec, { ...request, backendArgs: redactSecrets(request.backendArgs) })], process.env);
 
-  const renderer = new HumanRenderer({ stream: process.stderr, verbosity: verbosity(opts), backend: spec.backend });
+  // Whatever the backend prints (its key on stderr, in an error event) is written through this.
+  const redactor = runRedactor(request.backendArgs, process.env);
+  const stderr = redactor.stream(process.stderr);
+  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend });
   let supervisor: RunSupervisor | undefined;
   const onGone = (): void => {
     supervisor?.readerGone();
     // Also when the reader went away during the last writes, after the outcome was known.
     process.exitCode = EXIT_EPIPE;
   };
-  const output = await runOutput(opts.output, { validate: opts.validate, onGone });
+  const output = await runOutput(opts.output, { validate: opts.validate, onGone, redactor });
   const session = new TranslationSession({
     from: spec.backend,
     runId: randomUUID(),
@@ -81,7 +84,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     deltas: opts.deltas,
     liveDurations: true,
     maxLineBytes: opts.maxLineBytes,
-    onTranslatorBug: reportBug,
+    onTranslatorBug: (message) => reportBug(message, stderr),
     sink: (event) => {
       output.sink(event);
       renderer.event(event);

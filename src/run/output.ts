@@ -1,6 +1,7 @@
 import type { CanonicalEvent, EventOf } from "../canonical/events.js";
 import { canonicalStdout, eventChecker } from "../cli/canonical-output.js";
 import { LineWriter } from "../core/line-writer.js";
+import { Redactor } from "../core/redactor.js";
 
 export type OutputFormat = "jsonl" | "json" | "text";
 
@@ -16,8 +17,9 @@ export interface RunOutput {
  * as one JSON document (json), or only the final answer (text). The stream is
  * built and checked the same way in all three.
  */
-export async function runOutput(format: OutputFormat, options: { validate: boolean; onGone: () => void }): Promise<RunOutput> {
+export async function runOutput(format: OutputFormat, options: { validate: boolean; onGone: () => void; redactor?: Redactor }): Promise<RunOutput> {
   if (format === "jsonl") return { ...(await canonicalStdout(options)), finish: () => {} };
+  const redactor = options.redactor ?? new Redactor([]);
   const writer = new LineWriter(process.stdout, options.onGone);
   const check = await eventChecker(options.validate);
   let finished: EventOf<"run.finished"> | undefined;
@@ -27,8 +29,8 @@ export async function runOutput(format: OutputFormat, options: { validate: boole
   };
   const finish = (): void => {
     if (!finished) return;
-    if (format === "json") writer.write(`${JSON.stringify(finished)}\n`);
-    else if (finished.result) writer.write(finished.result.text.endsWith("\n") ? finished.result.text : `${finished.result.text}\n`);
+    if (format === "json") writer.write(`${redactor.jsonLine(JSON.stringify(finished))}\n`);
+    else if (finished.result) writer.write(redactor.text(finished.result.text.endsWith("\n") ? finished.result.text : `${finished.result.text}\n`));
   };
   return { writer, sink, finish };
 }

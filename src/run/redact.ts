@@ -1,12 +1,36 @@
+import { MIN_SECRET_LENGTH, REDACTED, Redactor } from "../core/redactor.js";
+
 // Flags whose value is a secret, matched without leading dashes by their last
 // word: --api-key, --openai-token, --client-secret, --password, --key...
 // (not --max-tokens, nor --api-key-file, whose value is a path).
 const SECRET_FLAGS = /^(?:.*[-_.])?(?:api[-_]?key|key|token|secret|password|passwd|passphrase|credentials?)$/i;
 // Environment variables whose value is a secret.
 const SECRET_VARIABLES = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL/i;
-// Shorter values ("1", "true") would blank out ordinary words rather than hide anything.
-const MIN_SECRET_LENGTH = 6;
-export const REDACTED = "[redacted]";
+export { REDACTED };
+
+interface SecretArg {
+  /** Where the value is in argv. */
+  index: number;
+  /** The flag's value. */
+  value: string;
+  /** `--flag=value` (else `--flag value`). */
+  inline: boolean;
+}
+
+/** The values of secret flags (`--api-key X`, `--api-key=X`) in argv, up to `--`. */
+function secretArgs(argv: readonly string[]): SecretArg[] {
+  const found: SecretArg[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    // Everything after `--` is the prompt, never a flag.
+    if (arg === "--") break;
+    const flag = /^--?([^=]+)(=.*)?$/s.exec(arg);
+    if (!flag || !SECRET_FLAGS.test(flag[1]!)) continue;
+    if (flag[2] !== undefined) found.push({ index: i, value: flag[2].slice(1), inline: true });
+    else if (i + 1 < argv.length) found.push({ index: ++i, value: argv[i]!, inline: false });
+  }
+  return found;
+}
 
 /**
  * The backend arguments as run.started shows them: values of secret flags
@@ -14,30 +38,23 @@ export const REDACTED = "[redacted]";
  * credentials.
  */
 export function redactSecrets(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      // Everything after `--` is the prompt, never a flag.
-      out.push(...argv.slice(i));
-      break;
-    }
-    const flag = /^--?([^=]+)(=.*)?$/s.exec(arg);
-    if (!flag || !SECRET_FLAGS.test(flag[1]!)) {
-      out.push(arg);
-      continue;
-    }
-    if (flag[2] !== undefined) {
-      out.push(`${arg.slice(0, arg.indexOf("="))}=${REDACTED}`);
-    } else {
-      out.push(arg);
-      if (i + 1 < argv.length) {
-        out.push(REDACTED);
-        i++;
-      }
-    }
+  const out = [...argv];
+  for (const { index, inline } of secretArgs(argv)) {
+    out[index] = inline ? `${argv[index]!.slice(0, argv[index]!.indexOf("="))}=${REDACTED}` : REDACTED;
   }
   return out;
+}
+
+/** The values of secret-looking environment variables (OPENAI_API_KEY, GH_TOKEN, DB_PASSWORD...). */
+export function secretEnvValues(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_VARIABLES.test(name))
+    .map(([, value]) => value!);
+}
+
+/** The redactor of a run: every secret flag value in the backend's arguments and every secret environment value. */
+export function runRedactor(backendArgs: readonly string[], env: NodeJS.ProcessEnv): Redactor {
+  return new Redactor([...secretArgs(backendArgs).map((arg) => arg.value), ...secretEnvValues(env)]);
 }
 
 /**
@@ -46,10 +63,6 @@ export function redactSecrets(argv: readonly string[]): string[] {
  * it: `--header "Authorization: Bearer $OPENAI_API_KEY"` shows no key.
  */
 export function redactSecretValues(command: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const secrets = Object.entries(env)
-    .filter(([name, value]) => value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_VARIABLES.test(name))
-    .map(([, value]) => value!)
-    // The longest first: a secret that contains another is hidden whole.
-    .sort((a, b) => b.length - a.length);
-  return command.map((arg) => secrets.reduce((text, secret) => text.split(secret).join(REDACTED), arg));
+  const redactor = new Redactor(secretEnvValues(env));
+  return command.map((arg) => redactor.text(arg));
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { LineWriter } from "../../src/core/line-writer.js";
 import { BACKENDS } from "../../src/run/backends.js";
+import { redactTokens } from "../../src/core/redactor.js";
 import { redactSecrets, redactSecretValues } from "../../src/run/redact.js";
 import { RunSupervisor } from "../../src/run/supervisor.js";
 import { runCli } from "../helpers/cli.js";
@@ -197,6 +198,91 @@ describe.concurrent("agentstream run: secrets stay out of the stream and the log
   });
 });
 
+describe("agentstream run: secrets the backend prints", () => {
+  // A key with a quote and a backslash: on a JSON line it shows escaped.
+  const envKey = 'sk-envkey-0123456789"q\\b';
+  const argKey = "sk-argkey-abcdef123456";
+  const said = `401 Unauthorized: key ${envKey} / ${argKey} rejected`;
+
+  /** A pi run whose backend prints both keys on stderr and in its error event. */
+  async function leaky(extra: string[]) {
+    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", JSON.stringify(said).slice(1, -1));
+    const file = scratch.path("leaky.jsonl");
+    writeFileSync(file, native);
+    const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `starting with ${envKey}\n`, STANDIN_STDERR_AT_END: `${said}\n`, STANDIN_END: "exit:0" };
+    const { result } = await runStandIn(scratch, ["--backend", "pi", `--backend-arg=--api-key=${argKey}`, ...extra, "hi"], { knobs, env: { OPENAI_API_KEY: envKey } });
+    // 401: the provider refused the key.
+    expect(result.code, result.stderr).toBe(77);
+    return result;
+  }
+
+  function expectNoKeys(where: string, text: string): void {
+    for (const secret of [envKey, argKey]) {
+      expect(text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)), `${where} shows ${secret}`).toBe(false);
+    }
+  }
+
+  it("hidden on stdout (jsonl, --raw) and in the stderr summary; the error event, error.message and stderr_tail say [redacted]", async () => {
+    for (const extra of [[], ["--raw"]]) {
+      const result = await leaky(extra);
+      expectNoKeys(`stdout ${extra}`, result.stdout);
+      expectNoKeys(`stderr ${extra}`, result.stderr);
+      const { events, finished } = expectCanonical(result);
+      const error = events.find((event) => event.type === "error") as { message: string };
+      expect(error.message).toBe("401 Unauthorized: key [redacted] / [redacted] rejected");
+      expect((finished.error as { message: string }).message).toContain("[redacted]");
+      expect((finished.stderr_tail as string[]).join("\n")).toContain("starting with [redacted]");
+      expect(result.stderr).toContain("[redacted]");
+    }
+  });
+
+  it("hidden in --output json and --output text, and in the --verbose passthrough of the backend's stderr", async () => {
+    const json = await leaky(["--output", "json"]);
+    expectNoKeys("--output json", json.stdout);
+    expect(JSON.parse(json.stdout).stderr_tail.join("\n")).toContain("[redacted]");
+    const text = await leaky(["--output", "text"]);
+    expectNoKeys("--output text stdout", text.stdout);
+    expectNoKeys("--output text stderr", text.stderr);
+    const verbose = await leaky(["--verbose"]);
+    expectNoKeys("--verbose stderr", verbose.stderr);
+    expect(verbose.stderr).toContain("starting with [redacted]");
+  });
+});
+
+describe("agentstream run: token-shaped strings", () => {
+  const openai = "sk-proj-ABCDEFGHIJKLMNOPQRSTuvwx1234";
+  const github = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+  const slack = "xoxb-1234567890-abcdefghijkl";
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl_-x";
+  const bearer = "opaque.bearer.token.0123456789";
+
+  it("hidden in run.started.command, the --verbose command line, stderr and the error event, though no flag or variable names them", async () => {
+    const said = `failed: ${github} ${slack} ${jwt} Bearer ${bearer}`;
+    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", said);
+    const file = scratch.path("tokens.jsonl");
+    writeFileSync(file, native);
+    const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `${said}\n`, STANDIN_END: "exit:0" };
+    const args = ["--backend", "pi", `--backend-arg=--header=Authorization: Bearer ${bearer}`, "--backend-arg=-k", `--backend-arg=${openai}`, "--verbose", "hi"];
+    const { result, standIn } = await runStandIn(scratch, args, { knobs });
+    expect(standIn!.argv).toContain(openai);
+    const { events } = expectCanonical(result);
+    expect((events[0] as { command: string[] }).command).toEqual(expect.arrayContaining(["--header=Authorization: Bearer [redacted]", "-k", "[redacted]"]));
+    expect((events.find((event) => event.type === "error") as { message: string }).message).toBe("failed: [redacted] [redacted] [redacted] Bearer [redacted]");
+    for (const token of [openai, github, slack, jwt, bearer]) {
+      expect(result.stdout.includes(token), `stdout shows ${token}`).toBe(false);
+      expect(result.stderr.includes(token), `stderr shows ${token}`).toBe(false);
+    }
+  });
+
+  it("normalize hides them too, and each line stays valid JSON", async () => {
+    const file = scratch.path("native.jsonl");
+    writeFileSync(file, readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", `line one\\n${openai}`));
+    const result = await runCli(["normalize", "--raw", file]);
+    expect(result.stdout.includes(openai)).toBe(false);
+    expect(expectCanonical(result).events.find((event) => event.type === "error")).toMatchObject({ message: "line one\n[redacted]" });
+  });
+});
+
 describe("redaction rules", () => {
   it("a secret flag is known by its last word; its value may hold a newline", () => {
     expect(redactSecrets(["--password=a\nb", "-api_key", "k1", "--key", "k2", "--gpg-passphrase=p", "--max-tokens", "100", "--api-key-file", "/k.txt"])).toEqual([
@@ -211,6 +297,18 @@ describe("redaction rules", () => {
       "--api-key-file",
       "/k.txt",
     ]);
+  });
+
+  it("token shapes: sk-, ghp_/github_pat_, xox[abp]-, JWTs, Bearer; not look-alikes", () => {
+    const cases = [
+      ["-k sk-ant-api03-abcdefghijklmnop", "-k [redacted]"],
+      ["Authorization: Bearer abc.def-ghi_jkl", "Authorization: Bearer [redacted]"],
+      ["github_pat_11ABCDEFG0123456789_abcdef", "[redacted]"],
+      ["xoxp-0123456789-abc", "[redacted]"],
+      ["a eyJx.eyJy.z b", "a [redacted] b"],
+      ["scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly", "scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly"],
+    ];
+    for (const [text, redacted] of cases) expect(redactTokens(text!)).toBe(redacted);
   });
 
   it("secret environment values are hidden wherever they appear, the longest first; short values are left alone", () => {

@@ -1,0 +1,69 @@
+export const REDACTED = "[redacted]";
+// Shorter values ("1", "true") would blank out ordinary words rather than hide anything.
+export const MIN_SECRET_LENGTH = 6;
+
+// Token shapes hidden wherever they appear, known or not: OpenAI/Anthropic keys
+// (sk-...), GitHub tokens (ghp_..., github_pat_...), Slack tokens (xoxb-...),
+// JWTs (eyJ....eyJ....sig) and whatever follows "Bearer ". One regex, run only
+// on text that holds one of its literal starts (the cheap check keeps
+// normalize's hot path fast). A token may follow a JSON escape (\n, \t).
+const TOKEN_START = /sk-|gh[pousr]_|github_pat_|xox[abp]-|eyJ|Bearer/;
+const TOKEN = new RegExp(
+  String.raw`(\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}|(?:(?<![A-Za-z0-9_-])|(?<=\\[nrtbf]))` +
+    String.raw`(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abp]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)`,
+  "g",
+);
+
+/** The text with every token-shaped string replaced ("Bearer " itself kept). */
+export function redactTokens(text: string): string {
+  if (!TOKEN_START.test(text)) return text;
+  return text.replace(TOKEN, (_match, bearer: string | undefined) => `${bearer ?? ""}${REDACTED}`);
+}
+
+/**
+ * The one place where secrets leave what agentstream writes: built once per
+ * run from the secret values it knows (secret flags' values, secret-looking
+ * environment variables), applied to every stdout line and stderr write;
+ * token shapes are hidden even with no known values (normalize).
+ */
+export class Redactor {
+  private readonly plain: string[];
+  // As the secret appears inside a JSON string: the redacted line stays valid JSON.
+  private readonly escaped: string[];
+
+  constructor(secrets: Iterable<string>) {
+    // The longest first: a secret that contains another is hidden whole.
+    this.plain = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+    this.escaped = [...new Set(this.plain.map((secret) => JSON.stringify(secret).slice(1, -1)))].sort((a, b) => b.length - a.length);
+  }
+
+  /** Text as written to a terminal or a plain stream. */
+  text(text: string): string {
+    return redactTokens(replaceAll(text, this.plain));
+  }
+
+  /** A serialized JSON line (a canonical event, the --output json document). */
+  jsonLine(line: string): string {
+    return redactTokens(replaceAll(line, this.escaped));
+  }
+
+  /** The stream, with every string written through it redacted (its other members untouched). */
+  stream<S extends NodeJS.WritableStream>(target: S): S {
+    const write = (chunk: unknown, ...rest: unknown[]): boolean =>
+      (target.write as (...args: unknown[]) => boolean)(this.text(typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk)), ...rest);
+    return new Proxy(target, {
+      get(object, property) {
+        if (property === "write") return write;
+        const value = Reflect.get(object, property, object) as unknown;
+        return typeof value === "function" ? value.bind(object) : value;
+      },
+    });
+  }
+}
+
+function replaceAll(text: string, secrets: readonly string[]): string {
+  for (const secret of secrets) {
+    if (text.includes(secret)) text = text.split(secret).join(REDACTED);
+  }
+  return text;
+}
