@@ -94,6 +94,20 @@ describe("evosci: successful runs", () => {
     });
   });
 
+  it("keeps usage_stats whose counts are not exact integers as backend.event, out of the totals", () => {
+    const { events } = stream([
+      { type: "usage_stats", input_tokens: 10, output_tokens: 2 },
+      '{"type":"usage_stats","input_tokens":1e400,"output_tokens":2}',
+      '{"type":"usage_stats","input_tokens":18446744073709551616,"output_tokens":2}',
+      { type: "usage_stats", input_tokens: 10, output_tokens: -5 },
+      { type: "usage_stats", input_tokens: 10 },
+      { type: "done", content: "", response: "" },
+    ]);
+    expect(ofType(events, "usage").map((u) => [u.input_tokens, u.output_tokens])).toEqual([[10, 2]]);
+    expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual(["usage_stats", "usage_stats", "usage_stats", "usage_stats"]);
+    expect(finished(events).usage).toEqual({ input_tokens: 10, output_tokens: 2, complete: false });
+  });
+
   it("reports no usage when the backend reported none", () => {
     expect(finished(stream([{ type: "done", content: "", response: "" }]).events).usage).toBeUndefined();
   });

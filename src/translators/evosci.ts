@@ -113,9 +113,12 @@ export class EvosciTranslator implements Translator {
         out.push(draft("retry.started", retry, agent ? { native, agent } : { native }));
         break;
       }
-      case "usage_stats":
-        out.push(draft("usage", { scope: "call", input_tokens: count(e.input_tokens) ?? 0, output_tokens: count(e.output_tokens) ?? 0 }, { native }));
+      case "usage_stats": {
+        // Counts that are not exact integers are kept as data, not written as usage with a made-up 0.
+        const [input, output] = [count(e.input_tokens), count(e.output_tokens)];
+        out.push(input !== undefined && output !== undefined ? draft("usage", { scope: "call", input_tokens: input, output_tokens: output }, { native }) : passThrough(e));
         break;
+      }
       case "tool_selection":
         out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
         break;
