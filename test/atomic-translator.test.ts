@@ -216,6 +216,11 @@ describe("atomic translator: events", () => {
     expect(finished.usage).toEqual({ input_tokens: 10, output_tokens: 2, complete: false });
   });
 
+  it("auto_retry_start's delay_ms is capped at 2^53 - 1", () => {
+    const native = '{"type":"auto_retry_start","attempt":1,"maxAttempts":2,"delayMs":1e400,"errorMessage":"500"}\n' + lines({ type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 100.4, errorMessage: "500" });
+    expect(run(native, { from: "atomic", end: exit0 }).of("retry.started").map((r) => r.delay_ms)).toEqual([Number.MAX_SAFE_INTEGER, 100]);
+  });
+
   it("message.completed carries model, provider and stop_reason; text blocks are joined", () => {
     const { of } = fixture("atomic-tools");
     expect(of("message.completed").map((m) => [m.text, m.model, m.provider, m.stop_reason])).toEqual([

@@ -1,6 +1,6 @@
 import type { CompactionReason, ErrorInfo, EventPayloads } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
-import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "./fields.js";
+import { amount, asText, bool, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "./fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "./translator.js";
 
 interface AssistantSummary {
@@ -110,7 +110,7 @@ export class AtomicTranslator implements Translator {
               scope: e.type === "auto_retry_start" ? "request" : "summarization",
               attempt: Math.max(count(e.attempt) ?? 1, 1),
               max_attempts: Math.max(count(e.maxAttempts) ?? 1, 1),
-              delay_ms: count(e.delayMs) ?? 0,
+              delay_ms: cappedMs(e.delayMs) ?? 0,
               error: asText(e.errorMessage),
             },
             { native },

@@ -1,6 +1,6 @@
 import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
-import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
+import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
 
 /** Text streamed in chunks, assembled into one message at the next boundary. */
@@ -107,7 +107,7 @@ export class EvosciTranslator implements Translator {
         const retry = defined({
           scope: "request" as const,
           attempt: Math.max(count(e.attempt) ?? 1, 1),
-          delay_ms: Math.round((amount(e.wait_seconds) ?? 0) * 1000),
+          delay_ms: cappedMsFromSeconds(e.wait_seconds) ?? 0,
           error: asText(e.reason),
         });
         out.push(draft("retry.started", retry, agent ? { native, agent } : { native }));
