@@ -196,6 +196,31 @@ describe("atomic translator: events", () => {
     expect(finished.usage).toMatchObject({ input_tokens: 2700, output_tokens: 52, cache_read_input_tokens: 2300, cost_usd: 0.00075 });
   });
 
+  it("usage with counts that are not exact integers is kept as backend.event, never written with a made-up 0", () => {
+    const end = (usage: string) =>
+      `{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"usage":${usage},"stopReason":"stop"}}\n`;
+    const native =
+      end('{"input":10,"output":2}') +
+      end('{"input":1e400,"output":2}') +
+      end('{"input":10,"output":-5}') +
+      end('{"input":18446744073709551616,"output":2}') +
+      end('{"input":10,"output":2,"cacheRead":-1}') +
+      end('{"input":9007199254740991,"output":2,"cacheRead":1}');
+    const { finished, of } = run(native, { from: "atomic", end: exit0 });
+    expect(of("usage").map((u) => [u.input_tokens, u.output_tokens])).toEqual([[10, 2]]);
+    const kept = of("backend.event");
+    expect(kept).toHaveLength(5);
+    expect(kept.every((e) => e.native_type === "message_end" && e.native === "message_end")).toBe(true);
+    expect(kept.map((e) => (e.raw as { usage: { output: number } }).usage.output)).toEqual([2, -5, 2, 2, 2]);
+    expect(of("message.completed")).toHaveLength(6);
+    expect(finished.usage).toEqual({ input_tokens: 10, output_tokens: 2, complete: false });
+  });
+
+  it("auto_retry_start's delay_ms is capped at 2^53 - 1", () => {
+    const native = '{"type":"auto_retry_start","attempt":1,"maxAttempts":2,"delayMs":1e400,"errorMessage":"500"}\n' + lines({ type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 100.4, errorMessage: "500" });
+    expect(run(native, { from: "atomic", end: exit0 }).of("retry.started").map((r) => r.delay_ms)).toEqual([Number.MAX_SAFE_INTEGER, 100]);
+  });
+
   it("message.completed carries model, provider and stop_reason; text blocks are joined", () => {
     const { of } = fixture("atomic-tools");
     expect(of("message.completed").map((m) => [m.text, m.model, m.provider, m.stop_reason])).toEqual([

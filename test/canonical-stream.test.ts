@@ -9,6 +9,21 @@ const call = (id: string) => ({ type: "tool_call", name: "ls", args: {}, id });
 const result = (id: string) => ({ type: "tool_result", name: "ls", content: "ok", success: true, id });
 
 describe("CanonicalStream", () => {
+  it("usage totals stop at 2^53 - 1 and then say complete: false", () => {
+    const big = Number.MAX_SAFE_INTEGER;
+    const message = (input: number, cost: number) => ({
+      type: "message_end",
+      message: { role: "assistant", content: [{ type: "text", text: "hi" }], usage: { input, output: 1, totalTokens: input, cost: { total: cost } }, stopReason: "stop" },
+    });
+    const exit0 = { backendExit: { code: 0, signal: null }, stderrTail: [] };
+    const { events } = translate(lines(message(big, big), message(big, big)), { from: "atomic", end: exit0 });
+    expect(events.at(-1)).toMatchObject({ usage: { input_tokens: big, output_tokens: 2, total_tokens: big, cost_usd: big, complete: false } });
+    expect(verifyEvents(events)).toEqual([]);
+    const small = translate(lines(message(big - 1, 0.5), message(1, 0.5)), { from: "atomic", end: exit0 }).events.at(-1);
+    expect(small).toMatchObject({ usage: { input_tokens: big, output_tokens: 2, total_tokens: big, cost_usd: 1 } });
+    expect(small).not.toHaveProperty("usage.complete");
+  });
+
   it("keeps a second start of a call still open as backend.event, and counts it", () => {
     const { events } = translate(lines(call("a"), call("a"), result("a"), done), { from: "evosci" });
     expect(events.map((e) => e.type)).toEqual(["run.started", "tool.started", "backend.event", "tool.completed", "run.finished"]);

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf, EventType, RunStatus } from "../src/canonical/events.js";
 import { translate, type TranslateOptions } from "./helpers/translate.js";
 
+const done0 = { type: "done", content: "", response: "" };
 const FIXTURES = fileURLToPath(new URL("./fixtures/golden/evosci/", import.meta.url));
 
 /** Translate one golden fixture with its recorded options. */
@@ -92,6 +93,30 @@ describe("evosci: successful runs", () => {
       output_tokens: calls.reduce((n, u) => n + u.output_tokens, 0),
       complete: false,
     });
+  });
+
+  it("keeps usage_stats whose counts are not exact integers as backend.event, out of the totals", () => {
+    const { events } = stream([
+      { type: "usage_stats", input_tokens: 10, output_tokens: 2 },
+      '{"type":"usage_stats","input_tokens":1e400,"output_tokens":2}',
+      '{"type":"usage_stats","input_tokens":18446744073709551616,"output_tokens":2}',
+      { type: "usage_stats", input_tokens: 10, output_tokens: -5 },
+      { type: "usage_stats", input_tokens: 10 },
+      { type: "done", content: "", response: "" },
+    ]);
+    expect(ofType(events, "usage").map((u) => [u.input_tokens, u.output_tokens])).toEqual([[10, 2]]);
+    expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual(["usage_stats", "usage_stats", "usage_stats", "usage_stats"]);
+    expect(finished(events).usage).toEqual({ input_tokens: 10, output_tokens: 2, complete: false });
+  });
+
+  it("model_retry's delay_ms is wait_seconds in ms, capped at 2^53 - 1", () => {
+    const { events } = stream([
+      { type: "model_retry", attempt: 1, wait_seconds: 1.5, reason: "429" },
+      { type: "model_retry", attempt: 2, wait_seconds: 1e300, reason: "429" },
+      '{"type":"model_retry","attempt":3,"wait_seconds":1e400,"reason":"429"}',
+      done0,
+    ]);
+    expect(ofType(events, "retry.started").map((r) => r.delay_ms)).toEqual([1500, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
   });
 
   it("reports no usage when the backend reported none", () => {

@@ -50,6 +50,8 @@ export class CanonicalStream {
   private readonly pending: InputRequest[] = [];
   private readonly counter = new RunCounter();
   private usage: UsageTotals | undefined;
+  /** A usage total reached 2^53 - 1 and stopped there. */
+  private usageCapped = false;
   private finished = false;
 
   constructor(private readonly options: CanonicalStreamOptions) {
@@ -113,7 +115,7 @@ export class CanonicalStream {
       ...(outcome.resume ? { resume: outcome.resume } : {}),
       ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0 ? { stderr_tail: outcome.stderrTail } : {}),
     };
-    if (finished.usage && outcome.usageComplete === false) finished.usage.complete = false;
+    if (finished.usage && (outcome.usageComplete === false || this.usageCapped)) finished.usage.complete = false;
     out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
     this.finished = true;
     return out;
@@ -173,13 +175,21 @@ export class CanonicalStream {
 
   private addUsage(u: EventPayloads["usage"]): void {
     const t = (this.usage ??= { input_tokens: 0, output_tokens: 0 });
-    t.input_tokens += u.input_tokens;
-    t.output_tokens += u.output_tokens;
-    if (u.cache_read_input_tokens !== undefined) t.cache_read_input_tokens = (t.cache_read_input_tokens ?? 0) + u.cache_read_input_tokens;
-    if (u.cache_write_input_tokens !== undefined) t.cache_write_input_tokens = (t.cache_write_input_tokens ?? 0) + u.cache_write_input_tokens;
-    if (u.reasoning_tokens !== undefined) t.reasoning_tokens = (t.reasoning_tokens ?? 0) + u.reasoning_tokens;
-    if (u.total_tokens !== undefined) t.total_tokens = (t.total_tokens ?? 0) + u.total_tokens;
-    if (u.cost_usd !== undefined) t.cost_usd = roundCost((t.cost_usd ?? 0) + u.cost_usd);
+    t.input_tokens = this.sum(t.input_tokens, u.input_tokens);
+    t.output_tokens = this.sum(t.output_tokens, u.output_tokens);
+    if (u.cache_read_input_tokens !== undefined) t.cache_read_input_tokens = this.sum(t.cache_read_input_tokens ?? 0, u.cache_read_input_tokens);
+    if (u.cache_write_input_tokens !== undefined) t.cache_write_input_tokens = this.sum(t.cache_write_input_tokens ?? 0, u.cache_write_input_tokens);
+    if (u.reasoning_tokens !== undefined) t.reasoning_tokens = this.sum(t.reasoning_tokens ?? 0, u.reasoning_tokens);
+    if (u.total_tokens !== undefined) t.total_tokens = this.sum(t.total_tokens ?? 0, u.total_tokens);
+    if (u.cost_usd !== undefined) t.cost_usd = roundCost(this.sum(t.cost_usd ?? 0, u.cost_usd));
+  }
+
+  /** A total stops at 2^53 - 1, beyond which JSON carries no exact integer; it then says complete: false. */
+  private sum(total: number, part: number): number {
+    const s = total + part;
+    if (s <= Number.MAX_SAFE_INTEGER) return s;
+    this.usageCapped = true;
+    return Number.MAX_SAFE_INTEGER;
   }
 
   /** `ts` for an elapsed time: events come many to a millisecond, and toISOString is dear. */

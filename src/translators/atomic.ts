@@ -1,6 +1,6 @@
 import type { CompactionReason, ErrorInfo, EventPayloads } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
-import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "./fields.js";
+import { amount, asText, bool, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "./fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "./translator.js";
 
 interface AssistantSummary {
@@ -33,7 +33,8 @@ const ABSORBED_UPDATES = new Set([
  */
 export class AtomicTranslator implements Translator {
   readonly protocol = "atomic";
-  readonly usageComplete = true;
+  /** False once a message's usage could not be written (see messageUsage). */
+  usageComplete = true;
   started = false;
 
   private turn = 0;
@@ -109,7 +110,7 @@ export class AtomicTranslator implements Translator {
               scope: e.type === "auto_retry_start" ? "request" : "summarization",
               attempt: Math.max(count(e.attempt) ?? 1, 1),
               max_attempts: Math.max(count(e.maxAttempts) ?? 1, 1),
-              delay_ms: count(e.delayMs) ?? 0,
+              delay_ms: cappedMs(e.delayMs) ?? 0,
               error: asText(e.errorMessage),
             },
             { native },
@@ -223,7 +224,11 @@ export class AtomicTranslator implements Translator {
       ),
     );
     const usage = messageUsage(message);
-    if (usage) out.push(draft("usage", usage, { native }));
+    if (usage === NOT_COUNTS) {
+      // Kept as data rather than written with a made-up count; the totals lack it.
+      out.push(draft("backend.event", { native_type: native, raw: { usage: message.usage } }, { native }));
+      this.usageComplete = false;
+    } else if (usage) out.push(draft("usage", usage, { native }));
     const errorMessage = nonEmpty(message.errorMessage);
     if (stopReason === "error") out.push(errorDraft(errorMessage ?? "the provider request failed", native));
     this.lastAssistant = { text, stopReason, errorMessage };
@@ -254,20 +259,30 @@ function errorDraft(message: string, native: string): Draft<"error"> {
   return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native });
 }
 
-/** Usage of a finished assistant message; Atomic's `input` leaves out the cache, ours includes it. */
-function messageUsage(message: Record<string, unknown>): EventPayloads["usage"] | undefined {
+const NOT_COUNTS = "not counts";
+
+/**
+ * Usage of a finished assistant message; Atomic's `input` leaves out the cache, ours includes it.
+ * NOT_COUNTS when input_tokens or output_tokens would not be an exact count (input, output or a
+ * reported cache figure missing, negative or beyond 2^53, or their sum beyond 2^53).
+ */
+function messageUsage(message: Record<string, unknown>): EventPayloads["usage"] | typeof NOT_COUNTS | undefined {
   if (!isObject(message.usage)) return undefined;
   const u = message.usage;
-  const input = count(u.input) ?? 0;
-  const output = count(u.output) ?? 0;
+  const input = count(u.input);
+  const output = count(u.output);
   const cacheRead = count(u.cacheRead);
   const cacheWrite = count(u.cacheWrite);
+  if (input === undefined || output === undefined) return NOT_COUNTS;
+  if ((u.cacheRead !== undefined && cacheRead === undefined) || (u.cacheWrite !== undefined && cacheWrite === undefined)) return NOT_COUNTS;
+  const inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+  if (inputTokens > Number.MAX_SAFE_INTEGER) return NOT_COUNTS;
   const cost = isObject(u.cost) ? amount(u.cost.total) : undefined;
-  const reported = input + output + (cacheRead ?? 0) + (cacheWrite ?? 0) > 0 || (cost ?? 0) > 0;
+  const reported = inputTokens + output > 0 || (cost ?? 0) > 0;
   if (!reported) return undefined;
   return defined({
     scope: "message" as const,
-    input_tokens: input + (cacheRead ?? 0) + (cacheWrite ?? 0),
+    input_tokens: inputTokens,
     output_tokens: output,
     cache_read_input_tokens: cacheRead,
     cache_write_input_tokens: cacheWrite,

@@ -1,6 +1,6 @@
 import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
-import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
+import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
 
 /** Text streamed in chunks, assembled into one message at the next boundary. */
@@ -107,15 +107,18 @@ export class EvosciTranslator implements Translator {
         const retry = defined({
           scope: "request" as const,
           attempt: Math.max(count(e.attempt) ?? 1, 1),
-          delay_ms: Math.round((amount(e.wait_seconds) ?? 0) * 1000),
+          delay_ms: cappedMsFromSeconds(e.wait_seconds) ?? 0,
           error: asText(e.reason),
         });
         out.push(draft("retry.started", retry, agent ? { native, agent } : { native }));
         break;
       }
-      case "usage_stats":
-        out.push(draft("usage", { scope: "call", input_tokens: count(e.input_tokens) ?? 0, output_tokens: count(e.output_tokens) ?? 0 }, { native }));
+      case "usage_stats": {
+        // Counts that are not exact integers are kept as data, not written as usage with a made-up 0.
+        const [input, output] = [count(e.input_tokens), count(e.output_tokens)];
+        out.push(input !== undefined && output !== undefined ? draft("usage", { scope: "call", input_tokens: input, output_tokens: output }, { native }) : passThrough(e));
         break;
+      }
       case "tool_selection":
         out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
         break;

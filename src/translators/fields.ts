@@ -36,6 +36,20 @@ export function amount(v: unknown): number | undefined {
   return plausibleNumber(v) ? v : undefined;
 }
 
+/**
+ * Milliseconds for a field that must be written (a retry's delay): a non-negative
+ * number, rounded and capped at 2^53 - 1 (a longer wait is "at least that long");
+ * anything else is undefined.
+ */
+export function cappedMs(v: unknown): number | undefined {
+  return typeof v === "number" && v >= 0 ? Math.min(Math.round(v), Number.MAX_SAFE_INTEGER) : undefined;
+}
+
+/** cappedMs of a duration given in seconds. */
+export function cappedMsFromSeconds(v: unknown): number | undefined {
+  return typeof v === "number" ? cappedMs(v * 1000) : undefined;
+}
+
 export function bool(v: unknown): boolean | undefined {
   return typeof v === "boolean" ? v : undefined;
 }

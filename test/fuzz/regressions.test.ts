@@ -36,14 +36,15 @@ describe("fuzz regressions: usage numbers", () => {
   });
 
   it("a cost past 2^53 is not reported", () => {
-    const { finished } = translateValid(assistantEnd({ output: 1, cost: { total: 1e308 } }), { from: "atomic" });
+    const { finished } = translateValid(assistantEnd({ input: 0, output: 1, cost: { total: 1e308 } }), { from: "atomic" });
     expect(finished.usage).toEqual({ input_tokens: 0, output_tokens: 1 });
   });
 
-  it("EvoSci usage_stats past 2^53 count as 0, the field being required", () => {
+  it("EvoSci usage_stats past 2^53 are kept as backend.event, not counted as 0 (the field being required)", () => {
     const stats = JSON.stringify({ type: "usage_stats", input_tokens: 1e308, output_tokens: 5 });
-    const { finished } = translateValid(`${stats}\n${stats}`, { from: "evosci" });
-    expect(finished.usage).toMatchObject({ input_tokens: 0, output_tokens: 10 });
+    const { events, finished } = translateValid(`${stats}\n${stats}`, { from: "evosci" });
+    expect(types(events)).toEqual(["run.started", "backend.event", "backend.event", "run.finished"]);
+    expect(finished.usage).toBeUndefined();
   });
 });
 
