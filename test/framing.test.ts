@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LineSplitter, type Line } from "../src/core/line-splitter.js";
+import { MAX_HELD_BYTES } from "../src/core/translation-session.js";
 import { translate } from "./helpers/translate.js";
 
 function split(chunks: (string | Buffer)[], maxLineBytes?: number): Line[] {
@@ -86,5 +88,26 @@ describe("framing through a translation", () => {
     ]);
     expect(outcome.status).toBe("succeeded");
     expect(events.at(-1)).toMatchObject({ type: "run.finished", counts: { unparsed_lines: 3 } });
+  });
+});
+
+describe("auto-detection", () => {
+  const pi = readFileSync(new URL("../../shared/samples/pi/1.6.0-text.jsonl", import.meta.url), "utf8");
+
+  it("detects a pi stream after many short warning lines (bounded by bytes, not a line count)", () => {
+    const warnings = "Warning: something minor\n".repeat(5000);
+    const { events, outcome } = translate(warnings + pi);
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "atomic" });
+    expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(5000);
+    expect(outcome.status).toBe("succeeded");
+  });
+
+  it("decides EvoSci once the garbage held would pass MAX_HELD_BYTES, keeping every line in order", () => {
+    const line = "x".repeat(100_000);
+    const count = Math.ceil(MAX_HELD_BYTES / line.length) + 5;
+    const { events } = translate(`${line}\n`.repeat(count) + '{"type": "done", "content": "", "response": ""}\n');
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "evosci" });
+    expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(count);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
   });
 });
