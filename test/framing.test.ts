@@ -41,6 +41,13 @@ describe("LineSplitter", () => {
     expect(texts(split([Buffer.from([0x61, 0xff, 0x62, 0x0a])]))).toEqual(["a\ufffdb"]);
   });
 
+  it("drops one UTF-8 BOM at the start of the stream, even split across chunks, and no other", () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    expect(texts(split([Buffer.concat([bom, Buffer.from("a\n"), bom, Buffer.from("b\n")])]))).toEqual(["a", "\ufeffb"]);
+    expect(texts(split([bom.subarray(0, 1), Buffer.concat([bom.subarray(1), Buffer.from("a\nb\n")])]))).toEqual(["a", "b"]);
+    expect(texts(split([Buffer.concat([Buffer.from("a\n"), bom, Buffer.from("b\n")])]))).toEqual(["a", "\ufeffb"]);
+  });
+
   it("keeps a long line whole up to the cap", () => {
     const long = "x".repeat(100_000);
     expect(texts(split([long.slice(0, 40_000), long.slice(40_000), "\n"], 100_000))).toEqual([long]);
@@ -99,6 +106,13 @@ describe("auto-detection", () => {
     const { events, outcome } = translate(warnings + pi);
     expect(events[0]).toMatchObject({ type: "run.started", backend: "atomic" });
     expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(5000);
+    expect(outcome.status).toBe("succeeded");
+  });
+
+  it("reads a pi stream that opens with a UTF-8 BOM", () => {
+    const { events, outcome } = translate(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(pi)]));
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "atomic" });
+    expect(events.filter((e) => e.type === "backend.unparsed")).toEqual([]);
     expect(outcome.status).toBe("succeeded");
   });
 
