@@ -70,3 +70,29 @@ describe("readCanonicalStream (library)", () => {
     }).rejects.toThrow(/Could not parse row not json/);
   });
 });
+
+describe("the README's library calls, with defaults", () => {
+  const native = () => Readable.from([Buffer.from(NATIVE)]);
+
+  it("normalizeStream(readable)", async () => {
+    const { events } = await collect(normalizeStream(native()));
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0 });
+  });
+
+  it("readCanonicalStream(readable)", async () => {
+    const jsonl = toJsonl(translate(NATIVE).events);
+    const events: CanonicalEvent[] = [];
+    for await (const event of readCanonicalStream(Readable.from([jsonl]))) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished" });
+  });
+
+  it("verifyStream(readable), without options: counts lines and problems", async () => {
+    // The built library: its default validator is compiled at build time.
+    const { verifyStream } = (await import(new URL("../dist/index.js", import.meta.url).href)) as typeof import("../src/index.js");
+    const jsonl = toJsonl(translate(NATIVE).events);
+    const lines = jsonl.trimEnd().split("\n").length;
+    await expect(verifyStream(Readable.from([jsonl]))).resolves.toEqual({ lines, problems: 0 });
+    const summary = await verifyStream(Readable.from([`${jsonl}not json\n`]), {});
+    expect(summary.problems).toBeGreaterThan(0);
+  });
+});

@@ -5,8 +5,8 @@ import type { VerifyProblem } from "./problem.js";
 import { StreamVerifier } from "./stream-verifier.js";
 
 export interface VerifyStreamOptions {
-  /** Receives each problem as soon as it is found, in input order. */
-  onProblem: (problem: VerifyProblem) => void;
+  /** Receives each problem as soon as it is found, in input order (the summary counts them either way). */
+  onProblem?: (problem: VerifyProblem) => void;
   /** The schema validator; defaults to the compiled canonical v1 one. */
   validate?: Validator;
   /** Longest line checked; a longer one is reported, not read. */
@@ -23,13 +23,13 @@ export interface VerifySummary {
 const VERIFY_MAX_LINE_BYTES = 4 * DEFAULT_MAX_LINE_BYTES;
 
 /** Verify a canonical JSONL stream as it arrives, reporting each problem through onProblem. */
-export async function verifyStream(input: AsyncIterable<Buffer | string>, options: VerifyStreamOptions): Promise<VerifySummary> {
+export async function verifyStream(input: AsyncIterable<Buffer | string>, options: VerifyStreamOptions = {}): Promise<VerifySummary> {
   const verifier = new StreamVerifier(options.validate ?? (await loadValidator()));
   let problems = 0;
   const report = (found: VerifyProblem[]): void => {
     for (const problem of found) {
       problems++;
-      options.onProblem(problem);
+      options.onProblem?.(problem);
     }
   };
   const lines = new NumberedLineSplitter(
