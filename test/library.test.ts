@@ -63,11 +63,25 @@ describe("readCanonicalStream (library)", () => {
     expect(events.map((e) => JSON.stringify(e)).join("\n") + "\n").toBe(example);
   });
 
-  it("fails on a line that is not JSON, since a canonical stream has none", async () => {
-    const broken = example.replace("\n", "\nnot json\n");
-    await expect(async () => {
-      for await (const _ of readCanonicalStream(Readable.from([broken]))) void _;
-    }).rejects.toThrow(/Could not parse row not json/);
+  it("yields every event before a line that is not JSON, then fails naming that line", async () => {
+    const lines = example.trimEnd().split("\n");
+    // Three valid lines, a blank one (still counted), then the bad line 5, then more valid ones.
+    const broken = [...lines.slice(0, 3), "", "not json", ...lines.slice(3)].join("\n");
+    const events: CanonicalEvent[] = [];
+    const reading = (async () => {
+      for await (const event of readCanonicalStream(Readable.from([broken.slice(0, 50), broken.slice(50)]))) events.push(event);
+    })();
+    await expect(reading).rejects.toThrow(/line 5: not a JSON object: not json/);
+    await expect(reading).rejects.toMatchObject({ name: "CanonicalLineError", line: 5 });
+    expect(events.map((e) => JSON.stringify(e))).toEqual(lines.slice(0, 3));
+  });
+
+  it("fails on a JSON line that is not an object, and on a bad last line without a newline", async () => {
+    const read = async (text: string) => {
+      for await (const _ of readCanonicalStream(Readable.from([text]))) void _;
+    };
+    await expect(read(`${example}[1,2]\n`)).rejects.toMatchObject({ line: example.trimEnd().split("\n").length + 1 });
+    await expect(read(`${example}{"type":`)).rejects.toMatchObject({ line: example.trimEnd().split("\n").length + 1 });
   });
 });
 

@@ -1,6 +1,6 @@
-import { DEFAULT_MAX_LINE_BYTES } from "../core/line-splitter.js";
+import { CANONICAL_MAX_LINE_BYTES } from "../canonical/read-canonical.js";
+import { NumberedLineSplitter } from "../core/numbered-lines.js";
 import { loadValidator, type Validator } from "../schema/validator.js";
-import { NumberedLineSplitter } from "./numbered-lines.js";
 import type { VerifyProblem } from "./problem.js";
 import { StreamVerifier } from "./stream-verifier.js";
 
@@ -19,9 +19,6 @@ export interface VerifySummary {
   problems: number;
 }
 
-// A canonical line can carry a whole native line (up to normalize's cap) as `raw`, plus its translation.
-const VERIFY_MAX_LINE_BYTES = 4 * DEFAULT_MAX_LINE_BYTES;
-
 /** Verify a canonical JSONL stream as it arrives, reporting each problem through onProblem. */
 export async function verifyStream(input: AsyncIterable<Buffer | string>, options: VerifyStreamOptions = {}): Promise<VerifySummary> {
   const verifier = new StreamVerifier(options.validate ?? (await loadValidator()));
@@ -34,7 +31,7 @@ export async function verifyStream(input: AsyncIterable<Buffer | string>, option
   };
   const lines = new NumberedLineSplitter(
     (line, number) => report("overlong" in line ? verifier.pushOverlong(line.bytes, number) : verifier.push(line.text, number)),
-    { maxLineBytes: options.maxLineBytes ?? VERIFY_MAX_LINE_BYTES },
+    { maxLineBytes: options.maxLineBytes ?? CANONICAL_MAX_LINE_BYTES },
   );
   for await (const chunk of input) lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   lines.end();
