@@ -1,7 +1,7 @@
 // The library: the same translation the CLI does, for Node programs.
 export type * from "./canonical/events.js";
 export { normalizeStream, type NormalizeOptions } from "./normalize.js";
-export { readCanonicalStream } from "./canonical/read-canonical.js";
+export { readCanonicalStream, CanonicalLineError } from "./canonical/read-canonical.js";
 export { TranslationSession, type TranslationSessionOptions } from "./core/translation-session.js";
 export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";
 export { EvosciTranslator } from "./translators/evosci.js";

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { LineSplitter, type Line } from "../src/core/line-splitter.js";
+import { MAX_HELD_BYTES } from "../src/core/translation-session.js";
 import { translate } from "./helpers/translate.js";
 
 function split(chunks: (string | Buffer)[], maxLineBytes?: number): Line[] {
@@ -37,6 +39,13 @@ describe("LineSplitter", () => {
 
   it("replaces invalid UTF-8 with U+FFFD instead of failing", () => {
     expect(texts(split([Buffer.from([0x61, 0xff, 0x62, 0x0a])]))).toEqual(["a\ufffdb"]);
+  });
+
+  it("drops one UTF-8 BOM at the start of the stream, even split across chunks, and no other", () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    expect(texts(split([Buffer.concat([bom, Buffer.from("a\n"), bom, Buffer.from("b\n")])]))).toEqual(["a", "\ufeffb"]);
+    expect(texts(split([bom.subarray(0, 1), Buffer.concat([bom.subarray(1), Buffer.from("a\nb\n")])]))).toEqual(["a", "b"]);
+    expect(texts(split([Buffer.concat([Buffer.from("a\n"), bom, Buffer.from("b\n")])]))).toEqual(["a", "\ufeffb"]);
   });
 
   it("keeps a long line whole up to the cap", () => {
@@ -86,5 +95,33 @@ describe("framing through a translation", () => {
     ]);
     expect(outcome.status).toBe("succeeded");
     expect(events.at(-1)).toMatchObject({ type: "run.finished", counts: { unparsed_lines: 3 } });
+  });
+});
+
+describe("auto-detection", () => {
+  const pi = readFileSync(new URL("../../shared/samples/pi/1.6.0-text.jsonl", import.meta.url), "utf8");
+
+  it("detects a pi stream after many short warning lines (bounded by bytes, not a line count)", () => {
+    const warnings = "Warning: something minor\n".repeat(5000);
+    const { events, outcome } = translate(warnings + pi);
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "atomic" });
+    expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(5000);
+    expect(outcome.status).toBe("succeeded");
+  });
+
+  it("reads a pi stream that opens with a UTF-8 BOM", () => {
+    const { events, outcome } = translate(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(pi)]));
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "atomic" });
+    expect(events.filter((e) => e.type === "backend.unparsed")).toEqual([]);
+    expect(outcome.status).toBe("succeeded");
+  });
+
+  it("decides EvoSci once the garbage held would pass MAX_HELD_BYTES, keeping every line in order", () => {
+    const line = "x".repeat(100_000);
+    const count = Math.ceil(MAX_HELD_BYTES / line.length) + 5;
+    const { events } = translate(`${line}\n`.repeat(count) + '{"type": "done", "content": "", "response": ""}\n');
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "evosci" });
+    expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(count);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
   });
 });

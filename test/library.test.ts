@@ -63,10 +63,50 @@ describe("readCanonicalStream (library)", () => {
     expect(events.map((e) => JSON.stringify(e)).join("\n") + "\n").toBe(example);
   });
 
-  it("fails on a line that is not JSON, since a canonical stream has none", async () => {
-    const broken = example.replace("\n", "\nnot json\n");
-    await expect(async () => {
-      for await (const _ of readCanonicalStream(Readable.from([broken]))) void _;
-    }).rejects.toThrow(/Could not parse row not json/);
+  it("yields every event before a line that is not JSON, then fails naming that line", async () => {
+    const lines = example.trimEnd().split("\n");
+    // Three valid lines, a blank one (still counted), then the bad line 5, then more valid ones.
+    const broken = [...lines.slice(0, 3), "", "not json", ...lines.slice(3)].join("\n");
+    const events: CanonicalEvent[] = [];
+    const reading = (async () => {
+      for await (const event of readCanonicalStream(Readable.from([broken.slice(0, 50), broken.slice(50)]))) events.push(event);
+    })();
+    await expect(reading).rejects.toThrow(/line 5: not a JSON object: not json/);
+    await expect(reading).rejects.toMatchObject({ name: "CanonicalLineError", line: 5 });
+    expect(events.map((e) => JSON.stringify(e))).toEqual(lines.slice(0, 3));
+  });
+
+  it("fails on a JSON line that is not an object, and on a bad last line without a newline", async () => {
+    const read = async (text: string) => {
+      for await (const _ of readCanonicalStream(Readable.from([text]))) void _;
+    };
+    await expect(read(`${example}[1,2]\n`)).rejects.toMatchObject({ line: example.trimEnd().split("\n").length + 1 });
+    await expect(read(`${example}{"type":`)).rejects.toMatchObject({ line: example.trimEnd().split("\n").length + 1 });
+  });
+});
+
+describe("the README's library calls, with defaults", () => {
+  const native = () => Readable.from([Buffer.from(NATIVE)]);
+
+  it("normalizeStream(readable)", async () => {
+    const { events } = await collect(normalizeStream(native()));
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0 });
+  });
+
+  it("readCanonicalStream(readable)", async () => {
+    const jsonl = toJsonl(translate(NATIVE).events);
+    const events: CanonicalEvent[] = [];
+    for await (const event of readCanonicalStream(Readable.from([jsonl]))) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished" });
+  });
+
+  it("verifyStream(readable), without options: counts lines and problems", async () => {
+    // The built library: its default validator is compiled at build time.
+    const { verifyStream } = (await import(new URL("../dist/index.js", import.meta.url).href)) as typeof import("../src/index.js");
+    const jsonl = toJsonl(translate(NATIVE).events);
+    const lines = jsonl.trimEnd().split("\n").length;
+    await expect(verifyStream(Readable.from([jsonl]))).resolves.toEqual({ lines, problems: 0 });
+    const summary = await verifyStream(Readable.from([`${jsonl}not json\n`]), {});
+    expect(summary.problems).toBeGreaterThan(0);
   });
 });

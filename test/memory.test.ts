@@ -3,6 +3,7 @@
 // is still referenced (a leak) and not what V8 chose to keep around (peak RSS
 // moves with heap sizing and with the load of the machine, so it is no test).
 import { spawn } from "node:child_process";
+import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BIN } from "./helpers/cli.js";
@@ -45,4 +46,27 @@ describe("memory", () => {
     // About 6 MiB at any length; holding the stream (or its events) would keep tens of MiB more.
     expect(large.heapMiB - small.heapMiB).toBeLessThan(8);
   }, 60_000);
+});
+
+describe("memory with --from auto", () => {
+  it("reads many large garbage lines with a small heap: detection holds bytes, not lines", async () => {
+    // 40 lines of 4 MiB: holding them all, as detection once did, needs far more than the 64 MiB heap.
+    const line = Buffer.from(`${"garbage ".repeat(512 * 1024)}\n`);
+    const agentstream = spawn(process.execPath, ["--max-old-space-size=64", BIN, "normalize", "-"], { stdio: ["pipe", "pipe", "pipe"] });
+    Readable.from((function* () {
+      for (let i = 0; i < 40; i++) yield line;
+    })()).pipe(agentstream.stdin);
+    agentstream.stdin.on("error", () => {}); // a crashed child closes its stdin early; the exit is what is checked
+    let tail = "";
+    let stderr = "";
+    agentstream.stdout.setEncoding("utf8").on("data", (d: string) => (tail = (tail + d).slice(-8192)));
+    agentstream.stderr.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-8192)));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      agentstream.on("error", reject);
+      agentstream.on("close", resolve);
+    });
+    expect(stderr).not.toMatch(/heap out of memory/);
+    expect(JSON.parse(tail.trimEnd().split("\n").pop() ?? "")).toMatchObject({ type: "run.finished", counts: { unparsed_lines: 40 } });
+    expect(code).not.toBeNull();
+  }, 120_000);
 });

@@ -1,17 +1,64 @@
-import { pipeline, type Readable } from "node:stream";
-import ndjson from "ndjson";
+import type { Readable } from "node:stream";
+import { DEFAULT_MAX_LINE_BYTES } from "../core/line-splitter.js";
+import { NumberedLineSplitter } from "../core/numbered-lines.js";
 import type { CanonicalEvent } from "./events.js";
+
+/** A line of a canonical stream that is not a JSON object; `line` is its 1-based number. */
+export class CanonicalLineError extends Error {
+  constructor(
+    readonly line: number,
+    problem: string,
+  ) {
+    super(`canonical stream, line ${line}: ${problem}`);
+    this.name = "CanonicalLineError";
+  }
+}
+
+// A canonical line can carry a whole native line (up to normalize's cap) as `raw`, plus its translation.
+export const CANONICAL_MAX_LINE_BYTES = 4 * DEFAULT_MAX_LINE_BYTES;
 
 /**
  * Read a canonical stream (agentstream's own output, e.g. a child process's
- * stdout or a saved log) as events. A canonical stream holds nothing but JSON
- * lines, so the first line that is not JSON ends the iteration with an error:
- * ndjson's strict parser is the right tool here, unlike for native streams,
- * where a bad line must become backend.unparsed.
+ * stdout or a saved log) as events, as they arrive. A canonical stream holds
+ * nothing but JSON objects, one a line, so every event before the first line
+ * that is not one is yielded, then the iteration fails with a
+ * CanonicalLineError naming that line (unlike a native stream, where a bad
+ * line becomes backend.unparsed).
  */
-export async function* readCanonicalStream(input: Readable): AsyncGenerator<CanonicalEvent> {
-  const parser = ndjson.parse({ strict: true });
-  // pipeline forwards an input error to the parser, where the loop below sees it.
-  pipeline(input, parser as unknown as NodeJS.WritableStream, () => {});
-  for await (const event of parser as unknown as AsyncIterable<CanonicalEvent>) yield event;
+export async function* readCanonicalStream(input: Readable | AsyncIterable<Buffer | string>): AsyncGenerator<CanonicalEvent> {
+  let ready: CanonicalEvent[] = [];
+  let failure: CanonicalLineError | undefined;
+  const lines = new NumberedLineSplitter(
+    (line, number) => {
+      if (failure) return;
+      if ("overlong" in line) failure = new CanonicalLineError(number, `longer than ${CANONICAL_MAX_LINE_BYTES} bytes`);
+      else {
+        const event = parseObject(line.text);
+        if (event) ready.push(event);
+        else failure = new CanonicalLineError(number, `not a JSON object: ${line.text.slice(0, 80)}`);
+      }
+    },
+    { maxLineBytes: CANONICAL_MAX_LINE_BYTES },
+  );
+  const flush = function* (): Generator<CanonicalEvent> {
+    const batch = ready;
+    ready = [];
+    yield* batch;
+    if (failure) throw failure;
+  };
+  for await (const chunk of input) {
+    lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    yield* flush();
+  }
+  lines.end();
+  yield* flush();
+}
+
+function parseObject(text: string): CanonicalEvent | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as CanonicalEvent) : undefined;
+  } catch {
+    return undefined;
+  }
 }

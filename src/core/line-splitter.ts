@@ -15,8 +15,9 @@ const CR = 0x0d;
 /**
  * JSONL framing: splits on "\n" only (never on U+2028/U+2029 or a lone "\r",
  * which JSON strings may hold), strips one trailing "\r", decodes UTF-8 per
- * whole line (so a character split across chunks survives), skips blank lines
- * and keeps a last line that has no "\n".
+ * whole line (so a character split across chunks survives), drops one UTF-8
+ * BOM at the start of the stream, skips blank lines and keeps a last line that
+ * has no "\n".
  */
 export class LineSplitter {
   private readonly maxLineBytes: number;
@@ -24,6 +25,7 @@ export class LineSplitter {
   private parts: Buffer[] = [];
   private partsBytes = 0;
   private overlong: { preview: Buffer; bytes: number } | undefined;
+  private atStart = true;
 
   constructor(
     private readonly onLine: (line: Line) => void,
@@ -79,7 +81,7 @@ export class LineSplitter {
       const { preview, bytes } = this.overlong;
       this.overlong = undefined;
       // Cut at a character boundary: drop a trailing partial UTF-8 sequence.
-      this.onLine({ overlong: true, preview: decodeWhole(preview), bytes });
+      this.onLine({ overlong: true, preview: decodeWhole(preview.subarray(this.afterBom(preview, 0))), bytes });
       return;
     }
     const buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partsBytes);
@@ -90,11 +92,19 @@ export class LineSplitter {
 
   /** Hands on bytes start..end of `buf` as a line: one trailing "\r" dropped, blank lines skipped. */
   private emitText(buf: Buffer, start: number, end: number): void {
+    start = this.afterBom(buf, start);
     if (end > start && buf[end - 1] === CR) end--;
     if (end === start) return;
     const text = buf.toString("utf8", start, end);
     if (BLANK.test(text)) return;
     this.onLine({ text });
+  }
+
+  /** Where a line starts: past one UTF-8 BOM when it is the stream's first line and opens with one. */
+  private afterBom(buf: Buffer, start: number): number {
+    if (!this.atStart) return start;
+    this.atStart = false;
+    return buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf ? start + 3 : start;
   }
 }
 

@@ -30,8 +30,12 @@ export interface TranslationSessionOptions {
 }
 
 // With --from auto, lines that are not JSON events are held until one is (then
-// the backend is known); a stream that never shows one is read as EvoSci.
-const MAX_HELD_LINES = 1000;
+// the backend is known); a stream that never shows one is read as EvoSci. What
+// is held is bounded in bytes, not lines: a line that would pass the bound
+// decides (EvoSci) instead of being held, so memory stays flat on garbage.
+export const MAX_HELD_BYTES = 1024 * 1024;
+// What a held line costs besides its text (the object and the array slot), roughly.
+const HELD_LINE_OVERHEAD = 64;
 
 /**
  * Native bytes in, canonical events out: framing, parsing, the backend's
@@ -42,6 +46,7 @@ export class TranslationSession {
   private translator: Translator | undefined;
   private stream: CanonicalStream | undefined;
   private held: Line[] | undefined;
+  private heldBytes = 0;
   private sawEvents = false;
   private sawGarbage = false;
   private done = false;
@@ -109,7 +114,7 @@ export class TranslationSession {
     if (this.held) {
       // Until a JSON event shows which backend wrote the stream, other lines wait.
       if (parsed.ok) this.begin(detectBackend(parsed.event));
-      else if (this.held.length < MAX_HELD_LINES) return void this.held.push(line);
+      else if (this.hold(line)) return;
       else this.begin("evosci");
     }
     if (!parsed.ok) {
@@ -120,6 +125,15 @@ export class TranslationSession {
     this.options.onNativeEvent?.(parsed.event);
     const raw = this.options.includeRaw ? parsed.event : undefined;
     for (const d of this.translate(parsed.event)) this.emit(d, raw);
+  }
+
+  /** Holds a line for detection, unless that would pass MAX_HELD_BYTES. */
+  private hold(line: Line): boolean {
+    const bytes = ("overlong" in line ? line.preview.length : line.text.length) + HELD_LINE_OVERHEAD;
+    if (this.heldBytes + bytes > MAX_HELD_BYTES) return false;
+    this.heldBytes += bytes;
+    this.held!.push(line);
+    return true;
   }
 
   private translate(event: NativeEvent): Draft[] {

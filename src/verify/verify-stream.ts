@@ -1,12 +1,12 @@
-import { DEFAULT_MAX_LINE_BYTES } from "../core/line-splitter.js";
+import { CANONICAL_MAX_LINE_BYTES } from "../canonical/read-canonical.js";
+import { NumberedLineSplitter } from "../core/numbered-lines.js";
 import { loadValidator, type Validator } from "../schema/validator.js";
-import { NumberedLineSplitter } from "./numbered-lines.js";
 import type { VerifyProblem } from "./problem.js";
 import { StreamVerifier } from "./stream-verifier.js";
 
 export interface VerifyStreamOptions {
-  /** Receives each problem as soon as it is found, in input order. */
-  onProblem: (problem: VerifyProblem) => void;
+  /** Receives each problem as soon as it is found, in input order (the summary counts them either way). */
+  onProblem?: (problem: VerifyProblem) => void;
   /** The schema validator; defaults to the compiled canonical v1 one. */
   validate?: Validator;
   /** Longest line checked; a longer one is reported, not read. */
@@ -19,22 +19,19 @@ export interface VerifySummary {
   problems: number;
 }
 
-// A canonical line can carry a whole native line (up to normalize's cap) as `raw`, plus its translation.
-const VERIFY_MAX_LINE_BYTES = 4 * DEFAULT_MAX_LINE_BYTES;
-
 /** Verify a canonical JSONL stream as it arrives, reporting each problem through onProblem. */
-export async function verifyStream(input: AsyncIterable<Buffer | string>, options: VerifyStreamOptions): Promise<VerifySummary> {
+export async function verifyStream(input: AsyncIterable<Buffer | string>, options: VerifyStreamOptions = {}): Promise<VerifySummary> {
   const verifier = new StreamVerifier(options.validate ?? (await loadValidator()));
   let problems = 0;
   const report = (found: VerifyProblem[]): void => {
     for (const problem of found) {
       problems++;
-      options.onProblem(problem);
+      options.onProblem?.(problem);
     }
   };
   const lines = new NumberedLineSplitter(
     (line, number) => report("overlong" in line ? verifier.pushOverlong(line.bytes, number) : verifier.push(line.text, number)),
-    { maxLineBytes: options.maxLineBytes ?? VERIFY_MAX_LINE_BYTES },
+    { maxLineBytes: options.maxLineBytes ?? CANONICAL_MAX_LINE_BYTES },
   );
   for await (const chunk of input) lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   lines.end();

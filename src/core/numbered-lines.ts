@@ -1,4 +1,4 @@
-import { LineSplitter, type Line, type LineSplitterOptions } from "../core/line-splitter.js";
+import { LineSplitter, type Line, type LineSplitterOptions } from "./line-splitter.js";
 
 const NEWLINE = 0x0a;
 
