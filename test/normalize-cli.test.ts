@@ -1,11 +1,12 @@
 // agentstream normalize as a real process: its exit paths.
-import { chmodSync, existsSync, openSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
+import { nextOfType, startCli, transcript } from "./run/helpers.js";
 
 describe("agentstream normalize", () => {
   it("reads stdin and exits with the outcome's code", async () => {
@@ -63,6 +64,24 @@ describe("agentstream normalize", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 143],
+  ] as const)("%s while reading an open pipe ends the stream with run.finished cancelled, exit %d", async (signal, code) => {
+    const run = startCli(["normalize", "--from", "evosci"], { stdin: "pipe" });
+    const firstLine = readFileSync(transcript("evosci-steps.jsonl"), "utf8").split("\n")[0]!;
+    // The pipe stays open: only the signal can end the reading.
+    run.child.stdin!.write(`${firstLine}\n`);
+    await nextOfType(run, "run.started");
+    run.child.kill(signal);
+    const result = await run.done;
+    const events = parseJsonl(result.stdout);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "cancelled", exit_code: code, error: { code: "cancelled" } });
+    expect(result.code).toBe(code);
+    expect(verifyEvents(events)).toEqual([]);
   });
 });
 

@@ -1,10 +1,11 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { VerifyProblem } from "../src/verify/problem.js";
 import { verifyStream } from "../src/verify/verify-stream.js";
-import { runCli } from "./helpers/cli.js";
+import { BIN, runCli } from "./helpers/cli.js";
 import { publishedValidator, verifyEvents, verifyLines } from "./helpers/verify.js";
 import { TEST_RUN_ID, toJsonl, translate, type TranslateOptions } from "./helpers/translate.js";
 
@@ -474,6 +475,26 @@ describe("agentstream verify (built CLI)", () => {
   it("exits 0 on a clean stream from stdin, with a summary on stderr and nothing on stdout", async () => {
     const result = await runCli(["verify"], { input: clean });
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: `ok: ${lineCount} lines\n` });
+  });
+
+  // stderr is /dev/full, opened here and handed over as fd 2: every write to it fails with ENOSPC.
+  it.skipIf(!existsSync("/dev/full")).each([
+    ["a clean stream", 0, true],
+    ["a broken stream", 1, false],
+  ])("the verdict on %s does not depend on stderr being writable: exit %d", async (_name, code, isClean) => {
+    const file = join(mkdtempSync(join(tmpdir(), "agentstream-verify-")), "stream.jsonl");
+    writeFileSync(file, isClean ? clean : '{"type":"nonsense"}\n');
+    const full = openSync("/dev/full", "w");
+    try {
+      const exit = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(process.execPath, [BIN, "verify", file], { stdio: ["ignore", "ignore", full] });
+        child.on("error", reject);
+        child.on("close", resolve);
+      });
+      expect(exit).toBe(code);
+    } finally {
+      closeSync(full);
+    }
   });
 
   it("verifies what normalize writes", async () => {

@@ -12,21 +12,40 @@ function parseBackendExit(value: string): string {
   throw new InvalidArgumentError("expected an exit code (0-255) or a signal name such as SIGTERM.");
 }
 
-function parsePositiveInt(value: string): number {
+// Plain decimal notation only: Number() would also take "0x10", "1e3" or "0b1".
+const DECIMAL_INTEGER = /^\d+$/;
+const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A Node timer holds at most 2^31-1 ms; a longer delay fires after 1 ms instead. */
+const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/**
+ * A kept line is decoded into one string, and with --raw its content is in
+ * the output line twice: 256 MiB keeps both under V8's string limit (~512 MiB).
+ */
+const MAX_LINE_BYTES_LIMIT = 256 * 1024 * 1024;
+
+function parseLineBytes(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("expected a positive integer.");
+  if (!DECIMAL_INTEGER.test(value) || n <= 0 || n > MAX_LINE_BYTES_LIMIT) {
+    throw new InvalidArgumentError(`expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT} (256 MiB).`);
+  }
   return n;
 }
 
-function parseSeconds(value: string): number {
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a number of seconds greater than 0 (e.g. 30 or 0.5).");
-  return n;
+function secondsParser(allowZero: boolean): (value: string) => number {
+  const range = `${allowZero ? "from 0" : "greater than 0"} up to ${MAX_SECONDS} (about 24.8 days)`;
+  return (value) => {
+    const n = Number(value);
+    if (!DECIMAL_NUMBER.test(value) || (n === 0 && !allowZero) || n > MAX_SECONDS) {
+      throw new InvalidArgumentError(`expected a decimal number of seconds ${range}, e.g. 30 or 0.5.`);
+    }
+    return n;
+  };
 }
 
-function parseSecondsOrZero(value: string): number {
-  return value.trim() === "0" ? 0 : parseSeconds(value);
-}
+const parseSeconds = secondsParser(false);
+const parseSecondsOrZero = secondsParser(true);
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -37,7 +56,7 @@ function addTranslationOptions(command: Command): Command {
   return command
     .addOption(new Option("--raw", "attach each native object to its canonical event as `raw`").default(false, "off"))
     .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events (default: kept)")
-    .option("--max-line-bytes <n>", "longest native line kept whole, in bytes; longer ones become backend.unparsed (default: 16777216, 16 MiB)", parsePositiveInt)
+    .option("--max-line-bytes <n>", "longest native line kept whole, in bytes; longer ones become backend.unparsed (default: 16777216, 16 MiB; at most 268435456, 256 MiB)", parseLineBytes)
     .option("--no-validate", "skip the runtime schema check of each output event (default: every event is checked)");
 }
 
@@ -80,9 +99,9 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .option("--no-auto-mode", "EvoScientist only: pass --no-auto-mode, so approvals and questions stop the run with exit 3 (default: auto mode)")
     .addOption(new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)").argParser(collect).default([], "none"))
     .addOption(new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"))
-    .option("--timeout <seconds>", "stop the backend after this long: run.finished timed_out, exit 124 (default: no limit)", parseSeconds)
+    .option("--timeout <seconds>", "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)", parseSeconds)
     .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)", parseSecondsOrZero)
-    .option("--grace <seconds>", "how long a stopped backend gets before it is killed", parseSeconds, 5)
+    .option("--grace <seconds>", "how long a stopped backend gets before it is killed; 0 kills at once", parseSecondsOrZero, 5)
     .option("-q, --quiet", "stderr: only what went wrong (default: off)")
     .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)");
   addTranslationOptions(run)

@@ -6,6 +6,8 @@ const MAX_PRINTED = 100;
 
 /** `agentstream verify`: problems and a summary on stderr, nothing on stdout; exit 0 when clean, 1 otherwise. */
 export async function verifyCommand(file: string): Promise<void> {
+  // The verdict is the exit code: a stderr that cannot be written (full, closed) must not change it.
+  process.stderr.on("error", () => {});
   const input = openInput(file);
   let printed = 0;
   const summary = await verifyStream(input, {

@@ -136,7 +136,7 @@ export class BackendProcess {
       const giveUp = (): void => {
         const held = streams.filter((s) => !s.closed);
         if (held.length === 0) return;
-        if (held.some((s) => s.isPaused()) || !possiblyHeld(this.stdioIds)) return void setTimeout(giveUp, this.options.graceMs).unref();
+        if (held.some((s) => s.isPaused()) || !possiblyHeld(this.stdioIds)) return void setTimeout(giveUp, Math.max(this.options.graceMs, 100)).unref();
         for (const s of held) s.destroy();
       };
       setTimeout(giveUp, this.options.graceMs).unref();

@@ -133,3 +133,47 @@ describe.concurrent("agentstream run: how the backend is started", () => {
     expect(started.command).toEqual([STAND_IN, "--mode", "json", "--api-key", "[redacted]", "--openai-token=[redacted]", "--", "hi"]);
   });
 });
+
+describe.concurrent("agentstream run/normalize: option values a timer or a string cannot hold", () => {
+  const NATIVE = transcript("evosci-success.jsonl");
+
+  it.each([
+    ["--timeout", "2592000"],
+    ["--timeout", "2147484"],
+    ["--linger", "2592000"],
+    ["--grace", "2592000"],
+    ["--timeout", "0x10"],
+    ["--timeout", "1e3"],
+    ["--grace", "-1"],
+    ["--max-line-bytes", "1000000000"],
+    ["--max-line-bytes", "0x10"],
+  ])("run %s %s: refused with exit 2, nothing run", async (flag, value) => {
+    const record = scratch.recordPath();
+    const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, flag, value, "x"], { env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: NATIVE } });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/expected a (decimal number of seconds|whole number of bytes)/);
+    expect(result.stderr).not.toContain("TimeoutOverflowWarning");
+    expect(existsSync(record)).toBe(false);
+  });
+
+  it("normalize --max-line-bytes above 256 MiB is refused with exit 2; 256 MiB itself is taken", async () => {
+    const over = await runCli(["normalize", "--max-line-bytes", String(256 * 1024 * 1024 + 1), NATIVE]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain("268435456");
+    const at = await runCli(["normalize", "--backend-exit", "0", "--max-line-bytes", String(256 * 1024 * 1024), NATIVE]);
+    expect(at.code).toBe(0);
+  });
+
+  it("--timeout at the largest value a timer holds runs the backend to its end", async () => {
+    const record = scratch.recordPath();
+    const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--timeout", "2147483", "--linger", "2147483", "--grace", "2147483", "x"], {
+      env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: NATIVE },
+    });
+    expect(result.stderr).not.toContain("TimeoutOverflowWarning");
+    expect(expectCanonical(result).finished).toMatchObject({ status: "succeeded" });
+    expect(result.code).toBe(0);
+    expectNoneLeftRunning(record);
+  });
+
+});

@@ -104,15 +104,15 @@ describe.concurrent("agentstream run: stopping the backend", () => {
     expectNoneLeftRunning(record);
   });
 
-  it("--timeout: a backend that ignores SIGTERM is killed after --grace", async () => {
+  it.each(["0.2", "0"])("--timeout: a backend that ignores SIGTERM is killed after --grace %s (0: at once)", async (grace) => {
     const record = scratch.recordPath();
     // Long enough for the stand-in to have set its handlers even on a busy machine.
-    const result = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--timeout", "2", "--grace", "0.2", "x"], {
+    const result = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--timeout", "2", "--grace", grace, "x"], {
       env: {
         STANDIN_RECORD: record,
         STANDIN_TRANSCRIPT: transcript("atomic-header.jsonl"),
         STANDIN_END: "hang",
-        STANDIN_SIGNAL_LOG: scratch.path("signals.log"),
+        STANDIN_SIGNAL_LOG: scratch.path(`signals-${grace}.log`),
         STANDIN_IGNORE_SIGNALS: "1",
       },
     });
