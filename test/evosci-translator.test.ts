@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf, EventType, RunStatus } from "../src/canonical/events.js";
+import { EvosciTranslator } from "../src/translators/evosci.js";
+import type { NativeEvent } from "../src/translators/translator.js";
 import { translate, type TranslateOptions } from "./helpers/translate.js";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/golden/evosci/", import.meta.url));
@@ -216,6 +218,20 @@ describe("evosci: sub-agents", () => {
       ["ls_call_2", "['/data/a.csv']"],
     ]);
     expect(ofType(e, "subagent.started")[0]!.instance_id).toBe("helper");
+  });
+
+  // Issue 19: each call without an id once copied the whole queue (quadratic: minutes
+  // at this size). The timeout is only a guard; linear work ends in well under a second.
+  it("pairs 200,000 calls sent without ids in linear work", { timeout: 60_000 }, () => {
+    const calls = 200_000;
+    const translator = new EvosciTranslator();
+    const ids = (e: NativeEvent) => translator.translate(e).map((d) => (d.payload as { tool_call_id: string }).tool_call_id);
+    const started: string[] = [];
+    for (let i = 0; i < calls; i++) started.push(...ids({ type: "tool_call", id: "", name: "ls", args: {} }));
+    const completed: string[] = [];
+    for (let i = 0; i < calls; i++) completed.push(...ids({ type: "tool_result", id: "", name: "ls", content: "" }));
+    expect(completed).toEqual(started);
+    expect(new Set(started).size).toBe(calls);
   });
 });
 

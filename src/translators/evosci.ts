@@ -1,5 +1,6 @@
 import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
+import { Fifo } from "../core/fifo.js";
 import { amount, asText, bool, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
 
@@ -33,7 +34,7 @@ export class EvosciTranslator implements Translator {
   /** Set by the first terminal event (done or error); lines after it are still translated. */
   private outcome: Outcome | undefined;
   /** Calls the backend sent with an empty id, by agent and tool name, in order. */
-  private readonly unnamedCalls = new Map<string, string[]>();
+  private readonly unnamedCalls = new Map<string, Fifo<string>>();
 
   translate(e: NativeEvent): Draft[] {
     this.started = true;
@@ -248,14 +249,16 @@ export class EvosciTranslator implements Translator {
       // A call sent without an id gets a made-up one its result can find.
       id = this.madeUpCallId(name);
       const key = unnamedKey(name, agent);
-      this.unnamedCalls.set(key, [...(this.unnamedCalls.get(key) ?? []), id]);
+      let queue = this.unnamedCalls.get(key);
+      if (!queue) this.unnamedCalls.set(key, (queue = new Fifo()));
+      queue.push(id);
     }
     return draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.args) }, { native: e.type, ...(agent ? { agent } : {}) });
   }
 
   private toolCompleted(e: NativeEvent, agent?: AgentRef): Draft {
     const name = asText(e.name);
-    const id = nonEmpty(e.id) ?? this.unnamedCalls.get(unnamedKey(name, agent))?.shift() ?? this.madeUpCallId(name);
+    const id = nonEmpty(e.id) ?? this.unnamedCalls.get(unnamedKey(name, agent))?.take() ?? this.madeUpCallId(name);
     // `success` is the backend's own text heuristic: kept as it is, never re-guessed.
     const status = bool(e.success) === false ? "failed" : "succeeded";
     return draft("tool.completed", { tool_call_id: id, name, status, output: asText(e.content) }, { native: e.type, ...(agent ? { agent } : {}) });
