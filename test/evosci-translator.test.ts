@@ -357,6 +357,18 @@ describe("evosci: robustness", () => {
     expect(end.counts.unknown_events).toBe(1);
   });
 
+  // Issue 18: a second done was neither translated nor passed through nor counted.
+  it("a second done is passed through whole and counted, the first one decides", () => {
+    const { events } = stream([
+      { type: "text", content: "first" },
+      { type: "done", content: "first", response: "first" },
+      { type: "done", content: "second", response: "second" },
+    ]);
+    const end = finished(events);
+    expect([end.status, end.result?.text, end.counts.unknown_events]).toEqual(["succeeded", "first", 1]);
+    expect(ofType(events, "backend.event").map((e) => [e.native_type, (e.raw as { content?: string }).content])).toEqual([["done", "second"]]);
+  });
+
   it("an error after done is reported but does not undo the success", () => {
     const end = endedAs(stream([{ type: "done", content: "ok", response: "ok" }, { type: "error", message: "Error code: 500 - late" }]), "succeeded", 0);
     expect(end.counts.errors).toBe(1);

@@ -33,6 +33,7 @@ export class EvosciTranslator implements Translator {
   private inputRequested = false;
   /** Set by the first terminal event (done or error); lines after it are still translated. */
   private outcome: Outcome | undefined;
+  private doneSeen = false;
   /** Calls the backend sent with an empty id, by agent and tool name, in order. */
   private readonly unnamedCalls = new Map<string, Fifo<string>>();
 
@@ -153,6 +154,12 @@ export class EvosciTranslator implements Translator {
         break;
       }
       case "done":
+        // Only the first done ends the run; a later one is kept as data, never dropped.
+        if (this.doneSeen) {
+          out.push(passThrough(e));
+          break;
+        }
+        this.doneSeen = true;
         this.closeAllText(out);
         this.outcome ??= {
           status: this.inputRequested ? "needs_input" : "succeeded",
