@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf, EventType, RunStatus } from "../src/canonical/events.js";
+import { EvosciTranslator } from "../src/translators/evosci.js";
+import type { NativeEvent } from "../src/translators/translator.js";
 import { translate, type TranslateOptions } from "./helpers/translate.js";
 
 const done0 = { type: "done", content: "", response: "" };
@@ -242,6 +244,20 @@ describe("evosci: sub-agents", () => {
     ]);
     expect(ofType(e, "subagent.started")[0]!.instance_id).toBe("helper");
   });
+
+  // Issue 19: each call without an id once copied the whole queue (quadratic: minutes
+  // at this size). The timeout is only a guard; linear work ends in well under a second.
+  it("pairs 200,000 calls sent without ids in linear work", { timeout: 60_000 }, () => {
+    const calls = 200_000;
+    const translator = new EvosciTranslator();
+    const ids = (e: NativeEvent) => translator.translate(e).map((d) => (d.payload as { tool_call_id: string }).tool_call_id);
+    const started: string[] = [];
+    for (let i = 0; i < calls; i++) started.push(...ids({ type: "tool_call", id: "", name: "ls", args: {} }));
+    const completed: string[] = [];
+    for (let i = 0; i < calls; i++) completed.push(...ids({ type: "tool_result", id: "", name: "ls", content: "" }));
+    expect(completed).toEqual(started);
+    expect(new Set(started).size).toBe(calls);
+  });
 });
 
 describe("evosci: paused for input", () => {
@@ -364,6 +380,18 @@ describe("evosci: robustness", () => {
     expect(ofType(events, "message.completed").map((e) => e.text)).toEqual(["All checks pass.", "late chunk"]);
     expect(end.usage).toMatchObject({ input_tokens: 16900, output_tokens: 22 });
     expect(end.counts.unknown_events).toBe(1);
+  });
+
+  // Issue 18: a second done was neither translated nor passed through nor counted.
+  it("a second done is passed through whole and counted, the first one decides", () => {
+    const { events } = stream([
+      { type: "text", content: "first" },
+      { type: "done", content: "first", response: "first" },
+      { type: "done", content: "second", response: "second" },
+    ]);
+    const end = finished(events);
+    expect([end.status, end.result?.text, end.counts.unknown_events]).toEqual(["succeeded", "first", 1]);
+    expect(ofType(events, "backend.event").map((e) => [e.native_type, (e.raw as { content?: string }).content])).toEqual([["done", "second"]]);
   });
 
   it("an error after done is reported but does not undo the success", () => {

@@ -21,7 +21,7 @@ const PHRASES: Array<[RegExp, ErrorCode]> = [
   [/rate[_ ]limit|too many requests/i, "rate_limit"],
   [/overloaded/i, "overloaded"],
   [/api[_ ]key|unauthori[sz]ed|authentication|permission denied|forbidden|\/login\b/i, "auth"],
-  [/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|network error|connection (?:error|refused|reset)|timed? ?out/i, "network"],
+  [/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|network[_ ]error|connection (?:error|refused|reset)|timed? ?out/i, "network"],
   [/\baborted\b/i, "aborted"],
 ];
 

@@ -1,5 +1,6 @@
 import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
+import { Fifo } from "../core/fifo.js";
 import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
 
@@ -32,8 +33,9 @@ export class EvosciTranslator implements Translator {
   private inputRequested = false;
   /** Set by the first terminal event (done or error); lines after it are still translated. */
   private outcome: Outcome | undefined;
+  private doneSeen = false;
   /** Calls the backend sent with an empty id, by agent and tool name, in order. */
-  private readonly unnamedCalls = new Map<string, string[]>();
+  private readonly unnamedCalls = new Map<string, Fifo<string>>();
 
   translate(e: NativeEvent): Draft[] {
     this.started = true;
@@ -155,6 +157,12 @@ export class EvosciTranslator implements Translator {
         break;
       }
       case "done":
+        // Only the first done ends the run; a later one is kept as data, never dropped.
+        if (this.doneSeen) {
+          out.push(passThrough(e));
+          break;
+        }
+        this.doneSeen = true;
         this.closeAllText(out);
         this.outcome ??= {
           status: this.inputRequested ? "needs_input" : "succeeded",
@@ -251,14 +259,16 @@ export class EvosciTranslator implements Translator {
       // A call sent without an id gets a made-up one its result can find.
       id = this.madeUpCallId(name);
       const key = unnamedKey(name, agent);
-      this.unnamedCalls.set(key, [...(this.unnamedCalls.get(key) ?? []), id]);
+      let queue = this.unnamedCalls.get(key);
+      if (!queue) this.unnamedCalls.set(key, (queue = new Fifo()));
+      queue.push(id);
     }
     return draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.args) }, { native: e.type, ...(agent ? { agent } : {}) });
   }
 
   private toolCompleted(e: NativeEvent, agent?: AgentRef): Draft {
     const name = asText(e.name);
-    const id = nonEmpty(e.id) ?? this.unnamedCalls.get(unnamedKey(name, agent))?.shift() ?? this.madeUpCallId(name);
+    const id = nonEmpty(e.id) ?? this.unnamedCalls.get(unnamedKey(name, agent))?.take() ?? this.madeUpCallId(name);
     // `success` is the backend's own text heuristic: kept as it is, never re-guessed.
     const status = bool(e.success) === false ? "failed" : "succeeded";
     return draft("tool.completed", { tool_call_id: id, name, status, output: asText(e.content) }, { native: e.type, ...(agent ? { agent } : {}) });
