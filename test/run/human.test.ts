@@ -1,11 +1,13 @@
+import { writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { Chalk } from "chalk";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
 import { formatDuration, summaryLine } from "../../src/human/format.js";
 import { HumanRenderer } from "../../src/human/renderer.js";
 import { redactSecrets } from "../../src/run/redact.js";
+import { runStandIn, Scratch } from "./helpers.js";
 
 type FakeStderr = NodeJS.WriteStream & { text(): string; release(): void };
 
@@ -144,4 +146,40 @@ describe("run.started.command: secrets", () => {
       "--api-key",
     ]);
   });
+});
+
+describe("native text on stderr: control characters shown, never sent", () => {
+  const scratch = new Scratch();
+  afterAll(() => scratch.remove());
+  // Retitles the terminal, rings, clears the screen, moves the cursor, returns the carriage; then a C1 CSI and DEL.
+  const HOSTILE = "ls\u001b]0;pwned\u0007\u001b[2J\u001b[1A\r\u009b2J\u007f";
+  const TRANSCRIPT = [
+    { type: "subagent_start", name: HOSTILE, instance_id: "a1" },
+    { type: "tool_call", name: HOSTILE, args: {}, id: "t1" },
+    { type: "tool_result", name: HOSTILE, content: "no", success: false, id: "t1" },
+    { type: "model_retry", attempt: 1, wait_seconds: 0, reason: HOSTILE },
+    { type: "subagent_end", name: HOSTILE, instance_id: "a1" },
+    { type: "error", message: HOSTILE },
+    { type: "ask_user", questions: [{ question: HOSTILE }] },
+  ];
+
+  for (const verbosity of ["normal", "verbose"] as const) {
+    it(`${verbosity}: tool names, sub-agents, retries, errors, input requests and the backend's stderr`, async () => {
+      const file = scratch.recordPath();
+      writeFileSync(file, TRANSCRIPT.map((e) => JSON.stringify(e)).join("\n") + "\n");
+      const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `${HOSTILE}\n`, STANDIN_STDERR_AT_END: HOSTILE };
+      const args = ["--backend", "evosci", ...(verbosity === "verbose" ? ["--verbose"] : []), "do the task"];
+      const { result } = await runStandIn(scratch, args, { knobs, env: { NO_COLOR: "1" } });
+      expect(result.code, result.stderr).not.toBe(0);
+      expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(result.stderr).toContain("ls␛]0;pwned␇␛[2J␛[1A␍\\u009b2J␡");
+      expect(result.stderr).toMatch(/✖ ls␛\]0;pwned/);
+      expect(result.stderr).toMatch(/↻ retry 1.*: ls␛/);
+      expect(result.stderr).toMatch(/needs input: ls␛/);
+      if (verbosity === "verbose") {
+        expect(result.stderr).toMatch(/sub-agent ls␛.* started/);
+        expect(result.stderr).toMatch(/\[evosci\] ls␛/);
+      } else expect(result.stderr).toMatch(/│ ls␛/);
+    });
+  }
 });
