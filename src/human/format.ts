@@ -21,6 +21,11 @@ export function shellQuote(argv: readonly string[]): string {
   return showControls(argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(" "));
 }
 
+/** "2/5", or "2" when the backend retries within a time budget (no max_attempts). */
+export function attemptOf(e: EventOf<"retry.started">): string {
+  return e.max_attempts !== undefined ? `${e.attempt}/${e.max_attempts}` : String(e.attempt);
+}
+
 /** First line of a native message, cut to a length a terminal line can hold, its control characters shown. */
 export function firstLine(text: string, max = 200): string {
   const line = text.split("\n", 1)[0] ?? "";

@@ -6,7 +6,7 @@ import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
 import { showControls } from "./control-chars.js";
-import { firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
+import { attemptOf, firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 
@@ -62,7 +62,7 @@ export class HumanRenderer {
         if (normal) this.line(toolLine(e, this.c));
         break;
       case "retry.started":
-        if (normal) this.line(`${this.c.yellow("↻")} retry ${e.attempt}/${e.max_attempts} in ${formatDuration(e.delay_ms)}: ${firstLine(e.error)}`);
+        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${firstLine(e.error)}`);
         break;
       case "input.requested":
         if (normal) this.line(`${this.c.yellow("?")} needs input: ${describeRequest(e)}`);

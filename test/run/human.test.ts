@@ -68,6 +68,20 @@ describe("human output on a terminal", () => {
     expect(stream.text()).toMatch(/✔ succeeded in 12\.3s · 2 tool calls \(1 failed\)\n$/);
   });
 
+  it("a retry with no max_attempts (EvoScientist retries within a time budget) says which attempt, not of how many", () => {
+    const stream = fakeTerminal();
+    const renderer = new HumanRenderer({ stream, verbosity: "normal", backend: "evosci", env: { NO_COLOR: "1" } });
+    renderer.event(event({ type: "run.started", agentstream_version: "0", mode: "run" }));
+    renderer.event(event({ type: "retry.started", scope: "request", attempt: 1, delay_ms: 2000, error: "overloaded" }));
+    expect(stream.text()).toContain("evosci · retrying (attempt 1)");
+    expect(stream.text()).toContain("↻ retry 1 in 2.0s: overloaded\n");
+    renderer.event(event({ type: "retry.started", scope: "request", attempt: 2, max_attempts: 5, delay_ms: 2000, error: "overloaded" }));
+    expect(stream.text()).toContain("evosci · retrying (attempt 2/5)");
+    expect(stream.text()).toContain("↻ retry 2/5 in 2.0s: overloaded\n");
+    expect(stream.text()).not.toContain("undefined");
+    renderer.close();
+  });
+
   it("--quiet: no spinner and nothing for a run that succeeded", () => {
     const stream = fakeTerminal();
     const renderer = new HumanRenderer({ stream, verbosity: "quiet", backend: "pi", env: {} });
