@@ -77,6 +77,7 @@ describe("the packed tarball", SLOW, () => {
       .filter((module) => !BUILD_ONLY.includes(module));
     const expected = [
       "README.md",
+      "LICENSE",
       "package.json",
       "bin/agentstream.js",
       "schemas/canonical-v1.schema.json",
@@ -84,6 +85,16 @@ describe("the packed tarball", SLOW, () => {
       ...modules.flatMap((module) => [`dist/${module}.js`, `dist/${module}.d.ts`]),
     ];
     expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort());
+  });
+});
+
+describe("the installed package", SLOW, () => {
+  it("carries the MIT licence it names, and runs no script of its own on install (the tarball is built already)", () => {
+    const installed = join(project, "node_modules", "agentstream");
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { license: string; scripts?: Record<string, string> };
+    expect(manifest.license).toBe("MIT");
+    expect(readFileSync(join(installed, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the agentstream authors\n/);
+    for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(manifest.scripts?.[script], script).toBeUndefined();
   });
 });
 

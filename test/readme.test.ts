@@ -1,6 +1,10 @@
 // The README documents the contract; these checks fail when the schema or the
 // exit-code table changes and the README does not.
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadSchema } from "../src/schema/schema-files.js";
 
@@ -45,5 +49,29 @@ describe("README", () => {
 
   it("names every error code", () => {
     for (const code of schema.$defs.error_code!.enum as string[]) expect(README).toContain(`\`${code}\``);
+  });
+});
+
+describe("README set-up", () => {
+  const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+  it("says `npm install && npm run demo`, and the demo builds first: it works on a fresh clone, which has no dist/", { timeout: 180_000 }, () => {
+    expect(README).toContain("npm install && npm run demo");
+    const clone = mkdtempSync(join(tmpdir(), "agentstream-clone-"));
+    try {
+      // What git would check out (this worktree's files, committed or not), with the installed node_modules.
+      const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" });
+      for (const file of listed.stdout.split("\0").filter((f) => f !== "" && !f.startsWith("dist/"))) {
+        mkdirSync(dirname(join(clone, file)), { recursive: true });
+        cpSync(join(ROOT, file), join(clone, file));
+      }
+      symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
+      const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+      const demo = spawnSync("npm", ["run", "demo"], { cwd: clone, env: { ...env, REPLAY_SPEED: "200", NO_COLOR: "1" }, encoding: "utf8", timeout: 170_000 });
+      expect(demo.status, demo.stderr).toBe(0);
+      expect(demo.stdout).toMatch(/"type":"run\.finished".*"status":"succeeded"/);
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
   });
 });

@@ -51,7 +51,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   };
   checkRequestFits(spec, wanted);
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
-  const prompt = await readPrompt(promptArgument, opts.promptFile, process.stdin);
+  const prompt = await readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend);
   const cwd = workingDirectory(opts.cwd);
   const executable = findExecutable(spec, opts.bin, process.env);
   const request: BackendRequest = {

@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from "../canonical/events.js";
+import { attemptOf } from "./format.js";
 
 /** What the agent is doing now, in a few words, for the spinner. */
 export class Activity {
@@ -31,7 +32,7 @@ export class Activity {
         this.state = "compacting the context";
         break;
       case "retry.started":
-        this.state = `retrying (attempt ${e.attempt}/${e.max_attempts})`;
+        this.state = `retrying (attempt ${attemptOf(e)})`;
         break;
       case "input.requested":
         this.state = "stopped: needs input";

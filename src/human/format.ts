@@ -1,5 +1,6 @@
 import type { ChalkInstance } from "chalk";
 import type { EventOf } from "../canonical/events.js";
+import { showControls } from "./control-chars.js";
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms}ms`;
@@ -15,20 +16,26 @@ export function formatCount(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-/** An argv as a shell would show it, for humans (never executed). */
+/** An argv as a shell would show it, for humans (never executed), its control characters shown. */
 export function shellQuote(argv: readonly string[]): string {
-  return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(" ");
+  return showControls(argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(" "));
 }
 
-/** First line of a message, cut to a length a terminal line can hold. */
+/** "2/5", or "2" when the backend retries within a time budget (no max_attempts). */
+export function attemptOf(e: EventOf<"retry.started">): string {
+  return e.max_attempts !== undefined ? `${e.attempt}/${e.max_attempts}` : String(e.attempt);
+}
+
+/** First line of a native message, cut to a length a terminal line can hold, its control characters shown. */
 export function firstLine(text: string, max = 200): string {
   const line = text.split("\n", 1)[0] ?? "";
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return showControls(line.length > max ? `${line.slice(0, max - 1)}…` : line);
 }
 
 /** "✔ read_file 120ms", "✖ research-agent › execute 3.2s", "◌ web_search cancelled (run ended)". */
 export function toolLine(e: EventOf<"tool.completed">, c: ChalkInstance): string {
-  const name = e.agent ? `${c.dim(`${e.agent.name} ›`)} ${e.name}` : e.name;
+  const tool = showControls(e.name);
+  const name = e.agent ? `${c.dim(`${showControls(e.agent.name)} ›`)} ${tool}` : tool;
   const duration = e.duration_ms !== undefined ? ` ${c.dim(formatDuration(e.duration_ms))}` : "";
   switch (e.status) {
     case "succeeded":
@@ -36,7 +43,7 @@ export function toolLine(e: EventOf<"tool.completed">, c: ChalkInstance): string
     case "failed":
       return `${c.red("✖")} ${name}${duration}`;
     case "cancelled":
-      return `${c.yellow("◌")} ${name} ${c.dim(`cancelled${e.reason ? ` (${e.reason.replace(/_/g, " ")})` : ""}`)}`;
+      return `${c.yellow("◌")} ${name} ${c.dim(`cancelled${e.reason ? ` (${showControls(e.reason.replace(/_/g, " "))})` : ""}`)}`;
   }
 }
 
@@ -61,7 +68,7 @@ export function summaryLine(f: EventOf<"run.finished">, c: ChalkInstance): strin
   if (f.pending && f.pending.length > 0) parts.push(`${f.pending.length} request${f.pending.length === 1 ? "" : "s"} pending`);
   if (f.error && f.status !== "succeeded") {
     const retry = f.error.retryable ? ", retryable" : "";
-    parts.push(`${c.red(`${f.error.code}${retry}`)}: ${firstLine(f.error.message)}`);
+    parts.push(`${c.red(`${showControls(f.error.code)}${retry}`)}: ${firstLine(f.error.message)}`);
   }
   if (f.exit_code !== 0) parts.push(c.dim(`exit ${f.exit_code}`));
   return parts.join(c.dim(" · "));

@@ -5,7 +5,8 @@ import type { Backend, CanonicalEvent, EventOf } from "../canonical/events.js";
 import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
-import { firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
+import { showControls } from "./control-chars.js";
+import { attemptOf, firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 
@@ -54,26 +55,26 @@ export class HumanRenderer {
     const verbose = this.options.verbosity === "verbose";
     switch (e.type) {
       case "run.started":
-        if (verbose && e.command) this.line(this.c.dim(`running ${shellQuote(e.command)}${e.cwd ? ` in ${e.cwd}` : ""}`));
+        if (verbose && e.command) this.line(this.c.dim(`running ${shellQuote(e.command)}${e.cwd ? ` in ${showControls(e.cwd)}` : ""}`));
         this.spinner?.start();
         break;
       case "tool.completed":
         if (normal) this.line(toolLine(e, this.c));
         break;
       case "retry.started":
-        if (normal) this.line(`${this.c.yellow("↻")} retry ${e.attempt}/${e.max_attempts} in ${formatDuration(e.delay_ms)}: ${firstLine(e.error)}`);
+        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${firstLine(e.error)}`);
         break;
       case "input.requested":
         if (normal) this.line(`${this.c.yellow("?")} needs input: ${describeRequest(e)}`);
         break;
       case "error":
-        if (verbose) this.line(`${this.c.red("!")} ${e.code}: ${firstLine(e.message)}`);
+        if (verbose) this.line(`${this.c.red("!")} ${showControls(e.code)}: ${firstLine(e.message)}`);
         break;
       case "subagent.started":
-        if (verbose) this.line(this.c.dim(`▸ sub-agent ${e.name} started`));
+        if (verbose) this.line(this.c.dim(`▸ sub-agent ${showControls(e.name)} started`));
         break;
       case "subagent.completed":
-        if (verbose) this.line(this.c.dim(`▸ sub-agent ${e.name} finished`));
+        if (verbose) this.line(this.c.dim(`▸ sub-agent ${showControls(e.name)} finished`));
         break;
       case "run.finished":
         this.finished(e);
@@ -135,7 +136,8 @@ export class HumanRenderer {
 
   private showActivity(activity: string): void {
     if (!this.spinner) return;
-    const text = `${this.options.backend} · ${activity}`;
+    // The activity names native tools and agents.
+    const text = `${this.options.backend} · ${showControls(activity)}`;
     if (text === this.spinner.text) return;
     this.spinner.text = text;
     // Draw the change now rather than at the next frame (only when it changes: deltas come fast).
@@ -146,18 +148,18 @@ export class HumanRenderer {
     this.close();
     if (this.options.verbosity === "quiet" && f.status === "succeeded") return;
     this.line(summaryLine(f, this.c));
-    if (f.resume) this.line(this.c.dim(`resume with: ${f.resume.hint}`));
+    if (f.resume) this.line(this.c.dim(`resume with: ${showControls(f.resume.hint)}`));
     const failed = f.status === "failed" || f.status === "timed_out";
     // --verbose has shown the backend's stderr already.
     if (failed && f.stderr_tail && this.options.verbosity !== "verbose") {
       const n = f.stderr_tail.length;
       this.line(this.c.dim(`${this.options.backend} stderr (last ${n === 1 ? "line" : `${n} lines`}):`));
-      for (const line of f.stderr_tail) this.line(this.c.dim(`  │ ${line}`));
+      for (const line of f.stderr_tail) this.line(this.c.dim(`  │ ${showControls(line)}`));
     }
   }
 
   private backendLine(line: string): string {
-    return this.c.dim(`[${this.options.backend}] ${capLine(line.replace(/\r$/, ""), MAX_SHOWN_LINE)}`);
+    return this.c.dim(`[${this.options.backend}] ${showControls(capLine(line.replace(/\r$/, ""), MAX_SHOWN_LINE))}`);
   }
 
   private line(text: string, prefix = this.prefix): void {
@@ -167,6 +169,6 @@ export class HumanRenderer {
 }
 
 function describeRequest(e: EventOf<"input.requested">): string {
-  if (e.kind === "approval") return `approve ${(e.actions ?? []).map((a) => a.name).join(", ") || "an action"}`;
+  if (e.kind === "approval") return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
   return firstLine(e.questions?.[0]?.question ?? "a question", 120);
 }

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
+import type { Backend } from "../canonical/events.js";
 import { UsageError } from "../core/errors.js";
 
 /**
@@ -8,7 +9,7 @@ import { UsageError } from "../core/errors.js";
  * trailing newline is dropped (files and `echo` add one); nothing else changes:
  * a prompt that cannot reach the backend byte for byte is refused.
  */
-export async function readPrompt(argument: string | undefined, promptFile: string | undefined, stdin: Readable): Promise<string> {
+export async function readPrompt(argument: string | undefined, promptFile: string | undefined, stdin: Readable, backend: Backend): Promise<string> {
   if (argument !== undefined && promptFile !== undefined) {
     throw new UsageError("give the prompt either as PROMPT or with --prompt-file, not both");
   }
@@ -16,7 +17,7 @@ export async function readPrompt(argument: string | undefined, promptFile: strin
   if (promptFile !== undefined) text = utf8(readPromptFile(promptFile), `--prompt-file ${promptFile}`);
   else if (argument === "-") text = utf8(await readAll(stdin), "the prompt on stdin");
   else if (argument !== undefined) return passable(argument);
-  else throw new UsageError("no prompt given", 'agentstream run --backend evosci "your prompt" (or - to read it from stdin, or --prompt-file FILE)');
+  else throw new UsageError("no prompt given", `agentstream run --backend ${backend} "your prompt" (or - to read it from stdin, or --prompt-file FILE)`);
   return passable(text.replace(/\r?\n$/, ""));
 }
 

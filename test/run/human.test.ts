@@ -1,11 +1,13 @@
+import { writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { Chalk } from "chalk";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
 import { formatDuration, summaryLine } from "../../src/human/format.js";
 import { HumanRenderer } from "../../src/human/renderer.js";
 import { redactSecrets } from "../../src/run/redact.js";
+import { runStandIn, Scratch } from "./helpers.js";
 
 type FakeStderr = NodeJS.WriteStream & { text(): string; release(): void };
 
@@ -64,6 +66,20 @@ describe("human output on a terminal", () => {
     expect(stream.text()).toContain("evosci · waiting for EvoScientist to exit");
     renderer.event(finished({}));
     expect(stream.text()).toMatch(/✔ succeeded in 12\.3s · 2 tool calls \(1 failed\)\n$/);
+  });
+
+  it("a retry with no max_attempts (EvoScientist retries within a time budget) says which attempt, not of how many", () => {
+    const stream = fakeTerminal();
+    const renderer = new HumanRenderer({ stream, verbosity: "normal", backend: "evosci", env: { NO_COLOR: "1" } });
+    renderer.event(event({ type: "run.started", agentstream_version: "0", mode: "run" }));
+    renderer.event(event({ type: "retry.started", scope: "request", attempt: 1, delay_ms: 2000, error: "overloaded" }));
+    expect(stream.text()).toContain("evosci · retrying (attempt 1)");
+    expect(stream.text()).toContain("↻ retry 1 in 2.0s: overloaded\n");
+    renderer.event(event({ type: "retry.started", scope: "request", attempt: 2, max_attempts: 5, delay_ms: 2000, error: "overloaded" }));
+    expect(stream.text()).toContain("evosci · retrying (attempt 2/5)");
+    expect(stream.text()).toContain("↻ retry 2/5 in 2.0s: overloaded\n");
+    expect(stream.text()).not.toContain("undefined");
+    renderer.close();
   });
 
   it("--quiet: no spinner and nothing for a run that succeeded", () => {
@@ -144,4 +160,40 @@ describe("run.started.command: secrets", () => {
       "--api-key",
     ]);
   });
+});
+
+describe("native text on stderr: control characters shown, never sent", () => {
+  const scratch = new Scratch();
+  afterAll(() => scratch.remove());
+  // Retitles the terminal, rings, clears the screen, moves the cursor, returns the carriage; then a C1 CSI and DEL.
+  const HOSTILE = "ls\u001b]0;pwned\u0007\u001b[2J\u001b[1A\r\u009b2J\u007f";
+  const TRANSCRIPT = [
+    { type: "subagent_start", name: HOSTILE, instance_id: "a1" },
+    { type: "tool_call", name: HOSTILE, args: {}, id: "t1" },
+    { type: "tool_result", name: HOSTILE, content: "no", success: false, id: "t1" },
+    { type: "model_retry", attempt: 1, wait_seconds: 0, reason: HOSTILE },
+    { type: "subagent_end", name: HOSTILE, instance_id: "a1" },
+    { type: "error", message: HOSTILE },
+    { type: "ask_user", questions: [{ question: HOSTILE }] },
+  ];
+
+  for (const verbosity of ["normal", "verbose"] as const) {
+    it(`${verbosity}: tool names, sub-agents, retries, errors, input requests and the backend's stderr`, async () => {
+      const file = scratch.recordPath();
+      writeFileSync(file, TRANSCRIPT.map((e) => JSON.stringify(e)).join("\n") + "\n");
+      const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `${HOSTILE}\n`, STANDIN_STDERR_AT_END: HOSTILE };
+      const args = ["--backend", "evosci", ...(verbosity === "verbose" ? ["--verbose"] : []), "do the task"];
+      const { result } = await runStandIn(scratch, args, { knobs, env: { NO_COLOR: "1" } });
+      expect(result.code, result.stderr).not.toBe(0);
+      expect(result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(result.stderr).toContain("ls␛]0;pwned␇␛[2J␛[1A␍\\u009b2J␡");
+      expect(result.stderr).toMatch(/✖ ls␛\]0;pwned/);
+      expect(result.stderr).toMatch(/↻ retry 1.*: ls␛/);
+      expect(result.stderr).toMatch(/needs input: ls␛/);
+      if (verbosity === "verbose") {
+        expect(result.stderr).toMatch(/sub-agent ls␛.* started/);
+        expect(result.stderr).toMatch(/\[evosci\] ls␛/);
+      } else expect(result.stderr).toMatch(/│ ls␛/);
+    });
+  }
 });

@@ -96,6 +96,13 @@ describe.concurrent("agentstream run: how the backend is started", () => {
     expect(readRecord(fromFile).argv[1]).toBe("-from a file\n");
   });
 
+  it.each(["pi", "atomic", "evosci"])("%s with no prompt: exit 2, and the hint names the backend given", async (backend) => {
+    const result = await runCli(["run", "--backend", backend, "--bin", STAND_IN]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("no prompt given");
+    expect(result.stderr).toContain(`hint: agentstream run --backend ${backend} "your prompt"`);
+  });
+
   it("--cwd is the backend's working directory and run.started.cwd", async () => {
     const cwd = scratch.path("elsewhere");
     mkdirSync(cwd);

@@ -1,0 +1,16 @@
+// C0 controls, DEL and C1 controls: what a terminal may act on rather than show.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * Native text made safe to write to a terminal: every control character shown,
+ * never sent (ESC → ␛, BEL → ␇, CR → ␍, DEL → ␡, a C1 control as \u009b), so a
+ * backend's output cannot retitle, clear or redraw the user's terminal.
+ */
+export function showControls(text: string): string {
+  return text.replace(CONTROL, (ch) => {
+    const code = ch.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return "\u2421";
+    return `\\u${code.toString(16).padStart(4, "0")}`;
+  });
+}
