@@ -85,6 +85,19 @@ describe("agentstream normalize", () => {
   });
 });
 
+describe("agentstream normalize: secrets", () => {
+  it("hides a secret value of its environment that the recording echoes", async () => {
+    const key = "plain-secret-value-1234567890"; // no token shape: only the environment says it is secret
+    const run = await runCli(["normalize", "--from", "evosci"], {
+      input: `{"type": "error", "message": "401: bad key ${key}"}\n`,
+      env: { ...process.env, DB_PASSWORD: key },
+    });
+    expect(run.stdout).toContain("[redacted]");
+    expect(run.stdout).not.toContain(key);
+    expect(run.stdout).not.toContain("1234567890");
+  });
+});
+
 function openDir(path: string): number {
   return openSync(path, "r");
 }

@@ -9,6 +9,7 @@ import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { TranslationSession } from "../core/translation-session.js";
 import { VERSION } from "../version.js";
+import { runRedactor } from "../run/redact.js";
 import { canonicalStdout, reportBug } from "./canonical-output.js";
 import { openInput } from "./input.js";
 
@@ -42,7 +43,8 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
 async function translateInput(input: Readable, file: string, opts: NormalizeOptions, interruption: () => Interruption | undefined): Promise<void> {
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
-  const output = await canonicalStdout({ validate: opts.validate, onGone: () => input.destroy() });
+  // A recording may echo a key of this environment: hidden as in run.
+  const output = await canonicalStdout({ validate: opts.validate, onGone: () => input.destroy(), redactor: runRedactor([], process.env) });
 
   const session = new TranslationSession({
     from: opts.from,
