@@ -1,6 +1,7 @@
 // The contract's framing, written out plainly as the oracle: lines end at "\n",
 // one trailing "\r" is dropped, blank lines are skipped, a line is an event when
-// it is a JSON object with a non-empty string `type`, nested no deeper than the cap.
+// it is a JSON object with a non-empty string `type`, nested no deeper than the cap;
+// one UTF-8 BOM opening the stream is not part of its first line.
 import type { EventPayloads } from "../../src/canonical/events.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../src/core/line-splitter.js";
 import { MAX_NATIVE_DEPTH } from "../../src/core/native-line.js";
@@ -25,15 +26,18 @@ export function nativeLines(bytes: Buffer, maxLineBytes = DEFAULT_MAX_LINE_BYTES
     const nl = bytes.indexOf(0x0a, start);
     const end = nl === -1 ? bytes.length : nl;
     const line = bytes.subarray(start, end);
-    out.push({ bytes: line, verdict: judge(line, maxLineBytes) });
+    out.push({ bytes: line, verdict: judge(line, maxLineBytes, start === 0) });
     start = end + 1;
   }
   return out;
 }
 
-function judge(line: Buffer, maxLineBytes: number): LineVerdict {
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+function judge(line: Buffer, maxLineBytes: number, firstLine: boolean): LineVerdict {
   if (line.length > maxLineBytes) return { kind: "overlong" };
-  const text = (line.at(-1) === 0x0d ? line.subarray(0, -1) : line).toString("utf8");
+  const body = firstLine && line.subarray(0, 3).equals(BOM) ? line.subarray(3) : line;
+  const text = (body.at(-1) === 0x0d ? body.subarray(0, -1) : body).toString("utf8");
   if (/^\s*$/.test(text)) return { kind: "blank" };
   let value: unknown;
   try {
