@@ -42,9 +42,24 @@ export class Redactor {
     return redactTokens(replaceAll(text, this.plain));
   }
 
-  /** A serialized JSON line (a canonical event, the --output json document). */
+  /**
+   * A serialized JSON line (a canonical event, the --output json document).
+   * The cheap scan runs on the text; only a line that holds a secret is parsed
+   * and has its string values redacted, so a secret that is also a key name or
+   * the digits of a number cannot break the line's JSON or its shape.
+   */
   jsonLine(line: string): string {
-    return redactTokens(replaceAll(line, this.escaped));
+    if (redactTokens(replaceAll(line, this.escaped)) === line) return line;
+    return JSON.stringify(this.strings(JSON.parse(line) as unknown));
+  }
+
+  private strings(value: unknown): unknown {
+    if (typeof value === "string") return this.text(value);
+    if (Array.isArray(value)) return value.map((item) => this.strings(item));
+    if (typeof value !== "object" || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = this.strings(item);
+    return out;
   }
 
   /** The stream, with every string written through it redacted (its other members untouched). */

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { LineWriter } from "../../src/core/line-writer.js";
 import { BACKENDS } from "../../src/run/backends.js";
-import { redactTokens } from "../../src/core/redactor.js";
+import { Redactor, redactTokens } from "../../src/core/redactor.js";
 import { redactSecrets, redactSecretValues } from "../../src/run/redact.js";
 import { RunSupervisor } from "../../src/run/supervisor.js";
 import { runCli } from "../helpers/cli.js";
@@ -314,6 +314,15 @@ describe("redaction rules", () => {
   it("secret environment values are hidden wherever they appear, the longest first; short values are left alone", () => {
     const env = { A_KEY: "abcdef", A_LONGER_KEY: "abcdefghij", FLAG_TOKEN: "1", PATH: "/usr/bin:/bin", HOME: "/home/someone" };
     expect(redactSecretValues(["x=abcdefghij", "abcdef!", "1 /usr/bin /home/someone"], env)).toEqual(["x=[redacted]", "[redacted]!", "1 /usr/bin /home/someone"]);
+  });
+
+  it("a JSON line keeps its shape when a secret is also a key name or the digits of a number; only string values change", () => {
+    const redactor = new Redactor(["message", "123456", "s3cr\"et"]);
+    const line = JSON.stringify({ type: "error", message: "message 123456 s3cr\"et", ms: 91234567, raw: { message: ["x message"] } });
+    const redacted = redactor.jsonLine(line);
+    expect(JSON.parse(redacted)).toEqual({ type: "error", message: "[redacted] [redacted] [redacted]", ms: 91234567, raw: { message: ["x [redacted]"] } });
+    const untouched = JSON.stringify({ type: "x", n: 1 });
+    expect(redactor.jsonLine(untouched)).toBe(untouched);
   });
 
   it("spawn refusing an argument outright is a launch failure that does not quote it", async () => {
