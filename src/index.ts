@@ -1,13 +1,13 @@
 // The library: the same translation the CLI does, for Node programs.
 export type * from "./canonical/events.js";
 export { normalizeStream, type NormalizeOptions } from "./normalize.js";
-export { readCanonicalStream, CanonicalLineError } from "./canonical/read-canonical.js";
+export { readCanonicalStream, CanonicalLineError } from "./core/read-canonical.js";
 export { TranslationSession, type TranslationSessionOptions } from "./core/translation-session.js";
 export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";
-export { EvosciTranslator } from "./translators/evosci.js";
-export { AtomicTranslator } from "./translators/atomic.js";
-export { createTranslator, detectBackend } from "./translators/index.js";
-export type { Draft, Ending, NativeEvent, Outcome, StreamEnd, Translator } from "./translators/translator.js";
+export { EvosciTranslator } from "./backends/evosci/translator.js";
+export { AtomicTranslator } from "./backends/atomic/translator.js";
+export { BACKENDS, BACKEND_NAMES, TRANSLATORS, createTranslator, detectBackend, type BackendDefinition, type BackendName } from "./backends/registry.js";
+export type { Draft, Ending, NativeEvent, Outcome, StreamEnd, Translator, TranslatorCatalog } from "./core/translator.js";
 export type { Interruption, ResolvedOutcome } from "./core/outcome.js";
 export { exitCodeFor } from "./core/exit-codes.js";
 export { classifyError } from "./core/classify.js";

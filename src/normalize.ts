@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import type { Backend, CanonicalEvent } from "./canonical/events.js";
+import type { CanonicalEvent } from "./canonical/events.js";
 import { systemClock, type Clock } from "./core/clock.js";
 import type { ResolvedOutcome } from "./core/outcome.js";
 import { TranslationSession } from "./core/translation-session.js";
-import type { StreamEnd } from "./translators/translator.js";
+import { TRANSLATORS, type BackendName } from "./backends/registry.js";
+import type { StreamEnd } from "./core/translator.js";
 import { VERSION } from "./version.js";
 
 export interface NormalizeOptions {
   /** The protocol of the input; "auto" (default) detects it from the first event. */
-  from?: Backend | "auto";
+  from?: BackendName | "auto";
   /** Attach each native object as `raw`. */
   raw?: boolean;
   /** Keep message.delta / reasoning.delta / tool.updated (default true). */
@@ -37,6 +38,7 @@ export async function* normalizeStream(
   let ready: CanonicalEvent[] = [];
   const session = new TranslationSession({
     from: options.from ?? "auto",
+    translators: TRANSLATORS,
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
     agentstreamVersion: VERSION,

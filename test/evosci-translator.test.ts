@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf, EventType, RunStatus } from "../src/canonical/events.js";
-import { EvosciTranslator } from "../src/translators/evosci.js";
-import type { NativeEvent } from "../src/translators/translator.js";
+import { EvosciTranslator } from "../src/backends/evosci/translator.js";
+import type { NativeEvent } from "../src/core/translator.js";
 import { translate, type TranslateOptions } from "./helpers/translate.js";
 
 const done0 = { type: "done", content: "", response: "" };

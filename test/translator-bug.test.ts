@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
 import { normalizeStream } from "../src/normalize.js";
-import { EvosciTranslator } from "../src/translators/evosci.js";
-import type { NativeEvent } from "../src/translators/translator.js";
+import { EvosciTranslator } from "../src/backends/evosci/translator.js";
+import type { NativeEvent } from "../src/core/translator.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";
 import { translate } from "./helpers/translate.js";
 

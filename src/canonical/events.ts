@@ -2,7 +2,8 @@
 // machine form of the same contract; test/schema-types.test.ts proves that the
 // two list the same event types and fields.
 
-export type Backend = "evosci" | "atomic" | "pi";
+/** A backend's name, one of src/backends/registry.ts (the schema's `backend` enum lists the same: tested). */
+export type Backend = string;
 
 export type ErrorCode =
   | "auth"

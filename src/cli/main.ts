@@ -1,3 +1,5 @@
+import { BACKEND_NAMES } from "../backends/registry.js";
+import { BACKEND_DISPLAY_NAMES, binHelp, flagHelp } from "./backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AgentstreamError } from "../core/errors.js";
 import { EXIT_EPIPE, EXIT_USAGE } from "../core/exit-codes.js";
@@ -63,7 +65,7 @@ function addTranslationOptions(command: Command): Command {
 export function buildProgram(): Command {
   const program = new Command("agentstream")
     .description(
-      "Rewrite the JSONL events of AI agents (EvoScientist, Atomic, pi) into one canonical, " +
+      `Rewrite the JSONL events of AI agents (${BACKEND_DISPLAY_NAMES}) into one canonical, ` +
         "schema-validated JSONL stream: canonical events on stdout, human progress on stderr.",
     )
     .version(VERSION, "-V, --version")
@@ -89,14 +91,14 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
     .usage("--backend <name> [options] [--] <prompt>")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
-    .addOption(new Option("--backend <name>", "the agent to run (required)").choices(["evosci", "atomic", "pi"]).makeOptionMandatory())
+    .addOption(new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES).makeOptionMandatory())
     .option("--prompt-file <file>", "read the prompt from a file instead (one trailing newline dropped)")
-    .option("--bin <path>", "the backend executable (default: $AGENTSTREAM_EVOSCI_BIN / $AGENTSTREAM_ATOMIC_BIN / $AGENTSTREAM_PI_BIN, else EvoSci|evosci|EvoScientist|evoscientist, atomic or pi on PATH)")
+    .option("--bin <path>", binHelp())
     .option("--cwd <dir>", "directory the backend runs in (default: the current one)")
-    .option("--model <id>", "Atomic, pi: the model, passed as --model (default: the backend's own; EvoScientist reads it from its config.yaml)")
-    .option("--provider <name>", "Atomic, pi: the provider, passed as --provider (default: the backend's own; EvoScientist reads it from its config.yaml)")
-    .option("--workdir <dir>", "EvoScientist only: its --workdir, created if missing, the agent's / (default: EvoScientist's own)")
-    .option("--no-auto-mode", "EvoScientist only: pass --no-auto-mode, so approvals and questions stop the run with exit 3 (default: auto mode)")
+    .option("--model <id>", flagHelp("model", "the model", "the backend's own"))
+    .option("--provider <name>", flagHelp("provider", "the provider", "the backend's own"))
+    .option("--workdir <dir>", flagHelp("workdir", "the agent's working directory (its /), created if missing", "the backend's own"))
+    .option("--no-auto-mode", flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"))
     .addOption(new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)").argParser(collect).default([], "none"))
     .addOption(new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"))
     .option("--timeout <seconds>", "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)", parseSeconds)
@@ -134,7 +136,7 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .command("normalize")
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
-    .addOption(new Option("--from <backend>", "protocol of the input; auto detects it from the first event").choices(["auto", "evosci", "atomic", "pi"]).default("auto"))
+    .addOption(new Option("--from <backend>", "protocol of the input; auto detects it from the first event").choices(["auto", ...BACKEND_NAMES]).default("auto"))
     .option("--backend-exit <code|signal>", "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)", parseBackendExit)
     .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)");
   addTranslationOptions(normalize)

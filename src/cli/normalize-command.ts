@@ -8,9 +8,10 @@ import { EXIT_EPIPE } from "../core/exit-codes.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { TranslationSession } from "../core/translation-session.js";
+import { TRANSLATORS } from "../backends/registry.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
-import { canonicalStdout, reportBug } from "./canonical-output.js";
+import { canonicalStdout, reportBug } from "../core/canonical-output.js";
 import { openInput } from "./input.js";
 
 export interface NormalizeOptions {
@@ -48,6 +49,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
 
   const session = new TranslationSession({
     from: opts.from,
+    translators: TRANSLATORS,
     runId: randomUUID(),
     clock: systemClock,
     agentstreamVersion: VERSION,

@@ -1,25 +1,24 @@
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import type { Backend } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import type { ResolvedOutcome } from "../core/outcome.js";
 import { TranslationSession } from "../core/translation-session.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
-import { backendArgv, checkRequestFits, type BackendRequest } from "../run/backend-argv.js";
-import { BACKENDS, type BackendSpec } from "../run/backends.js";
+import type { BackendRequest } from "../backends/definition.js";
+import { checkRequestFits } from "../backends/flags.js";
+import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
 import { findExecutable } from "../run/executable.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
-import { piAcceptsPromptTerminator } from "../run/pi-version.js";
 import { readPrompt, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
-import { reportBug } from "./canonical-output.js";
+import { reportBug } from "../core/canonical-output.js";
 
 export interface RunOptions {
-  backend: Backend;
+  backend: string;
   promptFile?: string;
   bin?: string;
   cwd?: string;
@@ -41,7 +40,7 @@ export interface RunOptions {
 }
 
 export async function runCommand(promptArgument: string | undefined, opts: RunOptions): Promise<void> {
-  const spec = BACKENDS[opts.backend];
+  const spec = backendNamed(opts.backend);
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: opts.model,
     provider: opts.provider,
@@ -49,7 +48,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     autoMode: opts.autoMode,
     backendArgs: opts.backendArg,
   };
-  checkRequestFits(spec, wanted);
+  checkRequestFits(spec, wanted, BACKENDS);
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
   const prompt = await readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend);
   const cwd = workingDirectory(opts.cwd);
@@ -57,16 +56,16 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   const request: BackendRequest = {
     ...wanted,
     prompt,
-    promptTerminator: executable.found ? await promptTerminator(spec, executable.path, prompt) : false,
+    promptTerminator: executable.found ? await spec.promptTerminator(executable.path, prompt, process.env) : false,
   };
   const file = executable.found ? executable.path : spec.executableNames[0]!;
   // What run.started (and --verbose) shows: the argv with secret values hidden.
-  const command = redactSecretValues([file, ...backendArgv(spec, { ...request, backendArgs: redactSecrets(request.backendArgs) })], process.env);
+  const command = redactSecretValues([file, ...spec.argv({ ...request, backendArgs: redactSecrets(request.backendArgs) })], process.env);
 
   // Whatever the backend prints (its key on stderr, in an error event) is written through this.
   const redactor = runRedactor(request.backendArgs, process.env);
   const stderr = redactor.stream(process.stderr);
-  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend });
+  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.name });
   let supervisor: RunSupervisor | undefined;
   const onGone = (): void => {
     supervisor?.readerGone();
@@ -75,7 +74,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   };
   const output = await runOutput(opts.output, { validate: opts.validate, onGone, redactor });
   const session = new TranslationSession({
-    from: spec.backend,
+    from: spec.name,
+    translators: TRANSLATORS,
     runId: randomUUID(),
     clock: systemClock,
     agentstreamVersion: VERSION,
@@ -103,7 +103,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   supervisor = new RunSupervisor({
     spec,
     file,
-    args: backendArgv(spec, request),
+    args: spec.argv(request),
     cwd,
     env: process.env,
     timeoutMs: seconds(opts.timeout),
@@ -137,22 +137,6 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     // Set, never process.exit(): stdout still has to drain.
     process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
   }
-}
-
-/**
- * pi before 1.6 has no `--` to end its flags. A prompt that does not start
- * with "-" needs none; one that does is refused on such a pi rather than let it
- * become a flag.
- */
-async function promptTerminator(spec: BackendSpec, executable: string, prompt: string): Promise<boolean> {
-  if (spec.backend === "atomic") return true;
-  if (spec.backend !== "pi" || !prompt.startsWith("-")) return false;
-  const pi = await piAcceptsPromptTerminator(executable, process.env);
-  if (pi.accepts) return true;
-  throw new UsageError(
-    `pi ${pi.version ?? "(version unknown)"} has no "--" to end its flags: a prompt starting with "-" would be read as a flag`,
-    "reword the prompt so that it does not start with '-', or use pi 1.6 or later",
-  );
 }
 
 function verbosity(opts: RunOptions): Verbosity {

@@ -7,7 +7,7 @@ import type {
   InputRequest,
   UsageTotals,
 } from "../canonical/events.js";
-import type { Draft } from "../translators/translator.js";
+import type { Draft } from "./translator.js";
 import { RunCounter } from "../canonical/run-counts.js";
 import type { Clock } from "./clock.js";
 import type { ResolvedOutcome } from "./outcome.js";

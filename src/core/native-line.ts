@@ -1,5 +1,5 @@
 import type { EventPayloads } from "../canonical/events.js";
-import type { NativeEvent } from "../translators/translator.js";
+import type { NativeEvent } from "./translator.js";
 
 export type ParsedLine =
   | { ok: true; event: NativeEvent }

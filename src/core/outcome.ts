@@ -1,5 +1,5 @@
 import type { BackendExit, ErrorInfo, RunStatus } from "../canonical/events.js";
-import type { Outcome, ResumeHint, StreamEnd } from "../translators/translator.js";
+import type { Outcome, ResumeHint, StreamEnd } from "./translator.js";
 import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
 

@@ -1,6 +1,5 @@
 import type { Backend, CanonicalEvent, EventPayloads } from "../canonical/events.js";
-import { createTranslator, detectBackend, type Source } from "../translators/index.js";
-import { passThrough, type Draft, type NativeEvent, type StreamEnd, type Translator } from "../translators/translator.js";
+import { passThrough, type Draft, type NativeEvent, type StreamEnd, type Translator, type TranslatorCatalog } from "./translator.js";
 import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
@@ -8,7 +7,10 @@ import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
 import { resolveOutcome, type Interruption, type OwnFailure, type ResolvedOutcome } from "./outcome.js";
 
 export interface TranslationSessionOptions {
-  from: Source;
+  /** A backend's name, or "auto" to detect it from the stream. */
+  from: string;
+  /** Where translators come from (the backend registry). */
+  translators: TranslatorCatalog;
   runId: string;
   clock: Clock;
   started: Omit<EventPayloads["run.started"], "agentstream_version">;
@@ -30,9 +32,9 @@ export interface TranslationSessionOptions {
 }
 
 // With --from auto, lines that are not JSON events are held until one is (then
-// the backend is known); a stream that never shows one is read as EvoSci. What
+// the backend is known); a stream that never shows one is read as the fallback. What
 // is held is bounded in bytes, not lines: a line that would pass the bound
-// decides (EvoSci) instead of being held, so memory stays flat on garbage.
+// decides (the fallback) instead of being held, so memory stays flat on garbage.
 export const MAX_HELD_BYTES = 1024 * 1024;
 // What a held line costs besides its text (the object and the array slot), roughly.
 const HELD_LINE_OVERHEAD = 64;
@@ -73,7 +75,7 @@ export class TranslationSession {
   end(end: StreamEnd, interruption?: Interruption, ownFailure?: OwnFailure): ResolvedOutcome {
     if (this.done) throw new Error("TranslationSession: end called twice");
     this.splitter.end();
-    if (!this.stream) this.begin("evosci");
+    if (!this.stream) this.begin(this.options.translators.fallback);
     this.done = true;
     const translator = this.translator!;
     const ending = translator.finish(end);
@@ -94,7 +96,7 @@ export class TranslationSession {
   }
 
   private begin(backend: Backend): void {
-    this.translator = createTranslator(backend);
+    this.translator = this.options.translators.create(backend);
     this.stream = new CanonicalStream({
       backend,
       runId: this.options.runId,
@@ -113,9 +115,9 @@ export class TranslationSession {
     const parsed: ParsedLine = "overlong" in line ? { ok: false, reason: "line_too_long" } : parseNativeLine(line.text);
     if (this.held) {
       // Until a JSON event shows which backend wrote the stream, other lines wait.
-      if (parsed.ok) this.begin(detectBackend(parsed.event));
+      if (parsed.ok) this.begin(this.options.translators.detect(parsed.event));
       else if (this.hold(line)) return;
-      else this.begin("evosci");
+      else this.begin(this.options.translators.fallback);
     }
     if (!parsed.ok) {
       this.sawGarbage = true;

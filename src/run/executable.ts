@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import type { BackendSpec } from "./backends.js";
+import type { LaunchSpec } from "./launch-spec.js";
 
 export type ExecutableLookup = { found: true; path: string } | { found: false; message: string; hint: string };
 
@@ -9,7 +9,7 @@ export type ExecutableLookup = { found: true; path: string } | { found: false; m
  * AGENTSTREAM_*_BIN variable, else the first of its usual names on PATH.
  * Relative paths are resolved against agentstream's own working directory.
  */
-export function findExecutable(spec: BackendSpec, bin: string | undefined, env: NodeJS.ProcessEnv): ExecutableLookup {
+export function findExecutable(spec: LaunchSpec, bin: string | undefined, env: NodeJS.ProcessEnv): ExecutableLookup {
   const hint = `install it (${spec.install}) or point to it with --bin PATH or ${spec.binEnvVar}=PATH`;
   const given = bin ?? nonEmpty(env[spec.binEnvVar]);
   if (given !== undefined) {

@@ -1,5 +1,5 @@
 import type { CanonicalEvent, EventOf } from "../canonical/events.js";
-import { canonicalStdout, eventChecker } from "../cli/canonical-output.js";
+import { canonicalStdout, eventChecker } from "../core/canonical-output.js";
 import { LineWriter } from "../core/line-writer.js";
 import { Redactor } from "../core/redactor.js";
 

@@ -3,11 +3,11 @@ import type { LineWriter } from "../core/line-writer.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { BackendProcess } from "./backend-process.js";
-import type { BackendSpec } from "./backends.js";
+import type { LaunchSpec } from "./launch-spec.js";
 import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
 
 export interface SupervisorOptions {
-  spec: BackendSpec;
+  spec: LaunchSpec;
   file: string;
   args: string[];
   cwd: string;

@@ -1,5 +1,5 @@
 import { COUNT_KEYS, COUNTED, RunCounter } from "../canonical/run-counts.js";
-import { isObject } from "../translators/fields.js";
+import { isObject } from "../core/fields.js";
 
 /** Counts the lines behind run.finished.counts, to compare them with what it reports. */
 export class EventCounts {

@@ -1,6 +1,6 @@
 import type { ErrorCode, RunStatus } from "../canonical/events.js";
 import { exitCodeFor } from "../core/exit-codes.js";
-import { isObject } from "../translators/fields.js";
+import { isObject } from "../core/fields.js";
 
 const STATUSES = new Set<string>(["succeeded", "failed", "needs_input", "cancelled", "timed_out"]);
 const STATUSES_WITH_ERROR = new Set<string>(["failed", "cancelled", "timed_out"]);

@@ -1,6 +1,6 @@
 import type { ErrorObject } from "ajv";
 import { describeErrors, type Validator } from "../schema/validator.js";
-import { isObject } from "../translators/fields.js";
+import { isObject } from "../core/fields.js";
 import { EnvelopeRules } from "./envelope-rules.js";
 import { EventCounts } from "./event-counts.js";
 import { OpenPairs } from "./open-pairs.js";

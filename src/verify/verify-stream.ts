@@ -1,4 +1,4 @@
-import { CANONICAL_MAX_LINE_BYTES } from "../canonical/read-canonical.js";
+import { CANONICAL_MAX_LINE_BYTES } from "../core/read-canonical.js";
 import { NumberedLineSplitter } from "../core/numbered-lines.js";
 import { loadValidator, type Validator } from "../schema/validator.js";
 import type { VerifyProblem } from "./problem.js";

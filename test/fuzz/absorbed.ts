@@ -1,7 +1,7 @@
 // Which native lines the mapping lets produce no canonical event of their own
 // (the contract's mapping tables). Every other event line must yield at least one
 // event whose `native` is its type.
-import type { Protocol } from "../../src/translators/index.js";
+import type { Protocol } from "../../src/backends/registry.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { NativeEvent } from "../../src/translators/translator.js";
+import type { NativeEvent } from "../../src/core/translator.js";
 import { anyText } from "./text.js";
 import { anyJson } from "./wild.js";
 

@@ -2,7 +2,7 @@
 // single events with pooled ids for random orders, and blocks in the order a real
 // run writes them.
 import fc from "fast-check";
-import type { NativeEvent } from "../../src/translators/translator.js";
+import type { NativeEvent } from "../../src/core/translator.js";
 import { numberBlocks, unknownEvent } from "./blocks.js";
 import { anyText, errorMessage, plausibleText, pooledId } from "./text.js";
 import { anyJson, wildVariant } from "./wild.js";

@@ -1,3 +1,4 @@
+import { TRANSLATORS } from "../../src/backends/registry.js";
 import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { steppingClock } from "../../src/core/clock.js";
 import { TranslationSession } from "../../src/core/translation-session.js";
@@ -20,7 +21,7 @@ export function feedChunks(chunks: Buffer[], options: Omit<TranslateOptions, "ch
   const { from = "auto", end, interruption, ...flags } = options;
   // Run id, clock and run.started as translate() sets them, so the outputs compare equal.
   const started = { mode: "normalize" as const, input: "-" };
-  const session = new TranslationSession({ ...flags, from, runId: TEST_RUN_ID, clock: steppingClock(), agentstreamVersion: "0.0.0-test", started, sink: (e) => current.push(e) });
+  const session = new TranslationSession({ ...flags, from, translators: TRANSLATORS, runId: TEST_RUN_ID, clock: steppingClock(), agentstreamVersion: "0.0.0-test", started, sink: (e) => current.push(e) });
   const atStart = current;
   for (const chunk of chunks) {
     current = [];

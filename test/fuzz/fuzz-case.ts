@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Source } from "../../src/translators/index.js";
+import type { Source } from "../../src/backends/registry.js";
 import type { FuzzCase } from "./check-case.js";
 import type { NativeStream } from "./native-bytes.js";
 import { interruption, streamEnd, translateFlags } from "./run-end.js";

@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
 import { capLine } from "../../src/core/native-line.js";
-import { protocolOf } from "../../src/translators/index.js";
+import { protocolOf } from "../../src/backends/registry.js";
 import type { TranslateOptions } from "../helpers/translate.js";
 import { mayBeSilent } from "./absorbed.js";
 import { fail, sameOutput } from "./failures.js";

@@ -2,7 +2,7 @@
 // serialized as the backend does, then noise lines, duplicates, drops, CRLF,
 // a missing last newline and a cut at any byte.
 import fc from "fast-check";
-import type { NativeEvent } from "../../src/translators/translator.js";
+import type { NativeEvent } from "../../src/core/translator.js";
 import { anyText } from "./text.js";
 
 /** One native line without its terminator: text, or raw bytes (which need not be UTF-8). */

@@ -2,8 +2,8 @@
 // statuses a stream may end with, and the exit code each outcome must give.
 import type { ErrorCode, ErrorInfo, RunStatus } from "../../src/canonical/events.js";
 import type { Interruption } from "../../src/core/outcome.js";
-import type { Protocol } from "../../src/translators/index.js";
-import type { StreamEnd } from "../../src/translators/translator.js";
+import type { Protocol } from "../../src/backends/registry.js";
+import type { StreamEnd } from "../../src/core/translator.js";
 
 // The contract's exit-code table, row by row; deliberately not src/core/exit-codes.ts,
 // whose answers run.finished carries and this oracle checks.

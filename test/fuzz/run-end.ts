@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { Interruption } from "../../src/core/outcome.js";
-import type { StreamEnd } from "../../src/translators/translator.js";
+import type { StreamEnd } from "../../src/core/translator.js";
 import { anyText } from "./text.js";
 
 /** How the backend process ended: unknown (a recording), exited with a code, or killed by a signal. */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import type { Source } from "../../src/translators/index.js";
-import type { NativeEvent } from "../../src/translators/translator.js";
+import type { Source } from "../../src/backends/registry.js";
+import type { NativeEvent } from "../../src/core/translator.js";
 import { checkCase } from "./check-case.js";
 import { fuzzCase } from "./fuzz-case.js";
 import { nativeStream } from "./native-bytes.js";

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { NativeEvent } from "../../src/translators/translator.js";
+import type { NativeEvent } from "../../src/core/translator.js";
 
 const extraKey = fc.oneof(fc.constantFrom("extra", "__proto__", "constructor", "native", "seq", "raw", "v", "id", "content", "message"), fc.string({ maxLength: 6 }));
 

@@ -2,7 +2,8 @@ import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { steppingClock } from "../../src/core/clock.js";
 import type { Interruption, ResolvedOutcome } from "../../src/core/outcome.js";
 import { TranslationSession, type TranslationSessionOptions } from "../../src/core/translation-session.js";
-import type { StreamEnd } from "../../src/translators/translator.js";
+import type { StreamEnd } from "../../src/core/translator.js";
+import { TRANSLATORS } from "../../src/backends/registry.js";
 
 export const TEST_RUN_ID = "run-test";
 
@@ -18,6 +19,7 @@ export function translate(native: string | Buffer, options: TranslateOptions = {
   const events: CanonicalEvent[] = [];
   const session = new TranslationSession({
     from: options.from ?? "auto",
+    translators: TRANSLATORS,
     runId: TEST_RUN_ID,
     clock: steppingClock(),
     agentstreamVersion: "0.0.0-test",

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { LineWriter } from "../../src/core/line-writer.js";
-import { BACKENDS } from "../../src/run/backends.js";
+import { backendNamed } from "../../src/backends/registry.js";
 import { Redactor, redactTokens } from "../../src/core/redactor.js";
 import { redactSecrets, redactSecretValues } from "../../src/run/redact.js";
 import { RunSupervisor } from "../../src/run/supervisor.js";
@@ -327,7 +327,7 @@ describe("redaction rules", () => {
 
   it("spawn refusing an argument outright is a launch failure that does not quote it", async () => {
     const supervisor = new RunSupervisor({
-      spec: BACKENDS.evosci,
+      spec: backendNamed("evosci"),
       file: STAND_IN,
       args: ["sk-secret\0"],
       cwd: process.cwd(),

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
-import { DEFAULT_MAX_LINE_BYTES } from "../core/line-splitter.js";
-import { NumberedLineSplitter } from "../core/numbered-lines.js";
-import type { CanonicalEvent } from "./events.js";
+import { DEFAULT_MAX_LINE_BYTES } from "./line-splitter.js";
+import { NumberedLineSplitter } from "./numbered-lines.js";
+import type { CanonicalEvent } from "../canonical/events.js";
 
 /** A line of a canonical stream that is not a JSON object; `line` is its 1-based number. */
 export class CanonicalLineError extends Error {

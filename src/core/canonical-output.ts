@@ -1,7 +1,7 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import { serializeEvent } from "../canonical/serialize.js";
-import { LineWriter } from "../core/line-writer.js";
-import { Redactor } from "../core/redactor.js";
+import { LineWriter } from "./line-writer.js";
+import { Redactor } from "./redactor.js";
 import { describeErrors, loadValidator } from "../schema/validator.js";
 
 export interface CanonicalOutput {

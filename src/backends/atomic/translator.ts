@@ -1,7 +1,7 @@
-import type { CompactionReason, ErrorInfo, EventPayloads } from "../canonical/events.js";
-import { classifyError } from "../core/classify.js";
-import { amount, asText, bool, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "./fields.js";
-import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "./translator.js";
+import type { CompactionReason, ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import { classifyError } from "../../core/classify.js";
+import { amount, asText, bool, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "../../core/fields.js";
+import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
 
 interface AssistantSummary {
   text: string;

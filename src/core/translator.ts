@@ -72,11 +72,21 @@ export interface Ending {
  * open. The envelope, counts and closing of tool calls live in CanonicalStream.
  */
 export interface Translator {
-  readonly protocol: "evosci" | "atomic";
+  /** The protocol it reads (backends that share one share a translator). */
+  readonly protocol: string;
   /** False where the backend is known to leave model calls out of its usage reports. */
   readonly usageComplete: boolean;
   /** True once the backend produced an event beyond its start-up header. */
   readonly started: boolean;
   translate(event: NativeEvent): Draft[];
   finish(end: StreamEnd): Ending;
+}
+
+/** How a translation session finds translators: the registry of backends, handed down by the layer that knows it. */
+export interface TranslatorCatalog {
+  create(backend: string): Translator;
+  /** The backend that wrote a stream, judged from its first JSON event. */
+  detect(first: NativeEvent): string;
+  /** The backend a stream that never shows a JSON event is read as. */
+  fallback: string;
 }

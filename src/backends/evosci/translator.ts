@@ -1,8 +1,8 @@
-import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
-import { classifyError } from "../core/classify.js";
-import { Fifo } from "../core/fifo.js";
-import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
-import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "./translator.js";
+import type { AgentRef, InputAction, InputQuestion } from "../../canonical/events.js";
+import { classifyError } from "../../core/classify.js";
+import { Fifo } from "../../core/fifo.js";
+import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "../../core/fields.js";
+import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "../../core/translator.js";
 
 /** Text streamed in chunks, assembled into one message at the next boundary. */
 interface OpenText {

@@ -1,0 +1,40 @@
+import type { BackendDefinition, BackendRequest } from "../definition.js";
+import { AtomicTranslator } from "./translator.js";
+
+/** `--mode json` argv, shared by Atomic and pi (Atomic is a fork of pi). */
+export function jsonModeArgv(request: BackendRequest): string[] {
+  return [
+    "--mode",
+    "json",
+    ...(request.provider !== undefined ? ["--provider", request.provider] : []),
+    ...(request.model !== undefined ? ["--model", request.model] : []),
+    ...request.backendArgs,
+    ...(request.promptTerminator ? ["--"] : []),
+    request.prompt,
+  ];
+}
+
+/** The parts of the definition Atomic and pi share: their protocol and its flags. */
+export const JSON_MODE_PROTOCOL = {
+  protocol: "atomic",
+  // Atomic and pi die on SIGINT without cleanup but handle SIGTERM.
+  stopSignal: "SIGTERM",
+  flags: { model: "--model", provider: "--provider" },
+  refusalHints: { workdir: "use --cwd DIR to choose the directory the backend runs in" },
+  argv: jsonModeArgv,
+  createTranslator: () => new AtomicTranslator(),
+} satisfies Partial<BackendDefinition>;
+
+/** Atomic: `atomic --mode json [--] PROMPT`. */
+export const atomic: BackendDefinition<"atomic"> = {
+  ...JSON_MODE_PROTOCOL,
+  name: "atomic",
+  displayName: "Atomic",
+  executableNames: ["atomic"],
+  binEnvVar: "AGENTSTREAM_ATOMIC_BIN",
+  install: "npm install -g @bastani/atomic",
+  terminalTypes: new Set(["agent_settled"]),
+  // Atomic and pi always open with the session header; these types are theirs alone.
+  nativeTypes: new Set(["session", "agent_start", "agent_end", "agent_settled", "turn_start", "turn_end", "message_start", "message_update", "message_end", "tool_execution_start", "tool_execution_end"]),
+  promptTerminator: () => true,
+};

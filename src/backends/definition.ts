@@ -1,0 +1,54 @@
+import type { NativeEvent, Translator } from "../core/translator.js";
+import type { LaunchSpec } from "../run/launch-spec.js";
+
+/** What the user asked the backend to do, before it becomes argv. */
+export interface BackendRequest {
+  prompt: string;
+  model?: string;
+  provider?: string;
+  /** The backend's own working-directory flag (absolute), where it has one. */
+  workdir?: string;
+  /** False asks the backend to stop for the user's input (--no-auto-mode). */
+  autoMode: boolean;
+  /** Passed through as given, before the prompt. */
+  backendArgs: string[];
+  /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
+  promptTerminator: boolean;
+}
+
+/** The options of `agentstream run` that only some backends have. */
+export type CommonFlag = "model" | "provider" | "workdir" | "noAutoMode";
+
+/**
+ * Everything agentstream knows of one agent: how it is launched and stopped,
+ * which of the common flags it takes, how its stream is translated and told
+ * apart from the others'. One per folder under src/backends/, listed in the
+ * registry.
+ */
+export interface BackendDefinition<Name extends string = string> extends LaunchSpec {
+  /** The name of --backend / --from and of every event's `backend`. */
+  name: Name;
+  /** Backends that write the same protocol share one translator (pi and Atomic). */
+  protocol: string;
+  /** The common flags it takes, each with what it becomes on the backend's command line (shown in --help). */
+  flags: Partial<Record<CommonFlag, string>>;
+  /** Why a common flag it lacks is refused, and what to do instead, by flag. */
+  refusalHints?: Partial<Record<CommonFlag, string>>;
+  /** The backend's argv (without the executable): no shell, the prompt one argument. */
+  argv(request: BackendRequest): string[];
+  /**
+   * Whether `--` goes before this prompt. May probe the executable (pi's
+   * version) and may refuse the prompt with a UsageError.
+   */
+  promptTerminator(executable: string, prompt: string, env: NodeJS.ProcessEnv): boolean | Promise<boolean>;
+  /** The backend's native terminal events: after one, the run's outcome is known. */
+  terminalTypes: ReadonlySet<string>;
+  /** Native event types only this protocol writes: a stream's first event showing one is this protocol's. */
+  nativeTypes?: ReadonlySet<string>;
+  createTranslator(): Translator;
+}
+
+/** True when this event type is one only the definition's protocol writes. */
+export function writesOnly(definition: BackendDefinition, event: NativeEvent): boolean {
+  return definition.nativeTypes?.has(event.type) === true;
+}

@@ -1,0 +1,31 @@
+import type { BackendDefinition } from "../definition.js";
+import { EvosciTranslator } from "./translator.js";
+
+const CONFIG_HINT = "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
+
+/** EvoScientist: `EvoSci -p PROMPT --output-format stream-json`. */
+export const evosci: BackendDefinition<"evosci"> = {
+  name: "evosci",
+  displayName: "EvoScientist",
+  protocol: "evosci",
+  executableNames: ["EvoSci", "evosci", "EvoScientist", "evoscientist"],
+  binEnvVar: "AGENTSTREAM_EVOSCI_BIN",
+  install: "pip install EvoScientist",
+  // EvoSci handles SIGINT (exit 130) and cleans up.
+  stopSignal: "SIGINT",
+  terminalTypes: new Set(["done", "error"]),
+  flags: { workdir: "--workdir (absolute)", noAutoMode: "--no-auto-mode" },
+  refusalHints: { model: CONFIG_HINT, provider: CONFIG_HINT },
+  argv: (request) => [
+    "-p",
+    request.prompt,
+    "--output-format",
+    "stream-json",
+    ...(request.autoMode ? [] : ["--no-auto-mode"]),
+    ...(request.workdir !== undefined ? ["--workdir", request.workdir] : []),
+    ...request.backendArgs,
+  ],
+  // The prompt is the value of -p: it cannot be read as a flag.
+  promptTerminator: () => false,
+  createTranslator: () => new EvosciTranslator(),
+};

@@ -1,0 +1,32 @@
+import { UsageError } from "../core/errors.js";
+import type { BackendDefinition, BackendRequest, CommonFlag } from "./definition.js";
+
+/** Each common flag as it is spelled on agentstream's command line, and what it is called in a sentence. */
+export const COMMON_FLAG_OPTIONS: Record<CommonFlag, { option: string; noun: string }> = {
+  model: { option: "--model", noun: "model flag" },
+  provider: { option: "--provider", noun: "provider flag" },
+  workdir: { option: "--workdir", noun: "workdir flag" },
+  noAutoMode: { option: "--no-auto-mode", noun: "--no-auto-mode flag" },
+};
+
+type Wanted = Omit<BackendRequest, "prompt" | "promptTerminator">;
+
+function asked(request: Wanted): CommonFlag[] {
+  const flags: CommonFlag[] = [];
+  if (request.model !== undefined) flags.push("model");
+  if (request.provider !== undefined) flags.push("provider");
+  if (request.workdir !== undefined) flags.push("workdir");
+  if (!request.autoMode) flags.push("noAutoMode");
+  return flags;
+}
+
+/** Refuse common flags the chosen backend does not take, before anything is spawned. */
+export function checkRequestFits(backend: BackendDefinition, request: Wanted, all: readonly BackendDefinition[]): void {
+  for (const flag of asked(request)) {
+    if (backend.flags[flag] !== undefined) continue;
+    const takers = all.filter((b) => b.flags[flag] !== undefined).map((b) => b.displayName);
+    const others = takers.length > 0 ? ` (${takers.join(" and ")} ${takers.length > 1 ? "have" : "has"} it)` : "";
+    const { option, noun } = COMMON_FLAG_OPTIONS[flag];
+    throw new UsageError(`${option}: ${backend.displayName} has no ${noun}${others}`, backend.refusalHints?.[flag]);
+  }
+}

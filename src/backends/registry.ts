@@ -1,0 +1,46 @@
+// The one list of backends. The CLI's choices and help, run, normalize --from,
+// auto-detection, the README's backend table and the schema's `backend` enum
+// are read from it or tested against it.
+import type { NativeEvent, Translator, TranslatorCatalog } from "../core/translator.js";
+import { UsageError } from "../core/errors.js";
+import { atomic } from "./atomic/index.js";
+import type { BackendDefinition } from "./definition.js";
+import { evosci } from "./evosci/index.js";
+import { pi } from "./pi/index.js";
+
+export type { BackendDefinition } from "./definition.js";
+
+/** In the order help and tables list them. */
+export const BACKENDS = [evosci, atomic, pi] as const satisfies readonly BackendDefinition[];
+/** A backend's name, as --backend and --from take it. */
+export type BackendName = (typeof BACKENDS)[number]["name"];
+export const BACKEND_NAMES: readonly BackendName[] = BACKENDS.map((b) => b.name);
+
+/** What normalize reads a stream as: a backend's name, or "auto" to detect it. */
+export type Source = string;
+export type Protocol = string;
+
+/** A stream that never shows a JSON event is read as this backend's. */
+const FALLBACK = evosci;
+
+export function backendNamed(name: string): BackendDefinition {
+  const found = (BACKENDS as readonly BackendDefinition[]).find((b) => b.name === name);
+  if (!found) throw new UsageError(`unknown backend ${JSON.stringify(name)}`, `one of: ${BACKEND_NAMES.join(", ")}`);
+  return found;
+}
+
+export function protocolOf(backend: string): Protocol {
+  return backendNamed(backend).protocol;
+}
+
+export function createTranslator(backend: string): Translator {
+  return backendNamed(backend).createTranslator();
+}
+
+/** Which backend wrote this event, judged from the first JSON event of a stream. */
+export function detectBackend(first: NativeEvent): BackendName {
+  return ((BACKENDS as readonly BackendDefinition<BackendName>[]).find((b) => b.nativeTypes?.has(first.type)) ?? FALLBACK).name;
+}
+
+/** The registry as the core's translation session sees it. */
+export const TRANSLATORS: TranslatorCatalog = { create: createTranslator, detect: detectBackend, fallback: FALLBACK.name };

@@ -1,0 +1,104 @@
+// The layers of src/, as the README's architecture section draws them: a file
+// imports only from its own folder or from folders below it, and only
+// src/backends/ names a backend.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { BACKENDS } from "../src/backends/registry.js";
+
+const SRC = fileURLToPath(new URL("../src/", import.meta.url));
+
+// Higher imports lower; folders of one rank do not import each other.
+const RANK: Record<string, number> = {
+  canonical: 0,
+  schema: 0,
+  core: 1,
+  run: 2,
+  human: 2,
+  verify: 2,
+  report: 2,
+  export: 2,
+  backends: 3,
+  library: 4,
+  cli: 5,
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** The layer a file belongs to: its first folder under src/ (files at the top are the library's entry). */
+function layerOf(file: string): string {
+  const parts = relative(SRC, file).split("/");
+  return parts.length === 1 ? "library" : parts[0]!;
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, ".ts")));
+}
+
+describe("architecture", () => {
+  const files = sourceFiles(SRC);
+
+  it("every folder under src/ has a rank", () => {
+    for (const file of files) expect(RANK[layerOf(file)], relative(SRC, file)).toBeTypeOf("number");
+  });
+
+  it("a layer imports only itself and the layers below it", () => {
+    const wrong: string[] = [];
+    for (const file of files) {
+      const from = layerOf(file);
+      for (const target of importsOf(file)) {
+        const to = layerOf(target);
+        if (to !== from && !(RANK[to]! < RANK[from]!)) wrong.push(`${relative(SRC, file)} -> ${relative(SRC, target)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("only src/backends/ names a backend", () => {
+    const names = BACKENDS.map((b) => b.name);
+    const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);
+    const naming = files.filter((f) => layerOf(f) !== "backends" && pattern.test(readFileSync(f, "utf8")));
+    expect(naming.map((f) => relative(SRC, f))).toEqual([]);
+  });
+});
+
+describe("the backend registry is the one list", () => {
+  const names = BACKENDS.map((b) => b.name);
+
+  it("the schema's backend enum lists exactly the registry's names", () => {
+    const schema = JSON.parse(readFileSync(fileURLToPath(new URL("../schemas/canonical-v1.schema.json", import.meta.url)), "utf8")) as {
+      properties: { backend: { enum: string[] } };
+    };
+    expect(schema.properties.backend.enum).toEqual(names);
+  });
+
+  it("the README's backend table has one row per backend, in the registry's order", () => {
+    const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+    const table = readme.slice(readme.indexOf("| backend | native protocol | agentstream name |"));
+    const lines = table.split("\n").slice(2);
+    const rows = lines.slice(0, lines.findIndex((line) => !line.startsWith("|")));
+    const named = rows.map((row) => /`([a-z0-9-]+)` \|$/.exec(row)?.[1]);
+    expect(named).toEqual(names);
+  });
+
+  it("run --backend and normalize --from offer exactly the registry's names", async () => {
+    const { buildProgram } = await import("../src/cli/main.js");
+    const program = buildProgram();
+    const choices = (command: string, option: string) =>
+      program.commands.find((c) => c.name() === command)!.options.find((o) => o.long === option)!.argChoices;
+    expect(choices("run", "--backend")).toEqual(names);
+    expect(choices("normalize", "--from")).toEqual(["auto", ...names]);
+  });
+
+  it("each name, executable variable and display name is unique", () => {
+    for (const key of ["name", "binEnvVar", "displayName"] as const) expect(new Set(BACKENDS.map((b) => b[key])).size).toBe(BACKENDS.length);
+  });
+});
