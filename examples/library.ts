@@ -1,20 +1,32 @@
-// The agentstream library in a program: translate a recorded native stream,
-// react to events as they arrive, print a summary, and exit as the CLI would.
-// In an ESM project that depends on agentstream (tsconfig "module": "NodeNext"):
+// The agentstream library in a program: run an agent live, or translate a
+// recorded native stream; react to events as they arrive, print a summary,
+// and exit as the CLI would. In an ESM project that depends on agentstream
+// (tsconfig "module": "NodeNext"):
 //
 //   npx tsc && node library.js examples/evosci/research.native.jsonl
+//   node library.js --run pi "Say hi"        # Ctrl-C stops the agent cleanly
 import { createReadStream } from "node:fs";
-import { normalizeStream, type EventOf } from "agentstream";
+import { normalizeStream, run, type BackendName, type CanonicalEvent, type EventOf } from "agentstream";
 
-const file = process.argv[2];
-if (!file) {
-  console.error("usage: node library.js NATIVE.jsonl");
+const [first, backend, prompt] = process.argv.slice(2);
+if (!first || (first === "--run" && (!backend || !prompt))) {
+  console.error("usage: node library.js NATIVE.jsonl | node library.js --run BACKEND PROMPT");
   process.exit(2);
 }
 
+function events(): AsyncIterable<CanonicalEvent> {
+  if (first !== "--run") {
+    // `from` is detected from the first event; the stream always ends with run.finished.
+    return normalizeStream(createReadStream(first!));
+  }
+  // Aborting stops the backend its clean way; the run still ends with run.finished (cancelled).
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort());
+  return run({ backend: backend as BackendName, prompt: prompt!, signal: stop.signal, timeoutMs: 10 * 60_000 });
+}
+
 let finished: EventOf<"run.finished"> | undefined;
-// `from` is detected from the first event; the stream always ends with run.finished.
-for await (const event of normalizeStream(createReadStream(file))) {
+for await (const event of events()) {
   switch (event.type) {
     case "tool.completed":
       console.log(`tool ${event.name}: ${event.status}${event.duration_ms === undefined ? "" : ` in ${event.duration_ms} ms`}`);

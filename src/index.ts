@@ -1,6 +1,7 @@
 // The library: the same translation the CLI does, for Node programs.
 export type * from "./canonical/events.js";
 export { normalizeStream, type NormalizeOptions } from "./normalize.js";
+export { run, type RunOptions } from "./library-run.js";
 export { readCanonicalStream, CanonicalLineError } from "./core/read-canonical.js";
 export { TranslationSession, type TranslationSessionOptions } from "./core/translation-session.js";
 export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";
@@ -10,6 +11,7 @@ export { BACKENDS, BACKEND_NAMES, TRANSLATORS, createTranslator, detectBackend, 
 export type { Draft, Ending, NativeEvent, Outcome, StreamEnd, Translator, TranslatorCatalog } from "./core/translator.js";
 export type { Interruption, ResolvedOutcome } from "./core/outcome.js";
 export { exitCodeFor } from "./core/exit-codes.js";
+export { AgentstreamError, UsageError } from "./core/errors.js";
 export { classifyError } from "./core/classify.js";
 export { systemClock, steppingClock, type Clock } from "./core/clock.js";
 export { LineSplitter, type Line } from "./core/line-splitter.js";

@@ -1,21 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { resolve } from "node:path";
+import { planRun, superviseRun } from "../agent-run.js";
+import { reportBug } from "../core/canonical-output.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
-import type { ResolvedOutcome } from "../core/outcome.js";
-import { TranslationSession } from "../core/translation-session.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
-import type { BackendRequest } from "../backends/definition.js";
-import { checkRequestFits } from "../backends/flags.js";
-import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
-import { findExecutable } from "../run/executable.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
-import { readPrompt, workingDirectory } from "../run/prompt.js";
-import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
-import { RunSupervisor } from "../run/supervisor.js";
-import { VERSION } from "../version.js";
-import { reportBug } from "../core/canonical-output.js";
+import { readPrompt } from "../run/prompt.js";
 
 export interface RunOptions {
   backend: string;
@@ -40,103 +31,63 @@ export interface RunOptions {
 }
 
 export async function runCommand(promptArgument: string | undefined, opts: RunOptions): Promise<void> {
-  const spec = backendNamed(opts.backend);
-  const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
+  if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
+  const request = {
+    backend: opts.backend,
+    bin: opts.bin,
+    cwd: opts.cwd,
     model: opts.model,
     provider: opts.provider,
-    workdir: opts.workdir === undefined ? undefined : resolve(opts.workdir),
+    workdir: opts.workdir,
     autoMode: opts.autoMode,
     backendArgs: opts.backendArg,
   };
-  checkRequestFits(spec, wanted, BACKENDS);
-  if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
-  const prompt = await readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend);
-  const cwd = workingDirectory(opts.cwd);
-  const executable = findExecutable(spec, opts.bin, process.env);
-  const request: BackendRequest = {
-    ...wanted,
-    prompt,
-    promptTerminator: executable.found ? await spec.promptTerminator(executable.path, prompt, process.env) : false,
-  };
-  const file = executable.found ? executable.path : spec.executableNames[0]!;
-  // What run.started (and --verbose) shows: the argv with secret values hidden.
-  const command = redactSecretValues([file, ...spec.argv({ ...request, backendArgs: redactSecrets(request.backendArgs) })], process.env);
+  const plan = await planRun(request, () => readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend));
 
-  // Whatever the backend prints (its key on stderr, in an error event) is written through this.
-  const redactor = runRedactor(request.backendArgs, process.env);
-  const stderr = redactor.stream(process.stderr);
-  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.name });
-  let supervisor: RunSupervisor | undefined;
+  // Whatever the backend prints (its key on stderr, in an error event) is written through the plan's redactor.
+  const stderr = plan.redactor.stream(process.stderr);
+  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: plan.definition.name });
+  let readerGone: (() => void) | undefined;
   const onGone = (): void => {
-    supervisor?.readerGone();
+    readerGone?.();
     // Also when the reader went away during the last writes, after the outcome was known.
     process.exitCode = EXIT_EPIPE;
   };
-  const output = await runOutput(opts.output, { validate: opts.validate, onGone, redactor });
-  const session = new TranslationSession({
-    from: spec.name,
-    translators: TRANSLATORS,
+  const output = await runOutput(opts.output, { validate: opts.validate, onGone, redactor: plan.redactor });
+  const running = superviseRun(plan, {
     runId: randomUUID(),
     clock: systemClock,
-    agentstreamVersion: VERSION,
-    started: { mode: "run", command, cwd },
     includeRaw: opts.raw,
     deltas: opts.deltas,
-    liveDurations: true,
     maxLineBytes: opts.maxLineBytes,
-    onTranslatorBug: (message) => reportBug(message, stderr),
+    timeoutMs: seconds(opts.timeout),
+    lingerMs: seconds(opts.linger),
+    graceMs: seconds(opts.grace)!,
     sink: (event) => {
       output.sink(event);
       renderer.event(event);
     },
-    onNativeEvent: (event) => {
-      if (spec.terminalTypes.has(event.type)) supervisor?.terminal();
-    },
-  });
-
-  if (!executable.found) {
-    finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: executable.message }));
-    renderer.hint(executable.hint);
-    return;
-  }
-
-  supervisor = new RunSupervisor({
-    spec,
-    file,
-    args: spec.argv(request),
-    cwd,
-    env: process.env,
-    timeoutMs: seconds(opts.timeout),
-    lingerMs: seconds(opts.linger),
-    graceMs: seconds(opts.grace)!,
-    writer: output.writer,
-    onStdout: (chunk) => output.writer.batch(() => session.write(chunk)),
+    output: output.writer,
+    batch: (work) => output.writer.batch(work),
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
+    onTranslatorBug: (message) => reportBug(message, stderr),
+    processSignals: true,
   });
-  const end = await supervisor.run();
+  readerGone = running.readerGone;
+  const end = await running.ended;
 
-  switch (end.kind) {
-    case "stdout_closed":
-      renderer.close();
-      renderer.note("stdout was closed by its reader; the backend was stopped");
-      process.exitCode = EXIT_EPIPE;
-      return;
-    case "launch_failed":
-      finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: end.message }));
-      renderer.hint(`check that ${file} is a program that can run here, or point --bin / ${spec.binEnvVar} elsewhere`);
-      return;
-    case "exited":
-      finish(session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption));
-      return;
+  if (end.kind === "stdout_closed") {
+    renderer.close();
+    renderer.note("stdout was closed by its reader; the backend was stopped");
+    process.exitCode = EXIT_EPIPE;
+    return;
   }
-
-  function finish(outcome: ResolvedOutcome): void {
-    output.finish();
-    // Set, never process.exit(): stdout still has to drain.
-    process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
-  }
+  output.finish();
+  // Set, never process.exit(): stdout still has to drain.
+  process.exitCode = output.writer.closed ? EXIT_EPIPE : end.outcome.exitCode;
+  if (end.hint !== undefined) renderer.hint(end.hint);
 }
 
 function verbosity(opts: RunOptions): Verbosity {

@@ -4,7 +4,7 @@ import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
 
 /** Why agentstream itself stopped the backend, when it did. */
-export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" | "SIGHUP" };
+export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" | "SIGHUP" } | { kind: "aborted" };
 
 /** A failure on agentstream's side: the backend could not be started, or the input could not be read. */
 export interface OwnFailure {
@@ -67,6 +67,11 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
   if (facts.interruption?.kind === "timeout") {
     const error: ErrorInfo = { code: "timeout", message: "the run exceeded --timeout and was stopped", retryable: false };
     return { ...base, status: "timed_out", error, resultText, exitCode: exitCodeFor("timed_out", error), backendGone: false };
+  }
+  if (facts.interruption?.kind === "aborted") {
+    // A library caller's AbortSignal: a cancellation asked for by the user, exit status as for Ctrl-C.
+    const error: ErrorInfo = { code: "cancelled", message: "cancelled: the run was aborted", retryable: false };
+    return { ...base, status: "cancelled", error, resultText, exitCode: exitCodeFor("cancelled", error, "SIGINT"), backendGone: false };
   }
   if (facts.interruption?.kind === "signal") {
     const signal = facts.interruption.signal;

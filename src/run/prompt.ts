@@ -60,7 +60,8 @@ function utf8(bytes: Buffer, source: string): string {
   }
 }
 
-function passable(prompt: string): string {
+/** A prompt that can reach the backend as one argument: not empty, no NUL byte. */
+export function passable(prompt: string): string {
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
   // No program can be given an argument holding a NUL byte.
   if (prompt.includes("\0")) throw new UsageError("the prompt contains a NUL byte, which no program can be given as an argument");

@@ -1,5 +1,4 @@
 import type { BackendExit } from "../canonical/events.js";
-import type { LineWriter } from "../core/line-writer.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { BackendProcess } from "./backend-process.js";
@@ -17,14 +16,23 @@ export interface SupervisorOptions {
   /** --linger: how long the backend may keep running after its terminal event (default: as long as it likes). */
   lingerMs?: number;
   graceMs: number;
-  /** Where canonical lines go: the backend's stdout is paused while it needs draining. */
-  writer: LineWriter;
+  /** Where canonical events go: the backend's stdout is paused while it needs draining. */
+  writer: OutputSink;
+  /** Stop the backend on SIGINT/SIGTERM/SIGHUP to this process (default: true; the library leaves them to its caller). */
+  processSignals?: boolean;
+  /** Aborting it stops the backend its clean way: the run ends cancelled. */
+  abortSignal?: AbortSignal;
   onStdout(chunk: Buffer): void;
   onStderr(chunk: Buffer): void;
   /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
   stderrShown: Drainable;
   /** What the run is waiting for, when that is not the agent itself. */
   onStatus(text: string): void;
+}
+
+/** What the backend's output is written to: full while it needs draining, closed once its reader is gone. */
+export interface OutputSink extends Drainable {
+  readonly closed: boolean;
 }
 
 export type SupervisedEnd =
@@ -52,6 +60,7 @@ export class RunSupervisor {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly stderrTail = new TailBuffer();
   private readonly onSignal = (signal: NodeJS.Signals): void => this.signalled(signal);
+  private readonly onAbort = (): void => this.aborted();
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -66,8 +75,11 @@ export class RunSupervisor {
       return this.launchFailed((err as NodeJS.ErrnoException).code ?? "spawn refused its arguments");
     }
     this.backend = backend;
-    for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+    const processSignals = options.processSignals !== false;
+    if (processSignals) for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+    options.abortSignal?.addEventListener("abort", this.onAbort, { once: true });
     try {
+      if (options.abortSignal?.aborted) this.aborted();
       this.stdoutThrottle = new PipeThrottle(backend.stdout, options.writer);
       const stderrThrottle = new PipeThrottle(backend.stderr, options.stderrShown);
       backend.stdout.on("data", (chunk: Buffer) => this.fromStdout(chunk));
@@ -88,7 +100,8 @@ export class RunSupervisor {
         ...(this.interruption ? { interruption: this.interruption } : {}),
       };
     } finally {
-      for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+      if (processSignals) for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+      options.abortSignal?.removeEventListener("abort", this.onAbort);
       for (const timer of this.timers) clearTimeout(timer);
     }
   }
@@ -125,6 +138,13 @@ export class RunSupervisor {
     if (this.stopRequested) return this.backend?.kill();
     this.interruption ??= { kind: "signal", signal: signal === "SIGINT" || signal === "SIGHUP" ? signal : "SIGTERM" };
     this.options.onStatus(`${signal}: stopping ${this.options.spec.displayName}`);
+    this.stop(this.options.spec.stopSignal);
+  }
+
+  private aborted(): void {
+    if (this.stopRequested) return;
+    this.interruption ??= { kind: "aborted" };
+    this.options.onStatus(`aborted: stopping ${this.options.spec.displayName}`);
     this.stop(this.options.spec.stopSignal);
   }
 

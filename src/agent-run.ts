@@ -1,0 +1,194 @@
+// Running an agent, the steps the CLI's `run` and the library's run() share:
+// plan it (options checked, executable found, argv built) before anything
+// starts, then supervise the backend and translate its stdout as it arrives.
+import { resolve } from "node:path";
+import type { BackendDefinition, BackendRequest } from "./backends/definition.js";
+import { checkRequestFits } from "./backends/flags.js";
+import { BACKENDS, TRANSLATORS, backendNamed } from "./backends/registry.js";
+import type { CanonicalEvent } from "./canonical/events.js";
+import type { Clock } from "./core/clock.js";
+import type { ResolvedOutcome } from "./core/outcome.js";
+import type { Redactor } from "./core/redactor.js";
+import { TranslationSession } from "./core/translation-session.js";
+import { findExecutable, type ExecutableLookup } from "./run/executable.js";
+import type { Drainable } from "./run/pipe-throttle.js";
+import { workingDirectory } from "./run/prompt.js";
+import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
+import { RunSupervisor, type OutputSink } from "./run/supervisor.js";
+import { VERSION } from "./version.js";
+
+/** What to run: the backend, the prompt and the backend's own options. */
+export interface AgentRequest {
+  backend: string;
+  /** The backend executable (default: the backend's AGENTSTREAM_*_BIN variable, else its names on PATH). */
+  bin?: string;
+  /** Where the backend runs (default: the current directory). */
+  cwd?: string;
+  model?: string;
+  provider?: string;
+  workdir?: string;
+  /** False asks the backend to stop for the user's input (default true). */
+  autoMode?: boolean;
+  /** More arguments for the backend, before the prompt. */
+  backendArgs?: string[];
+  /** The backend's environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A run checked and ready to start. */
+export interface RunPlan {
+  definition: BackendDefinition;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  executable: ExecutableLookup;
+  /** The executable, or the name it would have had when it was not found. */
+  file: string;
+  args: string[];
+  /** The command line as run.started shows it: secret values hidden. */
+  command: string[];
+  /** Hides what the backend was given as a secret, in everything written. */
+  redactor: Redactor;
+}
+
+/**
+ * Check the request and build the command, before anything is started. The
+ * prompt is read after the options are checked (a bad flag is said before
+ * stdin is waited for). Throws a UsageError.
+ */
+export async function planRun(request: AgentRequest, readPrompt: () => string | Promise<string>): Promise<RunPlan> {
+  const definition = backendNamed(request.backend);
+  const env = request.env ?? process.env;
+  const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
+    model: request.model,
+    provider: request.provider,
+    workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
+    autoMode: request.autoMode ?? true,
+    backendArgs: request.backendArgs ?? [],
+  };
+  checkRequestFits(definition, wanted, BACKENDS);
+  const prompt = await readPrompt();
+  const cwd = workingDirectory(request.cwd);
+  const executable = findExecutable(definition, request.bin, env);
+  const full: BackendRequest = {
+    ...wanted,
+    prompt,
+    promptTerminator: executable.found ? await definition.promptTerminator(executable.path, prompt, env) : false,
+  };
+  const file = executable.found ? executable.path : definition.executableNames[0]!;
+  const command = redactSecretValues([file, ...definition.argv({ ...full, backendArgs: redactSecrets(full.backendArgs) })], env);
+  return { definition, cwd, env, executable, file, args: definition.argv(full), command, redactor: runRedactor(full.backendArgs, env) };
+}
+
+/** Where a supervised run's events and the backend's stderr go, and how it may be stopped. */
+export interface RunIo {
+  runId: string;
+  clock: Clock;
+  includeRaw?: boolean;
+  deltas?: boolean;
+  maxLineBytes?: number;
+  timeoutMs?: number;
+  lingerMs?: number;
+  graceMs: number;
+  /** Each canonical event, in order, as soon as it exists. */
+  sink(event: CanonicalEvent): void;
+  /** What the events are written to: the backend's stdout is paused while it needs draining. */
+  output: OutputSink;
+  /** Groups the events of one chunk of the backend's stdout (the CLI hands their lines to the system together). */
+  batch?<T>(work: () => T): T;
+  onStderr(chunk: Buffer): void;
+  /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
+  stderrShown: Drainable;
+  onStatus(text: string): void;
+  onTranslatorBug(message: string): void;
+  /** Stop on SIGINT/SIGTERM/SIGHUP to this process (the CLI); the library leaves them to its caller. */
+  processSignals: boolean;
+  abortSignal?: AbortSignal;
+}
+
+export type RunEnd =
+  | { kind: "finished"; outcome: ResolvedOutcome; /** what to do about a backend that could not be started */ hint?: string }
+  | { kind: "stdout_closed" };
+
+const NOT_STARTED = { backendExit: null, stderrTail: [] };
+
+/** A started run: how it ends, and how to say its reader is gone (the backend is then stopped). */
+export interface RunningAgent {
+  ended: Promise<RunEnd>;
+  readerGone(): void;
+}
+
+/** Start the planned backend, translate its stdout as it arrives, and end with run.finished. */
+export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
+  let supervisor: RunSupervisor | undefined;
+  let gone = false;
+  const ended = supervise(plan, io, (created) => {
+    supervisor = created;
+    if (gone) created.readerGone();
+  });
+  return {
+    ended,
+    readerGone: () => {
+      gone = true;
+      supervisor?.readerGone();
+    },
+  };
+}
+
+async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupervisor) => void): Promise<RunEnd> {
+  const { definition } = plan;
+  let supervisor: RunSupervisor | undefined;
+  const session = new TranslationSession({
+    from: definition.name,
+    translators: TRANSLATORS,
+    runId: io.runId,
+    clock: io.clock,
+    agentstreamVersion: VERSION,
+    started: { mode: "run", command: plan.command, cwd: plan.cwd },
+    includeRaw: io.includeRaw,
+    deltas: io.deltas,
+    liveDurations: true,
+    maxLineBytes: io.maxLineBytes,
+    onTranslatorBug: io.onTranslatorBug,
+    sink: io.sink,
+    onNativeEvent: (event) => {
+      if (definition.terminalTypes.has(event.type)) supervisor?.terminal();
+    },
+  });
+
+  if (!plan.executable.found) {
+    const outcome = session.end(NOT_STARTED, undefined, { code: "backend_not_found", message: plan.executable.message });
+    return { kind: "finished", outcome, hint: plan.executable.hint };
+  }
+  const batch = io.batch ?? (<T>(work: () => T): T => work());
+  supervisor = new RunSupervisor({
+    spec: definition,
+    file: plan.file,
+    args: plan.args,
+    cwd: plan.cwd,
+    env: plan.env,
+    timeoutMs: io.timeoutMs,
+    lingerMs: io.lingerMs,
+    graceMs: io.graceMs,
+    writer: io.output,
+    processSignals: io.processSignals,
+    abortSignal: io.abortSignal,
+    onStdout: (chunk) => batch(() => session.write(chunk)),
+    onStderr: io.onStderr,
+    stderrShown: io.stderrShown,
+    onStatus: io.onStatus,
+  });
+  created(supervisor);
+  const end = await supervisor.run();
+  switch (end.kind) {
+    case "stdout_closed":
+      return end;
+    case "launch_failed":
+      return {
+        kind: "finished",
+        outcome: session.end(NOT_STARTED, undefined, { code: "backend_not_found", message: end.message }),
+        hint: `check that ${plan.file} is a program that can run here, or point --bin / ${definition.binEnvVar} elsewhere`,
+      };
+    case "exited":
+      return { kind: "finished", outcome: session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption) };
+  }
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import { planRun, superviseRun, type AgentRequest } from "./agent-run.js";
+import type { BackendName } from "./backends/registry.js";
+import type { CanonicalEvent } from "./canonical/events.js";
+import { serializeEvent } from "./canonical/serialize.js";
+import { systemClock, type Clock } from "./core/clock.js";
+import { EventQueue } from "./core/event-queue.js";
+import type { ResolvedOutcome } from "./core/outcome.js";
+import { passable } from "./run/prompt.js";
+
+export interface RunOptions extends Omit<AgentRequest, "backend"> {
+  backend: BackendName;
+  /** Passed to the backend verbatim, as one argument. */
+  prompt: string;
+  /** Stop the backend after this long: run.finished timed_out. */
+  timeoutMs?: number;
+  /** After the backend's final event, wait at most this long for it to exit. */
+  lingerMs?: number;
+  /** How long a stopped backend gets before it is killed (default 5000). */
+  graceMs?: number;
+  /** Aborting it stops the backend its clean way; the run still ends with run.finished (cancelled). */
+  signal?: AbortSignal;
+  /** Attach each native object as `raw`. */
+  raw?: boolean;
+  /** Keep message.delta / reasoning.delta / tool.updated (default true). */
+  deltas?: boolean;
+  maxLineBytes?: number;
+  /** The backend's own stderr, as it arrives (default: dropped; its tail is in run.finished). */
+  onStderr?: (chunk: Buffer) => void;
+  /** Hears of a translator bug (the event it threw on is kept as backend.event); default: a process warning. */
+  onTranslatorBug?: (message: string) => void;
+  runId?: string;
+  clock?: Clock;
+}
+
+const NEVER_FULL = { needsDrain: false, drained: () => Promise.resolve() };
+
+/**
+ * Run an agent as `agentstream run` does, yielding its canonical events live;
+ * the last one is always run.finished. Invalid options throw a UsageError
+ * before anything starts. Events come as the CLI writes them (secrets the
+ * backend was given hidden); while the caller does not read, the backend's
+ * output waits. Leaving the loop early stops the backend.
+ */
+export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
+  const plan = await planRun(options, () => passable(options.prompt));
+  const queue = new EventQueue<CanonicalEvent>();
+  const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
+  const running = superviseRun(plan, {
+    runId: options.runId ?? randomUUID(),
+    clock: options.clock ?? systemClock,
+    includeRaw: options.raw,
+    deltas: options.deltas,
+    maxLineBytes: options.maxLineBytes,
+    timeoutMs: options.timeoutMs,
+    lingerMs: options.lingerMs,
+    graceMs: options.graceMs ?? 5000,
+    sink: (event) => queue.push(redacted(event, plan.redactor.jsonLine.bind(plan.redactor))),
+    output: queue,
+    onStderr: options.onStderr ?? (() => {}),
+    stderrShown: NEVER_FULL,
+    onStatus: () => {},
+    onTranslatorBug: options.onTranslatorBug ?? warn,
+    processSignals: false,
+    abortSignal: options.signal,
+  });
+  const settled = running.ended.then(
+    (end) => {
+      queue.end();
+      return end;
+    },
+    (err: unknown) => {
+      queue.end();
+      throw err;
+    },
+  );
+  let finished = false;
+  try {
+    for (let event = await queue.next(); event !== undefined; event = await queue.next()) yield event;
+    const end = await settled;
+    finished = true;
+    // Only a reader that went away ends a run without run.finished, and that reader is this loop.
+    if (end.kind !== "finished") throw new Error("agentstream run(): the run ended without run.finished");
+    return end.outcome;
+  } finally {
+    if (!finished) {
+      // The caller left the loop early: stop the backend and wait for it, so nothing outlives the run.
+      queue.close();
+      running.readerGone();
+      await settled.catch(() => undefined);
+    }
+  }
+}
+
+/** The event as the CLI would write it: the same object unless a secret had to be hidden. */
+function redacted(event: CanonicalEvent, jsonLine: (line: string) => string): CanonicalEvent {
+  const line = serializeEvent(event);
+  const hidden = jsonLine(line);
+  return hidden === line ? event : (JSON.parse(hidden) as CanonicalEvent);
+}
