@@ -77,6 +77,8 @@ function listFilesCall(request) {
   if (offered.has("ls")) return { name: "ls", arguments: { path: pathRoot(offered.get("ls")) } };
   if (offered.has("bash")) return { name: "bash", arguments: { command: "ls" } };
   if (offered.has("execute")) return { name: "execute", arguments: { command: "ls" } };
+  // Gemini CLI's read-only listing tool (its shell tool needs approval headless).
+  if (offered.has("list_directory")) return { name: "list_directory", arguments: { dir_path: "." } };
   return { name: "ls", arguments: {} };
 }
 
