@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { BACKEND_NAMES } from "../src/backends/registry.js";
 import { strictProblems } from "./helpers/strict-schema.js";
 import { toJsonl, translate, type TranslateOptions } from "./helpers/translate.js";
 import { verifyEvents } from "./helpers/verify.js";
@@ -16,7 +17,7 @@ const GOLDEN = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
 const FOLDERS = [
   ...readdirSync(GOLDEN).map((protocol) => ({ title: `golden ${protocol}`, dir: join(GOLDEN, protocol) })),
-  ...["evosci", "atomic", "pi"].map((backend) => ({ title: `example ${backend}`, dir: join(EXAMPLES, backend) })),
+  ...BACKEND_NAMES.filter((backend) => existsSync(join(EXAMPLES, backend))).map((backend) => ({ title: `example ${backend}`, dir: join(EXAMPLES, backend) })),
 ];
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 

@@ -2,6 +2,7 @@
 // EvoScientist streams) through the built CLI: the outcome and exit code the
 // contract gives for its scenario. The manifests give the backend's own exit
 // code, which is an input here, never the expectation.
+import { BACKEND_NAMES } from "../src/backends/registry.js";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -125,6 +126,9 @@ describe.skipIf(!existsSync(SAMPLES))("reference samples", () => {
 
 describe("live captures", () => {
   for (const folder of existsSync(LIVE) ? readdirSync(LIVE) : []) {
-    describe(folder, () => checkTranscripts(join(LIVE, folder), folder.split("-")[0]!, LIVE_SCENARIOS));
+    const backend = folder.split("-")[0]!;
+    // Captured ahead of its translator (the protocol reference is written from them): nothing to check yet.
+    if (!(BACKEND_NAMES as readonly string[]).includes(backend)) it.todo(`${folder}: ${backend} has no translator yet`);
+    else describe(folder, () => checkTranscripts(join(LIVE, folder), backend, LIVE_SCENARIOS));
   }
 });

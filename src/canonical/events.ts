@@ -146,7 +146,8 @@ export interface EventPayloads {
   "subagent.started": { name: string; instance_id: string; tool_call_id?: string };
   "subagent.completed": { name: string; instance_id: string };
   usage: TokenCounts & {
-    scope: "call" | "message";
+    /** call/message: one model call or message; run: the backend's own total for the whole run, given once (Gemini CLI). */
+    scope: "call" | "message" | "run";
     model?: string;
     provider?: string;
   };

@@ -14,12 +14,16 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["rate_limit", "overloaded", "
 const STATUS_PATTERNS = [
   /^\s*(?:Error code:\s*)?([1-5]\d\d)\b[\s:-]/,
   /\b(?:status(?: code)?|HTTP)[\s:]+([1-5]\d\d)\b/i,
+  // Google APIs' error body, quoted in the message: {"error":{"code":400,...}} (Gemini CLI).
+  /"code"\s*:\s*([1-5]\d\d)\b/,
 ];
 
 const PHRASES: Array<[RegExp, ErrorCode]> = [
   [/context[_ ]length|context window|maximum context|prompt is too long|too many tokens|context_length_exceeded/i, "context_length"],
-  [/rate[_ ]limit|too many requests/i, "rate_limit"],
+  [/rate[_ ]limit|too many requests|RESOURCE_EXHAUSTED|quota exceeded/i, "rate_limit"],
   [/overloaded/i, "overloaded"],
+  // gRPC status names, as Google APIs write them (case matters: "unavailable" is an ordinary word).
+  [/\bUNAVAILABLE\b/, "overloaded"],
   [/api[_ ]key|unauthori[sz]ed|authentication|permission denied|forbidden|\/login\b/i, "auth"],
   [/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|network[_ ]error|connection (?:error|refused|reset)|timed? ?out/i, "network"],
   [/\baborted\b/i, "aborted"],

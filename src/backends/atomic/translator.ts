@@ -1,5 +1,5 @@
-import type { CompactionReason, ErrorInfo, EventPayloads } from "../../canonical/events.js";
-import { classifyError } from "../../core/classify.js";
+import type { CompactionReason, EventPayloads } from "../../canonical/events.js";
+import { errorDraft, errorInfo } from "../../core/error-draft.js";
 import { amount, asText, bool, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "../../core/fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
 
@@ -247,16 +247,6 @@ function blocksText(content: unknown): string {
   let text = "";
   for (const block of content) if (isObject(block) && block.type === "text") text += asText(block.text);
   return text;
-}
-
-function errorInfo(message: string): ErrorInfo {
-  const c = classifyError(message);
-  return { code: c.code, message, retryable: c.retryable };
-}
-
-function errorDraft(message: string, native: string): Draft<"error"> {
-  const c = classifyError(message);
-  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native });
 }
 
 const NOT_COUNTS = "not counts";

@@ -1,0 +1,127 @@
+import type { EventPayloads } from "../../canonical/events.js";
+import { errorDraft, errorInfo } from "../../core/error-draft.js";
+import { asText, count, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
+
+/**
+ * Gemini CLI `--output-format stream-json` (docs/protocols/gemini.md). The
+ * answer comes only as deltas: a message is closed by the next tool call or by
+ * the result, and the result's text is the last message's. Usage is the
+ * session's total, given once in the result.
+ */
+export class GeminiTranslator implements Translator {
+  readonly protocol = "gemini";
+  readonly usageComplete = true;
+  started = false;
+
+  private model: string | undefined;
+  private messageCount = 0;
+  private open: { id: string; text: string } | undefined;
+  /** The text of the last message, null when a tool call came after it. */
+  private lastText: string | null = null;
+  private readonly toolNames = new Map<string, string>();
+  private outcome: Outcome | undefined;
+
+  translate(e: NativeEvent): Draft[] {
+    if (e.type !== "init") this.started = true;
+    const native = e.type;
+    switch (e.type) {
+      case "init": {
+        this.model = nonEmpty(e.model);
+        const id = nonEmpty(e.session_id);
+        return id ? [draft("session.started", { session_id: id }, { native })] : [passThrough(e)];
+      }
+      case "message":
+        return this.message(e);
+      case "tool_use": {
+        const id = toolId(e);
+        const name = asText(e.tool_name) || "tool";
+        this.toolNames.set(id, name);
+        return [...this.closeMessage(native), draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.parameters) }, { native })];
+      }
+      case "tool_result": {
+        const id = toolId(e);
+        const error = objectOrEmpty(e.error);
+        const failed = e.status === "error";
+        const output = nonEmpty(e.output) ?? (failed ? asText(error.message) : "");
+        return [
+          ...this.closeMessage(native),
+          draft("tool.completed", { tool_call_id: id, name: this.toolNames.get(id) ?? "tool", status: failed ? "failed" : "succeeded", output }, { native }),
+        ];
+      }
+      case "error":
+        // Warnings (a loop detected, a hook's block) are the backend's notes, kept as data.
+        return e.severity === "error" ? [errorDraft(asText(e.message) || "the backend reported an error", native)] : [passThrough(e)];
+      case "result":
+        return this.result(e);
+      default:
+        return [passThrough(e)];
+    }
+  }
+
+  finish(_end: StreamEnd): Ending {
+    return { drafts: this.closeMessage("result"), outcome: this.outcome };
+  }
+
+  private message(e: NativeEvent): Draft[] {
+    // The prompt, echoed: already the caller's.
+    if (e.role === "user") return [];
+    if (e.role !== "assistant") return [passThrough(e)];
+    const text = asText(e.content);
+    this.open ??= { id: `msg_${++this.messageCount}`, text: "" };
+    this.open.text += text;
+    if (e.delta === true) return [draft("message.delta", { message_id: this.open.id, text }, { native: e.type })];
+    return this.closeMessage(e.type);
+  }
+
+  /** The message being streamed is complete: the next tool call or the result closed it. */
+  private closeMessage(native: string): Draft[] {
+    const open = this.open;
+    this.open = undefined;
+    if (native === "tool_use") this.lastText = null;
+    if (!open) return [];
+    if (native !== "tool_use") this.lastText = open.text;
+    return [draft("message.completed", defined({ message_id: open.id, text: open.text, model: this.model }), { native })];
+  }
+
+  private result(e: NativeEvent): Draft[] {
+    const native = e.type;
+    const out = this.closeMessage(native);
+    const usage = resultUsage(objectOrEmpty(e.stats), this.model);
+    if (usage) out.push(draft("usage", usage, { native }));
+    if (e.status === "success") {
+      this.outcome = { status: "succeeded", resultText: this.lastText === "" ? null : this.lastText };
+      return out;
+    }
+    const error = objectOrEmpty(e.error);
+    const message = asText(error.message) || "the run failed";
+    if (error.type === "FatalCancellationError") {
+      this.outcome = { status: "cancelled", error: { code: "cancelled", message, retryable: false }, resultText: null };
+      return out;
+    }
+    out.push(errorDraft(message, native));
+    this.outcome = { status: "failed", error: errorInfo(message), resultText: this.lastText === "" ? null : this.lastText };
+    return out;
+  }
+}
+
+/** Gemini CLI prefixes its call ids with the tool's name; a missing one is made from the name. */
+function toolId(e: NativeEvent): string {
+  return nonEmpty(e.tool_id) ?? `${asText(e.tool_name) || "tool"}_call`;
+}
+
+/** The session's totals: input includes the cached part, as in the canonical stream; output leaves thinking out. */
+function resultUsage(stats: Record<string, unknown>, model: string | undefined): EventPayloads["usage"] | undefined {
+  const input = count(stats.input_tokens);
+  const output = count(stats.output_tokens);
+  if (input === undefined || output === undefined || input + output === 0) return undefined;
+  const models = isObject(stats.models) ? Object.keys(stats.models) : [];
+  return defined({
+    scope: "run" as const,
+    input_tokens: input,
+    output_tokens: output,
+    cache_read_input_tokens: count(stats.cached),
+    total_tokens: count(stats.total_tokens),
+    model: models.length === 1 ? models[0] : model,
+  });
+}
