@@ -5,6 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
+import { gemini } from "./wire/gemini.mjs";
+import { openaiChat } from "./wire/openai-chat.mjs";
 import { TOOL_SCENARIO_FILES } from "./scenarios.mjs";
 
 const FAKE_PROVIDER = "fake";
@@ -15,8 +17,9 @@ const FAKE_API_KEY = "fake-key";
  * for `scenario`; both are gone afterwards.
  */
 export async function withScenarioHome(backend, scenario, use) {
-  const server = await startFakeModelServer();
-  const home = makeBackendHome(backend, server.baseUrl, scenario === "tool" ? TOOL_SCENARIO_FILES : {});
+  const setup = SETUPS[backend];
+  const server = await startFakeModelServer({ wire: setup.wire });
+  const home = makeBackendHome(setup, backend, server, scenario === "tool" ? TOOL_SCENARIO_FILES : {});
   try {
     return await use(home, server);
   } finally {
@@ -26,14 +29,14 @@ export async function withScenarioHome(backend, scenario, use) {
 }
 
 /** Create the home; `files` are written into the working directory. */
-function makeBackendHome(backend, baseUrl, files = {}) {
+function makeBackendHome(setup, backend, server, files = {}) {
   const root = mkdtempSync(join(tmpdir(), `agentstream-live-${backend}-`));
   const home = join(root, "home");
   const cwd = join(root, "work");
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
-  const env = backend === "evosci" ? evosciEnv(root, home, baseUrl) : piEnv(root, home, baseUrl);
+  const env = setup.env(root, home, server);
   return { root, home, cwd, env: { ...baseEnv(home), ...env }, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
@@ -51,7 +54,7 @@ function baseEnv(home) {
   };
 }
 
-function piEnv(root, home, baseUrl) {
+function piEnv(root, home, { baseUrl }) {
   const agentDir = join(root, "pi-agent");
   mkdirSync(agentDir, { recursive: true });
   const models = {
@@ -77,7 +80,7 @@ function piEnv(root, home, baseUrl) {
   return { PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", XDG_CONFIG_HOME: join(home, ".config") };
 }
 
-function evosciEnv(root, home, baseUrl) {
+function evosciEnv(root, home, { baseUrl }) {
   const configHome = join(home, ".config");
   const dataDir = join(root, "evosci-data");
   mkdirSync(join(configHome, "evoscientist"), { recursive: true });
@@ -101,3 +104,27 @@ function evosciEnv(root, home, baseUrl) {
     PYTHONIOENCODING: "utf-8",
   };
 }
+
+/** Gemini CLI: API-key auth chosen in its settings (with only a base URL it picks an auth type it then refuses). */
+function geminiEnv(root, home, { origin }) {
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: "gemini-api-key" } },
+    // Two attempts, not ten with 5-30 s backoff: the 503 scenario then takes seconds.
+    general: { maxAttempts: 2 },
+    // Otherwise it resolves play.googleapis.com for usage statistics.
+    privacy: { usageStatisticsEnabled: false },
+  };
+  writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2));
+  const tmp = join(root, "tmp");
+  mkdirSync(tmp, { recursive: true });
+  // TMPDIR: its error reports go to os.tmpdir().
+  return { GEMINI_API_KEY: FAKE_API_KEY, GOOGLE_GEMINI_BASE_URL: origin, GEMINI_CLI_TRUST_WORKSPACE: "true", TMPDIR: tmp };
+}
+
+/** Per backend: the wire format its fake model API speaks, and the environment that points it there. */
+const SETUPS = {
+  evosci: { wire: openaiChat, env: evosciEnv },
+  pi: { wire: openaiChat, env: piEnv },
+  gemini: { wire: gemini, env: geminiEnv },
+};

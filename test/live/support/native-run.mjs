@@ -1,17 +1,19 @@
 // Runs one backend directly (no agentstream) on one scenario and keeps its
 // native stdout and stderr: the raw material of the recorded fixtures.
 import { withScenarioHome } from "./backend-home.mjs";
+import { MODEL_ID } from "./fake-model-server.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 
 // The signal agentstream stops each backend with: EvoScientist shuts down
 // cleanly on SIGINT, pi only on SIGTERM (SIGINT kills it mid-write).
-const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM" };
+const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM", gemini: "SIGTERM" };
 const RUN_LIMIT_MS = 5 * 60_000;
 
 /** The argv agentstream gives the backend, minus the executable. */
 function nativeArgs(backend, prompt, workdir) {
   if (backend === "evosci") return ["-p", prompt, "--output-format", "stream-json", "--workdir", workdir];
+  if (backend === "gemini") return ["--output-format", "stream-json", "--model", MODEL_ID, `--prompt=${prompt}`];
   return ["--mode", "json", prompt];
 }
 
@@ -30,6 +32,7 @@ export function runNative(target, scenario) {
       // "tick" is the slow scenario's text.
       stopWhen: stopSignal ? (stdout) => stdout.includes("tick 2") : undefined,
       stopSignal,
+      group: true,
     });
     return { ...result, args, stopSignal, modelRequests: server.requests.length };
   });

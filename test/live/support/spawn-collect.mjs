@@ -5,7 +5,9 @@ import { spawn } from "node:child_process";
  * Resolves with `{ stdout, stderr, exitCode, signal }`. Options: `cwd`, `env`,
  * `input` (written to stdin, else stdin is closed), `timeoutMs` (then
  * SIGKILL), and `stopWhen(stdoutSoFar)` + `stopSignal`: the signal is sent once,
- * the first time `stopWhen` holds.
+ * the first time `stopWhen` holds. With `group`, the process runs in a process
+ * group of its own and signals go to the whole group (as agentstream sends
+ * them: Gemini CLI's launcher ignores signals and leaves them to its child).
  */
 export function spawnCollect(command, args, options = {}) {
   return new Promise((resolve, reject) => {
@@ -13,8 +15,10 @@ export function spawnCollect(command, args, options = {}) {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      detached: options.group === true,
     });
-    const limit = options.timeoutMs ? setTimeout(() => child.kill("SIGKILL"), options.timeoutMs) : undefined;
+    const send = (signal) => (options.group ? process.kill(-child.pid, signal) : child.kill(signal));
+    const limit = options.timeoutMs ? setTimeout(() => send("SIGKILL"), options.timeoutMs) : undefined;
     let stdout = "";
     let stderr = "";
     let stopped = false;
@@ -22,7 +26,7 @@ export function spawnCollect(command, args, options = {}) {
       stdout += chunk;
       if (options.stopWhen && !stopped && options.stopWhen(stdout)) {
         stopped = true;
-        child.kill(options.stopSignal ?? "SIGTERM");
+        send(options.stopSignal ?? "SIGTERM");
       }
     });
     child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
