@@ -62,9 +62,11 @@ function addTranslationOptions(command: Command): Command {
 
 /** What stdout carries, the same for run and normalize. */
 function addOutputOptions(command: Command): Command {
-  return command.addOption(
-    new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"),
-  );
+  return command
+    .addOption(
+      new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"),
+    )
+    .option("--answer-file <file>", "also write the final answer (as --output text prints it) to this file when the run ends; removed when there is none (default: none)");
 }
 
 export function buildProgram(): Command {
@@ -122,6 +124,7 @@ Examples:
   $ agentstream run --backend evosci "Summarize data/results.csv into notes.md"
   $ agentstream run --backend atomic --model openai/gpt-4o-mini -- "--help is not a flag here"
   $ agentstream run --backend pi --output text "Say hi" > answer.txt
+  $ agentstream run --backend evosci --answer-file answer.txt "..." > events.jsonl
   $ echo "Explain precision vs recall" | agentstream run --backend evosci --timeout 600 -
   $ agentstream run --backend evosci --bin examples/replay-backend.mjs --verbose "any prompt"   # in a clone: a replay, no model
   $ agentstream run --backend evosci "..." | jq -r 'select(.type=="tool.completed") | .name'
