@@ -23,7 +23,7 @@ export async function eventChecker(enabled: boolean): Promise<(event: CanonicalE
   const validate = await loadValidator();
   return (event) => {
     if (!validate(event)) {
-      reportBug(`bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors)}`);
+      reportBug(`bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors, event)}`);
     }
   };
 }
