@@ -1,11 +1,12 @@
 // --answer-file FILE for run and normalize, as a real process: the final answer
 // in a file while stdout streams the canonical JSONL.
+import { spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseJsonl, runCli } from "./helpers/cli.js";
+import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
 import { Scratch, expectCanonical, runStandIn, spawnCli, transcript } from "./run/helpers.js";
 
@@ -111,14 +112,21 @@ describe("normalize --answer-file", () => {
     expect(device.stderr).toMatch(/cannot write --answer-file \/dev\/null: it is not a regular file/);
   });
 
-  // As root every file is writable.
-  it.skipIf(process.getuid?.() === 0)("refuses a read-only file with exit 2 and leaves it alone", async () => {
+  // As root every file is writable: root runs it as user nobody.
+  const asRoot = process.getuid?.() === 0;
+  it.skipIf(asRoot && !existsSync("/usr/bin/setpriv"))("refuses a read-only file with exit 2 and leaves it alone", () => {
     const dir = folder();
+    chmodSync(dir, 0o777);
+    chmodSync(scratch.dir, 0o755);
     const file = join(dir, "answer.txt");
     writeFileSync(file, "keep me\n");
     chmodSync(file, 0o444);
-    const run = await runCli(["normalize", "--backend-exit", "0", "--answer-file", file, RESEARCH]);
-    expect(run.code).toBe(2);
+    const args = [BIN, "normalize", "--backend-exit", "0", "--answer-file", file, RESEARCH];
+    const run = asRoot
+      ? spawnSync("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...args], { encoding: "utf8" })
+      : spawnSync(process.execPath, args, { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/cannot write --answer-file .*: permission denied/);
     expect(readFileSync(file, "utf8")).toBe("keep me\n");
     expect(readdirSync(dir)).toEqual(["answer.txt"]);
