@@ -16,6 +16,7 @@ import { readPrompt, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
+import { AnswerFile, withAnswerFile } from "./answer-file.js";
 import { reportBug } from "./canonical-output.js";
 
 export interface RunOptions {
@@ -29,6 +30,7 @@ export interface RunOptions {
   autoMode: boolean;
   backendArg: string[];
   output: OutputFormat;
+  answerFile?: string;
   timeout?: number;
   linger?: number;
   grace: number;
@@ -73,7 +75,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     // Also when the reader went away during the last writes, after the outcome was known.
     process.exitCode = EXIT_EPIPE;
   };
-  const output = await runOutput(opts.output, { validate: opts.validate, onGone, redactor });
+  const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
+  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile);
   const session = new TranslationSession({
     from: spec.backend,
     runId: randomUUID(),
