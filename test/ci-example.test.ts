@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,7 +8,8 @@ import { BIN, parseJsonl } from "./helpers/cli.js";
 
 // examples/ci/: the shell script and the GitHub Actions workflow, run against a
 // stand-in EvoScientist (AGENTSTREAM_EVOSCI_BIN) and this checkout's agentstream
-// behind a stand-in `npx`, so no agent or registry is called.
+// installed on PATH, so no agent or registry is called. An `npx` on PATH fails
+// the run: agentstream is not on the registry, so the examples never fetch it.
 
 const example = (path: string): string => fileURLToPath(new URL(`../examples/${path}`, import.meta.url));
 const SCRIPT = example("ci/run-agent.sh");
@@ -32,8 +33,8 @@ interface Job {
 
 /**
  * A job folder with an EvoScientist stand-in whose first `failures` runs replay
- * `failing`, and later ones a successful run; and an `npx` that runs this
- * checkout's agentstream for `npx --yes agentstream`.
+ * `failing`, and later ones a successful run; this checkout's agentstream as
+ * `agentstream` on PATH; and an `npx` that refuses every call.
  */
 function job(failing: string, failures: number): Job {
   const dir = mkdtempSync(join(tmpdir(), "agentstream-ci-"));
@@ -49,16 +50,12 @@ exec cat "${SUCCEEDS}"
 `,
     { mode: 0o755 },
   );
-  writeFileSync(
-    join(dir, "npx"),
-    `#!/bin/sh
-[ "$1 $2" = "--yes agentstream" ] || { echo "unexpected npx call: $*" >&2; exit 127; }
-shift 2
-exec "${process.execPath}" "${BIN}" "$@"
-`,
-    { mode: 0o755 },
-  );
-  const env = { ...process.env, PATH: `${dir}${delimiter}${process.env.PATH}`, AGENTSTREAM_EVOSCI_BIN: backend, NO_COLOR: "1" };
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "agentstream"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+  writeFileSync(join(bin, "npx"), `#!/bin/sh\necho "npx must not be called: $*" >&2\nexit 127\n`, { mode: 0o755 });
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}`, AGENTSTREAM_EVOSCI_BIN: backend, NO_COLOR: "1" };
+  delete env.AGENTSTREAM;
   return { dir, env, calls: () => Number(readFileSync(join(dir, "calls"), "utf8")) };
 }
 
@@ -111,6 +108,24 @@ describe("examples/ci/run-agent.sh", SLOW, () => {
     expect(j.calls()).toBe(1);
   });
 
+  it("prefers the project's installed agentstream (node_modules/.bin) to the one on PATH", () => {
+    const j = job(OVERLOADED, 0);
+    mkdirSync(join(j.dir, "node_modules", ".bin"), { recursive: true });
+    writeFileSync(join(j.dir, "node_modules", ".bin", "agentstream"), `#!/bin/sh\necho local >> "${j.dir}/local-calls"\nexec agentstream "$@"\n`, { mode: 0o755 });
+    const result = runAgent(j);
+    expect(result.status, result.stderr).toBe(0);
+    expect(readFileSync(join(j.dir, "local-calls"), "utf8")).toBe("local\n");
+  });
+
+  it("says how to install agentstream when there is none, and exits 127 without calling npx", () => {
+    const j = job(OVERLOADED, 0);
+    const systemPath = (process.env.PATH ?? "").split(delimiter).filter((dir) => !existsSync(join(dir, "agentstream"))).join(delimiter);
+    const result = bash([SCRIPT, "Summarize the results"], { ...j, env: { ...j.env, PATH: systemPath } });
+    expect(result.status).toBe(127);
+    expect(result.stderr).toContain("run-agent: agentstream is not installed here: npm install /path/to/agentstream-VERSION.tgz");
+    expect(existsSync(join(j.dir, "calls"))).toBe(false);
+  });
+
   it("needs a prompt", () => {
     const result = bash([SCRIPT], job(OVERLOADED, 0));
     expect(result.status).toBe(2);
@@ -146,7 +161,7 @@ const workflow = parseWorkflow();
 
 describe.skipIf(workflow === undefined)("examples/ci/github-actions.yml", SLOW, () => {
   const steps = Object.values(workflow?.jobs ?? {}).flatMap((j) => j.steps);
-  const agentStep = steps.find((s) => s.run?.includes("npx --yes agentstream run"));
+  const agentStep = steps.find((s) => s.run?.includes("agentstream run"));
 
   /** Run the agent step's script as GitHub does for `shell: bash`. */
   function runAgentStep(j: Job) {
@@ -164,6 +179,14 @@ describe.skipIf(workflow === undefined)("examples/ci/github-actions.yml", SLOW, 
     expect(workflow!.name).toBeTruthy();
     expect(workflow!.on ?? workflow!.true).toMatchObject({ workflow_dispatch: { inputs: { prompt: { required: true } } } });
     expect(Object.values(workflow!.jobs)).toHaveLength(1);
+  });
+
+  it("installs agentstream from a tarball before the agent step, never through npx", () => {
+    const install = steps.find((s) => s.name === "Install agentstream");
+    expect(install).toMatchObject({ run: 'npm install --global --no-audit --no-fund "$AGENTSTREAM_PACKAGE"' });
+    expect(String(install!.env?.AGENTSTREAM_PACKAGE)).toMatch(/\.tgz$/);
+    expect(steps.indexOf(install!)).toBeLessThan(steps.indexOf(agentStep!));
+    expect(steps.filter((s) => /\bnpx\b/.test(s.run ?? ""))).toEqual([]);
   });
 
   it("passes the prompt through the environment, and uploads the logs even when the run failed", () => {

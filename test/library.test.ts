@@ -105,7 +105,7 @@ describe("the README's library calls, with defaults", () => {
     const { verifyStream } = (await import(new URL("../dist/index.js", import.meta.url).href)) as typeof import("../src/index.js");
     const jsonl = toJsonl(translate(NATIVE).events);
     const lines = jsonl.trimEnd().split("\n").length;
-    await expect(verifyStream(Readable.from([jsonl]))).resolves.toEqual({ lines, problems: 0 });
+    await expect(verifyStream(Readable.from([jsonl]))).resolves.toEqual({ lines, problems: 0, looksNative: false });
     const summary = await verifyStream(Readable.from([`${jsonl}not json\n`]), {});
     expect(summary.problems).toBeGreaterThan(0);
   });

@@ -143,39 +143,39 @@ describe("StreamVerifier: each line", () => {
 
   it("reports a line that is not JSON", () => {
     const broken = [...lines.slice(0, 2), "{oops", ...lines.slice(2)];
-    expect(verifyLines(broken)).toEqual([problem(3, /^not JSON: /)]);
+    expect(verifyLines(broken)).toEqual([problem(3, /^the line is not JSON: /)]);
   });
 
   it("reports JSON that is not an object", () => {
     const broken = [...lines.slice(0, 2), "[1,2]", ...lines.slice(2)];
-    expect(verifyLines(broken)).toEqual([problem(3, "not a JSON object but an array")]);
+    expect(verifyLines(broken)).toEqual([problem(3, "the line is an array, but must be a JSON object")]);
   });
 
   it("reports a missing required field with the schema's words", () => {
     const line = lineOf(events, ofType("tool.completed"));
     const broken = structuredClone(events);
     delete eventAt(broken, line).name;
-    expect(verifyEvents(broken)).toEqual([problem(line, "schema: / must have required property 'name'")]);
+    expect(verifyEvents(broken)).toEqual([problem(line, 'schema: "name" is required but missing')]);
   });
 
   it("reports a field with a value the schema does not allow", () => {
     const line = lineOf(events, ofType("tool.completed"));
     const broken = structuredClone(events);
     eventAt(broken, line).status = "done";
-    expect(verifyEvents(broken)).toEqual([problem(line, /^schema: \/status must be equal to one of the allowed values/)]);
+    expect(verifyEvents(broken)).toEqual([problem(line, 'schema: status is "done", but must be one of "succeeded", "failed", "cancelled"')]);
   });
 
   it("reports a wrong schema version", () => {
     const broken = structuredClone(events);
     eventAt(broken, 2).v = 2;
-    expect(verifyEvents(broken)).toEqual([problem(2, /^schema: \/v must be equal to constant/)]);
+    expect(verifyEvents(broken)).toEqual([problem(2, "schema: v is 2, but must be 1")]);
   });
 
   it("still pairs a tool.completed that fails the schema with its start", () => {
     const line = lineOf(events, ofType("tool.completed"));
     const broken = structuredClone(events);
     eventAt(broken, line).output = 42;
-    expect(verifyEvents(broken)).toEqual([problem(line, /^schema: \/output must be string/)]);
+    expect(verifyEvents(broken)).toEqual([problem(line, "schema: output is the number 42, but must be a string")]);
   });
 });
 
@@ -184,11 +184,11 @@ describe("StreamVerifier: first and last line", () => {
   const last = events.length;
 
   it("reports an empty stream", () => {
-    expect(verifyLines([])).toEqual([problem(0, "empty stream: expected run.started first and run.finished last")]);
+    expect(verifyLines([])).toEqual([problem(0, "the stream is empty, but must have run.started first and run.finished last")]);
   });
 
   it("reports a first line that is not run.started", () => {
-    expect(verifyEvents(dropLine(events, 1))).toEqual([problem(1, "first line is message.delta, expected run.started")]);
+    expect(verifyEvents(dropLine(events, 1))).toEqual([problem(1, "the first line is message.delta, but must be run.started")]);
   });
 
   it("reports a second run.started", () => {
@@ -200,7 +200,7 @@ describe("StreamVerifier: first and last line", () => {
     swapped[0]!.ts = swapped[1]!.ts;
     swapped[0]!.elapsed_ms = swapped[1]!.elapsed_ms;
     expect(verifyEvents(swapped)).toEqual([
-      problem(1, "first line is message.delta, expected run.started"),
+      problem(1, "the first line is message.delta, but must be run.started"),
       problem(2, "run.started must be the first line"),
     ]);
   });
@@ -213,7 +213,7 @@ describe("StreamVerifier: first and last line", () => {
     const lines = [...events.map((e) => JSON.stringify(e)), "Goodbye."];
     expect(verifyLines(lines)).toEqual([
       problem(last + 1, `line after run.finished (line ${last}): run.finished must be the last line`),
-      problem(last + 1, /^not JSON: /),
+      problem(last + 1, /^the line is not JSON: /),
     ]);
   });
 
@@ -238,7 +238,7 @@ describe("StreamVerifier: envelope across lines", () => {
 
   it("reports a dropped line as a gap in seq", () => {
     const broken = events.filter((_, i) => i !== deltaLine - 1);
-    expect(verifyEvents(broken)).toEqual([problem(deltaLine, `seq ${deltaLine + 1} after seq ${deltaLine - 1}, expected ${deltaLine}`)]);
+    expect(verifyEvents(broken)).toEqual([problem(deltaLine, `seq is ${deltaLine + 1} after seq ${deltaLine - 1}, but must be ${deltaLine}`)]);
   });
 
   it("reports two lines with their seq swapped at each step that is not +1", () => {
@@ -246,21 +246,21 @@ describe("StreamVerifier: envelope across lines", () => {
     eventAt(broken, 3).seq = 4;
     eventAt(broken, 4).seq = 3;
     expect(verifyEvents(broken)).toEqual([
-      problem(3, "seq 4 after seq 2, expected 3"),
-      problem(4, "seq 3 after seq 4, expected 5"),
-      problem(5, "seq 5 after seq 3, expected 4"),
+      problem(3, "seq is 4 after seq 2, but must be 3"),
+      problem(4, "seq is 3 after seq 4, but must be 5"),
+      problem(5, "seq is 5 after seq 3, but must be 4"),
     ]);
   });
 
   it("reports a stream whose seq does not start at 1", () => {
     const broken = events.map((e) => ({ ...e, seq: (e.seq as number) + 1 }));
-    expect(verifyEvents(broken)).toEqual([problem(1, "seq 2, expected 1")]);
+    expect(verifyEvents(broken)).toEqual([problem(1, "seq is 2, but the first line must have seq 1")]);
   });
 
   it("reports a ts earlier than the line before", () => {
     const broken = structuredClone(events);
     eventAt(broken, 5).ts = "2025-12-31T23:59:59.000Z";
-    expect(verifyEvents(broken)).toEqual([problem(5, `ts decreases: 2025-12-31T23:59:59.000Z after ${String(eventAt(events, 4).ts)} on line 4`)]);
+    expect(verifyEvents(broken)).toEqual([problem(5, `ts goes back: 2025-12-31T23:59:59.000Z comes after ${String(eventAt(events, 4).ts)} on line 4, but must never decrease`)]);
   });
 
   it("reports an elapsed_ms smaller than the line before", () => {
@@ -268,19 +268,19 @@ describe("StreamVerifier: envelope across lines", () => {
     const previous = eventAt(events, 5).elapsed_ms as number;
     eventAt(broken, 6).elapsed_ms = previous - 1;
     eventAt(broken, 6).ts = eventAt(events, 5).ts;
-    expect(verifyEvents(broken)).toEqual([problem(6, `elapsed_ms decreases: ${previous - 1} after ${previous} on line 5`)]);
+    expect(verifyEvents(broken)).toEqual([problem(6, `elapsed_ms goes back: ${previous - 1} comes after ${previous} on line 5, but must never decrease`)]);
   });
 
   it("reports a line with another run_id", () => {
     const broken = structuredClone(events);
     eventAt(broken, 4).run_id = "run-other";
-    expect(verifyEvents(broken)).toEqual([problem(4, `run_id "run-other" differs from "${TEST_RUN_ID}" (line 1)`)]);
+    expect(verifyEvents(broken)).toEqual([problem(4, `run_id is "run-other", but was "${TEST_RUN_ID}" on line 1 and must not change`)]);
   });
 
   it("reports a line with another backend", () => {
     const broken = structuredClone(events);
     eventAt(broken, 4).backend = "pi";
-    expect(verifyEvents(broken)).toEqual([problem(4, 'backend "pi" differs from "evosci" (line 1)')]);
+    expect(verifyEvents(broken)).toEqual([problem(4, 'backend is "pi", but was "evosci" on line 1 and must not change')]);
   });
 
   describe("session_id", () => {
@@ -290,13 +290,13 @@ describe("StreamVerifier: envelope across lines", () => {
     it("reports a session_id that changes", () => {
       const broken = structuredClone(atomic);
       eventAt(broken, sessionLine + 2).session_id = "sess-2";
-      expect(verifyEvents(broken)).toEqual([problem(sessionLine + 2, `session_id "sess-2" differs from "sess-1" (line ${sessionLine})`)]);
+      expect(verifyEvents(broken)).toEqual([problem(sessionLine + 2, `session_id is "sess-2", but was "sess-1" on line ${sessionLine} and must not change`)]);
     });
 
     it("reports a session_id that disappears", () => {
       const broken = structuredClone(atomic);
       delete finished(broken).session_id;
-      expect(verifyEvents(broken)).toEqual([problem(broken.length, `session_id missing (present since line ${sessionLine})`)]);
+      expect(verifyEvents(broken)).toEqual([problem(broken.length, `session_id is missing, but once present (since line ${sessionLine}) it must stay`)]);
     });
   });
 });
@@ -391,20 +391,20 @@ describe("StreamVerifier: run.finished", () => {
   it("reports an exit_code that does not follow from a successful run", () => {
     const broken = structuredClone(evosci);
     finished(broken).exit_code = 1;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code 1, expected 0 for status succeeded")]);
+    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code is 1, but must be 0 for status succeeded")]);
   });
 
   it("reports an exit_code that does not follow from the error", () => {
     const broken = canonical(EVOSCI_CUT_OFF, { end: { backendExit: { code: null, signal: "SIGKILL" } } });
     expect(finished(broken).error).toMatchObject({ code: "backend_crashed" });
     finished(broken).exit_code = 1;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code 1, expected 76 for status failed with error code backend_crashed")]);
+    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code is 1, but must be 76 for status failed with error code backend_crashed")]);
   });
 
   it("reports a cancelled run whose exit_code is neither 130 nor 143", () => {
     const broken = canonical(EVOSCI_CUT_OFF, { interruption: { kind: "signal", signal: "SIGINT" } });
     finished(broken).exit_code = 1;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code 1, expected 130 or 143 for status cancelled")]);
+    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code is 1, but must be 130 or 143 for status cancelled")]);
   });
 
   it("reports a failed run without error (its exit code then no longer follows either)", () => {
@@ -413,7 +413,7 @@ describe("StreamVerifier: run.finished", () => {
     delete finished(broken).error;
     expect(verifyEvents(broken)).toEqual([
       problem(broken.length, "run.finished with status failed has no error"),
-      problem(broken.length, "exit_code 75, expected 1 for status failed"),
+      problem(broken.length, "exit_code is 75, but must be 1 for status failed"),
     ]);
   });
 
@@ -448,7 +448,7 @@ describe("verifyStream", () => {
     const bytes = Buffer.from(text);
     const chunks = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7));
     const lineCount = text.split("\n").length - 1;
-    expect(await collect(chunks)).toEqual({ problems: [], summary: { lines: lineCount, problems: 0 } });
+    expect(await collect(chunks)).toEqual({ problems: [], summary: { lines: lineCount, problems: 0, looksNative: false } });
   });
 
   it("numbers lines as in the input: blank lines count, though they are skipped", async () => {
@@ -456,8 +456,8 @@ describe("verifyStream", () => {
     lines.splice(1, 0, "", "   ");
     lines.splice(4, 0, "{oops");
     const { problems, summary } = await collect([lines.join("\r\n")]);
-    expect(problems).toEqual([problem(5, /^not JSON: /)]);
-    expect(summary).toEqual({ lines: lines.filter((l) => l.trim() !== "").length, problems: 1 });
+    expect(problems).toEqual([problem(5, /^the line is not JSON: /)]);
+    expect(summary).toEqual({ lines: lines.filter((l) => l.trim() !== "").length, problems: 1, looksNative: false });
   });
 
   it("reports a line too long to check and keeps going", async () => {
@@ -534,7 +534,33 @@ describe("agentstream verify (built CLI)", () => {
   it("reports an empty stream", async () => {
     const result = await runCli(["verify"], { input: "" });
     expect(result).toMatchObject({ code: 1, stdout: "" });
-    expect(result.stderr).toBe("line 0: empty stream: expected run.started first and run.finished last\n1 problem in 0 lines\n");
+    expect(result.stderr).toBe("line 0: the stream is empty, but must have run.started first and run.finished last\n1 problem in 0 lines\n");
+  });
+
+  it("hints to run normalize first when fed a native stream, from a file or stdin", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentstream-verify-"));
+    const file = join(dir, "run.native.jsonl");
+    writeFileSync(file, jsonl(EVOSCI_NATIVE));
+    const fromFile = await runCli(["verify", file]);
+    expect(fromFile.code).toBe(1);
+    expect(fromFile.stderr).toMatch(/^line 1: schema: "v" is required but missing\n/);
+    expect(fromFile.stderr.trimEnd().split("\n").at(-1)).toBe(
+      `hint: this looks like a backend's native stream, not a canonical one: run normalize first: agentstream normalize ${file} | agentstream verify`,
+    );
+    const fromStdin = await runCli(["verify"], { input: jsonl(ATOMIC_NATIVE) });
+    expect(fromStdin.code).toBe(1);
+    expect(fromStdin.stderr).toMatch(/hint: .*run normalize first: agentstream normalize \| agentstream verify\n$/);
+    // A canonical stream with problems gets no such hint.
+    const broken = await runCli(["verify"], { input: "nope\n" });
+    expect(broken.stderr).not.toMatch(/hint:/);
+  });
+
+  it("names the allowed values when an enum fails, and the value given", async () => {
+    const events = canonical(EVOSCI_NATIVE);
+    eventAt(events, events.length).status = "done";
+    const result = await runCli(["verify"], { input: toJsonl(events as never) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`line ${events.length}: schema: status is "done", but must be one of "succeeded", "failed", "needs_input", "cancelled", "timed_out"\n`);
   });
 
   it("exits 2 when the file cannot be read", async () => {

@@ -12,8 +12,12 @@
 #                      kept beside it as NAME.attempt-N.jsonl        (default: agentstream.jsonl)
 #   AGENT_ATTEMPTS     attempts in all                               (default: 3)
 #   AGENT_RETRY_DELAY  seconds to wait before each retry             (default: 60)
-#   AGENTSTREAM        the agentstream command                       (default: npx --yes agentstream)
-# Needs bash, jq, and Node.js 20 or later for npx.
+#   AGENTSTREAM        the agentstream command    (default: node_modules/.bin/agentstream if the
+#                      project has it installed, else agentstream on PATH)
+# Needs bash, jq, Node.js 20 or later, and agentstream installed: it is not on the
+# npm registry, so install it from its repository or a tarball (see the README's
+# Set-up), never with `npx --yes agentstream`, which would run whatever someone
+# else publishes under that name.
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -27,7 +31,16 @@ backend=${AGENT_BACKEND:-evosci}
 log=${AGENT_LOG:-agentstream.jsonl}
 attempts=${AGENT_ATTEMPTS:-3}
 retry_delay=${AGENT_RETRY_DELAY:-60}
-read -r -a agentstream <<<"${AGENTSTREAM:-npx --yes agentstream}"
+if [[ -n ${AGENTSTREAM:-} ]]; then
+  read -r -a agentstream <<<"$AGENTSTREAM"
+elif [[ -x node_modules/.bin/agentstream ]]; then
+  agentstream=(node_modules/.bin/agentstream)
+elif command -v agentstream >/dev/null; then
+  agentstream=(agentstream)
+else
+  echo "run-agent: agentstream is not installed here: npm install /path/to/agentstream-VERSION.tgz (made by npm pack in its repository), or set AGENTSTREAM" >&2
+  exit 127
+fi
 
 for ((attempt = 1; ; attempt++)); do
   status=0

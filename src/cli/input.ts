@@ -21,7 +21,7 @@ export function openInput(file: string): Readable {
   try {
     fd = openSync(file, "r");
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${reason(err as NodeJS.ErrnoException)}`);
+    throw new UsageError(`cannot read ${file}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
   }
   if (isDirectory(fd)) throw new UsageError(`cannot read ${file}: it is a directory`);
   return createReadStream(file, { fd, highWaterMark: READ_CHUNK_BYTES });
@@ -35,7 +35,8 @@ function isDirectory(fd: number): boolean {
   }
 }
 
-function reason(err: NodeJS.ErrnoException): string {
+/** What went wrong with a file, in words. */
+export function fileErrorReason(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case "ENOENT":
       return "no such file";

@@ -62,6 +62,15 @@ function addTranslationOptions(command: Command): Command {
     .option("--no-validate", "skip the runtime schema check of each output event (default: every event is checked)");
 }
 
+/** What stdout carries, the same for run and normalize. */
+function addOutputOptions(command: Command): Command {
+  return command
+    .addOption(
+      new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"),
+    )
+    .option("--answer-file <file>", "also write the final answer (as --output text prints it) to this file when the run ends; removed when there is none (default: none)");
+}
+
 export function buildProgram(): Command {
   const program = new Command("agentstream")
     .description(
@@ -100,13 +109,12 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .option("--workdir <dir>", flagHelp("workdir", "the agent's working directory (its /), created if missing", "the backend's own"))
     .option("--no-auto-mode", flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"))
     .addOption(new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)").argParser(collect).default([], "none"))
-    .addOption(new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"))
     .option("--timeout <seconds>", "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)", parseSeconds)
     .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)", parseSecondsOrZero)
     .option("--grace <seconds>", "how long a stopped backend gets before it is killed; 0 kills at once", parseSecondsOrZero, 5)
     .option("-q, --quiet", "stderr: only what went wrong (default: off)")
     .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)");
-  addTranslationOptions(run)
+  addOutputOptions(addTranslationOptions(run))
     .addHelpText(
       "after",
       `
@@ -118,6 +126,7 @@ Examples:
   $ agentstream run --backend evosci "Summarize data/results.csv into notes.md"
   $ agentstream run --backend atomic --model openai/gpt-4o-mini -- "--help is not a flag here"
   $ agentstream run --backend pi --output text "Say hi" > answer.txt
+  $ agentstream run --backend evosci --answer-file answer.txt "..." > events.jsonl
   $ echo "Explain precision vs recall" | agentstream run --backend evosci --timeout 600 -
   $ agentstream run --backend evosci --bin examples/replay-backend.mjs --verbose "any prompt"   # in a clone: a replay, no model
   $ agentstream run --backend evosci "..." | jq -r 'select(.type=="tool.completed") | .name'
@@ -139,14 +148,14 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .addOption(new Option("--from <backend>", "protocol of the input; auto detects it from the first event").choices(["auto", ...BACKEND_NAMES]).default("auto"))
     .option("--backend-exit <code|signal>", "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)", parseBackendExit)
     .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)");
-  addTranslationOptions(normalize)
+  addOutputOptions(addTranslationOptions(normalize))
     .addHelpText(
       "after",
       `
 Examples:
   $ agentstream normalize --backend-exit 0 examples/evosci/research.native.jsonl
   $ EvoSci -p "..." --output-format stream-json | agentstream normalize --from evosci
-  $ agentstream normalize --from pi --backend-exit 0 run.jsonl | jq -r 'select(.type=="run.finished") | .result.text'
+  $ agentstream normalize --from pi --backend-exit 0 --output text run.jsonl > answer.txt
 
 Exit status follows the outcome of the recorded run (see the exit-code table in the README).`,
     )

@@ -11,7 +11,9 @@ import { TranslationSession } from "../core/translation-session.js";
 import { TRANSLATORS } from "../backends/registry.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
-import { canonicalStdout, reportBug } from "../core/canonical-output.js";
+import { runOutput, type OutputFormat } from "../run/output.js";
+import { AnswerFile, withAnswerFile } from "./answer-file.js";
+import { reportBug } from "../core/canonical-output.js";
 import { openInput } from "./input.js";
 
 export interface NormalizeOptions {
@@ -22,6 +24,8 @@ export interface NormalizeOptions {
   stderr?: string;
   maxLineBytes?: number;
   validate: boolean;
+  output: OutputFormat;
+  answerFile?: string;
 }
 
 // A hang-up ends the stream like SIGTERM (exit 143), as for run.
@@ -45,7 +49,9 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
   // A recording may echo a key of this environment: hidden as in run.
-  const output = await canonicalStdout({ validate: opts.validate, onGone: () => input.destroy(), redactor: runRedactor([], process.env) });
+  const redactor = runRedactor([], process.env);
+  const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
+  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone: () => input.destroy(), redactor }), answerFile);
 
   const session = new TranslationSession({
     from: opts.from,
@@ -81,6 +87,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   }
   if (readError) process.stderr.write(`agentstream: ${readError}\n`);
   const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
+  output.finish();
   process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
 }
 

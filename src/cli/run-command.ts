@@ -7,6 +7,7 @@ import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { readPrompt } from "../run/prompt.js";
+import { AnswerFile, withAnswerFile } from "./answer-file.js";
 
 export interface RunOptions {
   backend: string;
@@ -19,6 +20,7 @@ export interface RunOptions {
   autoMode: boolean;
   backendArg: string[];
   output: OutputFormat;
+  answerFile?: string;
   timeout?: number;
   linger?: number;
   grace: number;
@@ -53,7 +55,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     // Also when the reader went away during the last writes, after the outcome was known.
     process.exitCode = EXIT_EPIPE;
   };
-  const output = await runOutput(opts.output, { validate: opts.validate, onGone, redactor: plan.redactor });
+  const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, plan.redactor);
+  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor: plan.redactor }), answerFile);
   const running = superviseRun(plan, {
     runId: randomUUID(),
     clock: systemClock,

@@ -1,4 +1,4 @@
-import type { CanonicalEvent } from "../canonical/events.js";
+import type { CanonicalEvent, EventOf } from "../canonical/events.js";
 import { serializeEvent } from "../canonical/serialize.js";
 import { LineWriter } from "./line-writer.js";
 import { Redactor } from "./redactor.js";
@@ -23,7 +23,7 @@ export async function eventChecker(enabled: boolean): Promise<(event: CanonicalE
   const validate = await loadValidator();
   return (event) => {
     if (!validate(event)) {
-      reportBug(`bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors)}`);
+      reportBug(`bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors, event)}`);
     }
   };
 }
@@ -38,4 +38,11 @@ export async function canonicalStdout(options: { validate: boolean; onGone?: () 
     writer.write(`${redactor.jsonLine(serializeEvent(event))}\n`);
   };
   return { writer, sink };
+}
+
+/** The run's final answer as `--output text` and `--answer-file` write it (ending with a newline), or undefined when it has none. */
+export function finalAnswerText(finished: EventOf<"run.finished">): string | undefined {
+  const text = finished.result?.text;
+  if (text === undefined) return undefined;
+  return text.endsWith("\n") ? text : `${text}\n`;
 }

@@ -1,5 +1,5 @@
 import type { CanonicalEvent, EventOf } from "../canonical/events.js";
-import { canonicalStdout, eventChecker } from "../core/canonical-output.js";
+import { canonicalStdout, eventChecker, finalAnswerText } from "../core/canonical-output.js";
 import { LineWriter } from "../core/line-writer.js";
 import { Redactor } from "../core/redactor.js";
 
@@ -30,7 +30,7 @@ export async function runOutput(format: OutputFormat, options: { validate: boole
   const finish = (): void => {
     if (!finished) return;
     if (format === "json") writer.write(`${redactor.jsonLine(JSON.stringify(finished))}\n`);
-    else if (finished.result) writer.write(redactor.text(finished.result.text.endsWith("\n") ? finished.result.text : `${finished.result.text}\n`));
+    else writer.write(redactor.text(finalAnswerText(finished) ?? ""));
   };
   return { writer, sink, finish };
 }

@@ -31,8 +31,8 @@ export class EnvelopeRules {
     if (!Number.isInteger(seq)) return undefined;
     const last = this.lastSeq;
     this.lastSeq = seq as number;
-    if (last === undefined) return seq === 1 ? undefined : `seq ${seq as number}, expected 1`;
-    return seq === last + 1 ? undefined : `seq ${seq as number} after seq ${last}, expected ${last + 1}`;
+    if (last === undefined) return seq === 1 ? undefined : `seq is ${seq as number}, but the first line must have seq 1`;
+    return seq === last + 1 ? undefined : `seq is ${seq as number} after seq ${last}, but must be ${last + 1}`;
   }
 }
 
@@ -47,7 +47,7 @@ class NonDecreasing {
     const last = this.last;
     this.last = { value, shown, line };
     if (last === undefined || value >= last.value) return undefined;
-    return `${this.name} decreases: ${shown} after ${last.shown} on line ${last.line}`;
+    return `${this.name} goes back: ${shown} comes after ${last.shown} on line ${last.line}, but must never decrease`;
   }
 }
 
@@ -63,7 +63,7 @@ class FixedField {
   check(value: unknown, line: number): string | undefined {
     const first = this.first;
     if (value === undefined) {
-      return first && this.options.mustStay ? `${this.name} missing (present since line ${first.line})` : undefined;
+      return first && this.options.mustStay ? `${this.name} is missing, but once present (since line ${first.line}) it must stay` : undefined;
     }
     if (typeof value !== "string") return undefined;
     if (first === undefined) {
@@ -71,6 +71,6 @@ class FixedField {
       return undefined;
     }
     if (value === first.value) return undefined;
-    return `${this.name} ${JSON.stringify(value)} differs from ${JSON.stringify(first.value)} (line ${first.line})`;
+    return `${this.name} is ${JSON.stringify(value)}, but was ${JSON.stringify(first.value)} on line ${first.line} and must not change`;
   }
 }

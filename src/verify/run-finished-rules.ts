@@ -26,7 +26,7 @@ function exitCodeProblem(status: RunStatus, exitCode: unknown, error: ErrorKind 
     status === "cancelled" ? [exitCodeFor(status, error, "SIGINT"), exitCodeFor(status, error, "SIGTERM")] : [exitCodeFor(status, error)];
   if (expected.includes(exitCode as never)) return undefined;
   const cause = status === "failed" && error ? ` with error code ${error.code}${error.retryable ? " (retryable)" : ""}` : "";
-  return `exit_code ${exitCode}, expected ${expected.join(" or ")} for status ${status}${cause}`;
+  return `exit_code is ${exitCode}, but must be ${expected.join(" or ")} for status ${status}${cause}`;
 }
 
 function errorOf(error: unknown): ErrorKind | undefined {

@@ -20,6 +20,7 @@ export class StreamVerifier {
   private runStartedLine: number | undefined;
   private runFinishedLine: number | undefined;
   private reportedLineAfterFinish = false;
+  private nativeFirstLine = false;
   private readonly envelope = new EnvelopeRules();
   private readonly counts = new EventCounts();
   private readonly tools = new OpenPairs({ started: "tool.started", completed: "tool.completed", what: "tool call" });
@@ -30,6 +31,11 @@ export class StreamVerifier {
   /** Lines checked so far. */
   get lineCount(): number {
     return this.lines;
+  }
+
+  /** The first line has none of the envelope (v, seq, run_id): most likely a backend's native stream, not yet normalized. */
+  get looksNative(): boolean {
+    return this.nativeFirstLine;
   }
 
   /** Check one line: its text without the newline, and its 1-based number in the input. */
@@ -50,7 +56,7 @@ export class StreamVerifier {
 
   /** The input ended: problems only the end can show. */
   finish(): VerifyProblem[] {
-    if (this.lines === 0) return [{ line: 0, message: "empty stream: expected run.started first and run.finished last" }];
+    if (this.lines === 0) return [{ line: 0, message: "the stream is empty, but must have run.started first and run.finished last" }];
     if (this.runFinishedLine === undefined) return [{ line: this.lastLine, message: "the stream ends without run.finished" }];
     return [];
   }
@@ -65,11 +71,12 @@ export class StreamVerifier {
   }
 
   private checkEvent(event: Record<string, unknown>, line: number, out: string[]): void {
-    if (!this.validate(event)) out.push(`schema: ${describeErrors(withoutIfThen(this.validate.errors))}`);
+    if (!this.validate(event)) out.push(`schema: ${describeErrors(withoutIfThen(this.validate.errors), event)}`);
     out.push(...this.envelope.check(event, line));
     const type = event.type;
+    if (this.lines === 1) this.nativeFirstLine = !("v" in event) && !("seq" in event) && !("run_id" in event);
     if (this.lines === 1 && type !== "run.started") {
-      out.push(`first line is ${typeof type === "string" ? type : "an event without a type"}, expected run.started`);
+      out.push(`the first line is ${typeof type === "string" ? type : "an event without a type"}, but must be run.started`);
     }
     for (const message of this.checkByType(event, line)) if (message !== undefined) out.push(message);
     if (this.runFinishedLine === undefined) this.counts.add(event);
@@ -120,10 +127,10 @@ function parseObject(text: string): Record<string, unknown> | string {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return `not JSON: ${(err as Error).message}`;
+    return `the line is not JSON: ${(err as Error).message}`;
   }
   if (isObject(value)) return value;
-  return `not a JSON object but ${value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`}`;
+  return `the line is ${value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`}, but must be a JSON object`;
 }
 
 // ajv adds 'must match "then" schema' after the real reason a type's payload failed.

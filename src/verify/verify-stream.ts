@@ -17,6 +17,8 @@ export interface VerifySummary {
   /** Lines checked (blank lines are not). */
   lines: number;
   problems: number;
+  /** The input looks like a backend's native stream (its first line has no v, seq or run_id): normalize it first. */
+  looksNative: boolean;
 }
 
 /** Verify a canonical JSONL stream as it arrives, reporting each problem through onProblem. */
@@ -36,5 +38,5 @@ export async function verifyStream(input: AsyncIterable<Buffer | string>, option
   for await (const chunk of input) lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   lines.end();
   report(verifier.finish());
-  return { lines: verifier.lineCount, problems };
+  return { lines: verifier.lineCount, problems, looksNative: verifier.looksNative };
 }

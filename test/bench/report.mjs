@@ -39,9 +39,9 @@ export function formatReport(results) {
       ]),
     ),
     "",
-    "Start-up (median wall time):",
-    "",
-    table(["program", "runs", "ms", "× node -e 0"], startup.map((r) => [r.program, r.runs, fixed(r.ms, 1), fixed(r.vs_node, 2)])),
+    ...(startup.length === 0
+      ? ["Start-up: not measured (--only)."]
+      : ["Start-up (median wall time):", "", table(["program", "runs", "ms", "× node -e 0"], startup.map((r) => [r.program, r.runs, fixed(r.ms, 1), fixed(r.vs_node, 2)]))]),
     "",
   ];
   if (latency.skipped) parts.push(`Live latency: skipped: ${latency.skipped}`);

@@ -3,18 +3,19 @@
 // a minimal Node translator and jq, start-up against `node -e 0`, and live
 // latency of `run`. Prints Markdown tables and writes the figures as JSON.
 //
-//   node test/bench/run-bench.mjs [--quick] [--agentstream BIN] [--compare BIN] [--out FILE]
+//   node test/bench/run-bench.mjs [--quick] [--only PART]... [--agentstream BIN] [--compare BIN] [--out FILE]
 //
 // --quick      skip the 1 GB streams
+// --only       measure only these parts: 40mb, 1gb, empty-ids, startup, latency (repeatable)
 // --agentstream measure another build than this checkout's bin/agentstream.js
 // --compare    also measure a second build, side by side in the same rounds
 //              (for a proposed change: a copy of the repository with it)
-// --out        where the JSON goes (default test/bench/results/latest.json)
+// --out        where the JSON goes (default test/bench/results/latest.json; with --only, .cache/bench/partial.json)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { CACHE_DIR, nativeStream } from "./datasets.mjs";
+import { CACHE_DIR, emptyIdStream, nativeStream } from "./datasets.mjs";
 import { measureLatency } from "./latency.mjs";
 import { describeAgentstream, describeMachine, loadNow } from "./machine.mjs";
 import { canMeasureResources } from "./measure-process.mjs";
@@ -28,20 +29,30 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // The cost of validation and jq's place are measured on the smaller streams:
 // on a gigabyte they would add minutes and tell nothing more.
 const SIZES = [
-  { label: "40 MB", megabytes: 40, rounds: 5, withJq: true, withoutValidation: true },
-  { label: "1 GB", megabytes: 1024, rounds: 3, withJq: false, withoutValidation: false },
+  { part: "40mb", label: "40 MB", megabytes: 40, rounds: 5, withJq: true, withoutValidation: true },
+  { part: "1gb", label: "1 GB", megabytes: 1024, rounds: 3, withJq: false, withoutValidation: false },
 ];
+// Issue 19's case: EvoScientist tool calls that all have "id": "".
+const EMPTY_IDS = { part: "empty-ids", label: "40,000 calls without ids", calls: 40_000, rounds: 3 };
+const PARTS = [...SIZES.map((s) => s.part), EMPTY_IDS.part, "startup", "latency"];
 const STARTUP_ROUNDS = 20;
 const LATENCY_ROUNDS = 3;
 
 const { values: options } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
+    only: { type: "string", multiple: true },
     agentstream: { type: "string", default: `${REPO}bin/agentstream.js` },
     compare: { type: "string" },
-    out: { type: "string", default: `${REPO}test/bench/results/latest.json` },
+    // A partial run (--only) does not replace the full figures.
+    out: { type: "string" },
   },
 });
+for (const part of options.only ?? []) {
+  if (!PARTS.includes(part)) throw new Error(`--only ${part}: expected one of ${PARTS.join(", ")}`);
+}
+options.out ??= options.only ? `${CACHE_DIR}partial.json` : `${REPO}test/bench/results/latest.json`;
+const measures = (part) => (options.only ? options.only.includes(part) : !(options.quick && part === "1gb"));
 const builds = agentstreamBuilds(resolve(options.agentstream), options.compare && resolve(options.compare));
 const log = (message) => process.stderr.write(`${message}\n`);
 
@@ -52,7 +63,7 @@ if (!withJq) log("jq is not installed: the jq comparison is left out");
 if (!canMeasureResources) log("GNU time (/usr/bin/time) is not installed: CPU time and peak RSS are left out");
 
 const throughput = [];
-for (const size of options.quick ? SIZES.slice(0, 1) : SIZES) {
+for (const size of SIZES.filter((s) => measures(s.part))) {
   for (const protocol of ["evosci", "atomic"]) {
     const stream = await nativeStream(protocol, size.megabytes, log);
     log(`throughput: ${protocol} ${size.label}`);
@@ -61,12 +72,26 @@ for (const size of options.quick ? SIZES.slice(0, 1) : SIZES) {
   }
 }
 
-log("start-up");
-const startup = await measureStartup({ builds, cacheDir: CACHE_DIR, rounds: STARTUP_ROUNDS, log });
+if (measures(EMPTY_IDS.part)) {
+  const stream = await emptyIdStream(EMPTY_IDS.calls, log);
+  log(`throughput: evosci ${EMPTY_IDS.label}`);
+  const rows = await measureThroughput({ builds, protocol: "evosci", stream, sizeLabel: EMPTY_IDS.label, rounds: EMPTY_IDS.rounds, withJq: false, withoutValidation: false, log });
+  // A case, not a size: left out of the "memory does not grow with the stream" comparison.
+  throughput.push(...rows.map((row) => ({ ...row, case: EMPTY_IDS.part })));
+}
 
-log("live latency");
-const latency = await measureLatency({ builds, cacheDir: CACHE_DIR, rounds: LATENCY_ROUNDS, log });
-if (latency.skipped) log(`  skipped: ${latency.skipped}`);
+let startup = [];
+if (measures("startup")) {
+  log("start-up");
+  startup = await measureStartup({ builds, cacheDir: CACHE_DIR, rounds: STARTUP_ROUNDS, log });
+}
+
+let latency = { skipped: "not asked for (--only)" };
+if (measures("latency")) {
+  log("live latency");
+  latency = await measureLatency({ builds, cacheDir: CACHE_DIR, rounds: LATENCY_ROUNDS, log });
+  if (latency.skipped) log(`  skipped: ${latency.skipped}`);
+}
 
 machine.load_after = loadNow();
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;

@@ -11,7 +11,7 @@ export function checkTargets({ throughput, startup, latency }, prefix = "") {
     if (row.peak_rss_mib !== undefined) add(`normalize ${row.protocol} ${row.size}: peak RSS ≤ 120 MiB`, `${row.peak_rss_mib.toFixed(0)} MiB`, row.peak_rss_mib <= 120);
   }
   for (const protocol of new Set(normalize.map((r) => r.protocol))) {
-    const [small, large] = normalize.filter((r) => r.protocol === protocol);
+    const [small, large] = normalize.filter((r) => r.protocol === protocol && r.case === undefined);
     if (large === undefined || small.peak_rss_mib === undefined) continue;
     // "The same": within 10 MiB, about the run-to-run spread of a garbage-collected heap.
     const growth = large.peak_rss_mib - small.peak_rss_mib;
