@@ -75,7 +75,7 @@ export const openaiResponses = {
     const openItem = (kind) => {
       if (open?.kind === kind) return open;
       close();
-      open = kind === "reasoning" ? reasoningItem(send, responseId, output.length) : messageItem(send, responseId, output.length);
+      open = textItem(kind, send, responseId, output.length);
       return open;
     };
 
@@ -125,42 +125,54 @@ function messageBody(id, status, text) {
   return { type: "message", id, status, role: "assistant", content: [{ type: "output_text", text, annotations: [] }] };
 }
 
-function messageItem(send, responseId, index) {
-  const id = `msg_${responseId}_${index}`;
-  let text = "";
-  send("response.output_item.added", { output_index: index, item: { type: "message", id, status: "in_progress", role: "assistant", content: [] } });
-  send("response.content_part.added", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text: "", annotations: [] } });
-  return {
-    kind: "message",
-    index,
-    delta(part) {
-      text += part;
-      send("response.output_text.delta", { item_id: id, output_index: index, content_index: 0, delta: part });
-    },
-    finish() {
-      send("response.output_text.done", { item_id: id, output_index: index, content_index: 0, text });
-      send("response.content_part.done", { item_id: id, output_index: index, content_index: 0, part: { type: "output_text", text, annotations: [] } });
-      return messageBody(id, "completed", text);
-    },
-  };
-}
+/**
+ * How a streamed text item of each kind is written: its id prefix, the item
+ * while open and when whole, its part, and the event names of its deltas.
+ */
+const TEXT_ITEMS = {
+  message: {
+    prefix: "msg",
+    open: (id) => ({ type: "message", id, status: "in_progress", role: "assistant", content: [] }),
+    whole: (id, text) => messageBody(id, "completed", text),
+    part: (text) => ({ type: "output_text", text, annotations: [] }),
+    at: { content_index: 0 },
+    events: ["response.content_part.added", "response.output_text.delta", "response.output_text.done", "response.content_part.done"],
+  },
+  reasoning: {
+    prefix: "rs",
+    open: (id) => ({ type: "reasoning", id, summary: [] }),
+    whole: (id, text) => ({ type: "reasoning", id, summary: [{ type: "summary_text", text }] }),
+    part: (text) => ({ type: "summary_text", text }),
+    at: { summary_index: 0 },
+    events: [
+      "response.reasoning_summary_part.added",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.done",
+      "response.reasoning_summary_part.done",
+    ],
+  },
+};
 
-function reasoningItem(send, responseId, index) {
-  const id = `rs_${responseId}_${index}`;
+/** An open text item: `delta(text)` streams a part, `finish()` closes it and returns the whole item. */
+function textItem(kind, send, responseId, index) {
+  const shape = TEXT_ITEMS[kind];
+  const [partAdded, deltaEvent, textDone, partDone] = shape.events;
+  const id = `${shape.prefix}_${responseId}_${index}`;
+  const where = { item_id: id, output_index: index, ...shape.at };
   let text = "";
-  send("response.output_item.added", { output_index: index, item: { type: "reasoning", id, summary: [] } });
-  send("response.reasoning_summary_part.added", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text: "" } });
+  send("response.output_item.added", { output_index: index, item: shape.open(id) });
+  send(partAdded, { ...where, part: shape.part("") });
   return {
-    kind: "reasoning",
+    kind,
     index,
     delta(part) {
       text += part;
-      send("response.reasoning_summary_text.delta", { item_id: id, output_index: index, summary_index: 0, delta: part });
+      send(deltaEvent, { ...where, delta: part });
     },
     finish() {
-      send("response.reasoning_summary_text.done", { item_id: id, output_index: index, summary_index: 0, text });
-      send("response.reasoning_summary_part.done", { item_id: id, output_index: index, summary_index: 0, part: { type: "summary_text", text } });
-      return { type: "reasoning", id, summary: [{ type: "summary_text", text }] };
+      send(textDone, { ...where, text });
+      send(partDone, { ...where, part: shape.part(text) });
+      return shape.whole(id, text);
     },
   };
 }
