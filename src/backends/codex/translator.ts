@@ -14,6 +14,8 @@ const RETRY_OTHER = /^Reconnecting(?:\.\.\.|…)\s*([\s\S]*)$/;
 const REROUTED = /^model rerouted: (\S+) -> (\S+)/;
 /** What Codex writes in place of a 500's body (docs/protocols/codex.md). */
 const HIGH_DEMAND = /^We[’']re currently experiencing high demand/;
+/** How Codex words a response stream that ended without response.completed. */
+const STREAM_BROKE = /^stream (?:disconnected|closed) before (?:completion|response\.completed)/;
 
 /**
  * Codex CLI `codex exec --json` (docs/protocols/codex.md). Items arrive whole
@@ -23,7 +25,8 @@ const HIGH_DEMAND = /^We[’']re currently experiencing high demand/;
  */
 export class CodexTranslator implements Translator {
   readonly protocol = "codex";
-  readonly usageComplete = true;
+  /** False once a usage report could not be read as counts (kept as backend.event). */
+  usageComplete = true;
   started = false;
 
   private turn = 0;
@@ -31,10 +34,8 @@ export class CodexTranslator implements Translator {
   private answer: string | null = null;
   /** Tool items started, by item id, with the name they were announced with. */
   private readonly tools = new Map<string, string>();
-  /** The retry notice not yet followed by output or the end of the turn. */
+  /** The last retry notice of the turn, until the turn ends: only then is it known whether the retried request worked. */
   private retry: { attempt: number } | undefined;
-  /** Unbounded retries ("waiting for network") carry no attempt number: counted here. */
-  private unboundedAttempts = 0;
   /** The message of the last fatal `error` line, which `turn.failed` repeats. */
   private lastFatal: string | undefined;
   /** The thread's token total as last reported: the next report's increase is this run's. */
@@ -79,17 +80,17 @@ export class CodexTranslator implements Translator {
     const native = e.type;
     const type = asText(item.type);
     const id = nonEmpty(item.id) ?? `${type || "item"}_${this.turn}`;
-    if (TOOL_ITEMS.has(type)) return [...this.retryDone(native), ...this.tool(e.type, id, type, item, native)];
+    if (TOOL_ITEMS.has(type)) return this.tool(e.type, id, type, item, native);
     switch (type) {
       case "agent_message": {
         if (e.type !== "item.completed") return [passThrough(e)];
         const text = asText(item.text);
         this.answer = text;
-        return [...this.retryDone(native), draft("message.completed", { message_id: id, text }, { native })];
+        return [draft("message.completed", { message_id: id, text }, { native })];
       }
       case "reasoning":
         if (e.type !== "item.completed") return [passThrough(e)];
-        return [...this.retryDone(native), draft("reasoning.completed", { message_id: id, text: asText(item.text) }, { native })];
+        return [draft("reasoning.completed", { message_id: id, text: asText(item.text) }, { native })];
       case "error": {
         // A warning (unknown model, WebSockets fallback, config notices): not a failure.
         const rerouted = REROUTED.exec(asText(item.message));
@@ -132,7 +133,8 @@ export class CodexTranslator implements Translator {
       // A retry notice: the request is tried again, nothing has failed yet. What came since the last
       // message belongs to an attempt that failed: the answer, if any, comes after.
       this.answer = null;
-      const attempt = counted ? Math.max(count(Number(counted[1])) ?? 1, 1) : ++this.unboundedAttempts;
+      // "waiting for network" has no number: it is the attempt after the last one.
+      const attempt = counted ? Math.max(count(Number(counted[1])) ?? 1, 1) : (this.retry?.attempt ?? 0) + 1;
       this.retry = { attempt };
       return [
         draft(
@@ -157,7 +159,11 @@ export class CodexTranslator implements Translator {
     const native = e.type;
     const out = this.retryDone(native);
     const usage = this.usageDelta(objectOrEmpty(e.usage));
-    if (usage === "not counts") out.push(draft("backend.event", { native_type: native, raw: { usage: e.usage } }, { native }));
+    if (usage === "not counts") {
+      // Kept as data rather than written with a made-up count; the totals lack it.
+      out.push(draft("backend.event", { native_type: native, raw: { usage: e.usage } }, { native }));
+      this.usageComplete = false;
+    }
     else if (usage) out.push(draft("usage", usage, { native }));
     out.push(draft("turn.completed", { turn: Math.max(this.turn, 1) }, { native }));
     this.outcome = { status: "succeeded", resultText: this.answer === "" ? null : this.answer };
@@ -176,12 +182,11 @@ export class CodexTranslator implements Translator {
     return out;
   }
 
-  /** The pending retry ended: with output (it worked) or with the fatal error. */
+  /** The retries of the turn ended: the turn completed (they worked) or failed. */
   private retryDone(native: string, error?: string): Draft[] {
     const retry = this.retry;
     if (!retry) return [];
     this.retry = undefined;
-    this.unboundedAttempts = 0;
     return [draft("retry.completed", defined({ scope: "request" as const, success: error === undefined, attempt: retry.attempt, error }), { native })];
   }
 
@@ -298,6 +303,8 @@ function codexClassify(message: string): ClassifiedError {
   const c = classifyError(message);
   if (c.code !== "unknown") return c;
   if (HIGH_DEMAND.test(message)) return { code: "overloaded", retryable: true };
+  // The connection to the model broke mid-answer (and Codex's own retries ran out).
+  if (STREAM_BROKE.test(message)) return { code: "network", retryable: true };
   const body = errorBody(message);
   if (body === undefined) return c;
   // A provider's error body, passed on raw (a 400): classified by its own code, type and message; a provider error otherwise.
