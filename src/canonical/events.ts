@@ -146,7 +146,7 @@ export interface EventPayloads {
   "subagent.started": { name: string; instance_id: string; tool_call_id?: string };
   "subagent.completed": { name: string; instance_id: string };
   usage: TokenCounts & {
-    /** call/message: one model call or message; run: the backend's own total for the whole run, given once (Gemini CLI). */
+    /** call/message: one model call or message; run: the backend's own total for the run (Gemini CLI, once; Codex, the increase at each turn). */
     scope: "call" | "message" | "run";
     model?: string;
     provider?: string;
