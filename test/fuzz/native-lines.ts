@@ -48,9 +48,10 @@ function judge(line: Buffer, maxLineBytes: number, firstLine: boolean): LineVerd
   }
   if (depthOf(value) > MAX_NATIVE_DEPTH) return { kind: "unparsed", text, reason: "invalid_json" };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "unparsed", text, reason: "not_an_object" };
-  const type = (value as { type?: unknown }).type;
+  const event = withoutLoneSurrogates(value) as Record<string, unknown>;
+  const type = event.type;
   if (typeof type !== "string" || type === "") return { kind: "unparsed", text, reason: "missing_type" };
-  return { kind: "event", event: withoutLoneSurrogates(value) as Record<string, unknown>, type };
+  return { kind: "event", event, type };
 }
 
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
