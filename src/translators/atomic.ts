@@ -216,13 +216,17 @@ export class AtomicTranslator implements Translator {
     }
     const text = texts.join("");
     const stopReason = nonEmpty(message.stopReason);
-    out.push(
-      draft(
-        "message.completed",
-        defined({ message_id: id, text, model: nonEmpty(message.model), provider: nonEmpty(message.provider), stop_reason: stopReason }),
-        { native },
-      ),
-    );
+    // A message that only called tools (or only thought, or failed) said nothing: no empty
+    // message.completed; its calls are tool.started, its failure the error below.
+    if (text !== "") {
+      out.push(
+        draft(
+          "message.completed",
+          defined({ message_id: id, text, model: nonEmpty(message.model), provider: nonEmpty(message.provider), stop_reason: stopReason }),
+          { native },
+        ),
+      );
+    }
     const usage = messageUsage(message);
     if (usage === NOT_COUNTS) {
       // Kept as data rather than written with a made-up count; the totals lack it.
