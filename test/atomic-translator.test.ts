@@ -247,7 +247,8 @@ describe("atomic translator: events", () => {
       ["call_bash_1", "succeeded", "hi\nthere\n"],
     ]);
     expect(of("tool.updated").map((t) => t.output)).toEqual(["", "hi\n"]);
-    expect(of("tool.completed").every((t) => t.duration_ms === undefined)).toBe(true);
+    // Atomic's bash reports its wall time (result.details.wallTimeMs); read reports none.
+    expect(of("tool.completed").map((t) => t.duration_ms)).toEqual([undefined, 12]);
     expect(finished.counts).toMatchObject({ tool_calls: 2, tool_failures: 1 });
   });
 

@@ -234,6 +234,7 @@ export class CanonicalStream {
     if (d.agent) event.agent = d.agent;
     Object.assign(event, d.payload);
     if (d.native !== undefined) event.native = d.native;
+    if (d.nativeTs !== undefined) event.native_ts = d.nativeTs;
     if (d.synthetic) event.synthetic = true;
     // raw goes only on events translated from that native object (backend.event already carries it).
     if (raw !== undefined && this.options.includeRaw && d.native !== undefined && d.type !== "backend.event") event.raw = raw;
@@ -250,6 +251,7 @@ function asBackendEvent(draft: Draft): Draft<"backend.event"> {
     type: "backend.event",
     payload: { native_type: draft.native ?? draft.type, raw: draft.payload },
     ...(draft.native !== undefined ? { native: draft.native } : {}),
+    ...(draft.nativeTs !== undefined ? { nativeTs: draft.nativeTs } : {}),
     ...agentOf(draft),
   };
 }
