@@ -4,7 +4,7 @@
  * Deepest nesting of arrays and objects in a written canonical line, the line
  * itself counting as one. The smallest default among common readers: .NET's
  * System.Text.Json and Json.NET stop past 64, Ruby's JSON past 100, serde_json
- * and jq 1.6 (objects; it counts an open object twice) past 128.
+ * past 127, jq 1.6 past 128 objects (it counts an open object twice) or 256 arrays.
  */
 export const MAX_LINE_DEPTH = 64;
 
