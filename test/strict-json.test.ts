@@ -11,6 +11,7 @@ import { capNesting, MAX_LINE_DEPTH, wellFormedJson } from "../src/canonical/str
 import { DEEP_NATIVE_LINE, MAX_NATIVE_DEPTH } from "../src/core/native-line.js";
 import { TailBuffer } from "../src/core/tail-buffer.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";
+import { STAND_IN } from "./run/helpers.js";
 
 const FINAL_ANSWER = fileURLToPath(new URL("../examples/jq/final-answer.jq", import.meta.url));
 const SCRATCH = mkdtempSync(join(tmpdir(), "agentstream-strict-json-"));
@@ -119,6 +120,22 @@ describe("canonical lines every strict JSON reader takes (the CLI, then jq)", ()
       expect(uncap(event, MAX_LINE_DEPTH)).toMatchObject({ type: "backend.event", raw: native });
     });
     if (from === "pi") expect(events.find((e) => e.type === "backend.unparsed" && e.reason === "not_an_object")!.line).toBe('"\\ud800"');
+  });
+
+  it("run: the same lines from a live backend, and its stderr tail cut mid-pair", async () => {
+    const file = join(SCRATCH, "live.jsonl");
+    // A run whose last message failed, so the stderr tail is written too.
+    writeFileSync(file, piRun(MAX_NATIVE_DEPTH).replace('"stopReason":"stop"', '"stopReason":"error","errorMessage":"boom \\udc00"'));
+    const stderr = `${"e".repeat(999)}😀 late\n`;
+    const env = { STANDIN_TRANSCRIPT: file, STANDIN_VERSION: "1.6.0", STANDIN_STDERR_AT_END: stderr, STANDIN_END: "exit:1" };
+    const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "--raw", "hi"], { env });
+    expect(jq(["-c", "."], result.stdout).split("\n").filter(Boolean)).toHaveLength(result.stdout.split("\n").length - 1);
+    const events = parseJsonl(result.stdout);
+    for (const event of events) {
+      expect(depthOf(event), `seq ${event.seq}`).toBeLessThanOrEqual(MAX_LINE_DEPTH);
+      for (const s of stringsOf(event)) expect(isWellFormed(s), JSON.stringify(s)).toBe(true);
+    }
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "failed", error: { message: "boom \ufffd" }, stderr_tail: ["e".repeat(999)] });
   });
 
   it("a stderr tail cut in the middle of a surrogate pair keeps no half of it", async () => {
