@@ -62,7 +62,8 @@ describe("atomic translator: endings", () => {
     expect(of("error").map((e) => [e.code, e.retryable, e.http_status])).toEqual([["provider", true, 500]]);
     expect(of("retry.started")[0]).toMatchObject({ scope: "request", attempt: 1, max_attempts: 2, delay_ms: 100 });
     expect(of("retry.completed")[0]).toMatchObject({ scope: "request", success: true, attempt: 1 });
-    expect(finished.counts).toMatchObject({ errors: 1, retries: 1, messages: 2, turns: 2 });
+    // The failed attempt said nothing: it is the error, not an empty message.
+    expect(finished.counts).toMatchObject({ errors: 1, retries: 1, messages: 1, turns: 2 });
   });
 
   it("pi 0.84: agent_end {willRetry:true} then a retry that succeeds", () => {
@@ -246,7 +247,8 @@ describe("atomic translator: events", () => {
       ["call_bash_1", "succeeded", "hi\nthere\n"],
     ]);
     expect(of("tool.updated").map((t) => t.output)).toEqual(["", "hi\n"]);
-    expect(of("tool.completed").every((t) => t.duration_ms === undefined)).toBe(true);
+    // Atomic's bash reports its wall time (result.details.wallTimeMs); read reports none.
+    expect(of("tool.completed").map((t) => t.duration_ms)).toEqual([undefined, 12]);
     expect(finished.counts).toMatchObject({ tool_calls: 2, tool_failures: 1 });
   });
 
@@ -255,6 +257,19 @@ describe("atomic translator: events", () => {
     expect(of("tool.completed")[0]).toMatchObject({ duration_ms: 14, status: "succeeded", output: "a.txt\nb.txt\n" });
     expect(finished.status).toBe("succeeded");
     expect(finished.counts.unknown_events).toBe(0);
+  });
+
+  it("a message that only called a tool, only thought, or only failed has no message.completed; its usage and calls stay", () => {
+    const { finished, of } = fixture("pi-1.6-tool");
+    expect(of("message.completed").map((m) => [m.message_id, m.text])).toEqual([["msg_2", "Two files: a.txt and b.txt."]]);
+    expect(of("usage").map((u) => u.input_tokens)).toEqual([1200, 1300]);
+    expect(of("tool.started")).toHaveLength(1);
+    expect(finished.counts.messages).toBe(1);
+    const thinking = { role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "" }], stopReason: "stop" };
+    const failed = { role: "assistant", content: [], stopReason: "error", errorMessage: "500 boom" };
+    const quiet = run(lines({ type: "message_end", message: thinking }, { type: "message_end", message: failed }), { from: "atomic", end: exit0 });
+    expect(quiet.events.map((e) => e.type)).toEqual(["run.started", "reasoning.completed", "error", "run.finished"]);
+    expect(quiet.finished.result).toBeNull();
   });
 
   it("pi 0.73 message/partial copies are ignored: deltas come from the delta field only", () => {

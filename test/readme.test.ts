@@ -61,7 +61,7 @@ describe("README set-up", () => {
     try {
       // What git would check out (this worktree's files, committed or not), with the installed node_modules.
       const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" });
-      for (const file of listed.stdout.split("\0").filter((f) => f !== "" && !f.startsWith("dist/"))) {
+      for (const file of listed.stdout.split("\0").filter((f) => f !== "" && !f.startsWith("dist/") && f !== "node_modules")) {
         mkdirSync(dirname(join(clone, file)), { recursive: true });
         cpSync(join(ROOT, file), join(clone, file));
       }

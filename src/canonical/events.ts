@@ -42,6 +42,8 @@ export interface Envelope {
   session_id?: string;
   agent?: AgentRef;
   native?: string;
+  /** The native event's own time (RFC 3339 UTC with milliseconds), where it states one. */
+  native_ts?: string;
   synthetic?: true;
   raw?: unknown;
 }

@@ -9,6 +9,7 @@ import type {
 } from "../canonical/events.js";
 import type { Draft } from "./translator.js";
 import { RunCounter } from "../canonical/run-counts.js";
+import { capNesting, MAX_LINE_DEPTH, wellFormed } from "../canonical/strict-json.js";
 import type { Clock } from "./clock.js";
 import type { ResolvedOutcome } from "./outcome.js";
 
@@ -53,6 +54,8 @@ export class CanonicalStream {
   /** A usage total reached 2^53 - 1 and stopped there. */
   private usageCapped = false;
   private finished = false;
+  /** A native line came nested deep: from then on, every event is checked against MAX_LINE_DEPTH. */
+  private capping = false;
 
   constructor(private readonly options: CanonicalStreamOptions) {
     this.startMono = options.clock.monoMs();
@@ -80,6 +83,14 @@ export class CanonicalStream {
     this.counter.add(fixed.type, (fixed.payload as { status?: unknown }).status);
     out.push(this.stamp(fixed, raw));
     return out;
+  }
+
+  /**
+   * The input holds deeply nested data: from now on (a translator may keep it
+   * for a later event), what would nest deeper than MAX_LINE_DEPTH is written as its JSON text.
+   */
+  capNesting(): void {
+    this.capping = true;
   }
 
   /** Close open tool calls and sub-agents, then write run.finished. */
@@ -110,10 +121,11 @@ export class CanonicalStream {
       result: outcome.resultText === null ? null : { text: outcome.resultText },
       ...(this.usage ? { usage: { ...this.usage } } : {}),
       counts: this.counter.snapshot(),
-      ...(outcome.error ? { error: outcome.error } : {}),
+      // Native strings are well-formed already; these may come from stderr or a library caller.
+      ...(outcome.error ? { error: { ...outcome.error, message: wellFormed(outcome.error.message) } } : {}),
       ...(outcome.status === "needs_input" ? { pending: this.pending } : {}),
-      ...(outcome.resume ? { resume: outcome.resume } : {}),
-      ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0 ? { stderr_tail: outcome.stderrTail } : {}),
+      ...(outcome.resume ? { resume: { session_id: wellFormed(outcome.resume.session_id), hint: wellFormed(outcome.resume.hint) } } : {}),
+      ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0 ? { stderr_tail: outcome.stderrTail.map(wellFormed) } : {}),
     };
     if (finished.usage && (outcome.usageComplete === false || this.usageCapped)) finished.usage.complete = false;
     out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
@@ -222,10 +234,11 @@ export class CanonicalStream {
     if (d.agent) event.agent = d.agent;
     Object.assign(event, d.payload);
     if (d.native !== undefined) event.native = d.native;
+    if (d.nativeTs !== undefined) event.native_ts = d.nativeTs;
     if (d.synthetic) event.synthetic = true;
     // raw goes only on events translated from that native object (backend.event already carries it).
     if (raw !== undefined && this.options.includeRaw && d.native !== undefined && d.type !== "backend.event") event.raw = raw;
-    return event as unknown as CanonicalEvent;
+    return (this.capping ? capNesting(event, MAX_LINE_DEPTH) : event) as unknown as CanonicalEvent;
   }
 }
 
@@ -238,6 +251,7 @@ function asBackendEvent(draft: Draft): Draft<"backend.event"> {
     type: "backend.event",
     payload: { native_type: draft.native ?? draft.type, raw: draft.payload },
     ...(draft.native !== undefined ? { native: draft.native } : {}),
+    ...(draft.nativeTs !== undefined ? { nativeTs: draft.nativeTs } : {}),
     ...agentOf(draft),
   };
 }

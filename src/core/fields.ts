@@ -67,3 +67,19 @@ export function defined<T extends Record<string, unknown>>(o: T): T {
   for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
   return o;
 }
+
+// RFC 3339 with a time zone, as backends write their own times.
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+// Years 0000-9999: what a four-digit RFC 3339 year can say.
+const EARLIEST_MS = Date.parse("0000-01-01T00:00:00.000Z");
+const LATEST_MS = Date.parse("9999-12-31T23:59:59.999Z");
+
+/**
+ * A backend's own time as the envelope's native_ts: UTC with milliseconds, like ts.
+ * Read from an RFC 3339 string or from epoch milliseconds; anything else is "not reported".
+ */
+export function nativeTime(v: unknown): string | undefined {
+  const ms = typeof v === "number" ? v : typeof v === "string" && RFC3339.test(v) ? Date.parse(v) : NaN;
+  if (!(ms >= EARLIEST_MS && ms <= LATEST_MS)) return undefined;
+  return new Date(ms).toISOString();
+}

@@ -1,8 +1,10 @@
 import type { EventPayloads } from "../canonical/events.js";
+import { MAX_LINE_DEPTH, mayHoldLoneSurrogate, wellFormedJson } from "../canonical/strict-json.js";
 import type { NativeEvent } from "./translator.js";
 
 export type ParsedLine =
-  | { ok: true; event: NativeEvent }
+  /** deep: nested more than DEEP_NATIVE_LINE, so what is written from here on must have its nesting capped. */
+  | { ok: true; event: NativeEvent; deep: boolean }
   | { ok: false; reason: EventPayloads["backend.unparsed"]["reason"] };
 
 /**
@@ -12,7 +14,19 @@ export type ParsedLine =
  */
 export const MAX_NATIVE_DEPTH = 128;
 
-/** A native line is usable when it is a JSON object with a string `type`, nested at most MAX_NATIVE_DEPTH deep. */
+/**
+ * Past this nesting a native line could put something deeper than
+ * MAX_LINE_DEPTH in a canonical line: translators add at most 2 levels (the
+ * envelope around a --raw copy, run.finished listing pending requests), and the
+ * fuzz suites check every line. Lines shorter than twice this are not walked.
+ */
+export const DEEP_NATIVE_LINE = MAX_LINE_DEPTH - 8;
+
+/**
+ * A native line is usable when it is a JSON object with a string `type`, nested
+ * at most MAX_NATIVE_DEPTH deep. Lone surrogates in its strings and keys become
+ * U+FFFD (I-JSON), so what is written from it is well-formed UTF-8 every reader takes.
+ */
 export function parseNativeLine(text: string): ParsedLine {
   let value: unknown;
   try {
@@ -22,12 +36,14 @@ export function parseNativeLine(text: string): ParsedLine {
   }
   // Rejected as strict JSON parsers do past their nesting limit. Nesting n deep
   // takes at least 2n characters, so a shorter line need not be walked.
-  if (text.length > 2 * MAX_NATIVE_DEPTH && nestedDeeperThan(value, MAX_NATIVE_DEPTH)) return { ok: false, reason: "invalid_json" };
+  const depth = text.length > 2 * DEEP_NATIVE_LINE ? nestingDepth(value, MAX_NATIVE_DEPTH) : 0;
+  if (depth > MAX_NATIVE_DEPTH) return { ok: false, reason: "invalid_json" };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: "not_an_object" };
+  if (mayHoldLoneSurrogate(text)) value = wellFormedJson(value);
   if (typeof (value as { type?: unknown }).type !== "string" || (value as { type: string }).type === "") {
     return { ok: false, reason: "missing_type" };
   }
-  return { ok: true, event: value as NativeEvent };
+  return { ok: true, event: value as NativeEvent, deep: depth > DEEP_NATIVE_LINE };
 }
 
 export const UNPARSED_LINE_CAP = 4096;
@@ -41,14 +57,16 @@ export function capLine(text: string, cap = UNPARSED_LINE_CAP): string {
   return text.slice(0, end);
 }
 
-/** Whether arrays and objects nest deeper than `limit` (walked without recursion, stopping early). */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
+/** How deep arrays and objects nest (walked without recursion), or limit + 1 as soon as it is found deeper. */
+function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
   const pending: Array<[unknown, number]> = [[value, 1]];
   while (pending.length > 0) {
     const [node, depth] = pending.pop()!;
     if (typeof node !== "object" || node === null) continue;
-    if (depth > limit) return true;
+    if (depth > limit) return depth;
+    if (depth > deepest) deepest = depth;
     for (const child of Object.values(node)) if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
   }
-  return false;
+  return deepest;
 }

@@ -1,3 +1,5 @@
+import { capLine } from "./native-line.js";
+
 /**
  * Keeps the last lines of a byte stream (a backend's stderr) within fixed
  * bounds, however much the stream says.
@@ -15,22 +17,18 @@ export class TailBuffer {
   push(chunk: Buffer | string): void {
     const text = this.partial + (typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true }));
     const parts = text.split("\n");
-    this.partial = cap(parts.pop() ?? "", this.maxLineChars * 2);
+    this.partial = capLine(parts.pop() ?? "", this.maxLineChars * 2);
     for (const part of parts.slice(-this.maxLines)) this.add(part);
   }
 
   /** The kept lines, oldest first, with a last line that had no newline. */
   snapshot(): string[] {
     const lines = this.partial ? [...this.lines, this.partial] : [...this.lines];
-    return lines.slice(-this.maxLines).map((l) => cap(l, this.maxLineChars));
+    return lines.slice(-this.maxLines).map((l) => capLine(l, this.maxLineChars));
   }
 
   private add(line: string): void {
-    this.lines.push(cap(line.endsWith("\r") ? line.slice(0, -1) : line, this.maxLineChars));
+    this.lines.push(capLine(line.endsWith("\r") ? line.slice(0, -1) : line, this.maxLineChars));
     if (this.lines.length > this.maxLines) this.lines.shift();
   }
-}
-
-function cap(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
 }

@@ -124,6 +124,7 @@ export class TranslationSession {
       return this.unparsed("overlong" in line ? line.preview : line.text, parsed.reason);
     }
     this.sawEvents = true;
+    if (parsed.deep) this.stream!.capNesting();
     this.options.onNativeEvent?.(parsed.event);
     const raw = this.options.includeRaw ? parsed.event : undefined;
     for (const d of this.translate(parsed.event)) this.emit(d, raw);

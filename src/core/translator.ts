@@ -21,13 +21,15 @@ export interface Draft<T extends EventType = EventType> {
   native?: string;
   synthetic?: true;
   agent?: AgentRef;
+  /** The time the native event itself states (native_ts), where it states one. */
+  nativeTs?: string;
 }
 
 /** Build a draft with its payload type-checked against its event type. */
 export function draft<T extends EventType>(
   type: T,
   payload: EventPayloads[T],
-  meta: { native?: string; synthetic?: true; agent?: AgentRef } = {},
+  meta: { native?: string; synthetic?: true; agent?: AgentRef; nativeTs?: string } = {},
 ): Draft<T> {
   return { type, payload, ...meta };
 }

@@ -17,12 +17,19 @@ const ATOMIC_SILENT = new Set(["agent_start", "agent_end", "agent_settled", "mes
 const ABSORBED_UPDATES = new Set(["text_start", "text_end", "thinking_start", "thinking_end", "toolcall_start", "toolcall_delta", "toolcall_end", "start", "done", "error"]);
 const DELTA_UPDATES = new Set(["text_delta", "thinking_delta"]);
 
+/** An assistant message with a text block whose text is not empty. */
+function saysSomething(message: Record<string, unknown>): boolean {
+  const content = Array.isArray(message.content) ? message.content : [];
+  return content.some((b) => isObject(b) && b.type === "text" && b.text !== "" && b.text !== undefined && b.text !== null);
+}
+
 /** True when this native event may legitimately produce no canonical event with its type as `native`. */
 export function mayBeSilent(protocol: Protocol, event: Record<string, unknown>, deltas: boolean): boolean {
   const type = event.type as string;
   if (protocol === "evosci") return EVOSCI_SILENT.has(type) || (!deltas && EVOSCI_DELTAS.has(type));
   if (ATOMIC_SILENT.has(type)) return true;
-  if (type === "message_end") return !isObject(event.message) || event.message.role !== "assistant";
+  // An assistant message without text (only tool calls, thinking, or a failure) has no message.completed.
+  if (type === "message_end") return !isObject(event.message) || event.message.role !== "assistant" || !saysSomething(event.message);
   if (type === "tool_execution_update") return !deltas;
   if (type === "message_update") {
     const kind = isObject(event.assistantMessageEvent) ? event.assistantMessageEvent.type : undefined;

@@ -14,7 +14,8 @@ import { cutAt, feedChunks } from "./feed.js";
 import { keyOrderProblem } from "./key-order.js";
 import { checkEveryLineAccounted } from "./line-accounting.js";
 import { streamBytes, type NativeStream } from "./native-bytes.js";
-import { nativeLines, type NativeLineBytes } from "./native-lines.js";
+import { MAX_LINE_DEPTH } from "../../src/canonical/strict-json.js";
+import { depthOf, nativeLines, withoutLoneSurrogates, type NativeLineBytes } from "./native-lines.js";
 import { allowedStatuses, contractExitCode } from "./outcome-oracle.js";
 import { RESUME_LINE } from "./run-end.js";
 
@@ -64,6 +65,9 @@ function checkValid(events: CanonicalEvent[]): void {
     const order = keyOrderProblem(event);
     if (order) fail(`seq ${event.seq} (${event.type}): ${order}`);
     if (serializeEvent(event) !== JSON.stringify(event)) fail(`seq ${event.seq} (${event.type}): the line written differs from JSON.stringify`);
+    // What jq 1.6 and every strict reader take: bounded nesting, no lone surrogate.
+    if (depthOf(event) > MAX_LINE_DEPTH) fail(`seq ${event.seq} (${event.type}) nests ${depthOf(event)} deep, past ${MAX_LINE_DEPTH}`);
+    if (JSON.stringify(withoutLoneSurrogates(event)) !== JSON.stringify(event)) fail(`seq ${event.seq} (${event.type}) holds a lone surrogate`);
   }
   const problems = verifyEvents(events);
   if (problems.length > 0) fail(`verify: ${problems.map((p) => `line ${p.line}: ${p.message}`).join("; ")}`);
@@ -100,7 +104,7 @@ function checkOutcome(finished: EventOf<"run.finished">, lines: NativeLineBytes[
 /** What run.finished repeats from how the backend ended: its exit, its stderr tail on failure, EvoSci's resume hint. */
 function checkEndingFacts(finished: EventOf<"run.finished">, c: FuzzCase): void {
   if (!isDeepStrictEqual(finished.backend_exit, c.end.backendExit)) fail(`backend_exit ${JSON.stringify(finished.backend_exit)}, the backend ended ${JSON.stringify(c.end.backendExit)}`);
-  const tail = finished.status !== "succeeded" && c.end.stderrTail.length > 0 ? c.end.stderrTail : undefined;
+  const tail = finished.status !== "succeeded" && c.end.stderrTail.length > 0 ? withoutLoneSurrogates(c.end.stderrTail) : undefined;
   if (!isDeepStrictEqual(finished.stderr_tail, tail)) fail(`stderr_tail ${JSON.stringify(finished.stderr_tail)} for status ${finished.status}`);
   const hinted = finished.backend === "evosci" && c.end.stderrTail.includes(RESUME_LINE);
   if (hinted && finished.resume === undefined) fail(`no resume though stderr says ${RESUME_LINE}`);

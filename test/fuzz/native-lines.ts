@@ -1,7 +1,8 @@
 // The contract's framing, written out plainly as the oracle: lines end at "\n",
 // one trailing "\r" is dropped, blank lines are skipped, a line is an event when
 // it is a JSON object with a non-empty string `type`, nested no deeper than the cap;
-// one UTF-8 BOM opening the stream is not part of its first line.
+// one UTF-8 BOM opening the stream is not part of its first line. The event is read
+// as I-JSON: a lone surrogate in a string or key is U+FFFD.
 import type { EventPayloads } from "../../src/canonical/events.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../../src/core/line-splitter.js";
 import { MAX_NATIVE_DEPTH } from "../../src/core/native-line.js";
@@ -47,13 +48,23 @@ function judge(line: Buffer, maxLineBytes: number, firstLine: boolean): LineVerd
   }
   if (depthOf(value) > MAX_NATIVE_DEPTH) return { kind: "unparsed", text, reason: "invalid_json" };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "unparsed", text, reason: "not_an_object" };
-  const type = (value as { type?: unknown }).type;
+  const event = withoutLoneSurrogates(value) as Record<string, unknown>;
+  const type = event.type;
   if (typeof type !== "string" || type === "") return { kind: "unparsed", text, reason: "missing_type" };
-  return { kind: "event", event: value as Record<string, unknown>, type };
+  return { kind: "event", event, type };
+}
+
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export function withoutLoneSurrogates(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(LONE, "\ufffd");
+  if (Array.isArray(value)) return value.map(withoutLoneSurrogates);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(LONE, "\ufffd"), withoutLoneSurrogates(v)]));
 }
 
 /** Levels of arrays and objects, counted a level at a time. */
-function depthOf(value: unknown): number {
+export function depthOf(value: unknown): number {
   let level = [value];
   let depth = 0;
   for (;;) {

@@ -1,6 +1,6 @@
 import type { CompactionReason, EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
-import { amount, asText, bool, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, str, strings } from "../../core/fields.js";
+import { amount, asText, bool, cappedMs, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty, str, strings } from "../../core/fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
 
 interface AssistantSummary {
@@ -50,6 +50,13 @@ export class AtomicTranslator implements Translator {
   private idle = false;
 
   translate(e: NativeEvent): Draft[] {
+    const drafts = this.translateEvent(e);
+    const at = statedTime(e);
+    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
+    return drafts;
+  }
+
+  private translateEvent(e: NativeEvent): Draft[] {
     if (e.type !== "session") this.started = true;
     const native = e.type;
     switch (e.type) {
@@ -95,7 +102,8 @@ export class AtomicTranslator implements Translator {
               name: asText(e.toolName),
               status: e.isError === true ? ("failed" as const) : ("succeeded" as const),
               output: blocksText(objectOrEmpty(e.result).content),
-              duration_ms: count(e.durationMs),
+              // pi 1.6 times every call; Atomic's bash reports its wall time in the result's details.
+              duration_ms: count(e.durationMs) ?? count(objectOrEmpty(objectOrEmpty(e.result).details).wallTimeMs),
             }),
             { native },
           ),
@@ -216,13 +224,17 @@ export class AtomicTranslator implements Translator {
     }
     const text = texts.join("");
     const stopReason = nonEmpty(message.stopReason);
-    out.push(
-      draft(
-        "message.completed",
-        defined({ message_id: id, text, model: nonEmpty(message.model), provider: nonEmpty(message.provider), stop_reason: stopReason }),
-        { native },
-      ),
-    );
+    // A message that only called tools (or only thought, or failed) said nothing: no empty
+    // message.completed; its calls are tool.started, its failure the error below.
+    if (text !== "") {
+      out.push(
+        draft(
+          "message.completed",
+          defined({ message_id: id, text, model: nonEmpty(message.model), provider: nonEmpty(message.provider), stop_reason: stopReason }),
+          { native },
+        ),
+      );
+    }
     const usage = messageUsage(message);
     if (usage === NOT_COUNTS) {
       // Kept as data rather than written with a made-up count; the totals lack it.
@@ -235,6 +247,17 @@ export class AtomicTranslator implements Translator {
     this.continueError = undefined;
     return out;
   }
+}
+
+/**
+ * The time a native event states: the session header's `timestamp` (RFC 3339), a
+ * finished message's `timestamp` (epoch ms, stamped when the message began), or
+ * a `timestamp` of its own. turn_end repeats its last message, already timed.
+ */
+function statedTime(e: NativeEvent): string | undefined {
+  if (e.type === "turn_end") return undefined;
+  if (e.type === "message_end") return nativeTime(objectOrEmpty(e.message).timestamp);
+  return nativeTime(e.timestamp);
 }
 
 function callId(e: NativeEvent): string {

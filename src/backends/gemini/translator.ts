@@ -1,6 +1,6 @@
 import type { EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
-import { asText, count, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
 
 /**
@@ -23,6 +23,14 @@ export class GeminiTranslator implements Translator {
   private outcome: Outcome | undefined;
 
   translate(e: NativeEvent): Draft[] {
+    const drafts = this.translateEvent(e);
+    // Every line carries the time it was written.
+    const at = nativeTime(e.timestamp);
+    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
+    return drafts;
+  }
+
+  private translateEvent(e: NativeEvent): Draft[] {
     if (e.type !== "init") this.started = true;
     const native = e.type;
     switch (e.type) {
