@@ -28,12 +28,17 @@ export class BackendDetector {
   private verdict: Verdict | undefined;
   private sawAgentEnd = false;
   private sawSettled = false;
-  /** Some event had the canonical envelope: agentstream's own output, not a native stream. */
-  looksCanonical = false;
+  /** Events with the canonical envelope seen before the backend showed: agentstream's own output, not a native stream. */
+  canonicalEvents = 0;
 
   /** The verdict, once the content decided it. */
   get decided(): Verdict | undefined {
     return this.verdict;
+  }
+
+  /** Whether any event had a native type of a backend we know. */
+  get showedNative(): boolean {
+    return this.family !== undefined || this.verdict !== undefined;
   }
 
   /** The family the content showed, if any (without deciding pi or Atomic). */
@@ -47,7 +52,7 @@ export class BackendDetector {
     if (this.family === undefined) {
       // agentstream's own output shares type names ("error") with EvoSci: it decides nothing.
       if (isCanonical(event)) {
-        this.looksCanonical = true;
+        this.canonicalEvents++;
         return undefined;
       }
       if (EVOSCI_TYPES.has(event.type)) return (this.verdict = { backend: "evosci", detection: "detected" });
