@@ -109,3 +109,13 @@ describe("normalize on stderr", () => {
     expect(piped.stderr).toBe("");
   });
 });
+
+describe("normalize's summary and secrets", () => {
+  it("hides a secret value of its environment that the error message echoes, as stdout does", async () => {
+    const key = "plain-secret-value-1234567890";
+    const run = await runCli(["normalize", "--from", "evosci"], { input: `{"type": "error", "message": "401: bad key ${key}"}\n`, env: { ...process.env, DB_PASSWORD: key } });
+    expect(run.code).toBe(77);
+    expect(run.stderr).toMatch(/^agentstream: stdin: 1 JSON event, read as evosci \(as given\) · .*\[redacted\].*exit 77\n$/);
+    expect(run.stderr).not.toContain("1234567890");
+  });
+});

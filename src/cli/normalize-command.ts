@@ -47,7 +47,8 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
   // A recording may echo a key of this environment: hidden as in run.
-  const output = await canonicalStdout({ validate: opts.validate, onGone: () => input.destroy(), redactor: runRedactor([], process.env) });
+  const redactor = runRedactor([], process.env);
+  const output = await canonicalStdout({ validate: opts.validate, onGone: () => input.destroy(), redactor });
   let reading = true;
   let bytesRead = 0;
   let nativeEvents = 0;
@@ -97,7 +98,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
   if (output.writer.closed || !finished) return;
   const facts = { input: file, from: opts.from, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
-  process.stderr.write(normalizeSummary(facts, stderrChalk()));
+  process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
 }
 
 function parseBackendExit(value: string): BackendExit {
