@@ -97,7 +97,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
   process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
   if (output.writer.closed || !finished) return;
-  const facts = { input: file, from: opts.from, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
+  const facts = { input: file, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
   process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
 }
 

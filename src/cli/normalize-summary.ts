@@ -7,7 +7,6 @@ import type { BackendDetector, Verdict } from "../translators/detect.js";
 /** What normalize knows once the stream is translated. */
 export interface NormalizeFacts {
   input: string;
-  from: Backend | "auto";
   backend: Backend;
   detection: Detection;
   /** What the content showed, whatever --from said. */

@@ -21,7 +21,7 @@ export function isAtomicFamily(type: string): boolean {
  * Tells the backend from what a stream carries, one event at a time. The
  * protocol family shows in the first known event; pi and Atomic then differ
  * only in fields one of them adds (the captures of pi 0.73.1, 0.84.x, 1.6.0
- * and Atomic 0.9.15 in /work/shared/samples and test/fixtures/live).
+ * and Atomic 0.9.15 in the shared samples and test/fixtures/live).
  */
 export class BackendDetector {
   private family: "evosci" | "atomic" | undefined;
@@ -55,7 +55,10 @@ export class BackendDetector {
         this.canonicalEvents++;
         return undefined;
       }
-      if (EVOSCI_TYPES.has(event.type)) return (this.verdict = { backend: "evosci", detection: "detected" });
+      if (EVOSCI_TYPES.has(event.type)) {
+        this.family = "evosci";
+        return (this.verdict = { backend: "evosci", detection: "detected" });
+      }
       if (isAtomicFamily(event.type)) this.family = "atomic";
       else return undefined;
     }
