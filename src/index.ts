@@ -7,6 +7,7 @@ export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-s
 export { EvosciTranslator } from "./translators/evosci.js";
 export { AtomicTranslator } from "./translators/atomic.js";
 export { createTranslator, detectBackend } from "./translators/index.js";
+export { BackendDetector, type Verdict } from "./translators/detect.js";
 export type { Draft, Ending, NativeEvent, Outcome, StreamEnd, Translator } from "./translators/translator.js";
 export type { Interruption, ResolvedOutcome } from "./core/outcome.js";
 export { exitCodeFor } from "./core/exit-codes.js";

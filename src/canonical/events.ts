@@ -3,6 +3,8 @@
 // two list the same event types and fields.
 
 export type Backend = "evosci" | "atomic" | "pi";
+/** How run.started's backend was known: named by the user, shown by the content, or a guess. */
+export type Detection = "given" | "detected" | "guessed";
 
 export type ErrorCode =
   | "auth"
@@ -120,6 +122,7 @@ export interface EventPayloads {
     command?: string[];
     cwd?: string;
     input?: string;
+    detection?: Detection;
   };
   "session.started": { session_id: string; protocol_version?: number; cwd?: string };
   "turn.started": { turn: number };

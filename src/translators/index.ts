@@ -1,5 +1,6 @@
 import type { Backend } from "../canonical/events.js";
 import { AtomicTranslator } from "./atomic.js";
+import { isAtomicFamily } from "./detect.js";
 import { EvosciTranslator } from "./evosci.js";
 import type { NativeEvent, Translator } from "./translator.js";
 
@@ -14,10 +15,10 @@ export function createTranslator(backend: Backend): Translator {
   return protocolOf(backend) === "evosci" ? new EvosciTranslator() : new AtomicTranslator();
 }
 
-// Atomic and pi always open with the session header; these types are theirs alone.
-const ATOMIC_TYPES = new Set(["session", "agent_start", "agent_end", "agent_settled", "turn_start", "turn_end", "message_start", "message_update", "message_end", "tool_execution_start", "tool_execution_end"]);
-
-/** Which backend wrote this event, judged from the first JSON event of a stream. */
+/**
+ * The protocol family of a stream, judged from its first JSON event: "atomic"
+ * stands for Atomic and pi alike (BackendDetector tells them apart by content).
+ */
 export function detectBackend(first: NativeEvent): Backend {
-  return ATOMIC_TYPES.has(first.type) ? "atomic" : "evosci";
+  return isAtomicFamily(first.type) ? "atomic" : "evosci";
 }
