@@ -9,6 +9,8 @@ export { EvosciTranslator } from "./backends/evosci/translator.js";
 export { AtomicTranslator } from "./backends/atomic/translator.js";
 export { BACKENDS, BACKEND_NAMES, TRANSLATORS, createTranslator, detectBackend, type BackendDefinition, type BackendName } from "./backends/registry.js";
 export type { Draft, Ending, NativeEvent, Outcome, StreamEnd, Translator, TranslatorCatalog } from "./core/translator.js";
+export { ContentDetector } from "./backends/detect.js";
+export type { BackendDetector, Verdict } from "./core/translator.js";
 export type { Interruption, ResolvedOutcome } from "./core/outcome.js";
 export { exitCodeFor } from "./core/exit-codes.js";
 export { AgentstreamError, UsageError } from "./core/errors.js";

@@ -104,23 +104,23 @@ describe("auto-detection", () => {
   it("detects a pi stream after many short warning lines (bounded by bytes, not a line count)", () => {
     const warnings = "Warning: something minor\n".repeat(5000);
     const { events, outcome } = translate(warnings + pi);
-    expect(events[0]).toMatchObject({ type: "run.started", backend: "atomic" });
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "pi", detection: "detected" });
     expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(5000);
     expect(outcome.status).toBe("succeeded");
   });
 
   it("reads a pi stream that opens with a UTF-8 BOM", () => {
     const { events, outcome } = translate(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(pi)]));
-    expect(events[0]).toMatchObject({ type: "run.started", backend: "atomic" });
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "pi", detection: "detected" });
     expect(events.filter((e) => e.type === "backend.unparsed")).toEqual([]);
     expect(outcome.status).toBe("succeeded");
   });
 
-  it("decides EvoSci once the garbage held would pass MAX_HELD_BYTES, keeping every line in order", () => {
+  it("guesses EvoSci once the garbage held would pass MAX_HELD_BYTES, keeping every line in order", () => {
     const line = "x".repeat(100_000);
     const count = Math.ceil(MAX_HELD_BYTES / line.length) + 5;
     const { events } = translate(`${line}\n`.repeat(count) + '{"type": "done", "content": "", "response": ""}\n');
-    expect(events[0]).toMatchObject({ type: "run.started", backend: "evosci" });
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "evosci", detection: "guessed" });
     expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(count);
     expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
   });

@@ -43,12 +43,17 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   promptTerminator(executable: string, prompt: string, env: NodeJS.ProcessEnv): boolean | Promise<boolean>;
   /** The backend's native terminal events: after one, the run's outcome is known. */
   terminalTypes: ReadonlySet<string>;
-  /** Native event types only this protocol writes: a stream's first event showing one is this protocol's. */
+  /** Native event types of this protocol: a stream whose first known event has one is this protocol's (the registry's order breaks ties). */
   nativeTypes?: ReadonlySet<string>;
+  /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
+  tellApart?: () => MemberDetector;
   createTranslator(): Translator;
 }
 
-/** True when this event type is one only the definition's protocol writes. */
-export function writesOnly(definition: BackendDefinition, event: NativeEvent): boolean {
-  return definition.nativeTypes?.has(event.type) === true;
+/** Tells the backends of one protocol apart by what their streams carry. */
+export interface MemberDetector {
+  /** The backend this event shows, if it shows one (called from the protocol's first event on). */
+  see(event: NativeEvent): string | undefined;
+  /** The best guess once the content can no longer tell (`ended`: the stream ended). */
+  guess(ended: boolean): string;
 }

@@ -1,7 +1,8 @@
 // The one list of backends. The CLI's choices and help, run, normalize --from,
 // auto-detection, the README's backend table and the schema's `backend` enum
 // are read from it or tested against it.
-import type { NativeEvent, Translator, TranslatorCatalog } from "../core/translator.js";
+import type { BackendDetector, NativeEvent, Translator, TranslatorCatalog } from "../core/translator.js";
+import { ContentDetector } from "./detect.js";
 import { UsageError } from "../core/errors.js";
 import { atomic } from "./atomic/index.js";
 import { codex } from "./codex/index.js";
@@ -39,10 +40,19 @@ export function createTranslator(backend: string): Translator {
   return backendNamed(backend).createTranslator();
 }
 
-/** Which backend wrote this event, judged from the first JSON event of a stream. */
+/** A fresh detector for one stream, over every registered backend. */
+export function backendDetector(): BackendDetector {
+  return new ContentDetector(BACKENDS, FALLBACK);
+}
+
+/**
+ * The protocol family of a stream, judged from its first JSON event: a name
+ * that stands for every backend of that protocol ("atomic" for pi too; the
+ * ContentDetector tells them apart by content).
+ */
 export function detectBackend(first: NativeEvent): BackendName {
   return ((BACKENDS as readonly BackendDefinition<BackendName>[]).find((b) => b.nativeTypes?.has(first.type)) ?? FALLBACK).name;
 }
 
 /** The registry as the core's translation session sees it. */
-export const TRANSLATORS: TranslatorCatalog = { create: createTranslator, detect: detectBackend, fallback: FALLBACK.name };
+export const TRANSLATORS: TranslatorCatalog = { create: createTranslator, detector: backendDetector };

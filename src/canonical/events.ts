@@ -4,6 +4,8 @@
 
 /** A backend's name, one of src/backends/registry.ts (the schema's `backend` enum lists the same: tested). */
 export type Backend = string;
+/** How run.started's backend was known: named by the user, shown by the content, or a guess. */
+export type Detection = "given" | "detected" | "guessed";
 
 export type ErrorCode =
   | "auth"
@@ -121,6 +123,7 @@ export interface EventPayloads {
     command?: string[];
     cwd?: string;
     input?: string;
+    detection?: Detection;
   };
   "session.started": { session_id: string; protocol_version?: number; cwd?: string };
   "turn.started": { turn: number };

@@ -1,20 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
-import type { Backend, BackendExit } from "../canonical/events.js";
+import type { Backend, BackendExit, EventOf } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
-import { TranslationSession } from "../core/translation-session.js";
+import { MAX_HELD_BYTES, TranslationSession } from "../core/translation-session.js";
 import { TRANSLATORS } from "../backends/registry.js";
+import { stderrChalk } from "../human/colour.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
 import { reportBug } from "../core/canonical-output.js";
 import { openInput } from "./input.js";
+import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
 export interface NormalizeOptions {
   from: Backend | "auto";
@@ -33,6 +35,7 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 export async function normalizeCommand(file: string, opts: NormalizeOptions): Promise<void> {
   const input = openInput(file);
+  if (file === "-" && process.stdin.isTTY) process.stderr.write(TERMINAL_NOTICE);
   // A signal while reading (a pipe, a FIFO, a slow stdin) stops the reading;
   // what was read is translated and the stream ends with run.finished cancelled.
   let interruption: Interruption | undefined;
@@ -52,6 +55,10 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   const redactor = runRedactor([], process.env);
   const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
   const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone: () => input.destroy(), redactor }), answerFile);
+  let reading = true;
+  let bytesRead = 0;
+  let nativeEvents = 0;
+  let finished: EventOf<"run.finished"> | undefined;
 
   const session = new TranslationSession({
     from: opts.from,
@@ -64,12 +71,19 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
     deltas: opts.deltas,
     maxLineBytes: opts.maxLineBytes,
     onTranslatorBug: reportBug,
-    sink: output.sink,
+    onNativeEvent: () => nativeEvents++,
+    // A guess made while reading (a live pipe) is said at once; one at the end, in the summary.
+    onGuess: (verdict) => reading && process.stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
+    sink: (event) => {
+      if (event.type === "run.finished") finished = event;
+      output.sink(event);
+    },
   });
 
   let readError: string | undefined;
   try {
     for await (const chunk of input) {
+      bytesRead += (chunk as Buffer).length;
       output.writer.batch(() => session.write(chunk as Buffer));
       if (output.writer.needsDrain) await output.writer.drained();
       if (output.writer.closed || interruption()) break;
@@ -86,9 +100,13 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
     return;
   }
   if (readError) process.stderr.write(`agentstream: ${readError}\n`);
+  reading = false;
   const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
   output.finish();
   process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
+  if (output.writer.closed || !finished) return;
+  const facts = { input: file, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
+  process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
 }
 
 function parseBackendExit(value: string): BackendExit {

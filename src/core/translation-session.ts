@@ -1,5 +1,5 @@
-import type { Backend, CanonicalEvent, EventPayloads } from "../canonical/events.js";
-import { passThrough, type Draft, type NativeEvent, type StreamEnd, type Translator, type TranslatorCatalog } from "./translator.js";
+import type { Backend, CanonicalEvent, Detection, EventPayloads } from "../canonical/events.js";
+import { passThrough, type BackendDetector, type Draft, type NativeEvent, type StreamEnd, type Translator, type TranslatorCatalog, type Verdict } from "./translator.js";
 import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
@@ -13,7 +13,7 @@ export interface TranslationSessionOptions {
   translators: TranslatorCatalog;
   runId: string;
   clock: Clock;
-  started: Omit<EventPayloads["run.started"], "agentstream_version">;
+  started: Omit<EventPayloads["run.started"], "agentstream_version" | "detection">;
   agentstreamVersion: string;
   includeRaw?: boolean;
   deltas?: boolean;
@@ -29,12 +29,15 @@ export interface TranslationSessionOptions {
    * process warning).
    */
   onTranslatorBug?: (message: string) => void;
+  /** With from "auto": the content could not tell the backend, run.started names the best guess. */
+  onGuess?: (verdict: Verdict) => void;
 }
 
-// With --from auto, lines that are not JSON events are held until one is (then
-// the backend is known); a stream that never shows one is read as the fallback. What
-// is held is bounded in bytes, not lines: a line that would pass the bound
-// decides (the fallback) instead of being held, so memory stays flat on garbage.
+// With --from auto, lines are held until their content shows the backend (see
+// BackendDetector: for pi or Atomic that can take until the first agent_settled);
+// a stream that never shows it gets the best guess. What is held is bounded in
+// bytes, not lines: a line that would pass the bound makes the guess instead of
+// being held, so memory stays flat.
 export const MAX_HELD_BYTES = 1024 * 1024;
 // What a held line costs besides its text (the object and the array slot), roughly.
 const HELD_LINE_OVERHEAD = 64;
@@ -48,20 +51,34 @@ export class TranslationSession {
   private translator: Translator | undefined;
   private stream: CanonicalStream | undefined;
   private held: Line[] | undefined;
+  /** Watches the content until it decides: to detect (from auto), or to hint when --from looks wrong. */
+  private readonly detector: BackendDetector;
+  private how: Detection | undefined;
   private heldBytes = 0;
   private sawEvents = false;
   private sawGarbage = false;
   private done = false;
 
   constructor(private readonly options: TranslationSessionOptions) {
+    this.detector = options.translators.detector();
     this.splitter = new LineSplitter((line) => this.onLine(line), { maxLineBytes: options.maxLineBytes });
     if (options.from === "auto") this.held = [];
-    else this.begin(options.from);
+    else this.begin({ backend: options.from, detection: "given" });
   }
 
   /** The backend, once known. */
   get backend(): Backend | undefined {
     return this.stream?.backend;
+  }
+
+  /** How the backend was known (run.started.detection), once it is. */
+  get detection(): Detection | undefined {
+    return this.how;
+  }
+
+  /** What the content showed so far, whatever --from said. */
+  get content(): BackendDetector {
+    return this.detector;
   }
 
   write(chunk: Buffer): void {
@@ -75,7 +92,7 @@ export class TranslationSession {
   end(end: StreamEnd, interruption?: Interruption, ownFailure?: OwnFailure): ResolvedOutcome {
     if (this.done) throw new Error("TranslationSession: end called twice");
     this.splitter.end();
-    if (!this.stream) this.begin(this.options.translators.fallback);
+    if (!this.stream) this.guess(true);
     this.done = true;
     const translator = this.translator!;
     const ending = translator.finish(end);
@@ -95,7 +112,14 @@ export class TranslationSession {
     return outcome;
   }
 
-  private begin(backend: Backend): void {
+  private guess(ended: boolean): void {
+    const verdict = this.detector.guess(ended);
+    this.begin(verdict);
+    this.options.onGuess?.(verdict);
+  }
+
+  private begin({ backend, detection }: Verdict): void {
+    this.how = detection;
     this.translator = this.options.translators.create(backend);
     this.stream = new CanonicalStream({
       backend,
@@ -105,19 +129,21 @@ export class TranslationSession {
       deltas: this.options.deltas,
       liveDurations: this.options.liveDurations,
     });
-    this.options.sink(this.stream.start({ agentstream_version: this.options.agentstreamVersion, ...this.options.started }));
+    this.options.sink(this.stream.start({ agentstream_version: this.options.agentstreamVersion, ...this.options.started, detection }));
     const held = this.held;
     this.held = undefined;
-    if (held) for (const line of held) this.onLine(line);
+    if (held) for (const line of held) this.onLine(line, true);
   }
 
-  private onLine(line: Line): void {
+  private onLine(line: Line, replayed = false): void {
     const parsed: ParsedLine = "overlong" in line ? { ok: false, reason: "line_too_long" } : parseNativeLine(line.text);
+    // A held line replayed once the backend is known was seen already.
+    const verdict = parsed.ok && !replayed && !this.detector.decided ? this.detector.see(parsed.event) : undefined;
     if (this.held) {
-      // Until a JSON event shows which backend wrote the stream, other lines wait.
-      if (parsed.ok) this.begin(this.options.translators.detect(parsed.event));
+      // Until the content shows which backend wrote the stream, lines wait.
+      if (verdict) this.begin(verdict);
       else if (this.hold(line)) return;
-      else this.begin(this.options.translators.fallback);
+      else this.guess(false);
     }
     if (!parsed.ok) {
       this.sawGarbage = true;

@@ -5,6 +5,7 @@ import type {
   EventPayloads,
   EventType,
   RunStatus,
+  Detection,
 } from "../canonical/events.js";
 
 /** A parsed native line: a JSON object with a string `type`. */
@@ -84,11 +85,30 @@ export interface Translator {
   finish(end: StreamEnd): Ending;
 }
 
-/** How a translation session finds translators: the registry of backends, handed down by the layer that knows it. */
+/** Which backend wrote a stream, and how sure that is (run.started.detection). */
+export interface Verdict {
+  backend: string;
+  detection: Detection;
+}
+
+/** Tells the backend from what a stream carries, one event at a time. */
+export interface BackendDetector {
+  /** Look at one event; the verdict once the content decided it. */
+  see(event: NativeEvent): Verdict | undefined;
+  /** The best guess when the content did not decide (the stream ended, or what may be held is spent). */
+  guess(ended: boolean): Verdict;
+  readonly decided: Verdict | undefined;
+  /** Whether any event had a native type of a backend we know. */
+  readonly showedNative: boolean;
+  /** The protocol the content showed, if any, before it told which of its backends wrote it. */
+  readonly protocolFamily: string | undefined;
+  /** Events with the canonical envelope seen before the backend showed: agentstream's own output. */
+  readonly canonicalEvents: number;
+}
+
+/** How a translation session finds translators and detectors: the registry of backends, handed down by the layer that knows it. */
 export interface TranslatorCatalog {
   create(backend: string): Translator;
-  /** The backend that wrote a stream, judged from its first JSON event. */
-  detect(first: NativeEvent): string;
-  /** The backend a stream that never shows a JSON event is read as. */
-  fallback: string;
+  /** A fresh detector for one stream. */
+  detector(): BackendDetector;
 }

@@ -1,7 +1,7 @@
 // Every property of one generated case. A broken one throws with what and where;
 // fast-check then shrinks the case and prints its seed and path.
 import { isDeepStrictEqual } from "node:util";
-import type { CanonicalEvent, EventOf, RunCounts } from "../../src/canonical/events.js";
+import type { CanonicalEvent, Detection, EventOf, RunCounts } from "../../src/canonical/events.js";
 import { serializeEvent } from "../../src/canonical/serialize.js";
 import type { Interruption } from "../../src/core/outcome.js";
 import { protocolOf, type Source } from "../../src/backends/registry.js";
@@ -51,11 +51,17 @@ export function checkCase(c: FuzzCase): void {
   sameOutput(expected, translate(bytes, { ...options, chunkBytes: c.chunkBytes }).events, `fed in chunks of ${c.chunkBytes} bytes`);
   sameOutput(expected, feedChunks(cutAt(bytes, c.cuts), options).events, "fed in chunks cut at arbitrary offsets");
   if (c.from === "auto") {
-    // Detection only picks the translator: the output is the one --from would give.
-    sameOutput(expected, translate(bytes, { ...options, from: events[0]!.backend }).events, `translated with --from ${events[0]!.backend}`);
+    // Detection only picks the translator: the output is the one --from would give, but for saying how it was known.
+    const given = translate(bytes, { ...options, from: events[0]!.backend }).events;
+    sameOutput(toJsonl(withDetection(events, "given")), given, `translated with --from ${events[0]!.backend}`);
   } else {
     checkEveryLineAccounted(lines, options, expected);
   }
+}
+
+function withDetection(events: CanonicalEvent[], detection: Detection): CanonicalEvent[] {
+  const [started, ...rest] = events;
+  return [{ ...started!, detection } as CanonicalEvent, ...rest];
 }
 
 function checkValid(events: CanonicalEvent[]): void {

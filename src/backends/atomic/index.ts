@@ -1,4 +1,5 @@
 import type { BackendDefinition, BackendRequest } from "../definition.js";
+import { JSON_MODE_TYPES, PiOrAtomic } from "./detect.js";
 import { AtomicTranslator } from "./translator.js";
 
 /** `--mode json` argv, shared by Atomic and pi (Atomic is a fork of pi). */
@@ -23,6 +24,8 @@ export const JSON_MODE_PROTOCOL = {
   refusalHints: { workdir: "use --cwd DIR to choose the directory the backend runs in" },
   argv: jsonModeArgv,
   createTranslator: () => new AtomicTranslator(),
+  nativeTypes: JSON_MODE_TYPES,
+  tellApart: () => new PiOrAtomic(),
 } satisfies Partial<BackendDefinition>;
 
 /** Atomic: `atomic --mode json [--] PROMPT`. */
@@ -34,7 +37,5 @@ export const atomic: BackendDefinition<"atomic"> = {
   binEnvVar: "AGENTSTREAM_ATOMIC_BIN",
   install: "npm install -g @bastani/atomic",
   terminalTypes: new Set(["agent_settled"]),
-  // Atomic and pi always open with the session header; these types are theirs alone.
-  nativeTypes: new Set(["session", "agent_start", "agent_end", "agent_settled", "turn_start", "turn_end", "message_start", "message_update", "message_end", "tool_execution_start", "tool_execution_end"]),
   promptTerminator: () => true,
 };

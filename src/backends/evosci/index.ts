@@ -14,6 +14,11 @@ export const evosci: BackendDefinition<"evosci"> = {
   // EvoSci handles SIGINT (exit 130) and cleans up.
   stopSignal: "SIGINT",
   terminalTypes: new Set(["done", "error"]),
+  nativeTypes: new Set([
+    "thinking", "text", "tool_call", "tool_result", "subagent_start", "subagent_text", "subagent_tool_call", "subagent_tool_result", "subagent_end",
+    "model_retry", "usage_stats", "tool_selection", "summarization_start", "summarization", "interrupt", "ask_user", "error", "done",
+    "panel_dispatch_start", "panel_dispatch_complete", "panel_dispatch_error",
+  ]),
   flags: { workdir: "--workdir (absolute)", noAutoMode: "--no-auto-mode" },
   refusalHints: { model: CONFIG_HINT, provider: CONFIG_HINT },
   argv: (request) => [

@@ -1,0 +1,80 @@
+import type { ChalkInstance } from "chalk";
+import type { Backend, Detection, EventOf } from "../canonical/events.js";
+import { showControls } from "../human/control-chars.js";
+import { summaryLine } from "../human/format.js";
+import { BACKENDS, BACKEND_NAMES } from "../backends/registry.js";
+import type { BackendDetector, Verdict } from "../core/translator.js";
+
+/** What normalize knows once the stream is translated. */
+export interface NormalizeFacts {
+  input: string;
+  backend: Backend;
+  detection: Detection;
+  /** What the content showed, whatever --from said. */
+  content: BackendDetector;
+  bytesRead: number;
+  nativeEvents: number;
+  finished: EventOf<"run.finished">;
+}
+
+const HOW: Record<Detection, string> = { given: "as given", detected: "detected", guessed: "a guess" };
+
+/** Said the moment detection has to guess, while the stream is still being read (a live pipe). */
+export function guessNotice(verdict: Verdict, heldBytes: number): string {
+  return `agentstream: ${heldBytes / 1024 / 1024} MiB read and the input has not shown which backend wrote it: read as ${verdict.backend}, a guess (name it with --from)\n`;
+}
+
+/** Said once when stdin is a terminal: agentstream is waiting for input, not stuck. */
+export const TERMINAL_NOTICE = "agentstream: reading a native stream from stdin (Ctrl-D ends it)…\n";
+
+/**
+ * normalize's last words on stderr: one summary line and a hint, when the
+ * outcome is bad, the backend was a guess, or the content contradicts --from.
+ * Nothing when all went well, so a pipeline's stderr stays quiet.
+ */
+export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
+  const hint = hintFor(f);
+  if (f.finished.exit_code === 0 && f.detection !== "guessed" && hint === undefined) return "";
+  const unparsed = f.finished.counts.unparsed_lines;
+  const read =
+    f.bytesRead === 0 ? "empty input" : f.nativeEvents === 0 ? `no JSON event in ${plural(unparsed, "line")}` : `${plural(f.nativeEvents, "JSON event")}${unparsed > 0 ? ` and ${plural(unparsed, "other line")}` : ""}`;
+  const name = f.input === "-" ? "stdin" : showControls(f.input);
+  const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${summaryLine(f.finished, c)}\n`;
+  return hint === undefined ? line : `${line}hint: ${hint}\n`;
+}
+
+function hintFor(f: NormalizeFacts): string | undefined {
+  const unparsed = f.finished.counts.unparsed_lines;
+  if (!f.content.showedNative && f.content.canonicalEvents > 0 && f.content.canonicalEvents >= unparsed) return "this looks like a canonical stream (agentstream's own output): check it with agentstream verify";
+  const shown = shownBackend(f.content, f.backend);
+  if (shown && !shown.includes(f.backend)) {
+    const tries = shown.map((b) => `--from ${b}`).join(" or ");
+    return `this looks like ${shown.map(displayName).join(" or ")}: try ${tries}`;
+  }
+  if (f.bytesRead > 0 && !f.content.showedNative) return `this is not a native stream: normalize reads the JSON lines ${inWords(BACKENDS.map((b) => b.displayName))} write on stdout`;
+  if (f.detection === "guessed" && f.nativeEvents > 0) {
+    return shown ? `the stream does not tell ${shown.map(displayName).join(" from ")}: name it with ${shown.map((b) => `--from ${b}`).join(" or ")}` : `name the backend with --from ${inWords(BACKEND_NAMES)}`;
+  }
+  return undefined;
+}
+
+/** The backends the content points to: one once it decided, all of a protocol it showed only (the one read as first). */
+function shownBackend(content: BackendDetector, readAs: Backend): Backend[] | undefined {
+  if (content.decided) return [content.decided.backend];
+  const family = BACKENDS.filter((b) => b.protocol === content.protocolFamily).map((b) => b.name as Backend);
+  if (family.length === 0) return undefined;
+  return [...family.filter((b) => b === readAs), ...family.filter((b) => b !== readAs)];
+}
+
+function displayName(backend: Backend): string {
+  return BACKENDS.find((b) => b.name === backend)?.displayName ?? backend;
+}
+
+/** "a, b or c" */
+function inWords(items: readonly string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

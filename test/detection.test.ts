@@ -1,0 +1,123 @@
+// --from auto: which backend wrote a stream, told by what it carries, and
+// run.started.detection saying how sure that is.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Backend, CanonicalEvent, EventOf } from "../src/canonical/events.js";
+import { BACKEND_NAMES, protocolOf } from "../src/backends/registry.js";
+import { MAX_HELD_BYTES } from "../src/core/translation-session.js";
+import { normalizeStream } from "../src/index.js";
+import { parseJsonl, runCli, SAMPLES } from "./helpers/cli.js";
+import { toJsonl, translate } from "./helpers/translate.js";
+
+const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
+const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
+
+/** Every real or hand-made native stream in the repository, with the backend that wrote it. */
+function corpus(): { file: string; producer: Backend }[] {
+  const files: { file: string; producer: Backend }[] = [];
+  const add = (dir: string, suffix: string, producer: (name: string) => Backend) => {
+    for (const name of readdirSync(dir).filter((f) => f.endsWith(suffix))) files.push({ file: join(dir, name), producer: producer(name) });
+  };
+  for (const backend of ["atomic", "pi", "evosci"] as const) add(join(SAMPLES, backend), ".jsonl", () => backend);
+  // Captures are named <backend>-<version>; those of a backend not registered yet have nothing to detect.
+  for (const dir of readdirSync(join(FIXTURES, "live"))) {
+    const backend = dir.split("-")[0]!;
+    if ((BACKEND_NAMES as readonly string[]).includes(backend)) add(join(FIXTURES, "live", dir), ".jsonl", () => backend);
+  }
+  add(join(FIXTURES, "golden", "atomic"), ".native.jsonl", (name) => (name.startsWith("pi-") ? "pi" : "atomic"));
+  for (const backend of BACKEND_NAMES.filter((b) => b !== "atomic" && b !== "pi" && existsSync(join(FIXTURES, "golden", b)))) {
+    add(join(FIXTURES, "golden", backend), ".native.jsonl", () => backend);
+  }
+  for (const backend of BACKEND_NAMES.filter((b) => existsSync(join(EXAMPLES, b)))) add(join(EXAMPLES, backend), ".native.jsonl", () => backend);
+  return files;
+}
+
+const started = (events: CanonicalEvent[]) => events[0] as EventOf<"run.started">;
+const familyOf = (backend: Backend) => protocolOf(backend);
+
+describe("auto-detection by content", () => {
+  const files = corpus();
+
+  it("never names the wrong backend for a real capture: what it detects is right, what it guesses is the right family", () => {
+    expect(files.length).toBeGreaterThan(100);
+    const guessed: string[] = [];
+    for (const { file, producer } of files) {
+      const first = started(translate(readFileSync(file)).events);
+      if (first.detection === "detected") expect(first.backend, file).toBe(producer);
+      else {
+        expect(first.detection, file).toBe("guessed");
+        // An empty stream (a start-up failure) shows nothing at all: it is read as EvoSci.
+        if (readFileSync(file, "utf8").trim() !== "") expect(familyOf(first.backend), file).toBe(familyOf(producer));
+        guessed.push(file.slice(file.lastIndexOf("/", file.lastIndexOf("/") - 1) + 1));
+      }
+    }
+    // Only streams that end before showing a difference are guesses: no agent_settled, no pi-only field.
+    expect(guessed.sort()).toEqual([
+      "atomic/atomic-badprovider.native.jsonl", // empty
+      "atomic/atomic-nokey.native.jsonl", // the session header only
+      "atomic/atomic-sigterm.native.jsonl", // cut before agent_end
+      "atomic/badprovider.jsonl",
+      "atomic/nokey.jsonl",
+      "atomic/pi-0.73-error400.native.jsonl", // pi 0.73's shape: agent_end and no agent_settled
+      "atomic/pi-0.73-retry-cut.native.jsonl",
+      "atomic/pi-auto-compaction.native.jsonl",
+      "atomic/sigterm.jsonl",
+      "codex/not-trusted.native.jsonl", // empty: Codex refused to start
+      "evosci/startup-failure.native.jsonl", // empty
+      "pi-0.73.1/error400.jsonl",
+      "pi-0.73.1/error503.jsonl",
+      "pi-0.84.4/slow.jsonl", // cut mid-answer
+      "pi/0.73.1-error400.jsonl",
+    ]);
+  });
+
+  it("detects pi 0.73, 0.84 and 1.6 and Atomic from their own fields", () => {
+    const backendOf = (path: string) => started(translate(readFileSync(path)).events);
+    expect(backendOf(join(SAMPLES, "pi/0.73.1-text.jsonl"))).toMatchObject({ backend: "pi", detection: "detected" }); // message_update.message
+    expect(backendOf(join(SAMPLES, "pi/0.84.2-text.jsonl"))).toMatchObject({ backend: "pi", detection: "detected" }); // agent_end.willRetry
+    expect(backendOf(join(SAMPLES, "pi/1.6.0-tool.jsonl"))).toMatchObject({ backend: "pi", detection: "detected" }); // durationMs
+    expect(backendOf(join(SAMPLES, "atomic/text.jsonl"))).toMatchObject({ backend: "atomic", detection: "detected" }); // agent_settled, no willRetry
+    expect(backendOf(join(SAMPLES, "atomic/abort.jsonl"))).toMatchObject({ backend: "atomic", detection: "detected" }); // model_changed
+  });
+
+  it("translates exactly as --from does once it knows, but for run.started.detection", () => {
+    for (const { file } of files) {
+      const native = readFileSync(file);
+      const auto = translate(native).events;
+      const given = translate(native, { from: auto[0]!.backend }).events;
+      expect(started(given).detection).toBe("given");
+      expect(toJsonl(given.slice(1)), file).toBe(toJsonl(auto.slice(1)));
+    }
+  });
+
+  it("holds at most MAX_HELD_BYTES waiting for the content to tell: then it guesses the protocol family", () => {
+    // An Atomic-family stream with nothing but tool calls that tell nobody apart, past the bound, then Atomic's own agent_settled.
+    const call = (i: number) =>
+      `{"type":"tool_execution_start","toolCallId":"c${i}","toolName":"bash","args":{"pad":"${"x".repeat(1000)}"}}\n{"type":"tool_execution_end","toolCallId":"c${i}","toolName":"bash","result":{"content":[]},"isError":false}\n`;
+    let body = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}\n{"type":"agent_start"}\n';
+    for (let i = 0; body.length < MAX_HELD_BYTES + 100_000; i++) body += call(i);
+    body += '{"type":"agent_end","messages":[]}\n{"type":"agent_settled"}\n';
+    const { events } = translate(body);
+    expect(started(events)).toMatchObject({ backend: "atomic", detection: "guessed" });
+    expect(events.filter((e) => e.type === "tool.completed").length).toBeGreaterThan(500);
+    // The same stream within the bound is detected.
+    expect(started(translate(body.slice(0, 5000).replace(/\n[^\n]*$/, "\n") + '{"type":"agent_end","messages":[]}\n{"type":"agent_settled"}\n').events)).toMatchObject({ backend: "atomic", detection: "detected" });
+  });
+
+  it("the library with no `from` names pi", async () => {
+    const events: CanonicalEvent[] = [];
+    for await (const event of normalizeStream(Readable.from([readFileSync(join(EXAMPLES, "pi/tool.native.jsonl"))]))) events.push(event);
+    expect(started(events)).toMatchObject({ backend: "pi", detection: "detected" });
+    expect(new Set(events.map((e) => e.backend))).toEqual(new Set(["pi"]));
+  });
+
+  it("`normalize examples/pi/tool.native.jsonl` names pi; --from says given", async () => {
+    const auto = await runCli(["normalize", join(EXAMPLES, "pi/tool.native.jsonl")]);
+    expect(parseJsonl(auto.stdout)[0]).toMatchObject({ type: "run.started", backend: "pi", detection: "detected" });
+    const given = await runCli(["normalize", "--from", "atomic", join(EXAMPLES, "pi/tool.native.jsonl")]);
+    expect(parseJsonl(given.stdout)[0]).toMatchObject({ type: "run.started", backend: "atomic", detection: "given" });
+  });
+});
