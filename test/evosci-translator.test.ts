@@ -304,6 +304,56 @@ describe("evosci: paused for input", () => {
   });
 });
 
+describe("evosci: graded runs (--rubric)", () => {
+  it("a rubric satisfied after a revision: succeeded, the answer is the last pass's text", () => {
+    const run = fixture("rubric-satisfied");
+    const end = endedAs(run, "succeeded", 0);
+    expect(end.result?.text).toBe("The mean accuracy is 0.861 (n = 5 runs, sd 0.004), from data/results.csv.");
+    expect(ofType(run.events, "error")).toEqual([]);
+    // The draft and the revision are two messages; each verdict is kept whole.
+    expect(ofType(run.events, "message.completed").map((m) => m.text)).toEqual(["The mean accuracy is 0.86.", end.result?.text]);
+    expect(ofType(run.events, "backend.event").map((e) => e.native_type)).toEqual(["rubric_evaluation_start", "rubric_evaluation", "rubric_evaluation_start", "rubric_evaluation"]);
+  });
+
+  it.each([
+    ["rubric-not-met", "were not met (verdict max_iterations_reached): The data file is still not named."],
+    ["rubric-grader-error", "could not be checked: the grader failed (verdict grader_error)"],
+    ["rubric-no-verdict", "the run stopped before its acceptance criteria (--rubric) were checked"],
+  ])("%s: failed with code acceptance, exit 1 (not the backend's 3)", (name, said) => {
+    const run = fixture(name);
+    const end = endedAs(run, "failed", 1);
+    expect(end.backend_exit).toEqual({ code: 3, signal: null });
+    expect(end.error).toMatchObject({ code: "acceptance", retryable: false });
+    expect(end.error!.message).toContain(said);
+    // The verdict is an error event too, the line before run.finished.
+    expect(run.events.at(-2)).toMatchObject({ type: "error", code: "acceptance", message: end.error!.message, synthetic: true });
+    expect(end.counts.errors).toBe(1);
+    // What the agent answered is still the result.
+    expect(end.result).not.toBeNull();
+  });
+
+  it("an unmet verdict decides even when the exit code is not known (a recording)", () => {
+    const end = endedAs(fixture("rubric-not-met", { end: { backendExit: null } }), "failed", 1);
+    expect(end.error?.code).toBe("acceptance");
+    // With no verdict, only the backend's 3 tells that grading was missed.
+    endedAs(fixture("rubric-no-verdict", { end: { backendExit: null } }), "succeeded", 0);
+  });
+
+  it("a graded run paused for input stays needs_input", () => {
+    const run = stream([{ type: "ask_user", interrupt_id: "q1", questions: [], tool_call_id: "" }, done0], { end: { backendExit: { code: 3, signal: null }, stderrTail: [] } });
+    endedAs(run, "needs_input", 3);
+    expect(ofType(run.events, "error")).toEqual([]);
+  });
+
+  it("done.last_pass_response is the result when no text after the last tool call was streamed", () => {
+    const run = stream([
+      { type: "rubric_evaluation", iteration: 0, result: "satisfied", explanation: "", criteria: [], unverified: false },
+      { type: "done", content: "draft\n\nfinal", response: "draft\n\nfinal", last_pass_response: "final" },
+    ]);
+    expect(endedAs(run, "succeeded", 0).result?.text).toBe("final");
+  });
+});
+
 describe("evosci: errors", () => {
   it.each([
     ["error-overloaded", "overloaded", true, 529, 75],

@@ -13,6 +13,7 @@ export type ErrorCode =
   | "provider"
   | "aborted"
   | "tool"
+  | "acceptance"
   | "config"
   | "backend_not_found"
   | "backend_startup"

@@ -1,4 +1,4 @@
-import type { AgentRef, InputAction, InputQuestion } from "../canonical/events.js";
+import type { AgentRef, ErrorInfo, InputAction, InputQuestion } from "../canonical/events.js";
 import { classifyError } from "../core/classify.js";
 import { Fifo } from "../core/fifo.js";
 import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "./fields.js";
@@ -36,6 +36,8 @@ export class EvosciTranslator implements Translator {
   private doneSeen = false;
   /** Calls the backend sent with an empty id, by agent and tool name, in order. */
   private readonly unnamedCalls = new Map<string, Fifo<string>>();
+  /** The last rubric verdict of a graded run (`--rubric`); the backend's exit code follows it. */
+  private verdict: RubricVerdict | undefined;
 
   translate(e: NativeEvent): Draft[] {
     this.started = true;
@@ -156,7 +158,23 @@ export class EvosciTranslator implements Translator {
         this.outcome ??= { status: "failed", error: { code: c.code, message, retryable: c.retryable }, resultText: this.answerText() };
         break;
       }
-      case "done":
+      case "rubric_evaluation_start":
+      case "rubric_evaluation_deferred":
+        // The agent stopped and its work goes to the grader: what it said so far is one message.
+        this.closeMainText(out);
+        out.push(passThrough(e));
+        break;
+      case "rubric_evaluation": {
+        this.closeMainText(out);
+        const result = asText(e.result);
+        this.verdict = { result, explanation: asText(e.explanation) };
+        // A revision request starts a new pass: the answer is what comes after it.
+        if (result === "needs_revision") this.answer = "";
+        // The criteria have no canonical home: the verdict is kept whole, and decides the outcome at done.
+        out.push(passThrough(e));
+        break;
+      }
+      case "done": {
         // Only the first done ends the run; a later one is kept as data, never dropped.
         if (this.doneSeen) {
           out.push(passThrough(e));
@@ -164,12 +182,14 @@ export class EvosciTranslator implements Translator {
         }
         this.doneSeen = true;
         this.closeAllText(out);
-        this.outcome ??= {
-          status: this.inputRequested ? "needs_input" : "succeeded",
-          // done.response glues every main-agent chunk together: only a fallback.
-          resultText: this.answerText() ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null,
-        };
+        // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
+        const resultText = this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
+        const status = this.inputRequested ? "needs_input" : "succeeded";
+        const unmet = status === "succeeded" && this.verdict && this.verdict.result !== "satisfied" ? acceptanceError(this.verdict) : undefined;
+        if (unmet && !this.outcome) out.push(errorDraft(unmet));
+        this.outcome ??= unmet ? { status: "failed", error: unmet, resultText } : { status, resultText };
         break;
+      }
       default:
         // panel_dispatch_* and anything newer: passed through whole.
         out.push(passThrough(e));
@@ -182,6 +202,12 @@ export class EvosciTranslator implements Translator {
     this.closeReasoning(drafts);
     this.closeSummary(drafts);
     this.closeAllText(drafts);
+    // EvoScientist exits 3 after done only for a graded run whose rubric was not satisfied, a verdict or none.
+    if (this.doneSeen && this.outcome?.status === "succeeded" && end.backendExit?.code === 3) {
+      const error = acceptanceError(this.verdict);
+      drafts.push(errorDraft(error));
+      this.outcome = { ...this.outcome, status: "failed", error };
+    }
     const resume = resumeHint(end.stderrTail);
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
   }
@@ -277,6 +303,28 @@ export class EvosciTranslator implements Translator {
   private madeUpCallId(name: string): string {
     return `${name || "tool"}_call_${++this.madeUpIds}`;
   }
+}
+
+interface RubricVerdict {
+  result: string;
+  explanation: string;
+}
+
+/** Why a graded run did not pass, worded as EvoScientist's own notice; no verdict means it stopped before grading. */
+function acceptanceError(verdict: RubricVerdict | undefined): ErrorInfo {
+  const what = !verdict
+    ? "the run stopped before its acceptance criteria (--rubric) were checked"
+    : verdict.result === "failed"
+      ? "the acceptance criteria (--rubric) could not be evaluated"
+      : verdict.result === "grader_error"
+        ? "the acceptance criteria (--rubric) could not be checked: the grader failed"
+        : "the acceptance criteria (--rubric) were not met";
+  const detail = verdict ? ` (verdict ${verdict.result || "none"})${verdict.explanation ? `: ${verdict.explanation}` : ""}` : "";
+  return { code: "acceptance", message: what + detail, retryable: false };
+}
+
+function errorDraft(error: ErrorInfo): Draft<"error"> {
+  return draft("error", { code: error.code, message: error.message, retryable: error.retryable }, { synthetic: true });
 }
 
 /** Calls without ids queue per agent and tool name. */
