@@ -297,6 +297,26 @@ describe("evosci: paused for input", () => {
     expect(ofType(events, "tool.completed")).toMatchObject([{ tool_call_id: "toolu_01AskUser", reason: "awaiting_input", synthetic: true }]);
   });
 
+  it("a sub-agent that stopped for input (subagent_end.paused): needs_input, exit 3, even with no interrupt on stdout", () => {
+    const run = fixture("subagent-paused");
+    const end = endedAs(run, "needs_input", 3);
+    expect(end.backend_exit).toEqual({ code: 0, signal: null });
+    expect(ofType(run.events, "subagent.completed")).toMatchObject([{ name: "code-agent", instance_id: "tools:7f3e9a", paused: true }]);
+    // The sub-agent's call and the task that spawned it wait for the answer too.
+    expect(ofType(run.events, "tool.completed").map((e) => [e.tool_call_id, e.reason])).toEqual([
+      ["toolu_01Task", "awaiting_input"],
+      ["toolu_02Exec", "awaiting_input"],
+    ]);
+  });
+
+  it("a sub-agent that simply ended is not paused; a paused one before an error leaves the run failed", () => {
+    const ended = stream([{ type: "subagent_start", name: "a", instance_id: "i1" }, { type: "subagent_end", name: "a", instance_id: "i1" }, done0]);
+    expect(ofType(ended.events, "subagent.completed")[0]).not.toHaveProperty("paused");
+    endedAs(ended, "succeeded", 0);
+    const paused = { type: "subagent_end", name: "a", instance_id: "i1", paused: true };
+    endedAs(stream([paused, { type: "error", message: "Error code: 400 - bad" }]), "failed", 1);
+  });
+
   it("keeps every interrupt of a run pending", () => {
     const request = (id: string) => ({ type: "interrupt", interrupt_id: id, action_requests: [], review_configs: [] });
     const end = finished(stream([request("a"), request(""), request(""), { type: "done", content: "", response: "" }]).events);

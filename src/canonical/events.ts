@@ -144,7 +144,7 @@ export interface EventPayloads {
     reason?: "awaiting_input" | "run_ended" | "backend_exited";
   };
   "subagent.started": { name: string; instance_id: string; tool_call_id?: string };
-  "subagent.completed": { name: string; instance_id: string };
+  "subagent.completed": { name: string; instance_id: string; paused?: true };
   usage: TokenCounts & {
     scope: "call" | "message";
     model?: string;

@@ -31,6 +31,8 @@ export class EvosciTranslator implements Translator {
   /** Main-agent text since the last main tool call: the final answer. */
   private answer = "";
   private inputRequested = false;
+  /** A sub-agent stopped for input (subagent_end.paused): the run cannot have finished its work. */
+  private subagentPaused = false;
   /** Set by the first terminal event (done or error); lines after it are still translated. */
   private outcome: Outcome | undefined;
   private doneSeen = false;
@@ -102,7 +104,9 @@ export class EvosciTranslator implements Translator {
       case "subagent_end": {
         const instance = this.instanceId(e);
         this.closeSubagentText(instance, out);
-        out.push(draft("subagent.completed", { name: asText(e.name), instance_id: instance }, { native }));
+        const paused = bool(e.paused) === true;
+        if (paused) this.subagentPaused = true;
+        out.push(draft("subagent.completed", { name: asText(e.name), instance_id: instance, ...(paused ? { paused } : {}) }, { native }));
         break;
       }
       case "model_retry": {
@@ -184,7 +188,7 @@ export class EvosciTranslator implements Translator {
         this.closeAllText(out);
         // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
         const resultText = this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
-        const status = this.inputRequested ? "needs_input" : "succeeded";
+        const status = this.inputRequested || this.subagentPaused ? "needs_input" : "succeeded";
         const unmet = status === "succeeded" && this.verdict && this.verdict.result !== "satisfied" ? acceptanceError(this.verdict) : undefined;
         if (unmet && !this.outcome) out.push(errorDraft(unmet));
         this.outcome ??= unmet ? { status: "failed", error: unmet, resultText } : { status, resultText };
