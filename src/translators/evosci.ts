@@ -188,10 +188,7 @@ export class EvosciTranslator implements Translator {
         this.closeAllText(out);
         // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
         const resultText = this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
-        const status = this.inputRequested || this.subagentPaused ? "needs_input" : "succeeded";
-        const unmet = status === "succeeded" && this.verdict && this.verdict.result !== "satisfied" ? acceptanceError(this.verdict) : undefined;
-        if (unmet && !this.outcome) out.push(errorDraft(unmet));
-        this.outcome ??= unmet ? { status: "failed", error: unmet, resultText } : { status, resultText };
+        this.outcome ??= this.endOfRun(resultText, out);
         break;
       }
       default:
@@ -214,6 +211,15 @@ export class EvosciTranslator implements Translator {
     }
     const resume = resumeHint(end.stderrTail);
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  /** The outcome done gives: what the run waits for, else the rubric's verdict (an unmet one is also an error event). */
+  private endOfRun(resultText: string | null, out: Draft[]): Outcome {
+    if (this.inputRequested || this.subagentPaused) return { status: "needs_input", resultText };
+    if (!this.verdict || this.verdict.result === "satisfied") return { status: "succeeded", resultText };
+    const error = acceptanceError(this.verdict);
+    out.push(errorDraft(error));
+    return { status: "failed", error, resultText };
   }
 
   /** Drop the text and thinking a retried model call had already streamed (counted in code points). */
