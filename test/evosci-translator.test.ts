@@ -380,6 +380,10 @@ describe("evosci: errors", () => {
     ["error-auth", "auth", false, 401, 77],
     ["error-provider-400", "provider", false, 400, 1],
     ["error-empty-message", "unknown", false, undefined, 1],
+    // EvoScientist retries a response that ended with finish_reason=error; once it gives up, a retry later may help.
+    ["error-finish-reason", "provider", true, undefined, 75],
+    // A used-up quota is a 429 that no wait cures.
+    ["error-quota", "provider", false, 429, 1],
   ])("%s: code %s, retryable %s, http %s, exit %s", (name, code, retryable, http, exit) => {
     const run = fixture(name);
     const errors = ofType(run.events, "error");
