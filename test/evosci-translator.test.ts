@@ -260,6 +260,42 @@ describe("evosci: sub-agents", () => {
   });
 });
 
+describe("evosci: sub-agents dispatched inside a code-interpreter call (panel_dispatch_*)", () => {
+  const run = fixture("panel-dispatch");
+  const searchA = { name: "research-agent", instance_id: "9c1d2e3f4a5b6c7d" };
+  const searchB = { name: "research-agent", instance_id: "0a1b2c3d4e5f6a7b" };
+
+  it("are sub-agents keyed by dispatch id, spawned by the code_interpreter call, with their task", () => {
+    expect(ofType(run.events, "subagent.started")).toMatchObject([
+      { ...searchA, tool_call_id: "toolu_01Eval", description: "Find 3 recent papers on contrastive pretraining", native: "panel_dispatch_start" },
+      { ...searchB, tool_call_id: "toolu_01Eval", description: "Find 3 recent papers on data augmentation for tabular data", native: "panel_dispatch_start" },
+    ]);
+    // The end events carry no name: it is the one the start gave.
+    expect(ofType(run.events, "subagent.completed")).toEqual([
+      expect.objectContaining({ ...searchB, duration_ms: 2210, native: "panel_dispatch_error" }),
+      expect.objectContaining({ ...searchA, duration_ms: 8423, native: "panel_dispatch_complete" }),
+    ]);
+    expect(ofType(run.events, "backend.event")).toEqual([]);
+  });
+
+  it("a dispatch that raised reports its error inside the sub-agent, then completes; the run goes on", () => {
+    const [error] = ofType(run.events, "error");
+    expect(error).toMatchObject({ agent: searchB, code: "overloaded", retryable: true, http_status: 529, native: "panel_dispatch_error" });
+    expect(run.events.indexOf(error!)).toBeLessThan(run.events.findIndex((e) => e.type === "subagent.completed"));
+    const end = endedAs(run, "succeeded", 0);
+    expect(end.counts.errors).toBe(1);
+    expect(end.result?.text).toBe("One search failed (the provider was overloaded); the other found SimCLR, MoCo v3 and DINOv2.");
+  });
+
+  it("a dispatch end without a start still pairs; one without an id stays data; a duration of 0 is EvoScientist's 'not given'", () => {
+    const events = stream([{ type: "panel_dispatch_complete", eval_id: "", id: "d1", duration_ms: 0 }, { type: "panel_dispatch_start", eval_id: "", id: "" }, done0]).events;
+    expect(ofType(events, "subagent.started")).toMatchObject([{ name: "", instance_id: "d1", synthetic: true }]);
+    expect(ofType(events, "subagent.completed")[0]).not.toHaveProperty("duration_ms");
+    expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual(["panel_dispatch_start"]);
+    expect(ofType(events, "subagent.started")[0]).not.toHaveProperty("tool_call_id");
+  });
+});
+
 describe("evosci: paused for input", () => {
   it("interrupt then done: needs_input, exit 3, the approval pending", () => {
     const end = endedAs(fixture("interrupt"), "needs_input", 3);
@@ -436,9 +472,9 @@ describe("evosci: robustness", () => {
     const run = fixture("unknown-and-unparsed");
     const { events } = run;
     expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual([
-      "panel_dispatch_start",
-      "panel_dispatch_complete",
-      "panel_dispatch_error",
+      "goal_state",
+      "goal_state",
+      "panel_vote",
       "memory_digest",
     ]);
     expect(ofType(events, "backend.unparsed").map((e) => e.reason)).toEqual(["invalid_json", "not_an_object", "missing_type"]);
@@ -495,9 +531,9 @@ describe("evosci: options", () => {
     const { events } = fixture("raw");
     const natives = nativeLines("raw");
     const translated = events.filter((e) => e.native !== undefined && e.type !== "backend.event");
-    expect(translated.map((e) => e.raw)).toEqual(natives.filter((n) => n.type !== "panel_dispatch_complete" && n.type !== "done"));
+    expect(translated.map((e) => e.raw)).toEqual(natives.filter((n) => n.type !== "goal_state" && n.type !== "done"));
     // backend.event holds the object as its payload anyway.
-    expect(ofType(events, "backend.event")[0]!.raw).toEqual(natives.find((n) => n.type === "panel_dispatch_complete"));
+    expect(ofType(events, "backend.event")[0]!.raw).toEqual(natives.find((n) => n.type === "goal_state"));
   });
 
   it("raw is absent without the option", () => {

@@ -38,6 +38,8 @@ export class EvosciTranslator implements Translator {
   private doneSeen = false;
   /** Calls the backend sent with an empty id, by agent and tool name, in order. */
   private readonly unnamedCalls = new Map<string, Fifo<string>>();
+  /** Sub-agent names of the panel dispatches still running, by dispatch id (their end events carry none). */
+  private readonly dispatches = new Map<string, string>();
   /** The last rubric verdict of a graded run (`--rubric`); the backend's exit code follows it. */
   private verdict: RubricVerdict | undefined;
 
@@ -77,8 +79,17 @@ export class EvosciTranslator implements Translator {
         break;
       case "subagent_start":
         out.push(
-          draft("subagent.started", defined({ name: asText(e.name), instance_id: this.instanceId(e), tool_call_id: nonEmpty(e.tool_call_id) }), { native }),
+          draft(
+            "subagent.started",
+            defined({ name: asText(e.name), instance_id: this.instanceId(e), tool_call_id: nonEmpty(e.tool_call_id), description: nonEmpty(e.description) }),
+            { native },
+          ),
         );
+        break;
+      case "panel_dispatch_start":
+      case "panel_dispatch_complete":
+      case "panel_dispatch_error":
+        out.push(...this.panelDispatch(e));
         break;
       case "subagent_text": {
         const agent = this.agentOf(e);
@@ -156,10 +167,10 @@ export class EvosciTranslator implements Translator {
         break;
       case "error": {
         this.closeAllText(out);
-        const message = nonEmpty(e.message) ?? "EvoScientist reported an error without a message";
-        const c = classifyError(message);
-        out.push(draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native }));
-        this.outcome ??= { status: "failed", error: { code: c.code, message, retryable: c.retryable }, resultText: this.answerText() };
+        const error = reportedError(nonEmpty(e.message) ?? "EvoScientist reported an error without a message", native);
+        out.push(error);
+        const { code, message, retryable } = error.payload;
+        this.outcome ??= { status: "failed", error: { code, message, retryable }, resultText: this.answerText() };
         break;
       }
       case "rubric_evaluation_start":
@@ -192,7 +203,7 @@ export class EvosciTranslator implements Translator {
         break;
       }
       default:
-        // panel_dispatch_* and anything newer: passed through whole.
+        // Anything newer: passed through whole.
         out.push(passThrough(e));
     }
     return out;
@@ -211,6 +222,30 @@ export class EvosciTranslator implements Translator {
     }
     const resume = resumeHint(end.stderrTail);
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  /**
+   * A sub-agent dispatched by task() inside a code_interpreter call: a sub-agent
+   * keyed by its dispatch id, spawned by that call (eval_id). One that raised
+   * reports its error, inside the sub-agent, before it completes.
+   */
+  private panelDispatch(e: NativeEvent): Draft[] {
+    const id = nonEmpty(e.id);
+    if (!id) return [passThrough(e)];
+    const native = e.type;
+    if (e.type === "panel_dispatch_start") {
+      const name = asText(e.subagent_type);
+      this.dispatches.set(id, name);
+      return [draft("subagent.started", defined({ name, instance_id: id, tool_call_id: nonEmpty(e.eval_id), description: nonEmpty(e.description) }), { native })];
+    }
+    const name = this.dispatches.get(id) ?? "";
+    this.dispatches.delete(id);
+    // EvoScientist writes 0 for a duration it was not given.
+    const duration = count(e.duration_ms) || undefined;
+    const completed = draft("subagent.completed", defined({ name, instance_id: id, duration_ms: duration }), { native });
+    if (e.type !== "panel_dispatch_error") return [completed];
+    const agent = { name, instance_id: id };
+    return [reportedError(nonEmpty(e.error) ?? "a sub-agent dispatch failed without a message", native, agent), completed];
   }
 
   /** The outcome done gives: what the run waits for, else the rubric's verdict (an unmet one is also an error event). */
@@ -331,6 +366,12 @@ function acceptanceError(verdict: RubricVerdict | undefined): ErrorInfo {
         : "the acceptance criteria (--rubric) were not met";
   const detail = verdict ? ` (verdict ${verdict.result || "none"})${verdict.explanation ? `: ${verdict.explanation}` : ""}` : "";
   return { code: "acceptance", message: what + detail, retryable: false };
+}
+
+/** An error the backend reported, classified from its message. */
+function reportedError(message: string, native: string, agent?: AgentRef): Draft<"error"> {
+  const c = classifyError(message);
+  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native, ...(agent ? { agent } : {}) });
 }
 
 function errorDraft(error: ErrorInfo): Draft<"error"> {
