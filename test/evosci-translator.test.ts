@@ -83,7 +83,7 @@ describe("evosci: successful runs", () => {
     expect(completed.find((e) => e.tool_call_id === "toolu_01ReadMissing")?.status).toBe("failed");
     // "Exit code: 2" in the output, but the backend said success: true.
     expect(completed.find((e) => e.tool_call_id === "toolu_01ExecLs")?.status).toBe("succeeded");
-    expect(finished(events).counts).toMatchObject({ messages: 4, tool_calls: 4, tool_failures: 1, errors: 0, turns: 0 });
+    expect(finished(events).counts).toMatchObject({ messages: 4, tool_calls: 4, tool_failures: 1, errors: 0, turns: 5 });
   });
 
   it("sums usage over the run and marks it incomplete (main agent only)", () => {
@@ -137,12 +137,44 @@ describe("evosci: successful runs", () => {
   });
 });
 
+describe("evosci: turns (one main-agent model call and the tools it calls)", () => {
+  const turnsOf = (events: CanonicalEvent[]) => events.filter((e) => e.type.startsWith("turn.")).map((e) => `${e.type === "turn.started" ? "+" : "-"}${(e as EventOf<"turn.started">).turn}`);
+
+  it("a tool round trip per call, then the answer: one turn each, closed before the next opens", () => {
+    const { events } = fixture("tool-calls");
+    expect(turnsOf(events)).toEqual(["+1", "-1", "+2", "-2", "+3", "-3", "+4", "-4", "+5", "-5"]);
+    expect(finished(events).counts.turns).toBe(5);
+    // Each call's tools run inside its turn; every turn event is made up.
+    const [started, completed] = [events.findIndex((e) => e.type === "turn.started"), events.findIndex((e) => e.type === "turn.completed")];
+    expect(events.slice(started, completed).map((e) => e.type)).toContain("tool.completed");
+    expect(events.filter((e) => e.type.startsWith("turn.")).every((e) => e.synthetic === true && e.native === undefined)).toBe(true);
+  });
+
+  it("a retried call stays one turn; sub-agents work inside it", () => {
+    expect(turnsOf(fixture("model-retry").events)).toEqual(["+1", "-1"]);
+    expect(turnsOf(fixture("subagents-parallel").events)).toEqual(["+1", "-1", "+2", "-2"]);
+    expect(turnsOf(stream([{ type: "subagent_text", subagent: "a", content: "x", instance_id: "i1" }, done0]).events)).toEqual([]);
+  });
+
+  it("a rubric revision is a new call; nothing after done is a turn", () => {
+    expect(turnsOf(fixture("rubric-satisfied").events)).toEqual(["+1", "-1", "+2", "-2"]);
+    expect(finished(fixture("after-terminal").events).counts.turns).toBe(1);
+  });
+
+  it("an error closes the turn before it; an error with no output before it is no turn", () => {
+    const run = stream([{ type: "text", content: "Reading." }, { type: "error", message: "Error code: 400 - bad" }]);
+    expect(turnsOf(run.events)).toEqual(["+1", "-1"]);
+    expect(run.events.at(-2)!.type).toBe("error");
+    expect(finished(stream([{ type: "error", message: "Error code: 400 - bad" }]).events).counts.turns).toBe(0);
+  });
+});
+
 describe("evosci: chunked text, thinking and summaries", () => {
   it("closes reasoning at the next non-thinking event, as a synthetic event", () => {
     const { events } = fixture("thinking");
     const types = events.map((e) => e.type);
     const firstCompleted = types.indexOf("reasoning.completed");
-    expect(types.slice(1, firstCompleted)).toEqual(["reasoning.delta", "reasoning.delta"]);
+    expect(types.slice(1, firstCompleted)).toEqual(["turn.started", "reasoning.delta", "reasoning.delta"]);
     expect(types[firstCompleted + 1]).toBe("message.delta");
     for (const e of ofType(events, "reasoning.completed")) {
       expect(e.synthetic).toBe(true);
@@ -157,7 +189,7 @@ describe("evosci: chunked text, thinking and summaries", () => {
   it("joins message chunks into one synthetic message.completed before the tool call", () => {
     const { events } = fixture("tool-calls");
     const first = events.findIndex((e) => e.type === "tool.started");
-    expect(events.slice(1, first).map((e) => e.type)).toEqual(["message.delta", "message.delta", "message.completed"]);
+    expect(events.slice(1, first).map((e) => e.type)).toEqual(["turn.started", "message.delta", "message.delta", "message.completed"]);
     expect(events[first - 1]).toMatchObject({ message_id: "msg_1", text: "I'll start by looking at the workspace layout.", synthetic: true });
     expect(events[first - 1]!.native).toBeUndefined();
   });
@@ -170,7 +202,8 @@ describe("evosci: chunked text, thinking and summaries", () => {
       summary: "## Session intent\nCompare ablations run1-run8.\n\n## Open items\n- Fill run7 row",
       synthetic: true,
     });
-    expect(events[started + 2]!.type).toBe("message.delta");
+    // Then the next model call's turn, whose text comes first.
+    expect(events.slice(started + 2, started + 5).map((e) => e.type)).toEqual(["turn.completed", "turn.started", "message.delta"]);
   });
 
   it("completes a compaction whose summary was not streamed, without a summary", () => {
@@ -250,7 +283,11 @@ describe("evosci: sub-agents", () => {
   it("pairs 200,000 calls sent without ids in linear work", { timeout: 60_000 }, () => {
     const calls = 200_000;
     const translator = new EvosciTranslator();
-    const ids = (e: NativeEvent) => translator.translate(e).map((d) => (d.payload as { tool_call_id: string }).tool_call_id);
+    const ids = (e: NativeEvent) =>
+      translator
+        .translate(e)
+        .filter((d) => d.type.startsWith("tool."))
+        .map((d) => (d.payload as { tool_call_id: string }).tool_call_id);
     const started: string[] = [];
     for (let i = 0; i < calls; i++) started.push(...ids({ type: "tool_call", id: "", name: "ls", args: {} }));
     const completed: string[] = [];

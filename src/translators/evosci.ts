@@ -38,6 +38,11 @@ export class EvosciTranslator implements Translator {
   private doneSeen = false;
   /** Calls the backend sent with an empty id, by agent and tool name, in order. */
   private readonly unnamedCalls = new Map<string, Fifo<string>>();
+  /** Main-agent model calls so far: a turn is one call and the tool calls it makes. */
+  private turn = 0;
+  private turnOpen = false;
+  /** The open turn's calls came back (or a rubric verdict did): the main agent's next output is a new model call. */
+  private turnAnswered = false;
   /** Sub-agent names of the panel dispatches still running, by dispatch id (their end events carry none). */
   private readonly dispatches = new Map<string, string>();
   /** The last rubric verdict of a graded run (`--rubric`); the backend's exit code follows it. */
@@ -51,6 +56,7 @@ export class EvosciTranslator implements Translator {
     // The retried call goes on with the same reasoning block.
     if (e.type !== "thinking" && e.type !== "model_retry") this.closeReasoning(out);
     if (e.type !== "summarization") this.closeSummary(out);
+    if (isModelOutput(e)) this.startTurnIfNew(out);
     const native = e.type;
     switch (e.type) {
       case "text": {
@@ -75,6 +81,7 @@ export class EvosciTranslator implements Translator {
         break;
       case "tool_result":
         this.answer = "";
+        this.turnAnswered = true;
         out.push(this.toolCompleted(e));
         break;
       case "subagent_start":
@@ -167,6 +174,7 @@ export class EvosciTranslator implements Translator {
         break;
       case "error": {
         this.closeAllText(out);
+        this.endTurn(out);
         const error = reportedError(nonEmpty(e.message) ?? "EvoScientist reported an error without a message", native);
         out.push(error);
         const { code, message, retryable } = error.payload;
@@ -181,6 +189,7 @@ export class EvosciTranslator implements Translator {
         break;
       case "rubric_evaluation": {
         this.closeMainText(out);
+        this.turnAnswered = true;
         const result = asText(e.result);
         this.verdict = { result, explanation: asText(e.explanation) };
         // A revision request starts a new pass: the answer is what comes after it.
@@ -197,6 +206,7 @@ export class EvosciTranslator implements Translator {
         }
         this.doneSeen = true;
         this.closeAllText(out);
+        this.endTurn(out);
         // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
         const resultText = this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
         this.outcome ??= this.endOfRun(resultText, out);
@@ -222,6 +232,25 @@ export class EvosciTranslator implements Translator {
     }
     const resume = resumeHint(end.stderrTail);
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  /** A main-agent output opens a turn when none is open, or when the open one's calls came back (the next model call). */
+  private startTurnIfNew(out: Draft[]): void {
+    // After done or error nothing more is a turn of this run.
+    if (this.outcome || (this.turnOpen && !this.turnAnswered)) return;
+    if (this.turnOpen) {
+      this.closeMainText(out);
+      this.endTurn(out);
+    }
+    this.turnOpen = true;
+    this.turnAnswered = false;
+    out.push(draft("turn.started", { turn: ++this.turn }, { synthetic: true }));
+  }
+
+  private endTurn(out: Draft[]): void {
+    if (!this.turnOpen) return;
+    this.turnOpen = false;
+    out.push(draft("turn.completed", { turn: this.turn }, { synthetic: true }));
   }
 
   /**
@@ -376,6 +405,13 @@ function reportedError(message: string, native: string, agent?: AgentRef): Draft
 
 function errorDraft(error: ErrorInfo): Draft<"error"> {
   return draft("error", { code: error.code, message: error.message, retryable: error.retryable }, { synthetic: true });
+}
+
+const MAIN_MODEL_OUTPUT = new Set(["text", "thinking", "tool_call", "usage_stats"]);
+
+/** What only a main-agent model call produces (a main model_retry belongs to the call it retries). */
+function isModelOutput(e: NativeEvent): boolean {
+  return MAIN_MODEL_OUTPUT.has(e.type) || (e.type === "model_retry" && !nonEmpty(e.subagent));
 }
 
 /** Calls without ids queue per agent and tool name. */
