@@ -432,6 +432,13 @@ describe("evosci: graded runs (--rubric)", () => {
     endedAs(fixture("rubric-no-verdict", { end: { backendExit: null } }), "succeeded", 0);
   });
 
+  it("grading that started or was deferred but gave no verdict fails the run, even without the exit code", () => {
+    const deferred = stream([{ type: "text", content: "Queued the jobs." }, { type: "rubric_evaluation_deferred", tasks: 2, processes: 0 }, done0]);
+    expect(endedAs(deferred, "failed", 1).error).toMatchObject({ code: "acceptance", message: expect.stringContaining("grading waits for background work") });
+    const started = stream([{ type: "rubric_evaluation_start", iteration: 0 }, done0]);
+    expect(endedAs(started, "failed", 1).error?.message).toBe("the run stopped before its acceptance criteria (--rubric) were checked");
+  });
+
   it("a graded run paused for input stays needs_input", () => {
     const run = stream([{ type: "ask_user", interrupt_id: "q1", questions: [], tool_call_id: "" }, done0], { end: { backendExit: { code: 3, signal: null }, stderrTail: [] } });
     endedAs(run, "needs_input", 3);

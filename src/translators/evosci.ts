@@ -47,6 +47,8 @@ export class EvosciTranslator implements Translator {
   private readonly dispatches = new Map<string, string>();
   /** The last rubric verdict of a graded run (`--rubric`); the backend's exit code follows it. */
   private verdict: RubricVerdict | undefined;
+  /** Grading started or was deferred: a graded run, so done without a verdict is an unchecked one. */
+  private grading: "started" | "deferred" | undefined;
 
   translate(e: NativeEvent): Draft[] {
     this.started = true;
@@ -185,6 +187,7 @@ export class EvosciTranslator implements Translator {
       case "rubric_evaluation_deferred":
         // The agent stopped and its work goes to the grader: what it said so far is one message.
         this.closeMainText(out);
+        this.grading = e.type === "rubric_evaluation_start" ? "started" : "deferred";
         out.push(passThrough(e));
         break;
       case "rubric_evaluation": {
@@ -226,7 +229,7 @@ export class EvosciTranslator implements Translator {
     this.closeAllText(drafts);
     // EvoScientist exits 3 after done only for a graded run whose rubric was not satisfied, a verdict or none.
     if (this.doneSeen && this.outcome?.status === "succeeded" && end.backendExit?.code === 3) {
-      const error = acceptanceError(this.verdict);
+      const error = acceptanceError(this.verdict, this.grading);
       drafts.push(errorDraft(error));
       this.outcome = { ...this.outcome, status: "failed", error };
     }
@@ -280,8 +283,8 @@ export class EvosciTranslator implements Translator {
   /** The outcome done gives: what the run waits for, else the rubric's verdict (an unmet one is also an error event). */
   private endOfRun(resultText: string | null, out: Draft[]): Outcome {
     if (this.inputRequested || this.subagentPaused) return { status: "needs_input", resultText };
-    if (!this.verdict || this.verdict.result === "satisfied") return { status: "succeeded", resultText };
-    const error = acceptanceError(this.verdict);
+    if (this.verdict ? this.verdict.result === "satisfied" : !this.grading) return { status: "succeeded", resultText };
+    const error = acceptanceError(this.verdict, this.grading);
     out.push(errorDraft(error));
     return { status: "failed", error, resultText };
   }
@@ -385,9 +388,11 @@ interface RubricVerdict {
 }
 
 /** Why a graded run did not pass, worded as EvoScientist's own notice; no verdict means it stopped before grading. */
-function acceptanceError(verdict: RubricVerdict | undefined): ErrorInfo {
+function acceptanceError(verdict: RubricVerdict | undefined, grading?: "started" | "deferred"): ErrorInfo {
   const what = !verdict
-    ? "the run stopped before its acceptance criteria (--rubric) were checked"
+    ? grading === "deferred"
+      ? "the acceptance criteria (--rubric) were not checked: grading waits for background work"
+      : "the run stopped before its acceptance criteria (--rubric) were checked"
     : verdict.result === "failed"
       ? "the acceptance criteria (--rubric) could not be evaluated"
       : verdict.result === "grader_error"
