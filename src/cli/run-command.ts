@@ -70,8 +70,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   let supervisor: RunSupervisor | undefined;
   const onGone = (): void => {
     supervisor?.readerGone();
-    // Also when the reader went away during the last writes, after the outcome was known.
-    process.exitCode = EXIT_EPIPE;
+    // Also when stdout was lost during the last writes, after the outcome was known.
+    process.exitCode = output.writer.lostExitCode;
   };
   const output = await runOutput(opts.output, { validate: opts.validate, onGone, redactor });
   const session = new TranslationSession({
@@ -120,8 +120,9 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   switch (end.kind) {
     case "stdout_closed":
       renderer.close();
-      renderer.note("stdout was closed by its reader; the backend was stopped");
-      process.exitCode = EXIT_EPIPE;
+      // A write error was said already, as it happened.
+      if (output.writer.lostExitCode === EXIT_EPIPE) renderer.note("stdout was closed by its reader; the backend was stopped");
+      process.exitCode = output.writer.lostExitCode;
       return;
     case "launch_failed":
       finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: end.message }));
@@ -135,7 +136,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   function finish(outcome: ResolvedOutcome): void {
     output.finish();
     // Set, never process.exit(): stdout still has to drain.
-    process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
+    process.exitCode = output.writer.lostExitCode ?? outcome.exitCode;
   }
 }
 

@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { BIN, SAMPLES } from "../helpers/cli.js";
+import { isRunning, STAND_IN, transcript } from "./helpers.js";
+
+// stdout that cannot be written (a full disk: /dev/full answers every write
+// with ENOSPC) is not the agent's failure: one line on stderr, exit 74
+// (EX_IOERR), the backend stopped, no stack trace.
+
+/** Run agentstream with its stdout on /dev/full; resolves with its exit status and stderr. */
+function toDevFull(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
+  const full = openSync("/dev/full", "w");
+  try {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", full, "pipe"] });
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+  } finally {
+    closeSync(full);
+  }
+}
+
+/** Processes whose command line holds `token` (the backends started with it as their prompt), killed as they are found. */
+function processesWith(token: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(token) && isRunning(Number(entry))) found.push(Number(entry));
+  }
+  for (const pid of found) process.kill(pid, "SIGKILL");
+  return found;
+}
+
+function expectOneCleanLine(stderr: string): void {
+  expect(stderr).not.toMatch(/\n\s+at |internal error|Error:/);
+  expect(stderr.split("\n").filter((line) => /cannot write to stdout/.test(line))).toEqual(["agentstream: cannot write to stdout: ENOSPC: no space left on device"]);
+}
+
+describe.runIf(existsSync("/dev/full")).concurrent("stdout on a full disk (>/dev/full)", () => {
+  it("run: one line on stderr, exit 74, the backend stopped", async () => {
+    const token = `prompt-${randomUUID()}`;
+    const result = await toDevFull(["run", "--backend", "evosci", "--bin", STAND_IN, token], {
+      STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"),
+      STANDIN_END: "hang",
+    });
+    expect(processesWith(token)).toEqual([]);
+    expectOneCleanLine(result.stderr);
+    expect(result.code).toBe(74);
+  });
+
+  it("run --output json (written at the end): exit 74, not the run's own code", async () => {
+    const result = await toDevFull(["run", "--backend", "evosci", "--bin", STAND_IN, "--output", "json", "x"], {
+      STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl"),
+    });
+    expectOneCleanLine(result.stderr);
+    expect(result.code).toBe(74);
+  });
+
+  it("normalize: one line on stderr, exit 74", async () => {
+    const sample = `${SAMPLES}evosci/${readdirSync(`${SAMPLES}evosci`).find((name) => name.endsWith(".jsonl"))!}`;
+    const result = await toDevFull(["normalize", "--from", "evosci", sample]);
+    expectOneCleanLine(result.stderr);
+    expect(result.code).toBe(74);
+  });
+
+  it("schema: one line on stderr, exit 74", async () => {
+    const result = await toDevFull(["schema"]);
+    expectOneCleanLine(result.stderr);
+    expect(result.code).toBe(74);
+  });
+});
