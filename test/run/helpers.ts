@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,6 +57,33 @@ export function expectNoneLeftRunning(recordPath: string): StandInRecord | undef
   for (const [, pid] of running) process.kill(pid!, "SIGKILL");
   expect(running.map(([who, pid]) => `${who} ${pid} still running`)).toEqual([]);
   return record;
+}
+
+/**
+ * Running processes whose command line holds `token` (a prompt, an argument
+ * made unique for one test): SIGKILLed as they are found, so that a failing
+ * test leaves nothing behind either.
+ */
+export function killRunningWith(token: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(token) && isRunning(Number(entry))) found.push(Number(entry));
+  }
+  for (const pid of found) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
 
 export function readRecord(path: string): StandInRecord {

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { BIN, SAMPLES } from "../helpers/cli.js";
-import { isRunning, STAND_IN, transcript } from "./helpers.js";
+import { killRunningWith, STAND_IN, transcript } from "./helpers.js";
 
 // stdout that cannot be written (a full disk: /dev/full answers every write
 // with ENOSPC) is not the agent's failure: one line on stderr, exit 74
@@ -22,23 +22,6 @@ function toDevFull(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
   }
 }
 
-/** Processes whose command line holds `token` (the backends started with it as their prompt), killed as they are found. */
-function processesWith(token: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let cmdline = "";
-    try {
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-    } catch {
-      continue;
-    }
-    if (cmdline.includes(token) && isRunning(Number(entry))) found.push(Number(entry));
-  }
-  for (const pid of found) process.kill(pid, "SIGKILL");
-  return found;
-}
-
 function expectOneCleanLine(stderr: string): void {
   expect(stderr).not.toMatch(/\n\s+at |internal error|Error:/);
   expect(stderr.split("\n").filter((line) => /cannot write to stdout/.test(line))).toEqual(["agentstream: cannot write to stdout: ENOSPC: no space left on device"]);
@@ -51,7 +34,7 @@ describe.runIf(existsSync("/dev/full")).concurrent("stdout on a full disk (>/dev
       STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"),
       STANDIN_END: "hang",
     });
-    expect(processesWith(token)).toEqual([]);
+    expect(killRunningWith(token)).toEqual([]);
     expectOneCleanLine(result.stderr);
     expect(result.code).toBe(74);
   });
