@@ -12,7 +12,7 @@ import { BACKENDS, type BackendSpec } from "../run/backends.js";
 import { findExecutable } from "../run/executable.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { piAcceptsPromptTerminator } from "../run/pi-version.js";
-import { readPrompt, workingDirectory } from "../run/prompt.js";
+import { promptAsShown, readPrompt, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
@@ -60,8 +60,9 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     promptTerminator: executable.found ? await promptTerminator(spec, executable.path, prompt) : false,
   };
   const file = executable.found ? executable.path : spec.executableNames[0]!;
-  // What run.started (and --verbose) shows: the argv with secret values hidden.
-  const command = redactSecretValues([file, ...backendArgv(spec, { ...request, backendArgs: redactSecrets(request.backendArgs) })], process.env);
+  // What run.started (and --verbose) shows: the argv with secret values hidden, a long prompt shortened (once hidden).
+  const shownPrompt = promptAsShown(redactSecretValues([prompt], process.env)[0]!);
+  const command = redactSecretValues([file, ...backendArgv(spec, { ...request, prompt: shownPrompt, backendArgs: redactSecrets(request.backendArgs) })], process.env);
 
   // Whatever the backend prints (its key on stderr, in an error event) is written through this.
   const redactor = runRedactor(request.backendArgs, process.env);
@@ -126,7 +127,11 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
       return;
     case "launch_failed":
       finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: end.message }));
-      renderer.hint(`check that ${file} is a program that can run here, or point --bin / ${spec.binEnvVar} elsewhere`);
+      renderer.hint(
+        end.code === "E2BIG"
+          ? "shorten the prompt, the --backend-arg values or the environment: together they must fit the system's limit (getconf ARG_MAX)"
+          : `check that ${file} is a program that can run here, or point --bin / ${spec.binEnvVar} elsewhere`,
+      );
       return;
     case "exited":
       finish(session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption));

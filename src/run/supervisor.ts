@@ -29,7 +29,8 @@ export interface SupervisorOptions {
 
 export type SupervisedEnd =
   | { kind: "exited"; backendExit: BackendExit; stderrTail: string[]; interruption?: Interruption }
-  | { kind: "launch_failed"; message: string }
+  /** `code`: why spawn() failed (ENOENT, EACCES, E2BIG...), when it says. */
+  | { kind: "launch_failed"; message: string; code?: string }
   | { kind: "stdout_closed" };
 
 // SIGHUP (terminal closed) is handled like SIGTERM (exit 143): the backend is in
@@ -63,7 +64,8 @@ export class RunSupervisor {
     } catch (err) {
       // spawn refuses some argv outright (a NUL byte): nothing ran, and the run still ends properly.
       // Its message would quote the argument, which may hold a secret: only its code is said.
-      return this.launchFailed((err as NodeJS.ErrnoException).code ?? "spawn refused its arguments");
+      const code = (err as NodeJS.ErrnoException).code;
+      return this.launchFailed(code ?? "spawn refused its arguments", code);
     }
     this.backend = backend;
     for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
@@ -80,7 +82,7 @@ export class RunSupervisor {
       if (options.writer.closed) this.readerGone();
       const end = await backend.ended;
       if (this.stdoutClosed || options.writer.closed) return { kind: "stdout_closed" };
-      if (!end.launched) return this.launchFailed(end.error.message);
+      if (!end.launched) return this.launchFailed(end.error.message, end.error.code);
       return {
         kind: "exited",
         backendExit: end.exit,
@@ -93,8 +95,9 @@ export class RunSupervisor {
     }
   }
 
-  private launchFailed(reason: string): SupervisedEnd {
-    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${reason}` };
+  private launchFailed(reason: string, code?: string): SupervisedEnd {
+    const why = code === "E2BIG" ? "its command line and environment are too long for the system (E2BIG)" : reason;
+    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${why}`, ...(code ? { code } : {}) };
   }
 
   /** The backend wrote its terminal event: the outcome is known, only its exit is awaited. */
