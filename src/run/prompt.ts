@@ -2,7 +2,8 @@ import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { Backend } from "../canonical/events.js";
-import { UsageError } from "../core/errors.js";
+import { StoppedBeforeStart, UsageError } from "../core/errors.js";
+import type { EarlyStop } from "./stop-signals.js";
 
 /**
  * The longest prompt a backend can be given: it is one argument, and Linux
@@ -20,13 +21,13 @@ const SHOWN_PROMPT_CHARS = 4096;
  * a prompt that cannot reach the backend byte for byte is refused, as is one
  * too long to be an argument (read no further than that).
  */
-export async function readPrompt(argument: string | undefined, promptFile: string | undefined, stdin: Readable, backend: Backend): Promise<string> {
+export async function readPrompt(argument: string | undefined, promptFile: string | undefined, stdin: Readable, backend: Backend, stops: EarlyStop): Promise<string> {
   if (argument !== undefined && promptFile !== undefined) {
     throw new UsageError("give the prompt either as PROMPT or with --prompt-file, not both");
   }
   let text: string;
   if (promptFile !== undefined) text = utf8(readPromptFile(promptFile), `--prompt-file ${promptFile}`);
-  else if (argument === "-") text = utf8(await readUpToLimit(stdin), "the prompt on stdin");
+  else if (argument === "-") text = utf8(await readStdinUnlessStopped(stdin, stops), "the prompt on stdin");
   else if (argument !== undefined) return passable(argument, "the prompt");
   else throw new UsageError("no prompt given", `agentstream run --backend ${backend} "your prompt" (or - to read it from stdin, or --prompt-file FILE)`);
   return passable(text.replace(/\r?\n$/, ""), promptFile !== undefined ? `--prompt-file ${promptFile}` : "the prompt on stdin");
@@ -69,6 +70,21 @@ function readPromptFile(file: string): Buffer {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read --prompt-file ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`);
   }
+}
+
+/** Nothing has started while the prompt is awaited: a stop signal ends agentstream there. */
+async function readStdinUnlessStopped(stdin: Readable, stops: EarlyStop): Promise<Buffer> {
+  const unlisten = stops.listen(() => stdin.destroy());
+  let bytes: Buffer | undefined;
+  try {
+    if (!stops.signal) bytes = await readUpToLimit(stdin);
+  } catch (err) {
+    if (!stops.signal) throw err;
+  } finally {
+    unlisten();
+  }
+  if (stops.signal) throw new StoppedBeforeStart(stops.signal, "reading the prompt from stdin");
+  return bytes!;
 }
 
 async function readUpToLimit(stream: Readable): Promise<Buffer> {

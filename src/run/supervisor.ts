@@ -5,6 +5,7 @@ import { TailBuffer } from "../core/tail-buffer.js";
 import { BackendProcess } from "./backend-process.js";
 import type { BackendSpec } from "./backends.js";
 import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
+import { onStopSignals, type StopSignal } from "./stop-signals.js";
 
 export interface SupervisorOptions {
   spec: BackendSpec;
@@ -33,10 +34,6 @@ export type SupervisedEnd =
   | { kind: "launch_failed"; message: string; code?: string }
   | { kind: "stdout_closed" };
 
-// SIGHUP (terminal closed) is handled like SIGTERM (exit 143): the backend is in
-// its own process group and would otherwise outlive agentstream.
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-
 /**
  * Runs one backend process to its end: feeds its stdout on as it arrives
  * (pausing it while stdout is full), keeps its stderr tail (pausing it while
@@ -52,7 +49,6 @@ export class RunSupervisor {
   private stdoutThrottle: PipeThrottle | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly stderrTail = new TailBuffer();
-  private readonly onSignal = (signal: NodeJS.Signals): void => this.signalled(signal);
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -68,7 +64,7 @@ export class RunSupervisor {
       return this.launchFailed(code ?? "spawn refused its arguments", code);
     }
     this.backend = backend;
-    for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+    const unhear = onStopSignals((signal) => this.signalled(signal));
     try {
       this.stdoutThrottle = new PipeThrottle(backend.stdout, options.writer);
       const stderrThrottle = new PipeThrottle(backend.stderr, options.stderrShown);
@@ -90,7 +86,7 @@ export class RunSupervisor {
         ...(this.interruption ? { interruption: this.interruption } : {}),
       };
     } finally {
-      for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+      unhear();
       for (const timer of this.timers) clearTimeout(timer);
     }
   }
@@ -123,10 +119,10 @@ export class RunSupervisor {
     this.stdoutThrottle!.check();
   }
 
-  private signalled(signal: NodeJS.Signals): void {
+  private signalled(signal: StopSignal): void {
     // A second signal while the backend is being stopped: no more waiting.
     if (this.stopRequested) return this.backend?.kill();
-    this.interruption ??= { kind: "signal", signal: signal === "SIGINT" || signal === "SIGHUP" ? signal : "SIGTERM" };
+    this.interruption ??= { kind: "signal", signal };
     this.options.onStatus(`${signal}: stopping ${this.options.spec.displayName}`);
     this.stop(this.options.spec.stopSignal);
   }

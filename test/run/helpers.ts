@@ -86,6 +86,21 @@ export function killRunningWith(token: string): number[] {
   return found;
 }
 
+/**
+ * Once the test is over, passed, failed or timed out: SIGKILL agentstream and
+ * whatever these stand-in records name, so that a failing test leaves nothing behind.
+ * (`onTestFinished` from the test's context: tests here run concurrently.)
+ */
+export function killAfterTest(onTestFinished: (fn: () => void) => void, run: LiveRun, ...records: string[]): void {
+  onTestFinished(() => {
+    run.child.kill("SIGKILL");
+    for (const record of records.filter((path) => existsSync(path))) {
+      const { pid, grandchild } = readRecord(record);
+      for (const who of [pid, grandchild]) if (who !== undefined && isRunning(who)) process.kill(who, "SIGKILL");
+    }
+  });
+}
+
 export function readRecord(path: string): StandInRecord {
   return JSON.parse(readFileSync(path, "utf8")) as StandInRecord;
 }
