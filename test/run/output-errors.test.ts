@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -22,10 +22,23 @@ function toDevFull(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
   }
 }
 
-function expectOneCleanLine(stderr: string): void {
+function expectOneCleanLine(stderr: string, reason = "ENOSPC: no space left on device"): void {
   expect(stderr).not.toMatch(/\n\s+at |internal error|Error:/);
-  expect(stderr.split("\n").filter((line) => /cannot write to stdout/.test(line))).toEqual(["agentstream: cannot write to stdout: ENOSPC: no space left on device"]);
+  expect(stderr.split("\n").filter((line) => /cannot write to stdout/.test(line))).toEqual([`agentstream: cannot write to stdout: ${reason}`]);
 }
+
+// A terminal that went away: its pty's other side is closed, so every write fails with EIO.
+// (Node cannot open a pty; Python can.)
+const ON_GONE_TERMINAL = `
+import json, os, pty, subprocess, sys
+master, slave = pty.openpty()
+os.close(master)
+p = subprocess.Popen(sys.argv[1:], stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+os.close(slave)
+_, err = p.communicate()
+print(json.dumps({"code": p.returncode, "stderr": err.decode()}))
+`;
+const hasPython = process.platform === "linux" && spawnSync("python3", ["-c", "import pty"]).status === 0;
 
 describe.runIf(existsSync("/dev/full")).concurrent("stdout on a full disk (>/dev/full)", () => {
   it("run: one line on stderr, exit 74, the backend stopped", async () => {
@@ -57,6 +70,23 @@ describe.runIf(existsSync("/dev/full")).concurrent("stdout on a full disk (>/dev
   it("schema: one line on stderr, exit 74", async () => {
     const result = await toDevFull(["schema"]);
     expectOneCleanLine(result.stderr);
+    expect(result.code).toBe(74);
+  });
+});
+
+describe.runIf(hasPython)("stdout on a terminal that went away (EIO)", () => {
+  it("run: one line on stderr, exit 74, the backend stopped", async () => {
+    const token = `prompt-${randomUUID()}`;
+    const child = spawn("python3", ["-c", ON_GONE_TERMINAL, process.execPath, BIN, "run", "--backend", "evosci", "--bin", STAND_IN, token], {
+      env: { ...process.env, NO_COLOR: "1", STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"), STANDIN_END: "hang" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    await new Promise((resolve) => child.on("close", resolve));
+    expect(killRunningWith(token)).toEqual([]);
+    const result = JSON.parse(out) as { code: number; stderr: string };
+    expectOneCleanLine(result.stderr, "EIO: i/o error");
     expect(result.code).toBe(74);
   });
 });
