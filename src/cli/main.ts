@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AgentstreamError } from "../core/errors.js";
-import { EXIT_EPIPE, EXIT_USAGE } from "../core/exit-codes.js";
+import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 
@@ -131,8 +131,9 @@ Examples:
 
 Exit status follows the run's outcome (see the exit-code table in the README):
 0 succeeded, 1 failed, 2 bad flags, 3 needs input, 69 backend not found,
-75 retryable failure, 76 backend crashed, 77 auth, 78 config/start-up,
-124 timed out, 130/143 cancelled by SIGINT/SIGTERM, 141 stdout closed.`,
+74 stdout not writable, 75 retryable failure, 76 backend crashed, 77 auth,
+78 config/start-up, 124 timed out, 130/143 cancelled by SIGINT/SIGTERM,
+141 stdout closed.`,
     )
     .action(async (prompt: string | undefined, opts) => {
       const { runCommand } = await import("./run-command.js");
@@ -203,10 +204,14 @@ Example:
 
 export async function main(argv: string[]): Promise<void> {
   dropColourConflictWarning();
-  // A reader that goes away early (`agentstream --help | head -1`) ends us quietly with 141.
+  // A reader that goes away early (`agentstream --help | head -1`) ends us quietly with 141;
+  // a stdout that cannot be written (a full disk, a broken device) with one line and 74.
+  let outputErrorSaid = false;
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EPIPE") throw err;
-    process.exitCode = EXIT_EPIPE;
+    process.exitCode = exitCodeForLostOutput(err);
+    if (readerLeft(err) || outputErrorSaid) return;
+    outputErrorSaid = true;
+    process.stderr.write(`agentstream: cannot write to stdout: ${err.message.replace(/, write$/, "")}\n`);
   });
   const program = buildProgram();
   try {

@@ -12,8 +12,9 @@ import { BACKENDS, type BackendSpec } from "../run/backends.js";
 import { findExecutable } from "../run/executable.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { piAcceptsPromptTerminator } from "../run/pi-version.js";
-import { readPrompt, workingDirectory } from "../run/prompt.js";
+import { promptAsShown, readPrompt, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
+import { EarlyStop } from "../run/stop-signals.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
@@ -43,6 +44,16 @@ export interface RunOptions {
 }
 
 export async function runCommand(promptArgument: string | undefined, opts: RunOptions): Promise<void> {
+  // Stop signals before the backend is spawned; the supervisor hears them after.
+  const stops = new EarlyStop();
+  try {
+    await runWith(stops, promptArgument, opts);
+  } finally {
+    stops.end();
+  }
+}
+
+async function runWith(stops: EarlyStop, promptArgument: string | undefined, opts: RunOptions): Promise<void> {
   const spec = BACKENDS[opts.backend];
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: opts.model,
@@ -53,17 +64,15 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   };
   checkRequestFits(spec, wanted);
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
-  const prompt = await readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend);
+  const prompt = await readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend, stops);
   const cwd = workingDirectory(opts.cwd);
   const executable = findExecutable(spec, opts.bin, process.env);
-  const request: BackendRequest = {
-    ...wanted,
-    prompt,
-    promptTerminator: executable.found ? await promptTerminator(spec, executable.path, prompt) : false,
-  };
+  const graceMs = seconds(opts.grace)!;
+  const request: BackendRequest = { ...wanted, prompt, promptTerminator: executable.found ? await promptTerminator(spec, executable.path, prompt, graceMs, stops) : false };
   const file = executable.found ? executable.path : spec.executableNames[0]!;
-  // What run.started (and --verbose) shows: the argv with secret values hidden.
-  const command = redactSecretValues([file, ...backendArgv(spec, { ...request, backendArgs: redactSecrets(request.backendArgs) })], process.env);
+  // What run.started (and --verbose) shows: the argv with secret values hidden, a long prompt shortened (once hidden).
+  const shownPrompt = promptAsShown(redactSecretValues([prompt], process.env)[0]!);
+  const command = redactSecretValues([file, ...backendArgv(spec, { ...request, prompt: shownPrompt, backendArgs: redactSecrets(request.backendArgs) })], process.env);
 
   // Whatever the backend prints (its key on stderr, in an error event) is written through this.
   const redactor = runRedactor(request.backendArgs, process.env);
@@ -72,8 +81,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   let supervisor: RunSupervisor | undefined;
   const onGone = (): void => {
     supervisor?.readerGone();
-    // Also when the reader went away during the last writes, after the outcome was known.
-    process.exitCode = EXIT_EPIPE;
+    // Also when stdout was lost during the last writes, after the outcome was known.
+    process.exitCode = output.writer.lostExitCode;
   };
   const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
   const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile);
@@ -97,6 +106,12 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     },
   });
 
+  if (stops.signal) {
+    // Stopped after the prompt was read (while pi was asked its version): the run ends cancelled, the backend never started.
+    finish(session.end({ backendExit: null, stderrTail: [] }, { kind: "signal", signal: stops.signal }));
+    return;
+  }
+
   if (!executable.found) {
     finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: executable.message }));
     renderer.hint(executable.hint);
@@ -111,24 +126,32 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     env: process.env,
     timeoutMs: seconds(opts.timeout),
     lingerMs: seconds(opts.linger),
-    graceMs: seconds(opts.grace)!,
+    graceMs,
     writer: output.writer,
     onStdout: (chunk) => output.writer.batch(() => session.write(chunk)),
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
   });
-  const end = await supervisor.run();
+  // run() hears stop signals before it returns: handed over with no gap.
+  const running = supervisor.run();
+  stops.end();
+  const end = await running;
 
   switch (end.kind) {
     case "stdout_closed":
       renderer.close();
-      renderer.note("stdout was closed by its reader; the backend was stopped");
-      process.exitCode = EXIT_EPIPE;
+      // A write error was said already, as it happened.
+      if (output.writer.lostExitCode === EXIT_EPIPE) renderer.note("stdout was closed by its reader; the backend was stopped");
+      process.exitCode = output.writer.lostExitCode;
       return;
     case "launch_failed":
       finish(session.end({ backendExit: null, stderrTail: [] }, undefined, { code: "backend_not_found", message: end.message }));
-      renderer.hint(`check that ${file} is a program that can run here, or point --bin / ${spec.binEnvVar} elsewhere`);
+      renderer.hint(
+        end.code === "E2BIG"
+          ? "shorten the prompt, the --backend-arg values or the environment: together they must fit the system's limit (getconf ARG_MAX)"
+          : `check that ${file} is a program that can run here, or point --bin / ${spec.binEnvVar} elsewhere`,
+      );
       return;
     case "exited":
       finish(session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption));
@@ -138,20 +161,21 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   function finish(outcome: ResolvedOutcome): void {
     output.finish();
     // Set, never process.exit(): stdout still has to drain.
-    process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
+    process.exitCode = output.writer.lostExitCode ?? outcome.exitCode;
   }
 }
 
 /**
  * pi before 1.6 has no `--` to end its flags. A prompt that does not start
  * with "-" needs none; one that does is refused on such a pi rather than let it
- * become a flag.
+ * become a flag. A stop signal while pi is asked its version stops the run.
  */
-async function promptTerminator(spec: BackendSpec, executable: string, prompt: string): Promise<boolean> {
+async function promptTerminator(spec: BackendSpec, executable: string, prompt: string, graceMs: number, stops: EarlyStop): Promise<boolean> {
   if (spec.backend === "atomic") return true;
   if (spec.backend !== "pi" || !prompt.startsWith("-")) return false;
-  const pi = await piAcceptsPromptTerminator(executable, process.env);
-  if (pi.accepts) return true;
+  const pi = await piAcceptsPromptTerminator(executable, process.env, graceMs, stops);
+  // Stopped meanwhile: the run ends cancelled.
+  if (pi.accepts || stops.signal) return pi.accepts;
   throw new UsageError(
     `pi ${pi.version ?? "(version unknown)"} has no "--" to end its flags: a prompt starting with "-" would be read as a flag`,
     "reword the prompt so that it does not start with '-', or use pi 1.6 or later",

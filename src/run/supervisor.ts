@@ -5,6 +5,7 @@ import { TailBuffer } from "../core/tail-buffer.js";
 import { BackendProcess } from "./backend-process.js";
 import type { BackendSpec } from "./backends.js";
 import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
+import { onStopSignals, type StopSignal } from "./stop-signals.js";
 
 export interface SupervisorOptions {
   spec: BackendSpec;
@@ -29,12 +30,9 @@ export interface SupervisorOptions {
 
 export type SupervisedEnd =
   | { kind: "exited"; backendExit: BackendExit; stderrTail: string[]; interruption?: Interruption }
-  | { kind: "launch_failed"; message: string }
+  /** `code`: why spawn() failed (ENOENT, EACCES, E2BIG...), when it says. */
+  | { kind: "launch_failed"; message: string; code?: string }
   | { kind: "stdout_closed" };
-
-// SIGHUP (terminal closed) is handled like SIGTERM (exit 143): the backend is in
-// its own process group and would otherwise outlive agentstream.
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Runs one backend process to its end: feeds its stdout on as it arrives
@@ -51,7 +49,6 @@ export class RunSupervisor {
   private stdoutThrottle: PipeThrottle | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly stderrTail = new TailBuffer();
-  private readonly onSignal = (signal: NodeJS.Signals): void => this.signalled(signal);
 
   constructor(private readonly options: SupervisorOptions) {}
 
@@ -63,10 +60,11 @@ export class RunSupervisor {
     } catch (err) {
       // spawn refuses some argv outright (a NUL byte): nothing ran, and the run still ends properly.
       // Its message would quote the argument, which may hold a secret: only its code is said.
-      return this.launchFailed((err as NodeJS.ErrnoException).code ?? "spawn refused its arguments");
+      const code = (err as NodeJS.ErrnoException).code;
+      return this.launchFailed(code ?? "spawn refused its arguments", code);
     }
     this.backend = backend;
-    for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+    const unhear = onStopSignals((signal) => this.signalled(signal));
     try {
       this.stdoutThrottle = new PipeThrottle(backend.stdout, options.writer);
       const stderrThrottle = new PipeThrottle(backend.stderr, options.stderrShown);
@@ -80,7 +78,7 @@ export class RunSupervisor {
       if (options.writer.closed) this.readerGone();
       const end = await backend.ended;
       if (this.stdoutClosed || options.writer.closed) return { kind: "stdout_closed" };
-      if (!end.launched) return this.launchFailed(end.error.message);
+      if (!end.launched) return this.launchFailed(end.error.message, end.error.code);
       return {
         kind: "exited",
         backendExit: end.exit,
@@ -88,13 +86,14 @@ export class RunSupervisor {
         ...(this.interruption ? { interruption: this.interruption } : {}),
       };
     } finally {
-      for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+      unhear();
       for (const timer of this.timers) clearTimeout(timer);
     }
   }
 
-  private launchFailed(reason: string): SupervisedEnd {
-    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${reason}` };
+  private launchFailed(reason: string, code?: string): SupervisedEnd {
+    const why = code === "E2BIG" ? "its command line and environment are too long for the system (E2BIG)" : reason;
+    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${why}`, ...(code ? { code } : {}) };
   }
 
   /** The backend wrote its terminal event: the outcome is known, only its exit is awaited. */
@@ -120,10 +119,10 @@ export class RunSupervisor {
     this.stdoutThrottle!.check();
   }
 
-  private signalled(signal: NodeJS.Signals): void {
+  private signalled(signal: StopSignal): void {
     // A second signal while the backend is being stopped: no more waiting.
     if (this.stopRequested) return this.backend?.kill();
-    this.interruption ??= { kind: "signal", signal: signal === "SIGINT" || signal === "SIGHUP" ? signal : "SIGTERM" };
+    this.interruption ??= { kind: "signal", signal };
     this.options.onStatus(`${signal}: stopping ${this.options.spec.displayName}`);
     this.stop(this.options.spec.stopSignal);
   }
