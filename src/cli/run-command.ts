@@ -16,7 +16,6 @@ import { readPrompt, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
-import { reportBug } from "./canonical-output.js";
 
 export interface RunOptions {
   backend: Backend;
@@ -66,7 +65,9 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   // Whatever the backend prints (its key on stderr, in an error event) is written through this.
   const redactor = runRedactor(request.backendArgs, process.env);
   const stderr = redactor.stream(process.stderr);
-  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend });
+  // --output json and text write stdout after the run, when the spinner is gone.
+  const stdoutIsTerminal = process.stdout.isTTY === true && opts.output === "jsonl";
+  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend, stdoutIsTerminal });
   let supervisor: RunSupervisor | undefined;
   const onGone = (): void => {
     supervisor?.readerGone();
@@ -84,7 +85,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     deltas: opts.deltas,
     liveDurations: true,
     maxLineBytes: opts.maxLineBytes,
-    onTranslatorBug: (message) => reportBug(message, stderr),
+    onTranslatorBug: (message) => renderer.message(message),
     sink: (event) => {
       output.sink(event);
       renderer.event(event);

@@ -1,12 +1,12 @@
 import { StringDecoder } from "node:string_decoder";
 import type { ChalkInstance } from "chalk";
-import ora, { type Ora } from "ora";
 import type { Backend, CanonicalEvent, EventOf } from "../canonical/events.js";
 import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
 import { showControls } from "./control-chars.js";
 import { attemptOf, firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
+import { Spinner } from "./spinner.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 
@@ -15,6 +15,12 @@ export interface HumanRendererOptions {
   verbosity: Verbosity;
   backend: Backend;
   env?: NodeJS.ProcessEnv;
+  /**
+   * stdout writes the live stream to a terminal too: no spinner then (as curl
+   * shows no progress meter when its output is the terminal), so that nothing
+   * is ever drawn into, or cleared out of, those lines.
+   */
+  stdoutIsTerminal?: boolean;
 }
 
 // A backend line longer than this is cut when shown (the stderr tail keeps its own bound).
@@ -28,7 +34,7 @@ const MAX_SHOWN_LINE = 2000;
  */
 export class HumanRenderer {
   private readonly c: ChalkInstance;
-  private readonly spinner: Ora | undefined;
+  private readonly spinner: Spinner | undefined;
   private readonly prefix: string;
   private readonly activity = new Activity();
   private backendPartialLine = "";
@@ -40,9 +46,8 @@ export class HumanRenderer {
     const interactive = options.stream.isTTY === true;
     this.prefix = interactive ? "" : "[agentstream] ";
     // A terminal that reports no width (a bare pty) would make ora's line counting loop forever.
-    if (interactive && (options.stream.columns ?? 0) > 0 && options.verbosity !== "quiet") {
-      // discardStdin: false keeps the terminal's Ctrl-C a SIGINT (ora would put stdin in raw mode).
-      this.spinner = ora({ stream: options.stream, discardStdin: false, isEnabled: true, color: this.c.level > 0 ? "cyan" : false });
+    if (interactive && (options.stream.columns ?? 0) > 0 && options.verbosity !== "quiet" && options.stdoutIsTerminal !== true) {
+      this.spinner = new Spinner(options.stream, this.c.level > 0);
     }
     // A closed stderr must not crash the run.
     options.stream.on("error", () => {});
@@ -88,7 +93,7 @@ export class HumanRenderer {
     const lines = (this.backendPartialLine + this.backendDecoder.write(chunk)).split("\n");
     this.backendPartialLine = capLine(lines.pop() ?? "", MAX_SHOWN_LINE);
     // One write for the whole chunk: a flood of short lines is not a flood of writes.
-    if (lines.length > 0) this.options.stream.write(lines.map((line) => `${this.backendLine(line)}\n`).join(""));
+    if (lines.length > 0) this.write(lines.map((line) => `${this.backendLine(line)}\n`).join(""));
   }
 
   /** Whether the backend's stderr, as shown, waits on stderr's reader: it is not read meanwhile. */
@@ -121,6 +126,11 @@ export class HumanRenderer {
     if (this.options.verbosity !== "quiet") this.line(text);
   }
 
+  /** One of agentstream's own messages ("agentstream: ..."), always shown. */
+  message(text: string): void {
+    this.line(`agentstream: ${text}`, "");
+  }
+
   /** A one-line hint after a failure, always shown. */
   hint(text: string): void {
     this.line(`${this.c.yellow("hint:")} ${text}`);
@@ -137,11 +147,7 @@ export class HumanRenderer {
   private showActivity(activity: string): void {
     if (!this.spinner) return;
     // The activity names native tools and agents.
-    const text = `${this.options.backend} · ${showControls(activity)}`;
-    if (text === this.spinner.text) return;
-    this.spinner.text = text;
-    // Draw the change now rather than at the next frame (only when it changes: deltas come fast).
-    if (this.spinner.isSpinning) this.spinner.render();
+    this.spinner.setText(`${this.options.backend} · ${showControls(activity)}`);
   }
 
   private finished(f: EventOf<"run.finished">): void {
@@ -163,8 +169,12 @@ export class HumanRenderer {
   }
 
   private line(text: string, prefix = this.prefix): void {
-    // While the spinner spins, ora clears it around this write and draws it again below.
-    this.options.stream.write(`${prefix}${text}\n`);
+    this.write(`${prefix}${text}\n`);
+  }
+
+  private write(text: string): void {
+    if (this.spinner) this.spinner.print(text);
+    else this.options.stream.write(text);
   }
 }
 

@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { BIN } from "../helpers/cli.js";
+import { HAS_TMUX, sh, Terminal } from "../helpers/terminal.js";
+import { verifyLines } from "../helpers/verify.js";
+import { openGate, Scratch, STAND_IN, transcript } from "./helpers.js";
+
+const scratch = new Scratch();
+afterAll(() => scratch.remove());
+
+const REPLAY = new URL("../../examples/replay-backend.mjs", import.meta.url).pathname;
+// ora's frames ("dots", or "line" where there is no Unicode) and the text beside them.
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|evosci · /;
+const STEPS_LINES = readFileSync(transcript("evosci-steps.jsonl"), "utf8").split("\n").filter(Boolean).length;
+
+/** A script running agentstream in the terminal as a user would: their colours, no test knobs. */
+function script(env: Record<string, string>, args: string[], redirect = ""): string {
+  const exports = Object.entries(env).map(([name, value]) => `export ${name}=${sh(value)}`);
+  return ["unset NO_COLOR FORCE_COLOR", ...exports, `${sh(process.execPath)} ${sh(BIN)} ${args.map(sh).join(" ")}${redirect}`].join("\n");
+}
+
+/** The screen's lines: the JSON ones parsed (each must parse), the others kept as text. */
+function readScreen(screen: string): { events: Record<string, unknown>[]; text: string[] } {
+  const events: Record<string, unknown>[] = [];
+  const text: string[] = [];
+  for (const line of screen.split("\n")) {
+    if (line.trimStart().startsWith("{")) events.push(JSON.parse(line) as Record<string, unknown>);
+    else if (line.trim() !== "") text.push(line);
+  }
+  return { events, text };
+}
+
+describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)", () => {
+  it("stdout and stderr the same terminal (npm run demo): every JSONL line whole on the screen, no spinner drawn", async () => {
+    const terminal = new Terminal(scratch.dir, script({ REPLAY_SPEED: "20" }, ["run", "--backend", "evosci", "--bin", REPLAY, "--verbose", "Summarize data/results.csv into notes.md"]));
+    try {
+      expect(await terminal.exited()).toBe(0);
+      const { events, text } = readScreen(terminal.screen());
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      expect(events[0]!.type).toBe("run.started");
+      expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+      expect(text.filter((line) => SPINNER.test(line) || line.includes('{"v":1'))).toEqual([]);
+      expect(text).toContainEqual(expect.stringMatching(/^✔ data-analysis-agent › execute \d/));
+      expect(text.some((line) => line.startsWith("✔ succeeded in "))).toBe(true);
+    } finally {
+      terminal.close();
+    }
+  });
+
+  it("stdout the same terminal: no spinner while the run goes on either", async () => {
+    const gate = await openGate();
+    const env = { STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port) };
+    const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"]));
+    try {
+      // The stand-in has written its first line and waits: agentstream is mid-run.
+      const screen = await terminal.waitForScreen((s) => s.includes('"type":"message.delta"'), "no message.delta on the screen");
+      expect(screen).not.toMatch(SPINNER);
+      for (let i = 0; i < STEPS_LINES; i++) gate.next();
+      expect(await terminal.exited()).toBe(0);
+      const { events, text } = readScreen(terminal.screen());
+      expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+      expect(text).toEqual([expect.stringMatching(/^✔ ls \d+ms$/), expect.stringMatching(/^✔ succeeded in .* · 1 tool call$/)]);
+    } finally {
+      terminal.close();
+      await gate.close();
+    }
+  });
+
+  it("stdout to a file: the spinner shows what the agent does, and is gone at the end, every line whole", async () => {
+    const gate = await openGate();
+    const out = scratch.path("out.jsonl");
+    const env = { STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port) };
+    const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], ` > ${sh(out)}`));
+    try {
+      await terminal.waitForScreen((s) => s.includes("evosci · writing"), "no spinner on the screen");
+      for (let i = 0; i < STEPS_LINES; i++) gate.next();
+      expect(await terminal.exited()).toBe(0);
+      const screen = terminal.screen();
+      expect(screen).not.toMatch(SPINNER);
+      expect(screen.split("\n")).toEqual([expect.stringMatching(/^✔ ls \d+ms$/), expect.stringMatching(/^✔ succeeded in .* · 1 tool call$/)]);
+      expect(verifyLines(readFileSync(out, "utf8").split("\n").filter(Boolean))).toEqual([]);
+    } finally {
+      terminal.close();
+      await gate.close();
+    }
+  });
+});
