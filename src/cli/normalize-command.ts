@@ -10,6 +10,7 @@ import { TailBuffer } from "../core/tail-buffer.js";
 import { TranslationSession } from "../core/translation-session.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
+import { showControls } from "../human/control-chars.js";
 import { canonicalStdout, reportBug } from "./canonical-output.js";
 import { openInput } from "./input.js";
 
@@ -77,7 +78,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
     process.exitCode = EXIT_EPIPE;
     return;
   }
-  if (readError) process.stderr.write(`agentstream: ${readError}\n`);
+  if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
   const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
   process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
 }

@@ -118,22 +118,24 @@ export class HumanRenderer {
   status(text: string): void {
     this.activity.set(text);
     if (this.spinner) this.showActivity(text);
-    else if (this.options.verbosity === "verbose") this.line(this.c.dim(text));
+    else if (this.options.verbosity === "verbose") this.line(this.c.dim(showControls(text)));
   }
+
+  // note, message and hint quote paths, arguments and native text: their control characters are shown.
 
   /** A one-line note, not shown with --quiet. */
   note(text: string): void {
-    if (this.options.verbosity !== "quiet") this.line(text);
+    if (this.options.verbosity !== "quiet") this.line(showControls(text));
   }
 
   /** One of agentstream's own messages ("agentstream: ..."), always shown. */
   message(text: string): void {
-    this.line(`agentstream: ${text}`, "");
+    this.line(`agentstream: ${showControls(text)}`, "");
   }
 
   /** A one-line hint after a failure, always shown. */
   hint(text: string): void {
-    this.line(`${this.c.yellow("hint:")} ${text}`);
+    this.line(`${this.c.yellow("hint:")} ${showControls(text)}`);
   }
 
   /** Stop the spinner and show what is left of the backend's stderr. */
