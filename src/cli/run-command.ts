@@ -67,7 +67,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
   const stderr = redactor.stream(process.stderr);
   // --output json and text write stdout after the run, when the spinner is gone.
   const stdoutIsTerminal = process.stdout.isTTY === true && opts.output === "jsonl";
-  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend, stdoutIsTerminal });
+  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend, stdoutIsTerminal, redact: (text) => redactor.text(text) });
   let supervisor: RunSupervisor | undefined;
   const onGone = (): void => {
     supervisor?.readerGone();

@@ -5,7 +5,9 @@ import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
 import { showControls } from "./control-chars.js";
-import { attemptOf, firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
+import { errorText } from "./error-text.js";
+import { attemptOf, firstLine, formatDuration, shellQuote, toolLine } from "./format.js";
+import { DETAIL, summaryLines } from "./summary.js";
 import { Spinner } from "./spinner.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
@@ -21,6 +23,11 @@ export interface HumanRendererOptions {
    * is ever drawn into, or cleared out of, those lines.
    */
   stdoutIsTerminal?: boolean;
+  /**
+   * Hides secrets in text that is wrapped or cut before it is written (the
+   * stream hides them per write, but not in a secret split across lines).
+   */
+  redact?: (text: string) => string;
 }
 
 // A backend line longer than this is cut when shown (the stderr tail keeps its own bound).
@@ -67,7 +74,7 @@ export class HumanRenderer {
         if (normal) this.line(toolLine(e, this.c));
         break;
       case "retry.started":
-        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${firstLine(e.error)}`);
+        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${firstLine(errorText(e.error).lines[0] ?? "")}`);
         break;
       case "input.requested":
         if (normal) this.line(`${this.c.yellow("?")} needs input: ${describeRequest(e)}`);
@@ -149,21 +156,32 @@ export class HumanRenderer {
   private showActivity(activity: string): void {
     if (!this.spinner) return;
     // The activity names native tools and agents.
-    this.spinner.setText(`${this.options.backend} · ${showControls(activity)}`);
+    this.spinner.setText(`${this.options.backend} · ${showControls(this.redact(activity))}`);
   }
 
   private finished(f: EventOf<"run.finished">): void {
     this.close();
     if (this.options.verbosity === "quiet" && f.status === "succeeded") return;
-    this.line(summaryLine(f, this.c));
-    if (f.resume) this.line(this.c.dim(`resume with: ${showControls(f.resume.hint)}`));
+    const error = f.error ? { ...f.error, message: this.redact(f.error.message) } : undefined;
+    for (const line of summaryLines({ ...f, error }, this.c, this.width())) this.line(line);
+    if (f.resume) this.line(this.c.dim(`${DETAIL}resume with: ${showControls(f.resume.hint)}`));
     const failed = f.status === "failed" || f.status === "timed_out";
     // --verbose has shown the backend's stderr already.
     if (failed && f.stderr_tail && this.options.verbosity !== "verbose") {
       const n = f.stderr_tail.length;
-      this.line(this.c.dim(`${this.options.backend} stderr (last ${n === 1 ? "line" : `${n} lines`}):`));
-      for (const line of f.stderr_tail) this.line(this.c.dim(`  │ ${showControls(line)}`));
+      this.line(this.c.dim(`${DETAIL}${this.options.backend} stderr (last ${n === 1 ? "line" : `${n} lines`}):`));
+      for (const line of f.stderr_tail) this.line(this.c.dim(`${DETAIL}│ ${showControls(line)}`));
     }
+  }
+
+  /** What the summary wraps to: the terminal's width, else a width that reads well in a log. */
+  private width(): number {
+    const columns = this.options.stream.isTTY === true ? (this.options.stream.columns ?? 0) : 0;
+    return Math.max(40, (columns > 0 ? columns : 100) - this.prefix.length);
+  }
+
+  private redact(text: string): string {
+    return this.options.redact ? this.options.redact(text) : text;
   }
 
   private backendLine(line: string): string {

@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.js";
 import { HAS_TMUX, sh, Terminal } from "../helpers/terminal.js";
 import { verifyLines } from "../helpers/verify.js";
-import { openGate, Scratch, STAND_IN, transcript } from "./helpers.js";
+import { openGate, runStandIn, Scratch, STAND_IN, transcript } from "./helpers.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());
@@ -83,5 +83,44 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
       terminal.close();
       await gate.close();
     }
+  });
+
+  it("a failure's summary is wrapped to the terminal's width by agentstream, its JSON body taken apart", async () => {
+    const env = { STANDIN_TRANSCRIPT: transcript("evosci-error-529.jsonl"), STANDIN_STDERR: `Traceback: ${"overloaded ".repeat(12)}\n`, STANDIN_END: "exit:1" };
+    const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], " > /dev/null"), { width: 60 });
+    try {
+      expect(await terminal.exited()).toBe(75);
+      // capture-pane -J joins the lines the terminal itself wrapped: a line wider than the pane was not wrapped by us.
+      const lines = terminal.screen().split("\n");
+      expect(lines.filter((line) => line.length > 60 && !line.includes("│"))).toEqual([]);
+      expect(lines.slice(0, 3)).toEqual([expect.stringMatching(/^✖ failed after \S+: the provider is overloaded, worth$/), "  retrying · exit 75", "  Error code: 529: Overloaded"]);
+      expect(lines.join("\n")).not.toContain("{");
+    } finally {
+      terminal.close();
+    }
+  });
+});
+
+describe("the summary when stderr is not a terminal", () => {
+  it("wrapped to 100 columns, the prefix included, and no JSON inline", async () => {
+    const knobs = { STANDIN_TRANSCRIPT: transcript("evosci-error-529.jsonl"), STANDIN_END: "exit:1" };
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "x"], { knobs });
+    expect(result.code).toBe(75);
+    const lines = result.stderr.split("\n").filter(Boolean);
+    expect(lines.filter((line) => line.length > 100)).toEqual([]);
+    expect(lines).toContainEqual(expect.stringMatching(/^\[agentstream\] ✖ failed after \S+: the provider is overloaded, worth retrying · exit 75$/));
+    expect(lines).toContain("[agentstream]   Error code: 529: Overloaded");
+    expect(lines).toContain("[agentstream]     type: error · error.type: overloaded_error");
+    expect(result.stderr).not.toContain("{");
+  });
+
+  it("a secret longer than a line is hidden before the summary wraps it (the stream hides secrets per write)", async () => {
+    const key = `key-${"0123456789".repeat(15)}`;
+    const file = scratch.path("long-key.jsonl");
+    writeFileSync(file, readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", `400 the key ${key} is not valid here`));
+    const { result } = await runStandIn(scratch, ["--backend", "pi", "hi"], { knobs: { STANDIN_TRANSCRIPT: file }, env: { OPENAI_API_KEY: key } });
+    expect(result.stderr).toContain("the key [redacted] is not valid here");
+    expect(result.stderr).not.toContain(key.slice(0, 40));
+    expect(result.stderr).not.toContain(key.slice(-40));
   });
 });
