@@ -23,7 +23,8 @@ export class Terminal {
     const file = join(dir, `${this.socket}.sh`);
     this.marker = join(dir, `${this.socket}.exit`);
     // The exit status lands in the marker once the script is done; the pane stays open to be read.
-    writeFileSync(file, `${script}\necho $? > ${this.marker}.tmp && mv ${this.marker}.tmp ${this.marker}\nexec sleep 999\n`);
+    // A Ctrl-C reaches the shell too: trapped (not ignored, which its children would inherit), it carries on.
+    writeFileSync(file, `trap true INT\n${script}\necho $? > ${this.marker}.tmp && mv ${this.marker}.tmp ${this.marker}\nexec sleep 999\n`);
     this.tmux("new-session", "-d", "-x", String(options.width ?? 100), "-y", String(options.height ?? 40), `sh ${file}`);
   }
 
@@ -43,8 +44,18 @@ export class Terminal {
 
   /** Resolves with the script's exit status once it has ended. */
   async exited(): Promise<number> {
-    await until(() => existsSync(this.marker), () => `the script did not end; the screen:\n${this.screen()}`);
+    await until(() => existsSync(this.marker) || !this.alive(), () => `the script did not end; the screen:\n${this.screen()}`);
+    if (!existsSync(this.marker)) throw new Error("the terminal closed before the script's end (did the shell die?)");
     return Number(readFileSync(this.marker, "utf8"));
+  }
+
+  /** Type keys, as tmux names them ("C-c"). */
+  keys(...keys: string[]): void {
+    this.tmux("send-keys", ...keys);
+  }
+
+  private alive(): boolean {
+    return spawnSync("tmux", ["-L", this.socket, "has-session"]).status === 0;
   }
 
   close(): void {

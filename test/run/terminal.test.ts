@@ -85,6 +85,24 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
     }
   });
 
+  it("Ctrl-C mid-run: the spinner is gone, the summary says \"cancelled by SIGINT\" once", async () => {
+    const gate = await openGate();
+    const env = { STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port), STANDIN_SIGNAL_LOG: scratch.path("signals.log") };
+    const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], " > /dev/null"));
+    try {
+      await terminal.waitForScreen((s) => s.includes("evosci · writing"), "no spinner on the screen");
+      terminal.keys("C-c");
+      expect(await terminal.exited()).toBe(130);
+      const screen = terminal.screen();
+      expect(screen).not.toMatch(SPINNER);
+      expect(screen).toMatch(/^■ cancelled by SIGINT after \S+ · exit 130$/m);
+      expect(screen).not.toContain("cancelled: cancelled");
+    } finally {
+      terminal.close();
+      await gate.close();
+    }
+  });
+
   it("a failure's summary is wrapped to the terminal's width by agentstream, its JSON body taken apart", async () => {
     const env = { STANDIN_TRANSCRIPT: transcript("evosci-error-529.jsonl"), STANDIN_STDERR: `Traceback: ${"overloaded ".repeat(12)}\n`, STANDIN_END: "exit:1" };
     const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], " > /dev/null"), { width: 60 });
