@@ -35,7 +35,8 @@ const MAX_SHOWN_LINE = 2000;
 
 /**
  * Human progress on stderr. On a terminal: a spinner naming what the agent is
- * doing, a line per finished tool call and a final summary. Elsewhere (CI, a
+ * doing (unless the JSONL is on the terminal too), a line per finished tool
+ * call and a final summary. Elsewhere (CI, a
  * file): the same lines, prefixed, with no spinner and no colour unless forced.
  * --quiet keeps only what went wrong; --verbose adds the backend's own stderr.
  */
