@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { runStandIn, Scratch } from "./helpers.js";
+import { eachLine, runStandIn, Scratch, spawnCli, STAND_IN, transcript } from "./helpers.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());
@@ -52,6 +52,23 @@ describe.concurrent("every stderr message that quotes user or native text shows 
       expect(result.stderr).not.toMatch(RAW_CONTROL);
     });
   }
+
+  it("run: a translator bug whose error quotes native text", async () => {
+    // The built EvoScientist translator throws with the hostile text, as a bug quoting a native value would.
+    const translator = new URL("../../dist/translators/evosci.js", import.meta.url).href;
+    const hook = `import { EvosciTranslator as T } from ${JSON.stringify(translator)};
+      const translate = T.prototype.translate;
+      T.prototype.translate = function (event) { if (event.type === "tool_call") throw new Error(${JSON.stringify(HOSTILE)}); return translate.call(this, event); };`;
+    const child = spawnCli(["run", "--backend", "evosci", "--bin", STAND_IN, "x"], {
+      node: ["--import", `data:text/javascript,${encodeURIComponent(hook)}`],
+      env: { STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl") },
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+    await Promise.all([eachLine(child.stdout, () => {}), new Promise((resolve) => child.on("close", resolve))]);
+    expect(stderr).toContain(`agentstream: bug: translating a "tool_call" event failed (${SHOWN})`);
+    expect(stderr).not.toMatch(RAW_CONTROL);
+  });
 
   it("run: a failure summary's details and the backend's stderr tail", async () => {
     const knobs = { STANDIN_STDERR: `Error: ${HOSTILE}\n`, STANDIN_END: "exit:1" };
