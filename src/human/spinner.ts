@@ -1,5 +1,8 @@
 import ora, { type Ora } from "ora";
 
+const HIDE_CURSOR = "\u001b[?25l";
+const SHOW_CURSOR = "\u001b[?25h";
+
 /**
  * ora's spinner on stderr, driven from here rather than by ora.start():
  * start() replaces process.stdout.write and process.stderr.write, which loops
@@ -10,6 +13,10 @@ import ora, { type Ora } from "ora";
 export class Spinner {
   private readonly ora: Ora;
   private timer: NodeJS.Timeout | undefined;
+  // However the process ends (an uncaught error included), the cursor comes back.
+  private readonly showCursor = (): void => {
+    this.stream.write(SHOW_CURSOR);
+  };
 
   constructor(
     private readonly stream: NodeJS.WriteStream,
@@ -25,6 +32,8 @@ export class Spinner {
 
   start(): void {
     if (this.timer) return;
+    this.stream.write(HIDE_CURSOR);
+    process.once("exit", this.showCursor);
     this.ora.render();
     this.timer = setInterval(() => this.ora.render(), this.ora.interval);
     // The run's end stops it; it never holds the process open by itself.
@@ -53,5 +62,7 @@ export class Spinner {
     clearInterval(this.timer);
     this.timer = undefined;
     this.ora.clear();
+    process.off("exit", this.showCursor);
+    this.showCursor();
   }
 }

@@ -49,6 +49,11 @@ export class Terminal {
     return Number(readFileSync(this.marker, "utf8"));
   }
 
+  /** Whether the terminal shows its cursor. */
+  cursorVisible(): boolean {
+    return this.tmux("display-message", "-p", "#{cursor_flag}").trim() === "1";
+  }
+
   /** Type keys, as tmux names them ("C-c"). */
   keys(...keys: string[]): void {
     this.tmux("send-keys", ...keys);

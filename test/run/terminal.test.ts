@@ -73,8 +73,10 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
     const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], ` > ${sh(out)}`));
     try {
       await terminal.waitForScreen((s) => s.includes("evosci · writing"), "no spinner on the screen");
+      expect(terminal.cursorVisible()).toBe(false);
       for (let i = 0; i < STEPS_LINES; i++) gate.next();
       expect(await terminal.exited()).toBe(0);
+      expect(terminal.cursorVisible()).toBe(true);
       const screen = terminal.screen();
       expect(screen).not.toMatch(SPINNER);
       expect(screen.split("\n")).toEqual([expect.stringMatching(/^✔ ls \d+ms$/), expect.stringMatching(/^✔ succeeded in .* · 1 tool call$/)]);
@@ -93,6 +95,7 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
       await terminal.waitForScreen((s) => s.includes("evosci · writing"), "no spinner on the screen");
       terminal.keys("C-c");
       expect(await terminal.exited()).toBe(130);
+      expect(terminal.cursorVisible()).toBe(true);
       const screen = terminal.screen();
       expect(screen).not.toMatch(SPINNER);
       expect(screen).toMatch(/^■ cancelled by SIGINT after \S+ · exit 130$/m);
