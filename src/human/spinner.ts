@@ -26,10 +26,6 @@ export class Spinner {
     this.ora = ora({ stream, discardStdin: false, hideCursor: false, isEnabled: true, color: colour ? "cyan" : false });
   }
 
-  get spinning(): boolean {
-    return this.timer !== undefined;
-  }
-
   start(): void {
     if (this.timer) return;
     this.stream.write(HIDE_CURSOR);
