@@ -75,13 +75,13 @@ export class HumanRenderer {
         if (normal) this.line(toolLine(e, this.c));
         break;
       case "retry.started":
-        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${firstLine(errorText(e.error).lines[0] ?? "")}`);
+        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${this.firstLine(errorText(e.error).lines[0] ?? "")}`);
         break;
       case "input.requested":
-        if (normal) this.line(`${this.c.yellow("?")} needs input: ${describeRequest(e)}`);
+        if (normal) this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(e)}`);
         break;
       case "error":
-        if (verbose) this.line(`${this.c.red("!")} ${showControls(e.code)}: ${firstLine(e.message)}`);
+        if (verbose) this.line(`${this.c.red("!")} ${showControls(e.code)}: ${this.firstLine(e.message)}`);
         break;
       case "subagent.started":
         if (verbose) this.line(this.c.dim(`▸ sub-agent ${showControls(e.name)} started`));
@@ -185,6 +185,16 @@ export class HumanRenderer {
     return this.options.redact ? this.options.redact(text) : text;
   }
 
+  /** A native message's first line, its secrets hidden before it is cut (a cut secret would not be found). */
+  private firstLine(text: string, max?: number): string {
+    return firstLine(this.redact(text), max);
+  }
+
+  private describeRequest(e: EventOf<"input.requested">): string {
+    if (e.kind === "approval") return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
+    return this.firstLine(e.questions?.[0]?.question ?? "a question", 120);
+  }
+
   private backendLine(line: string): string {
     return this.c.dim(`[${this.options.backend}] ${showControls(capLine(line.replace(/\r$/, ""), MAX_SHOWN_LINE))}`);
   }
@@ -197,9 +207,4 @@ export class HumanRenderer {
     if (this.spinner) this.spinner.print(text);
     else this.options.stream.write(text);
   }
-}
-
-function describeRequest(e: EventOf<"input.requested">): string {
-  if (e.kind === "approval") return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
-  return firstLine(e.questions?.[0]?.question ?? "a question", 120);
 }

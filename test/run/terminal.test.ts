@@ -144,4 +144,14 @@ describe("the summary when stderr is not a terminal", () => {
     expect(result.stderr).not.toContain(key.slice(0, 40));
     expect(result.stderr).not.toContain(key.slice(-40));
   });
+
+  it("a secret where a retry's message is cut (200 characters) is hidden before the cut", async () => {
+    const key = `key-${"abcdefghij".repeat(6)}`;
+    const file = scratch.path("cut-key.jsonl");
+    const retry = { type: "model_retry", attempt: 1, wait_seconds: 0, reason: `${"x".repeat(185)} ${key} rejected` };
+    writeFileSync(file, `${JSON.stringify(retry)}\n${JSON.stringify({ type: "done", response: "ok" })}\n`);
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "hi"], { knobs: { STANDIN_TRANSCRIPT: file }, env: { OPENAI_API_KEY: key } });
+    expect(result.stderr).toMatch(/↻ retry 1 in 0ms: x+ \[redacted\] re…\n/);
+    expect(result.stderr).not.toContain(key.slice(0, 10));
+  });
 });
