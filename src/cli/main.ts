@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AgentstreamError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
+import { showControls, showControlsInLines } from "../human/control-chars.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 
@@ -221,13 +222,17 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-/** commander says "error: ..."; agentstream says "agentstream: ..." everywhere, with a hint where one helps. */
+/**
+ * commander says "error: ..."; agentstream says "agentstream: ..." everywhere,
+ * with a hint where one helps. The message quotes the user's arguments: their
+ * control characters are shown, never sent.
+ */
 function withOurPrefix(text: string): string {
   const said = text.replace(/^error: /, "agentstream: ");
   const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
-  if (!unknown) return said;
+  if (!unknown) return showControlsInLines(said);
   const arg = JSON.stringify(unknown[1]);
-  return `${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`;
+  return showControlsInLines(`${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`);
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */
@@ -237,11 +242,12 @@ function exitCodeForError(err: unknown): number {
     return err.exitCode === 0 ? 0 : EXIT_USAGE;
   }
   if (err instanceof AgentstreamError) {
-    process.stderr.write(`agentstream: ${err.message}\n`);
-    if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);
+    // Messages quote paths and arguments as given.
+    process.stderr.write(`agentstream: ${showControls(err.message)}\n`);
+    if (err.hint) process.stderr.write(`hint: ${showControls(err.hint)}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`agentstream: internal error: ${message}\n`);
+  process.stderr.write(`agentstream: internal error: ${showControlsInLines(message)}\n`);
   return 1;
 }

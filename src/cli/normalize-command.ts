@@ -13,6 +13,7 @@ import { runRedactor } from "../run/redact.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
 import { reportBug } from "./canonical-output.js";
+import { showControls } from "../human/control-chars.js";
 import { openInput } from "./input.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
@@ -96,7 +97,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
     process.exitCode = output.writer.lostExitCode;
     return;
   }
-  if (readError) process.stderr.write(`agentstream: ${readError}\n`);
+  if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
   reading = false;
   const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
   output.finish();

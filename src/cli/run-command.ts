@@ -18,7 +18,6 @@ import { EarlyStop } from "../run/stop-signals.js";
 import { RunSupervisor } from "../run/supervisor.js";
 import { VERSION } from "../version.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
-import { reportBug } from "./canonical-output.js";
 
 export interface RunOptions {
   backend: Backend;
@@ -77,7 +76,9 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   // Whatever the backend prints (its key on stderr, in an error event) is written through this.
   const redactor = runRedactor(request.backendArgs, process.env);
   const stderr = redactor.stream(process.stderr);
-  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend });
+  // --output json and text write stdout after the run, when the spinner is gone.
+  const stdoutIsTerminal = process.stdout.isTTY === true && opts.output === "jsonl";
+  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: spec.backend, stdoutIsTerminal, redact: (text) => redactor.text(text) });
   let supervisor: RunSupervisor | undefined;
   const onGone = (): void => {
     supervisor?.readerGone();
@@ -96,7 +97,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     deltas: opts.deltas,
     liveDurations: true,
     maxLineBytes: opts.maxLineBytes,
-    onTranslatorBug: (message) => reportBug(message, stderr),
+    onTranslatorBug: (message) => renderer.message(message),
     sink: (event) => {
       output.sink(event);
       renderer.event(event);

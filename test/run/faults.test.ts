@@ -71,7 +71,7 @@ describe.concurrent("agentstream run: faults", () => {
     expect(result.code).toBe(124);
     expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
     expect(finished).toMatchObject({ status: "timed_out", error: { code: "timeout" }, backend_exit: { code: null, signal: "SIGTERM" }, result: null });
-    expect(result.stderr).toMatch(/timed out after .* · timeout: the run exceeded --timeout/);
+    expect(result.stderr).toMatch(/⏱ timed out after [^\n]* · exit 124\n/);
   });
 
   it("writes invalid UTF-8: U+FFFD in its place, every line accounted for, the run goes on", async () => {
