@@ -12,8 +12,9 @@ import type { Redactor } from "./core/redactor.js";
 import { TranslationSession } from "./core/translation-session.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
 import type { Drainable } from "./run/pipe-throttle.js";
-import { workingDirectory } from "./run/prompt.js";
+import { promptAsShown, workingDirectory } from "./run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
+import { NO_STOPS, type EarlyStop, type StopWatch } from "./run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "./run/supervisor.js";
 import { VERSION } from "./version.js";
 
@@ -55,7 +56,11 @@ export interface RunPlan {
  * prompt is read after the options are checked (a bad flag is said before
  * stdin is waited for). Throws a UsageError.
  */
-export async function planRun(request: AgentRequest, readPrompt: () => string | Promise<string>): Promise<RunPlan> {
+export async function planRun(
+  request: AgentRequest,
+  readPrompt: () => string | Promise<string>,
+  probing: { graceMs: number; stops?: StopWatch },
+): Promise<RunPlan> {
   const definition = backendNamed(request.backend);
   const env = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
@@ -72,10 +77,12 @@ export async function planRun(request: AgentRequest, readPrompt: () => string | 
   const full: BackendRequest = {
     ...wanted,
     prompt,
-    promptTerminator: executable.found ? await definition.promptTerminator(executable.path, prompt, env) : false,
+    promptTerminator: executable.found ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: probing.graceMs, stops: probing.stops ?? NO_STOPS }) : false,
   };
   const file = executable.found ? executable.path : definition.executableNames[0]!;
-  const command = redactSecretValues([file, ...definition.argv({ ...full, backendArgs: redactSecrets(full.backendArgs) })], env);
+  // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
+  const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
+  const command = redactSecretValues([file, ...definition.argv({ ...full, prompt: shownPrompt, backendArgs: redactSecrets(full.backendArgs) })], env);
   return { definition, cwd, env, executable, file, args: definition.argv(full), command, redactor: runRedactor(full.backendArgs, env) };
 }
 
@@ -102,11 +109,13 @@ export interface RunIo {
   onTranslatorBug(message: string): void;
   /** Stop on SIGINT/SIGTERM/SIGHUP to this process (the CLI); the library leaves them to its caller. */
   processSignals: boolean;
+  /** The CLI's stop signals heard before the spawn: one that came ends the run cancelled; the supervisor takes over from them. */
+  earlyStop?: EarlyStop;
   abortSignal?: AbortSignal;
 }
 
 export type RunEnd =
-  | { kind: "finished"; outcome: ResolvedOutcome; /** what to do about a backend that could not be started */ hint?: string }
+  | { kind: "finished"; outcome: ResolvedOutcome; /** why a backend could not be started: its launch error's code */ launchCode?: string; hint?: string }
   | { kind: "stdout_closed" };
 
 const NOT_STARTED = { backendExit: null, stderrTail: [] };
@@ -155,6 +164,12 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
     },
   });
 
+  const stop = io.earlyStop?.signal;
+  if (stop) {
+    // Stopped after the prompt was read (while pi was asked its version): the backend never started.
+    io.earlyStop!.end();
+    return { kind: "finished", outcome: session.end(NOT_STARTED, { kind: "signal", signal: stop }) };
+  }
   if (!plan.executable.found) {
     const outcome = session.end(NOT_STARTED, undefined, { code: "backend_not_found", message: plan.executable.message });
     return { kind: "finished", outcome, hint: plan.executable.hint };
@@ -178,7 +193,10 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
     onStatus: io.onStatus,
   });
   created(supervisor);
-  const end = await supervisor.run();
+  // run() hears stop signals before it returns: handed over with no gap.
+  const running = supervisor.run();
+  io.earlyStop?.end();
+  const end = await running;
   switch (end.kind) {
     case "stdout_closed":
       return end;
@@ -186,7 +204,11 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
       return {
         kind: "finished",
         outcome: session.end(NOT_STARTED, undefined, { code: "backend_not_found", message: end.message }),
-        hint: `check that ${plan.file} is a program that can run here, or point --bin / ${definition.binEnvVar} elsewhere`,
+        launchCode: end.code,
+        hint:
+          end.code === "E2BIG"
+            ? "shorten the prompt, the --backend-arg values or the environment: together they must fit the system's limit (getconf ARG_MAX)"
+            : `check that ${plan.file} is a program that can run here, or point --bin / ${definition.binEnvVar} elsewhere`,
       };
     case "exited":
       return { kind: "finished", outcome: session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption) };

@@ -43,7 +43,8 @@ const NEVER_FULL = { needsDrain: false, drained: () => Promise.resolve() };
  * output waits. Leaving the loop early stops the backend.
  */
 export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
-  const plan = await planRun(options, () => passable(options.prompt));
+  const graceMs = options.graceMs ?? 5000;
+  const plan = await planRun(options, () => passable(options.prompt, "the prompt"), { graceMs });
   const queue = new EventQueue<CanonicalEvent>();
   const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
   const running = superviseRun(plan, {
@@ -54,7 +55,7 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     maxLineBytes: options.maxLineBytes,
     timeoutMs: options.timeoutMs,
     lingerMs: options.lingerMs,
-    graceMs: options.graceMs ?? 5000,
+    graceMs,
     sink: (event) => queue.push(redacted(event, plan.redactor.jsonLine.bind(plan.redactor))),
     output: queue,
     onStderr: options.onStderr ?? (() => {}),

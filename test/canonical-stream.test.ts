@@ -7,6 +7,8 @@ const lines = (...objects: object[]) => objects.map((o) => JSON.stringify(o)).jo
 const done = { type: "done", content: "", response: "" };
 const call = (id: string) => ({ type: "tool_call", name: "ls", args: {}, id });
 const result = (id: string) => ({ type: "tool_result", name: "ls", content: "ok", success: true, id });
+/** Event types, without the turns EvoSci streams get around each model call. */
+const typesOf = (events: Array<{ type: string }>) => events.map((e) => e.type).filter((t) => !t.startsWith("turn."));
 
 describe("CanonicalStream", () => {
   it("usage totals stop at 2^53 - 1 and then say complete: false", () => {
@@ -26,16 +28,17 @@ describe("CanonicalStream", () => {
 
   it("keeps a second start of a call still open as backend.event, and counts it", () => {
     const { events } = translate(lines(call("a"), call("a"), result("a"), done), { from: "evosci" });
-    expect(events.map((e) => e.type)).toEqual(["run.started", "tool.started", "backend.event", "tool.completed", "run.finished"]);
+    expect(typesOf(events)).toEqual(["run.started", "tool.started", "backend.event", "tool.completed", "run.finished"]);
     expect(events.at(-1)).toMatchObject({ counts: { tool_calls: 1, unknown_events: 1 } });
     expect(verifyEvents(events)).toEqual([]);
   });
 
   it("announces a call the backend never started before its result", () => {
     const { events } = translate(lines(result("b"), done), { from: "evosci" });
-    expect(events[1]).toMatchObject({ type: "tool.started", tool_call_id: "b", args: {}, synthetic: true });
-    expect(events[1]).not.toHaveProperty("native");
-    expect(events[2]).toMatchObject({ type: "tool.completed", tool_call_id: "b", native: "tool_result" });
+    const started = events.findIndex((e) => e.type === "tool.started");
+    expect(events[started]).toMatchObject({ type: "tool.started", tool_call_id: "b", args: {}, synthetic: true });
+    expect(events[started]).not.toHaveProperty("native");
+    expect(events[started + 1]).toMatchObject({ type: "tool.completed", tool_call_id: "b", native: "tool_result" });
     expect(verifyEvents(events)).toEqual([]);
   });
 
@@ -73,7 +76,7 @@ describe("CanonicalStream", () => {
 
   it("drops only deltas with --no-deltas, and keeps seq without gaps", () => {
     const { events } = translate(lines({ type: "text", content: "x" }, { type: "thinking", content: "y", id: 0 }, done), { from: "evosci", deltas: false });
-    expect(events.map((e) => e.type)).toEqual(["run.started", "reasoning.completed", "message.completed", "run.finished"]);
-    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(typesOf(events)).toEqual(["run.started", "reasoning.completed", "message.completed", "run.finished"]);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });
 });

@@ -19,6 +19,14 @@ describe("classifyError", () => {
     ["400 Invalid request: fake provider rejected the prompt", "provider", false, 400],
     ["403 Forbidden", "auth", false, 403],
     ["request failed with status code 502", "provider", true, 502],
+    // OpenRouter's errors carry the status as "(code: N)".
+    ["Provider returned error (code: 429)", "rate_limit", true, 429],
+    ["Provider returned error (code: 502)", "provider", true, 502],
+    ["Invalid model (code: 400)", "provider", false, 400],
+    // A used-up quota is a 429 that waiting does not cure.
+    ["Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}", "provider", false, 429],
+    ["Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': 'Your credit balance is too low to access the Anthropic API.'}}", "provider", false, 400],
+    ["503: Error code: 503 - scenario error503: the service is overloaded", "overloaded", true, 503],
   ])("%s → %s", (message, code, retryable, status) => {
     expect(classifyError(message)).toEqual({ code, retryable, http_status: status });
   });
@@ -48,6 +56,26 @@ describe("classifyError", () => {
     ["Provider finish_reason: timeout", "network", true],
     ["Recursion limit of 25 reached without hitting a stop condition.", "unknown", false],
     ["", "unknown", false],
+    // EvoScientist 0.3.8: what its error event says for the failures its own retry
+    // (middleware/model_retry.py) judges transient or not, once the retries ran out.
+    ["The model ended its response with finish_reason=error (the provider reported a failure)", "provider", true],
+    ["ModelErrorFinishError: The model ended its response with finish_reason=error (the provider reported a failure)", "provider", true],
+    ["{'type': 'error', 'error': {'type': 'api_error', 'message': 'Internal server error'}}", "provider", true],
+    ["{'error': {'message': 'The server had an error processing your request.', 'type': 'server_error'}}", "provider", true],
+    ["Connection error.", "network", true],
+    ["Request timed out.", "network", true],
+    ["APIConnectionError: Connection error.", "network", true],
+    ["peer closed connection without sending complete message body (incomplete chunked read)", "network", true],
+    ["Server disconnected without sending a response.", "network", true],
+    ["('Connection aborted.', RemoteDisconnected('Remote end closed connection without response'))", "network", true],
+    ["Cannot connect to host api.example.com:443 ssl:default [Connection reset by peer]", "network", true],
+    ["[Errno -3] Temporary failure in name resolution", "network", true],
+    ["RESOURCE_EXHAUSTED", "rate_limit", true],
+    // Deterministic: a retry does not help.
+    ["The model exhausted its output budget during reasoning and returned no answer (finish reason: length). Lower reasoning_effort, disable reasoning with none when supported, or increase the provider output-token limit.", "provider", false],
+    ["This request exceeds the model's context_window_exceeded limit", "context_length", false],
+    ["max_tokens_exceeded", "context_length", false],
+    ["Your credit balance is too low to access the Anthropic API.", "provider", false],
   ])("%s → %s (from the words)", (message, code, retryable) => {
     expect(classifyError(message)).toEqual({ code, retryable });
   });

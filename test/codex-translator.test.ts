@@ -6,6 +6,9 @@ import { codex } from "../src/backends/codex/index.js";
 import type { BackendRequest } from "../src/backends/definition.js";
 import { detectBackend } from "../src/backends/registry.js";
 import { UsageError } from "../src/core/errors.js";
+import { NO_STOPS } from "../src/run/stop-signals.js";
+
+const PROBE = { env: {}, graceMs: 0, stops: NO_STOPS };
 import { translate, type TranslateOptions } from "./helpers/translate.js";
 
 const lines = (...events: object[]) => events.map((e) => `${JSON.stringify(e)}\n`).join("");
@@ -66,7 +69,7 @@ describe("codex definition", () => {
   const request = (over: Partial<BackendRequest>): BackendRequest => ({ prompt: "hi", autoMode: true, backendArgs: [], promptTerminator: true, ...over });
 
   it("puts the prompt after --, so a prompt starting with - stays a prompt", async () => {
-    expect(await codex.promptTerminator("codex", "-x", {})).toBe(true);
+    expect(await codex.promptTerminator("codex", "-x", PROBE)).toBe(true);
     expect(codex.argv(request({ prompt: "-x", backendArgs: ["--sandbox", "workspace-write"] }))).toEqual([
       "exec",
       "--json",
@@ -95,7 +98,7 @@ describe("codex definition", () => {
   });
 
   it('refuses the prompt "-", which codex would read from the (empty) stdin', () => {
-    expect(() => codex.promptTerminator("codex", "-", {})).toThrow(UsageError);
+    expect(() => codex.promptTerminator("codex", "-", PROBE)).toThrow(UsageError);
   });
 
   it("is stopped with SIGTERM (SIGINT can be swallowed) and has no --no-auto-mode", () => {

@@ -83,7 +83,7 @@ describe("evosci: successful runs", () => {
     expect(completed.find((e) => e.tool_call_id === "toolu_01ReadMissing")?.status).toBe("failed");
     // "Exit code: 2" in the output, but the backend said success: true.
     expect(completed.find((e) => e.tool_call_id === "toolu_01ExecLs")?.status).toBe("succeeded");
-    expect(finished(events).counts).toMatchObject({ messages: 4, tool_calls: 4, tool_failures: 1, errors: 0, turns: 0 });
+    expect(finished(events).counts).toMatchObject({ messages: 4, tool_calls: 4, tool_failures: 1, errors: 0, turns: 5 });
   });
 
   it("sums usage over the run and marks it incomplete (main agent only)", () => {
@@ -137,12 +137,44 @@ describe("evosci: successful runs", () => {
   });
 });
 
+describe("evosci: turns (one main-agent model call and the tools it calls)", () => {
+  const turnsOf = (events: CanonicalEvent[]) => events.filter((e) => e.type.startsWith("turn.")).map((e) => `${e.type === "turn.started" ? "+" : "-"}${(e as EventOf<"turn.started">).turn}`);
+
+  it("a tool round trip per call, then the answer: one turn each, closed before the next opens", () => {
+    const { events } = fixture("tool-calls");
+    expect(turnsOf(events)).toEqual(["+1", "-1", "+2", "-2", "+3", "-3", "+4", "-4", "+5", "-5"]);
+    expect(finished(events).counts.turns).toBe(5);
+    // Each call's tools run inside its turn; every turn event is made up.
+    const [started, completed] = [events.findIndex((e) => e.type === "turn.started"), events.findIndex((e) => e.type === "turn.completed")];
+    expect(events.slice(started, completed).map((e) => e.type)).toContain("tool.completed");
+    expect(events.filter((e) => e.type.startsWith("turn.")).every((e) => e.synthetic === true && e.native === undefined)).toBe(true);
+  });
+
+  it("a retried call stays one turn; sub-agents work inside it", () => {
+    expect(turnsOf(fixture("model-retry").events)).toEqual(["+1", "-1"]);
+    expect(turnsOf(fixture("subagents-parallel").events)).toEqual(["+1", "-1", "+2", "-2"]);
+    expect(turnsOf(stream([{ type: "subagent_text", subagent: "a", content: "x", instance_id: "i1" }, done0]).events)).toEqual([]);
+  });
+
+  it("a rubric revision is a new call; nothing after done is a turn", () => {
+    expect(turnsOf(fixture("rubric-satisfied").events)).toEqual(["+1", "-1", "+2", "-2"]);
+    expect(finished(fixture("after-terminal").events).counts.turns).toBe(1);
+  });
+
+  it("an error closes the turn before it; an error with no output before it is no turn", () => {
+    const run = stream([{ type: "text", content: "Reading." }, { type: "error", message: "Error code: 400 - bad" }]);
+    expect(turnsOf(run.events)).toEqual(["+1", "-1"]);
+    expect(run.events.at(-2)!.type).toBe("error");
+    expect(finished(stream([{ type: "error", message: "Error code: 400 - bad" }]).events).counts.turns).toBe(0);
+  });
+});
+
 describe("evosci: chunked text, thinking and summaries", () => {
   it("closes reasoning at the next non-thinking event, as a synthetic event", () => {
     const { events } = fixture("thinking");
     const types = events.map((e) => e.type);
     const firstCompleted = types.indexOf("reasoning.completed");
-    expect(types.slice(1, firstCompleted)).toEqual(["reasoning.delta", "reasoning.delta"]);
+    expect(types.slice(1, firstCompleted)).toEqual(["turn.started", "reasoning.delta", "reasoning.delta"]);
     expect(types[firstCompleted + 1]).toBe("message.delta");
     for (const e of ofType(events, "reasoning.completed")) {
       expect(e.synthetic).toBe(true);
@@ -157,7 +189,7 @@ describe("evosci: chunked text, thinking and summaries", () => {
   it("joins message chunks into one synthetic message.completed before the tool call", () => {
     const { events } = fixture("tool-calls");
     const first = events.findIndex((e) => e.type === "tool.started");
-    expect(events.slice(1, first).map((e) => e.type)).toEqual(["message.delta", "message.delta", "message.completed"]);
+    expect(events.slice(1, first).map((e) => e.type)).toEqual(["turn.started", "message.delta", "message.delta", "message.completed"]);
     expect(events[first - 1]).toMatchObject({ message_id: "msg_1", text: "I'll start by looking at the workspace layout.", synthetic: true });
     expect(events[first - 1]!.native).toBeUndefined();
   });
@@ -170,7 +202,8 @@ describe("evosci: chunked text, thinking and summaries", () => {
       summary: "## Session intent\nCompare ablations run1-run8.\n\n## Open items\n- Fill run7 row",
       synthetic: true,
     });
-    expect(events[started + 2]!.type).toBe("message.delta");
+    // Then the next model call's turn, whose text comes first.
+    expect(events.slice(started + 2, started + 5).map((e) => e.type)).toEqual(["turn.completed", "turn.started", "message.delta"]);
   });
 
   it("completes a compaction whose summary was not streamed, without a summary", () => {
@@ -250,13 +283,53 @@ describe("evosci: sub-agents", () => {
   it("pairs 200,000 calls sent without ids in linear work", { timeout: 60_000 }, () => {
     const calls = 200_000;
     const translator = new EvosciTranslator();
-    const ids = (e: NativeEvent) => translator.translate(e).map((d) => (d.payload as { tool_call_id: string }).tool_call_id);
+    const ids = (e: NativeEvent) =>
+      translator
+        .translate(e)
+        .filter((d) => d.type.startsWith("tool."))
+        .map((d) => (d.payload as { tool_call_id: string }).tool_call_id);
     const started: string[] = [];
     for (let i = 0; i < calls; i++) started.push(...ids({ type: "tool_call", id: "", name: "ls", args: {} }));
     const completed: string[] = [];
     for (let i = 0; i < calls; i++) completed.push(...ids({ type: "tool_result", id: "", name: "ls", content: "" }));
     expect(completed).toEqual(started);
     expect(new Set(started).size).toBe(calls);
+  });
+});
+
+describe("evosci: sub-agents dispatched inside a code-interpreter call (panel_dispatch_*)", () => {
+  const run = fixture("panel-dispatch");
+  const searchA = { name: "research-agent", instance_id: "9c1d2e3f4a5b6c7d" };
+  const searchB = { name: "research-agent", instance_id: "0a1b2c3d4e5f6a7b" };
+
+  it("are sub-agents keyed by dispatch id, spawned by the code_interpreter call, with their task", () => {
+    expect(ofType(run.events, "subagent.started")).toMatchObject([
+      { ...searchA, tool_call_id: "toolu_01Eval", description: "Find 3 recent papers on contrastive pretraining", native: "panel_dispatch_start" },
+      { ...searchB, tool_call_id: "toolu_01Eval", description: "Find 3 recent papers on data augmentation for tabular data", native: "panel_dispatch_start" },
+    ]);
+    // The end events carry no name: it is the one the start gave.
+    expect(ofType(run.events, "subagent.completed")).toEqual([
+      expect.objectContaining({ ...searchB, duration_ms: 2210, native: "panel_dispatch_error" }),
+      expect.objectContaining({ ...searchA, duration_ms: 8423, native: "panel_dispatch_complete" }),
+    ]);
+    expect(ofType(run.events, "backend.event")).toEqual([]);
+  });
+
+  it("a dispatch that raised reports its error inside the sub-agent, then completes; the run goes on", () => {
+    const [error] = ofType(run.events, "error");
+    expect(error).toMatchObject({ agent: searchB, code: "overloaded", retryable: true, http_status: 529, native: "panel_dispatch_error" });
+    expect(run.events.indexOf(error!)).toBeLessThan(run.events.findIndex((e) => e.type === "subagent.completed"));
+    const end = endedAs(run, "succeeded", 0);
+    expect(end.counts.errors).toBe(1);
+    expect(end.result?.text).toBe("One search failed (the provider was overloaded); the other found SimCLR, MoCo v3 and DINOv2.");
+  });
+
+  it("a dispatch end without a start still pairs; one without an id stays data; a duration of 0 is EvoScientist's 'not given'", () => {
+    const events = stream([{ type: "panel_dispatch_complete", eval_id: "", id: "d1", duration_ms: 0 }, { type: "panel_dispatch_start", eval_id: "", id: "" }, done0]).events;
+    expect(ofType(events, "subagent.started")).toMatchObject([{ name: "", instance_id: "d1", synthetic: true }]);
+    expect(ofType(events, "subagent.completed")[0]).not.toHaveProperty("duration_ms");
+    expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual(["panel_dispatch_start"]);
+    expect(ofType(events, "subagent.started")[0]).not.toHaveProperty("tool_call_id");
   });
 });
 
@@ -297,10 +370,87 @@ describe("evosci: paused for input", () => {
     expect(ofType(events, "tool.completed")).toMatchObject([{ tool_call_id: "toolu_01AskUser", reason: "awaiting_input", synthetic: true }]);
   });
 
+  it("a sub-agent that stopped for input (subagent_end.paused): needs_input, exit 3, even with no interrupt on stdout", () => {
+    const run = fixture("subagent-paused");
+    const end = endedAs(run, "needs_input", 3);
+    expect(end.backend_exit).toEqual({ code: 0, signal: null });
+    expect(ofType(run.events, "subagent.completed")).toMatchObject([{ name: "code-agent", instance_id: "tools:7f3e9a", paused: true }]);
+    // The sub-agent's call and the task that spawned it wait for the answer too.
+    expect(ofType(run.events, "tool.completed").map((e) => [e.tool_call_id, e.reason])).toEqual([
+      ["toolu_01Task", "awaiting_input"],
+      ["toolu_02Exec", "awaiting_input"],
+    ]);
+  });
+
+  it("a sub-agent that simply ended is not paused; a paused one before an error leaves the run failed", () => {
+    const ended = stream([{ type: "subagent_start", name: "a", instance_id: "i1" }, { type: "subagent_end", name: "a", instance_id: "i1" }, done0]);
+    expect(ofType(ended.events, "subagent.completed")[0]).not.toHaveProperty("paused");
+    endedAs(ended, "succeeded", 0);
+    const paused = { type: "subagent_end", name: "a", instance_id: "i1", paused: true };
+    endedAs(stream([paused, { type: "error", message: "Error code: 400 - bad" }]), "failed", 1);
+  });
+
   it("keeps every interrupt of a run pending", () => {
     const request = (id: string) => ({ type: "interrupt", interrupt_id: id, action_requests: [], review_configs: [] });
     const end = finished(stream([request("a"), request(""), request(""), { type: "done", content: "", response: "" }]).events);
     expect(end.pending!.map((p) => p.request_id)).toEqual(["a", "interrupt_1", "interrupt_2"]);
+  });
+});
+
+describe("evosci: graded runs (--rubric)", () => {
+  it("a rubric satisfied after a revision: succeeded, the answer is the last pass's text", () => {
+    const run = fixture("rubric-satisfied");
+    const end = endedAs(run, "succeeded", 0);
+    expect(end.result?.text).toBe("The mean accuracy is 0.861 (n = 5 runs, sd 0.004), from data/results.csv.");
+    expect(ofType(run.events, "error")).toEqual([]);
+    // The draft and the revision are two messages; each verdict is kept whole.
+    expect(ofType(run.events, "message.completed").map((m) => m.text)).toEqual(["The mean accuracy is 0.86.", end.result?.text]);
+    expect(ofType(run.events, "backend.event").map((e) => e.native_type)).toEqual(["rubric_evaluation_start", "rubric_evaluation", "rubric_evaluation_start", "rubric_evaluation"]);
+  });
+
+  it.each([
+    ["rubric-not-met", "were not met (verdict max_iterations_reached): The data file is still not named."],
+    ["rubric-grader-error", "could not be checked: the grader failed (verdict grader_error)"],
+    ["rubric-no-verdict", "the run stopped before its acceptance criteria (--rubric) were checked"],
+  ])("%s: failed with code acceptance, exit 1 (not the backend's 3)", (name, said) => {
+    const run = fixture(name);
+    const end = endedAs(run, "failed", 1);
+    expect(end.backend_exit).toEqual({ code: 3, signal: null });
+    expect(end.error).toMatchObject({ code: "acceptance", retryable: false });
+    expect(end.error!.message).toContain(said);
+    // The verdict is an error event too, the line before run.finished.
+    expect(run.events.at(-2)).toMatchObject({ type: "error", code: "acceptance", message: end.error!.message, synthetic: true });
+    expect(end.counts.errors).toBe(1);
+    // What the agent answered is still the result.
+    expect(end.result).not.toBeNull();
+  });
+
+  it("an unmet verdict decides even when the exit code is not known (a recording)", () => {
+    const end = endedAs(fixture("rubric-not-met", { end: { backendExit: null } }), "failed", 1);
+    expect(end.error?.code).toBe("acceptance");
+    // With no verdict, only the backend's 3 tells that grading was missed.
+    endedAs(fixture("rubric-no-verdict", { end: { backendExit: null } }), "succeeded", 0);
+  });
+
+  it("grading that started or was deferred but gave no verdict fails the run, even without the exit code", () => {
+    const deferred = stream([{ type: "text", content: "Queued the jobs." }, { type: "rubric_evaluation_deferred", tasks: 2, processes: 0 }, done0]);
+    expect(endedAs(deferred, "failed", 1).error).toMatchObject({ code: "acceptance", message: expect.stringContaining("grading waits for background work") });
+    const started = stream([{ type: "rubric_evaluation_start", iteration: 0 }, done0]);
+    expect(endedAs(started, "failed", 1).error?.message).toBe("the run stopped before its acceptance criteria (--rubric) were checked");
+  });
+
+  it("a graded run paused for input stays needs_input", () => {
+    const run = stream([{ type: "ask_user", interrupt_id: "q1", questions: [], tool_call_id: "" }, done0], { end: { backendExit: { code: 3, signal: null }, stderrTail: [] } });
+    endedAs(run, "needs_input", 3);
+    expect(ofType(run.events, "error")).toEqual([]);
+  });
+
+  it("done.last_pass_response is the result when no text after the last tool call was streamed", () => {
+    const run = stream([
+      { type: "rubric_evaluation", iteration: 0, result: "satisfied", explanation: "", criteria: [], unverified: false },
+      { type: "done", content: "draft\n\nfinal", response: "draft\n\nfinal", last_pass_response: "final" },
+    ]);
+    expect(endedAs(run, "succeeded", 0).result?.text).toBe("final");
   });
 });
 
@@ -310,6 +460,10 @@ describe("evosci: errors", () => {
     ["error-auth", "auth", false, 401, 77],
     ["error-provider-400", "provider", false, 400, 1],
     ["error-empty-message", "unknown", false, undefined, 1],
+    // EvoScientist retries a response that ended with finish_reason=error; once it gives up, a retry later may help.
+    ["error-finish-reason", "provider", true, undefined, 75],
+    // A used-up quota is a 429 that no wait cures.
+    ["error-quota", "provider", false, 429, 1],
   ])("%s: code %s, retryable %s, http %s, exit %s", (name, code, retryable, http, exit) => {
     const run = fixture(name);
     const errors = ofType(run.events, "error");
@@ -362,9 +516,9 @@ describe("evosci: robustness", () => {
     const run = fixture("unknown-and-unparsed");
     const { events } = run;
     expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual([
-      "panel_dispatch_start",
-      "panel_dispatch_complete",
-      "panel_dispatch_error",
+      "goal_state",
+      "goal_state",
+      "panel_vote",
       "memory_digest",
     ]);
     expect(ofType(events, "backend.unparsed").map((e) => e.reason)).toEqual(["invalid_json", "not_an_object", "missing_type"]);
@@ -421,9 +575,9 @@ describe("evosci: options", () => {
     const { events } = fixture("raw");
     const natives = nativeLines("raw");
     const translated = events.filter((e) => e.native !== undefined && e.type !== "backend.event");
-    expect(translated.map((e) => e.raw)).toEqual(natives.filter((n) => n.type !== "panel_dispatch_complete" && n.type !== "done"));
+    expect(translated.map((e) => e.raw)).toEqual(natives.filter((n) => n.type !== "goal_state" && n.type !== "done"));
     // backend.event holds the object as its payload anyway.
-    expect(ofType(events, "backend.event")[0]!.raw).toEqual(natives.find((n) => n.type === "panel_dispatch_complete"));
+    expect(ofType(events, "backend.event")[0]!.raw).toEqual(natives.find((n) => n.type === "goal_state"));
   });
 
   it("raw is absent without the option", () => {

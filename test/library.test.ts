@@ -42,6 +42,7 @@ describe("normalizeStream (library)", () => {
     }
     const iter = normalizeStream(slowInput(), { from: "evosci" });
     expect((await iter.next()).value).toMatchObject({ type: "run.started" });
+    expect((await iter.next()).value).toMatchObject({ type: "turn.started", turn: 1 });
     expect((await iter.next()).value).toMatchObject({ type: "message.delta", text: "first" });
     release();
     const rest = await collect(iter);

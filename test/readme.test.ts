@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { EXIT_EPIPE, EXIT_OUTPUT_ERROR } from "../src/core/exit-codes.js";
 import { loadSchema } from "../src/schema/schema-files.js";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -41,10 +42,10 @@ describe("README", () => {
     }
   });
 
-  it("documents every exit code the schema allows, plus EPIPE's 141", () => {
+  it("documents every exit code the schema allows, plus those of a lost stdout (EPIPE's 141, a write error's 74)", () => {
     const documented = tableAfter("### Exit codes").map((row) => Number(row[0]));
     const allowed = schema.$defs["run.finished"]!.properties!.exit_code!.enum as number[];
-    expect([...documented].sort((a, b) => a - b)).toEqual([...allowed, 141].sort((a, b) => a - b));
+    expect([...documented].sort((a, b) => a - b)).toEqual([...allowed, EXIT_EPIPE, EXIT_OUTPUT_ERROR].sort((a, b) => a - b));
   });
 
   it("names every error code", () => {
@@ -59,7 +60,8 @@ describe("README set-up", () => {
     expect(README).toContain("npm install && npm run demo");
     const clone = mkdtempSync(join(tmpdir(), "agentstream-clone-"));
     try {
-      // What git would check out (this worktree's files, committed or not), with the installed node_modules.
+      // What git would check out (this worktree's files, committed or not), with the installed node_modules
+      // (in a git worktree, node_modules may be a symlink, which .gitignore's `node_modules/` does not match).
       const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" });
       for (const file of listed.stdout.split("\0").filter((f) => f !== "" && !f.startsWith("dist/") && f !== "node_modules")) {
         mkdirSync(dirname(join(clone, file)), { recursive: true });

@@ -69,10 +69,11 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
 
 // Real captures of the current releases (npm run capture), the same scenarios for each.
 // "slow" was stopped by a signal: a recording cannot tell that agentstream sent it, so it reads as a crash.
+// A turn is one model call and the tools it calls, the same count for every backend.
 const LIVE_SCENARIOS: Record<string, Expected> = {
-  "text.jsonl": ok(),
-  "tool.jsonl": ok(undefined, { tool_calls: 1, tool_failures: 0 }),
-  "thinking.jsonl": ok(),
+  "text.jsonl": ok(undefined, { turns: 1 }),
+  "tool.jsonl": ok(undefined, { tool_calls: 1, tool_failures: 0, turns: 2 }),
+  "thinking.jsonl": ok(undefined, { turns: 1 }),
   "error400.jsonl": failed(1, "provider"),
   "retry500.jsonl": ok(),
   "error503.jsonl": failed(75, "overloaded", true),

@@ -188,7 +188,7 @@ describe("StreamVerifier: first and last line", () => {
   });
 
   it("reports a first line that is not run.started", () => {
-    expect(verifyEvents(dropLine(events, 1))).toEqual([problem(1, "the first line is message.delta, but must be run.started")]);
+    expect(verifyEvents(dropLine(events, 1))).toEqual([problem(1, `the first line is ${events[1]!.type}, but must be run.started`)]);
   });
 
   it("reports a second run.started", () => {
@@ -200,7 +200,7 @@ describe("StreamVerifier: first and last line", () => {
     swapped[0]!.ts = swapped[1]!.ts;
     swapped[0]!.elapsed_ms = swapped[1]!.elapsed_ms;
     expect(verifyEvents(swapped)).toEqual([
-      problem(1, "the first line is message.delta, but must be run.started"),
+      problem(1, `the first line is ${events[1]!.type}, but must be run.started`),
       problem(2, "run.started must be the first line"),
     ]);
   });

@@ -1,5 +1,6 @@
 import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
+import type { StopWatch } from "../run/stop-signals.js";
 
 /** What the user asked the backend to do, before it becomes argv. */
 export interface BackendRequest {
@@ -14,6 +15,14 @@ export interface BackendRequest {
   backendArgs: string[];
   /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
   promptTerminator: boolean;
+}
+
+/** What probing an executable before the run may use. */
+export interface ProbeContext {
+  env: NodeJS.ProcessEnv;
+  /** How long a stopped probe gets before it is killed. */
+  graceMs: number;
+  stops: StopWatch;
 }
 
 /** The options of `agentstream run` that only some backends have. */
@@ -38,9 +47,9 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   argv(request: BackendRequest): string[];
   /**
    * Whether `--` goes before this prompt. May probe the executable (pi's
-   * version) and may refuse the prompt with a UsageError.
+   * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.
    */
-  promptTerminator(executable: string, prompt: string, env: NodeJS.ProcessEnv): boolean | Promise<boolean>;
+  promptTerminator(executable: string, prompt: string, probe: ProbeContext): boolean | Promise<boolean>;
   /** The backend's native terminal events: after one, the run's outcome is known. */
   terminalTypes: ReadonlySet<string>;
   /** Native event types of this protocol: a stream whose first known event has one is this protocol's (the registry's order breaks ties). */

@@ -16,6 +16,7 @@ export type ErrorCode =
   | "provider"
   | "aborted"
   | "tool"
+  | "acceptance"
   | "config"
   | "backend_not_found"
   | "backend_startup"
@@ -148,8 +149,8 @@ export interface EventPayloads {
     duration_ms?: number;
     reason?: "awaiting_input" | "run_ended" | "backend_exited";
   };
-  "subagent.started": { name: string; instance_id: string; tool_call_id?: string };
-  "subagent.completed": { name: string; instance_id: string };
+  "subagent.started": { name: string; instance_id: string; tool_call_id?: string; description?: string };
+  "subagent.completed": { name: string; instance_id: string; duration_ms?: number; paused?: true };
   usage: TokenCounts & {
     /** call/message: one model call or message; run: the backend's own total for the run (Gemini CLI, once; Codex, the increase at each turn). */
     scope: "call" | "message" | "run";

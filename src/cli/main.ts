@@ -2,7 +2,8 @@ import { BACKEND_NAMES } from "../backends/registry.js";
 import { BACKEND_DISPLAY_NAMES, binHelp, flagHelp } from "./backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AgentstreamError } from "../core/errors.js";
-import { EXIT_EPIPE, EXIT_USAGE } from "../core/exit-codes.js";
+import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
+import { showControls, showControlsInLines } from "../core/control-chars.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 
@@ -133,8 +134,9 @@ Examples:
 
 Exit status follows the run's outcome (see the exit-code table in the README):
 0 succeeded, 1 failed, 2 bad flags, 3 needs input, 69 backend not found,
-75 retryable failure, 76 backend crashed, 77 auth, 78 config/start-up,
-124 timed out, 130/143 cancelled by SIGINT/SIGTERM, 141 stdout closed.`,
+74 stdout not writable, 75 retryable failure, 76 backend crashed, 77 auth,
+78 config/start-up, 124 timed out, 130/143 cancelled by SIGINT/SIGTERM,
+141 stdout closed.`,
     )
     .action(async (prompt: string | undefined, opts) => {
       const { runCommand } = await import("./run-command.js");
@@ -205,10 +207,14 @@ Example:
 
 export async function main(argv: string[]): Promise<void> {
   dropColourConflictWarning();
-  // A reader that goes away early (`agentstream --help | head -1`) ends us quietly with 141.
+  // A reader that goes away early (`agentstream --help | head -1`) ends us quietly with 141;
+  // a stdout that cannot be written (a full disk, a broken device) with one line and 74.
+  let outputErrorSaid = false;
   process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EPIPE") throw err;
-    process.exitCode = EXIT_EPIPE;
+    process.exitCode = exitCodeForLostOutput(err);
+    if (readerLeft(err) || outputErrorSaid) return;
+    outputErrorSaid = true;
+    process.stderr.write(`agentstream: cannot write to stdout: ${err.message.replace(/, write$/, "")}\n`);
   });
   const program = buildProgram();
   try {
@@ -218,13 +224,17 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-/** commander says "error: ..."; agentstream says "agentstream: ..." everywhere, with a hint where one helps. */
+/**
+ * commander says "error: ..."; agentstream says "agentstream: ..." everywhere,
+ * with a hint where one helps. The message quotes the user's arguments: their
+ * control characters are shown, never sent.
+ */
 function withOurPrefix(text: string): string {
   const said = text.replace(/^error: /, "agentstream: ");
   const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
-  if (!unknown) return said;
+  if (!unknown) return showControlsInLines(said);
   const arg = JSON.stringify(unknown[1]);
-  return `${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`;
+  return showControlsInLines(`${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`);
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */
@@ -234,11 +244,12 @@ function exitCodeForError(err: unknown): number {
     return err.exitCode === 0 ? 0 : EXIT_USAGE;
   }
   if (err instanceof AgentstreamError) {
-    process.stderr.write(`agentstream: ${err.message}\n`);
-    if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);
+    // Messages quote paths and arguments as given.
+    process.stderr.write(`agentstream: ${showControls(err.message)}\n`);
+    if (err.hint) process.stderr.write(`hint: ${showControls(err.hint)}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`agentstream: internal error: ${message}\n`);
+  process.stderr.write(`agentstream: internal error: ${showControlsInLines(message)}\n`);
   return 1;
 }

@@ -4,7 +4,6 @@ import type { Readable } from "node:stream";
 import type { Backend, BackendExit, EventOf } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
-import { EXIT_EPIPE } from "../core/exit-codes.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { MAX_HELD_BYTES, TranslationSession } from "../core/translation-session.js";
@@ -15,6 +14,7 @@ import { runRedactor } from "../run/redact.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
 import { reportBug } from "../core/canonical-output.js";
+import { showControls } from "../core/control-chars.js";
 import { openInput } from "./input.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
@@ -96,14 +96,14 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
     }
   }
   if (output.writer.closed) {
-    process.exitCode = EXIT_EPIPE;
+    process.exitCode = output.writer.lostExitCode;
     return;
   }
-  if (readError) process.stderr.write(`agentstream: ${readError}\n`);
+  if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
   reading = false;
   const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
   output.finish();
-  process.exitCode = output.writer.closed ? EXIT_EPIPE : outcome.exitCode;
+  process.exitCode = output.writer.lostExitCode ?? outcome.exitCode;
   if (output.writer.closed || !finished) return;
   const facts = { input: file, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
   process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from "chalk";
 import type { Backend, Detection, EventOf } from "../canonical/events.js";
-import { showControls } from "../human/control-chars.js";
-import { summaryLine } from "../human/format.js";
+import { showControls } from "../core/control-chars.js";
+import { summaryLines } from "../human/summary.js";
 import { BACKENDS, BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendDetector, Verdict } from "../core/translator.js";
 
@@ -17,6 +17,8 @@ export interface NormalizeFacts {
   finished: EventOf<"run.finished">;
 }
 
+// The summary's first line only, unwrapped: the details are in the stream.
+const ONE_LINE = 10_000;
 const HOW: Record<Detection, string> = { given: "as given", detected: "detected", guessed: "a guess" };
 
 /** Said the moment detection has to guess, while the stream is still being read (a live pipe). */
@@ -39,7 +41,7 @@ export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
   const read =
     f.bytesRead === 0 ? "empty input" : f.nativeEvents === 0 ? `no JSON event in ${plural(unparsed, "line")}` : `${plural(f.nativeEvents, "JSON event")}${unparsed > 0 ? ` and ${plural(unparsed, "other line")}` : ""}`;
   const name = f.input === "-" ? "stdin" : showControls(f.input);
-  const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${summaryLine(f.finished, c)}\n`;
+  const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${summaryLines(f.finished, c, ONE_LINE)[0]}\n`;
   return hint === undefined ? line : `${line}hint: ${hint}\n`;
 }
 

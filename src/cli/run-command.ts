@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { planRun, superviseRun } from "../agent-run.js";
-import { reportBug } from "../core/canonical-output.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { readPrompt } from "../run/prompt.js";
+import { EarlyStop } from "../run/stop-signals.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
 
 export interface RunOptions {
@@ -33,6 +33,16 @@ export interface RunOptions {
 }
 
 export async function runCommand(promptArgument: string | undefined, opts: RunOptions): Promise<void> {
+  // Stop signals before the backend is spawned; the supervisor hears them after.
+  const stops = new EarlyStop();
+  try {
+    await runWith(stops, promptArgument, opts);
+  } finally {
+    stops.end();
+  }
+}
+
+async function runWith(stops: EarlyStop, promptArgument: string | undefined, opts: RunOptions): Promise<void> {
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
   const request = {
     backend: opts.backend,
@@ -44,19 +54,23 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     autoMode: opts.autoMode,
     backendArgs: opts.backendArg,
   };
-  const plan = await planRun(request, () => readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend));
+  const graceMs = seconds(opts.grace)!;
+  const plan = await planRun(request, () => readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend, stops), { graceMs, stops });
 
   // Whatever the backend prints (its key on stderr, in an error event) is written through the plan's redactor.
-  const stderr = plan.redactor.stream(process.stderr);
-  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: plan.definition.name });
+  const { redactor } = plan;
+  const stderr = redactor.stream(process.stderr);
+  // --output json and text write stdout after the run, when the spinner is gone.
+  const stdoutIsTerminal = process.stdout.isTTY === true && opts.output === "jsonl";
+  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: plan.definition.name, stdoutIsTerminal, redact: (text) => redactor.text(text) });
   let readerGone: (() => void) | undefined;
   const onGone = (): void => {
     readerGone?.();
-    // Also when the reader went away during the last writes, after the outcome was known.
-    process.exitCode = EXIT_EPIPE;
+    // Also when stdout was lost during the last writes, after the outcome was known.
+    process.exitCode = output.writer.lostExitCode;
   };
-  const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, plan.redactor);
-  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor: plan.redactor }), answerFile);
+  const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
+  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile);
   const running = superviseRun(plan, {
     runId: randomUUID(),
     clock: systemClock,
@@ -65,7 +79,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     maxLineBytes: opts.maxLineBytes,
     timeoutMs: seconds(opts.timeout),
     lingerMs: seconds(opts.linger),
-    graceMs: seconds(opts.grace)!,
+    graceMs,
     sink: (event) => {
       output.sink(event);
       renderer.event(event);
@@ -75,21 +89,23 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
-    onTranslatorBug: (message) => reportBug(message, stderr),
+    onTranslatorBug: (message) => renderer.message(message),
     processSignals: true,
+    earlyStop: stops,
   });
   readerGone = running.readerGone;
   const end = await running.ended;
 
   if (end.kind === "stdout_closed") {
     renderer.close();
-    renderer.note("stdout was closed by its reader; the backend was stopped");
-    process.exitCode = EXIT_EPIPE;
+    // A write error was said already, as it happened.
+    if (output.writer.lostExitCode === EXIT_EPIPE) renderer.note("stdout was closed by its reader; the backend was stopped");
+    process.exitCode = output.writer.lostExitCode;
     return;
   }
   output.finish();
   // Set, never process.exit(): stdout still has to drain.
-  process.exitCode = output.writer.closed ? EXIT_EPIPE : end.outcome.exitCode;
+  process.exitCode = output.writer.lostExitCode ?? end.outcome.exitCode;
   if (end.hint !== undefined) renderer.hint(end.hint);
 }
 
@@ -100,4 +116,3 @@ function verbosity(opts: RunOptions): Verbosity {
 function seconds(value: number | undefined): number | undefined {
   return value === undefined ? undefined : Math.round(value * 1000);
 }
-

@@ -1,3 +1,4 @@
+import { showControls } from "../core/control-chars.js";
 import { verifyStream } from "../verify/verify-stream.js";
 import { openInput } from "./input.js";
 
@@ -14,7 +15,8 @@ export async function verifyCommand(file: string): Promise<void> {
     onProblem: ({ line, message }) => {
       if (printed >= MAX_PRINTED) return;
       printed++;
-      process.stderr.write(`line ${line}: ${message}\n`);
+      // A problem may quote the stream's own text.
+      process.stderr.write(`line ${line}: ${showControls(message)}\n`);
     },
   });
   if (summary.problems > printed) process.stderr.write(`... and ${summary.problems - printed} more\n`);

@@ -2,6 +2,7 @@ import type { CanonicalEvent, EventOf } from "../canonical/events.js";
 import { serializeEvent } from "../canonical/serialize.js";
 import { LineWriter } from "./line-writer.js";
 import { Redactor } from "./redactor.js";
+import { showControls } from "./control-chars.js";
 import { describeErrors, loadValidator } from "../schema/validator.js";
 
 export interface CanonicalOutput {
@@ -11,7 +12,7 @@ export interface CanonicalOutput {
 
 /** A bug in agentstream, found while running: said on stderr, and the run goes on. */
 export function reportBug(message: string, stderr: NodeJS.WritableStream = process.stderr): void {
-  stderr.write(`agentstream: ${message}\n`);
+  stderr.write(`agentstream: ${showControls(message)}\n`);
 }
 
 /**

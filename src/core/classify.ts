@@ -10,27 +10,41 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["rate_limit", "overloaded", "
 
 // Where providers put the HTTP status: "Error code: 529 - {...}" (EvoSci, via the
 // Python SDKs), "400: {...}" (Atomic, pi >= 0.84), "400 Invalid request" (pi 0.73),
-// "status code 503", "HTTP 502".
+// "status code 503", "HTTP 502", "... (code: 429)" (OpenRouter's errors, in EvoSci).
 const STATUS_PATTERNS = [
   /^\s*(?:Error code:\s*)?([1-5]\d\d)\b[\s:-]/,
   /\b(?:status(?: code)?|HTTP)[\s:]+([1-5]\d\d)\b/i,
   // Google APIs' error body, quoted in the message: {"error":{"code":400,...}} (Gemini CLI).
   /"code"\s*:\s*([1-5]\d\d)\b/,
+  /\(code:\s*([1-5]\d\d)\)/,
 ];
 
-const PHRASES: Array<[RegExp, ErrorCode]> = [
-  [/context[_ ]length|context window|maximum context|prompt is too long|too many tokens|context_length_exceeded/i, "context_length"],
-  [/rate[_ ]limit|too many requests|RESOURCE_EXHAUSTED|quota exceeded/i, "rate_limit"],
+// A used-up quota or credit comes as a 429 (OpenAI) or 400 (Anthropic), but waiting does not help.
+const NO_QUOTA = /insufficient_quota|exceeded your current quota|credit balance is too low/i;
+
+// Phrases, in order; the retryable flag is the code's unless given. EvoScientist's own
+// retry (middleware/model_retry.py) treats a response that ended with finish_reason=error,
+// Anthropic's api_error and OpenAI's server_error as transient, like a 5xx.
+const PHRASES: Array<[RegExp, ErrorCode, boolean?]> = [
+  [/context[_ ]length|context[_ ]window|maximum context|prompt is too long|too many tokens|string_too_long|max_tokens_exceeded|output too large/i, "context_length"],
+  [NO_QUOTA, "provider", false],
+  [/rate[_ ]limit|too many requests|resource[_ ]exhausted/i, "rate_limit"],
   [/overloaded/i, "overloaded"],
   // gRPC status names, as Google APIs write them (case matters: "unavailable" is an ordinary word).
   [/\bUNAVAILABLE\b/, "overloaded"],
   [/api[_ ]key|unauthori[sz]ed|authentication|permission denied|forbidden|\/login\b/i, "auth"],
-  [/ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|network[_ ]error|connection (?:error|refused|reset)|timed? ?out/i, "network"],
+  [
+    /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|network[_ ]error|connection (?:error|refused|reset|aborted)|timed? ?out|peer closed connection|incomplete chunked read|server disconnected|remote end closed connection|cannot connect to host|name resolution|name or service not known/i,
+    "network",
+  ],
+  [/finish_reason\s*[=:]\s*['"]?error\b|\bapi_error\b|\bserver_error\b|internal server error/i, "provider", true],
+  [/exhausted its output budget/i, "provider", false],
   [/\baborted\b/i, "aborted"],
 ];
 
 function codeForStatus(status: number, message: string): ErrorCode {
   if (status === 401 || status === 403) return "auth";
+  if (NO_QUOTA.test(message)) return "provider";
   if (status === 429) return "rate_limit";
   if (status === 503 || status === 529) return "overloaded";
   if (status === 408) return "network";
@@ -48,8 +62,8 @@ export function classifyError(message: string): ClassifiedError {
     const retryable = RETRYABLE.has(code) || (code === "provider" && status >= 500);
     return { code, retryable, http_status: status };
   }
-  for (const [pattern, code] of PHRASES) {
-    if (pattern.test(message)) return { code, retryable: RETRYABLE.has(code) };
+  for (const [pattern, code, retryable] of PHRASES) {
+    if (pattern.test(message)) return { code, retryable: retryable ?? RETRYABLE.has(code) };
   }
   return { code: "unknown", retryable: false };
 }

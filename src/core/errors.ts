@@ -1,4 +1,4 @@
-import { EXIT_USAGE } from "./exit-codes.js";
+import { EXIT_USAGE, exitCodeFor } from "./exit-codes.js";
 
 /** An error that carries the exit code agentstream must end with. */
 export class AgentstreamError extends Error {
@@ -16,5 +16,12 @@ export class AgentstreamError extends Error {
 export class UsageError extends AgentstreamError {
   constructor(message: string, hint?: string) {
     super(message, EXIT_USAGE, hint);
+  }
+}
+
+/** A stop signal before anything started (while the prompt was read): exit 130 or 143, nothing on stdout. */
+export class StoppedBeforeStart extends AgentstreamError {
+  constructor(signal: "SIGINT" | "SIGTERM" | "SIGHUP", while_: string) {
+    super(`${signal} while ${while_}: nothing was started`, exitCodeFor("cancelled", undefined, signal === "SIGINT" ? "SIGINT" : "SIGTERM"));
   }
 }

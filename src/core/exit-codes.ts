@@ -38,5 +38,17 @@ function failedExitCode(error?: Pick<ErrorInfo, "code" | "retryable">): ExitCode
 
 /** Exit code when the reader closed our stdout (EPIPE): 128 + SIGPIPE. */
 export const EXIT_EPIPE = 141;
+/** Exit code when stdout cannot be written for any other reason (ENOSPC, EIO): sysexits' EX_IOERR. */
+export const EXIT_OUTPUT_ERROR = 74;
+
+/** How agentstream ends once its stdout is lost: the reader left (141), or writing failed (74). */
+export function exitCodeForLostOutput(error: NodeJS.ErrnoException): number {
+  return readerLeft(error) ? EXIT_EPIPE : EXIT_OUTPUT_ERROR;
+}
+
+/** The reader closed its end (or we did, after it left): no failure of ours to report. */
+export function readerLeft(error: NodeJS.ErrnoException): boolean {
+  return error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED";
+}
 /** Exit code for a wrong invocation: nothing was spawned or read. */
 export const EXIT_USAGE = 2;

@@ -1,34 +1,38 @@
 import type { Writable } from "node:stream";
+import { exitCodeForLostOutput } from "./exit-codes.js";
 
 /**
  * Writes canonical lines to stdout: one write() per line, waits for "drain"
- * when the reader is slower than us, and notices when the reader has gone
- * (EPIPE), after which nothing more is written.
+ * when the reader is slower than us, and notices when stdout is lost (the
+ * reader has gone, EPIPE, or a write failed: a full disk, a broken device),
+ * after which nothing more is written.
  */
 export class LineWriter {
-  private gone = false;
+  private lostWith: NodeJS.ErrnoException | undefined;
 
   constructor(
     private readonly out: Writable,
-    private readonly onGone: () => void = () => {},
+    private readonly onGone: (error: NodeJS.ErrnoException) => void = () => {},
   ) {
-    out.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") this.markGone();
-      else throw err;
-    });
+    out.on("error", (err: NodeJS.ErrnoException) => this.markGone(err));
   }
 
-  /** The reader closed its end. */
+  /** Nothing more can be written: the reader closed its end, or a write failed. */
   get closed(): boolean {
-    return this.gone;
+    return this.lostWith !== undefined;
+  }
+
+  /** Once stdout is lost, the exit code that says how (141 or 74); undefined while it is fine. */
+  get lostExitCode(): number | undefined {
+    return this.lostWith && exitCodeForLostOutput(this.lostWith);
   }
 
   get needsDrain(): boolean {
-    return !this.gone && this.out.writableNeedDrain;
+    return !this.closed && this.out.writableNeedDrain;
   }
 
   write(line: string): void {
-    if (this.gone) return;
+    if (this.closed) return;
     this.out.write(line);
   }
 
@@ -61,9 +65,9 @@ export class LineWriter {
     });
   }
 
-  private markGone(): void {
-    if (this.gone) return;
-    this.gone = true;
-    this.onGone();
+  private markGone(error: NodeJS.ErrnoException): void {
+    if (this.closed) return;
+    this.lostWith = error;
+    this.onGone(error);
   }
 }

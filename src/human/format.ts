@@ -1,6 +1,6 @@
 import type { ChalkInstance } from "chalk";
 import type { EventOf } from "../canonical/events.js";
-import { showControls } from "./control-chars.js";
+import { showControls } from "../core/control-chars.js";
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms}ms`;
@@ -45,31 +45,4 @@ export function toolLine(e: EventOf<"tool.completed">, c: ChalkInstance): string
     case "cancelled":
       return `${c.yellow("◌")} ${name} ${c.dim(`cancelled${e.reason ? ` (${showControls(e.reason.replace(/_/g, " "))})` : ""}`)}`;
   }
-}
-
-const HEADS: Record<EventOf<"run.finished">["status"], (c: ChalkInstance, took: string) => string> = {
-  succeeded: (c, took) => `${c.green("✔")} ${c.bold("succeeded")} in ${took}`,
-  failed: (c, took) => `${c.red("✖")} ${c.bold("failed")} after ${took}`,
-  needs_input: (c, took) => `${c.yellow("?")} ${c.bold("needs input")} after ${took}`,
-  cancelled: (c, took) => `${c.yellow("■")} ${c.bold("cancelled")} after ${took}`,
-  timed_out: (c, took) => `${c.red("⏱")} ${c.bold("timed out")} after ${took}`,
-};
-
-/** The final line: status, duration, tool calls, tokens, cost when known, and why it did not succeed. */
-export function summaryLine(f: EventOf<"run.finished">, c: ChalkInstance): string {
-  const parts = [HEADS[f.status](c, formatDuration(f.duration_ms))];
-  const { tool_calls, tool_failures } = f.counts;
-  if (tool_calls > 0) parts.push(`${tool_calls} tool call${tool_calls === 1 ? "" : "s"}${tool_failures > 0 ? ` (${tool_failures} failed)` : ""}`);
-  if (f.usage) {
-    const partial = f.usage.complete === false ? " (main agent only)" : "";
-    parts.push(`${formatCount(f.usage.input_tokens)} in / ${formatCount(f.usage.output_tokens)} out tokens${partial}`);
-    if (f.usage.cost_usd !== undefined) parts.push(`$${f.usage.cost_usd.toFixed(4)}`);
-  }
-  if (f.pending && f.pending.length > 0) parts.push(`${f.pending.length} request${f.pending.length === 1 ? "" : "s"} pending`);
-  if (f.error && f.status !== "succeeded") {
-    const retry = f.error.retryable ? ", retryable" : "";
-    parts.push(`${c.red(`${showControls(f.error.code)}${retry}`)}: ${firstLine(f.error.message)}`);
-  }
-  if (f.exit_code !== 0) parts.push(c.dim(`exit ${f.exit_code}`));
-  return parts.join(c.dim(" · "));
 }

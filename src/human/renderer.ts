@@ -1,12 +1,14 @@
 import { StringDecoder } from "node:string_decoder";
 import type { ChalkInstance } from "chalk";
-import ora, { type Ora } from "ora";
 import type { Backend, CanonicalEvent, EventOf } from "../canonical/events.js";
 import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
-import { showControls } from "./control-chars.js";
-import { attemptOf, firstLine, formatDuration, shellQuote, summaryLine, toolLine } from "./format.js";
+import { showControls } from "../core/control-chars.js";
+import { errorText } from "./error-text.js";
+import { attemptOf, firstLine, formatDuration, shellQuote, toolLine } from "./format.js";
+import { DETAIL, summaryLines } from "./summary.js";
+import { Spinner } from "./spinner.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
 
@@ -15,6 +17,17 @@ export interface HumanRendererOptions {
   verbosity: Verbosity;
   backend: Backend;
   env?: NodeJS.ProcessEnv;
+  /**
+   * stdout writes the live stream to a terminal too: no spinner then (as curl
+   * shows no progress meter when its output is the terminal), so that nothing
+   * is ever drawn into, or cleared out of, those lines.
+   */
+  stdoutIsTerminal?: boolean;
+  /**
+   * Hides secrets in text that is wrapped or cut before it is written (the
+   * stream hides them per write, but not in a secret split across lines).
+   */
+  redact?: (text: string) => string;
 }
 
 // A backend line longer than this is cut when shown (the stderr tail keeps its own bound).
@@ -22,13 +35,14 @@ const MAX_SHOWN_LINE = 2000;
 
 /**
  * Human progress on stderr. On a terminal: a spinner naming what the agent is
- * doing, a line per finished tool call and a final summary. Elsewhere (CI, a
+ * doing (unless the JSONL is on the terminal too), a line per finished tool
+ * call and a final summary. Elsewhere (CI, a
  * file): the same lines, prefixed, with no spinner and no colour unless forced.
  * --quiet keeps only what went wrong; --verbose adds the backend's own stderr.
  */
 export class HumanRenderer {
   private readonly c: ChalkInstance;
-  private readonly spinner: Ora | undefined;
+  private readonly spinner: Spinner | undefined;
   private readonly prefix: string;
   private readonly activity = new Activity();
   private backendPartialLine = "";
@@ -40,9 +54,8 @@ export class HumanRenderer {
     const interactive = options.stream.isTTY === true;
     this.prefix = interactive ? "" : "[agentstream] ";
     // A terminal that reports no width (a bare pty) would make ora's line counting loop forever.
-    if (interactive && (options.stream.columns ?? 0) > 0 && options.verbosity !== "quiet") {
-      // discardStdin: false keeps the terminal's Ctrl-C a SIGINT (ora would put stdin in raw mode).
-      this.spinner = ora({ stream: options.stream, discardStdin: false, isEnabled: true, color: this.c.level > 0 ? "cyan" : false });
+    if (interactive && (options.stream.columns ?? 0) > 0 && options.verbosity !== "quiet" && options.stdoutIsTerminal !== true) {
+      this.spinner = new Spinner(options.stream, this.c.level > 0);
     }
     // A closed stderr must not crash the run.
     options.stream.on("error", () => {});
@@ -62,13 +75,13 @@ export class HumanRenderer {
         if (normal) this.line(toolLine(e, this.c));
         break;
       case "retry.started":
-        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${firstLine(e.error)}`);
+        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${this.firstLine(errorText(e.error).lines[0] ?? "")}`);
         break;
       case "input.requested":
-        if (normal) this.line(`${this.c.yellow("?")} needs input: ${describeRequest(e)}`);
+        if (normal) this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(e)}`);
         break;
       case "error":
-        if (verbose) this.line(`${this.c.red("!")} ${showControls(e.code)}: ${firstLine(e.message)}`);
+        if (verbose) this.line(`${this.c.red("!")} ${showControls(e.code)}: ${this.firstLine(e.message)}`);
         break;
       case "subagent.started":
         if (verbose) this.line(this.c.dim(`▸ sub-agent ${showControls(e.name)} started`));
@@ -88,7 +101,7 @@ export class HumanRenderer {
     const lines = (this.backendPartialLine + this.backendDecoder.write(chunk)).split("\n");
     this.backendPartialLine = capLine(lines.pop() ?? "", MAX_SHOWN_LINE);
     // One write for the whole chunk: a flood of short lines is not a flood of writes.
-    if (lines.length > 0) this.options.stream.write(lines.map((line) => `${this.backendLine(line)}\n`).join(""));
+    if (lines.length > 0) this.write(lines.map((line) => `${this.backendLine(line)}\n`).join(""));
   }
 
   /** Whether the backend's stderr, as shown, waits on stderr's reader: it is not read meanwhile. */
@@ -113,17 +126,24 @@ export class HumanRenderer {
   status(text: string): void {
     this.activity.set(text);
     if (this.spinner) this.showActivity(text);
-    else if (this.options.verbosity === "verbose") this.line(this.c.dim(text));
+    else if (this.options.verbosity === "verbose") this.line(this.c.dim(showControls(text)));
   }
+
+  // note, message and hint quote paths, arguments and native text: their control characters are shown.
 
   /** A one-line note, not shown with --quiet. */
   note(text: string): void {
-    if (this.options.verbosity !== "quiet") this.line(text);
+    if (this.options.verbosity !== "quiet") this.line(showControls(text));
+  }
+
+  /** One of agentstream's own messages ("agentstream: ..."), always shown. */
+  message(text: string): void {
+    this.line(`agentstream: ${showControls(text)}`, "");
   }
 
   /** A one-line hint after a failure, always shown. */
   hint(text: string): void {
-    this.line(`${this.c.yellow("hint:")} ${text}`);
+    this.line(`${this.c.yellow("hint:")} ${showControls(text)}`);
   }
 
   /** Stop the spinner and show what is left of the backend's stderr. */
@@ -137,25 +157,42 @@ export class HumanRenderer {
   private showActivity(activity: string): void {
     if (!this.spinner) return;
     // The activity names native tools and agents.
-    const text = `${this.options.backend} · ${showControls(activity)}`;
-    if (text === this.spinner.text) return;
-    this.spinner.text = text;
-    // Draw the change now rather than at the next frame (only when it changes: deltas come fast).
-    if (this.spinner.isSpinning) this.spinner.render();
+    this.spinner.setText(`${this.options.backend} · ${showControls(this.redact(activity))}`);
   }
 
   private finished(f: EventOf<"run.finished">): void {
     this.close();
     if (this.options.verbosity === "quiet" && f.status === "succeeded") return;
-    this.line(summaryLine(f, this.c));
-    if (f.resume) this.line(this.c.dim(`resume with: ${showControls(f.resume.hint)}`));
+    const error = f.error ? { ...f.error, message: this.redact(f.error.message) } : undefined;
+    for (const line of summaryLines({ ...f, error }, this.c, this.width())) this.line(line);
+    if (f.resume) this.line(this.c.dim(`${DETAIL}resume with: ${showControls(f.resume.hint)}`));
     const failed = f.status === "failed" || f.status === "timed_out";
     // --verbose has shown the backend's stderr already.
     if (failed && f.stderr_tail && this.options.verbosity !== "verbose") {
       const n = f.stderr_tail.length;
-      this.line(this.c.dim(`${this.options.backend} stderr (last ${n === 1 ? "line" : `${n} lines`}):`));
-      for (const line of f.stderr_tail) this.line(this.c.dim(`  │ ${showControls(line)}`));
+      this.line(this.c.dim(`${DETAIL}${this.options.backend} stderr (last ${n === 1 ? "line" : `${n} lines`}):`));
+      for (const line of f.stderr_tail) this.line(this.c.dim(`${DETAIL}│ ${showControls(line)}`));
     }
+  }
+
+  /** What the summary wraps to: the terminal's width, else a width that reads well in a log. */
+  private width(): number {
+    const columns = this.options.stream.isTTY === true ? (this.options.stream.columns ?? 0) : 0;
+    return Math.max(40, (columns > 0 ? columns : 100) - this.prefix.length);
+  }
+
+  private redact(text: string): string {
+    return this.options.redact ? this.options.redact(text) : text;
+  }
+
+  /** A native message's first line, its secrets hidden before it is cut (a cut secret would not be found). */
+  private firstLine(text: string, max?: number): string {
+    return firstLine(this.redact(text), max);
+  }
+
+  private describeRequest(e: EventOf<"input.requested">): string {
+    if (e.kind === "approval") return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
+    return this.firstLine(e.questions?.[0]?.question ?? "a question", 120);
   }
 
   private backendLine(line: string): string {
@@ -163,12 +200,11 @@ export class HumanRenderer {
   }
 
   private line(text: string, prefix = this.prefix): void {
-    // While the spinner spins, ora clears it around this write and draws it again below.
-    this.options.stream.write(`${prefix}${text}\n`);
+    this.write(`${prefix}${text}\n`);
   }
-}
 
-function describeRequest(e: EventOf<"input.requested">): string {
-  if (e.kind === "approval") return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
-  return firstLine(e.questions?.[0]?.question ?? "a question", 120);
+  private write(text: string): void {
+    if (this.spinner) this.spinner.print(text);
+    else this.options.stream.write(text);
+  }
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { BackendExit } from "../canonical/events.js";
 import { groupAlive, processRunning, signalGroup, signalProcess, waitUntilGone } from "./process-group.js";
-import { possiblyHeld, processesHolding, stdioIdentities } from "./stdio-holders.js";
+import { possiblyHeld, processesHolding, stdioIdentities, type StdioIdentities } from "./stdio-holders.js";
 
 export type BackendEnd = { launched: true; exit: BackendExit } | { launched: false; error: NodeJS.ErrnoException };
 
@@ -33,8 +33,8 @@ export class BackendProcess {
   /** Exited and nothing of its group left: its pid may now belong to someone else. */
   private reaped = false;
   private killTimer: NodeJS.Timeout | undefined;
-  /** How the kernel names the backend's stdout and stderr: what its strays would still hold. */
-  private readonly stdioIds: string[];
+  /** The backend's stdout and stderr as the kernel names them: what its strays would still hold. */
+  private readonly stdioIds: StdioIdentities;
   /** Processes outside its group that held its stdout or stderr after it exited. */
   private strays: number[] = [];
   private readonly killOnExit = (): void => this.kill();
@@ -47,7 +47,7 @@ export class BackendProcess {
       detached: USE_PROCESS_GROUP,
       windowsHide: true,
     });
-    this.stdioIds = this.child.pid !== undefined ? stdioIdentities(this.child.pid) : [];
+    this.stdioIds = this.child.pid !== undefined ? stdioIdentities(this.child.pid, [this.child.stdout, this.child.stderr].map(fileDescriptor)) : { names: [] };
     // Last resort should agentstream itself die of an error: take the backend with it.
     if (this.child.pid !== undefined) process.once("exit", this.killOnExit);
     this.ended = new Promise((resolve) => {
@@ -105,13 +105,41 @@ export class BackendProcess {
     // The backend is gone but may have left processes behind: they must not outlive the run.
     if (USE_PROCESS_GROUP) await this.stopAll(() => groupAlive(pid), (signal) => signalGroup(pid, signal));
     this.reaped = true;
-    // Those that left its group (setsid) are found by the stdout or stderr they still hold.
-    if ((!this.child.stdout.closed || !this.child.stderr.closed) && possiblyHeld(this.stdioIds)) {
-      this.strays = processesHolding(this.stdioIds);
-      await this.stopAll(() => this.strays.some(processRunning), (signal) => this.signalStrays(signal));
-    }
+    await this.stopStrays();
     process.removeListener("exit", this.killOnExit);
     await this.stdioClosed();
+  }
+
+  /**
+   * Those that left its group (setsid) are found by the stdout or stderr they
+   * still hold, and stopped: SIGTERM, SIGKILL after the grace period. Looked
+   * for again until nothing holds them: a stray may start another before it
+   * stops, and one just leaving the group may be seen by neither look.
+   */
+  private async stopStrays(): Promise<void> {
+    const killDue = new Map<number, number>();
+    let interval = 10;
+    // What cannot be stopped (not ours to signal) is left to stdioClosed() once the last one found had its time.
+    let giveUpAt = performance.now() + this.options.graceMs + 1000;
+    while (!this.stdioEnded() && possiblyHeld(this.stdioIds) && performance.now() < giveUpAt) {
+      const holders = processesHolding(this.stdioIds);
+      // Held by none we can see (another user's): stdioClosed() gives up on it.
+      if (holders.length === 0 && !this.strays.some(processRunning)) return;
+      for (const pid of holders) {
+        if (killDue.has(pid)) continue;
+        this.strays.push(pid);
+        signalProcess(pid, "SIGTERM");
+        killDue.set(pid, performance.now() + this.options.graceMs);
+        giveUpAt = performance.now() + this.options.graceMs + 1000;
+      }
+      for (const [pid, due] of killDue) if (performance.now() >= due && processRunning(pid)) signalProcess(pid, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, interval));
+      interval = Math.min(interval * 2, 200);
+    }
+  }
+
+  private stdioEnded(): boolean {
+    return this.child.stdout.closed && this.child.stderr.closed;
   }
 
   /** SIGTERM, then SIGKILL what is still there after the grace period. */
@@ -142,4 +170,10 @@ export class BackendProcess {
       setTimeout(giveUp, this.options.graceMs).unref();
     });
   }
+}
+
+/** Our file descriptor of a pipe to the child; undefined where node does not tell. */
+function fileDescriptor(stream: Readable): number | undefined {
+  const fd = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === "number" && fd >= 0 ? fd : undefined;
 }

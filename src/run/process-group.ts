@@ -51,7 +51,12 @@ function livingMembers(pgid: number): number {
   return living;
 }
 
-function procStat(pid: string): { running: boolean; pgrp: number } | undefined {
+/** When the process started, in clock ticks since boot; undefined once it is reaped, or where there is no /proc. */
+export function startTime(pid: number | "self"): number | undefined {
+  return procStat(String(pid))?.startTime;
+}
+
+function procStat(pid: string): { running: boolean; pgrp: number; startTime: number } | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -60,7 +65,7 @@ function procStat(pid: string): { running: boolean; pgrp: number } | undefined {
   }
   // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { running: fields[0] !== "Z" && fields[0] !== "X", pgrp: Number(fields[2]) };
+  return { running: fields[0] !== "Z" && fields[0] !== "X", pgrp: Number(fields[2]), startTime: Number(fields[19]) };
 }
 
 /** Wait until `alive` turns false, checking every `intervalMs`; false if it is still true after `timeoutMs`. */

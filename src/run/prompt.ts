@@ -2,23 +2,35 @@ import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import type { Backend } from "../canonical/events.js";
-import { UsageError } from "../core/errors.js";
+import { StoppedBeforeStart, UsageError } from "../core/errors.js";
+import type { EarlyStop } from "./stop-signals.js";
+
+/**
+ * The longest prompt a backend can be given: it is one argument, and Linux
+ * takes at most 128 KiB per argument (MAX_ARG_STRLEN), its closing NUL
+ * included. A longer one fails to spawn (E2BIG).
+ */
+export const MAX_PROMPT_BYTES = 128 * 1024 - 1;
+
+/** Past this many characters, run.started.command shows the prompt shortened. */
+const SHOWN_PROMPT_CHARS = 4096;
 
 /**
  * The prompt, from the argument, from stdin (`-`) or from --prompt-file. One
  * trailing newline is dropped (files and `echo` add one); nothing else changes:
- * a prompt that cannot reach the backend byte for byte is refused.
+ * a prompt that cannot reach the backend byte for byte is refused, as is one
+ * too long to be an argument (read no further than that).
  */
-export async function readPrompt(argument: string | undefined, promptFile: string | undefined, stdin: Readable, backend: Backend): Promise<string> {
+export async function readPrompt(argument: string | undefined, promptFile: string | undefined, stdin: Readable, backend: Backend, stops: EarlyStop): Promise<string> {
   if (argument !== undefined && promptFile !== undefined) {
     throw new UsageError("give the prompt either as PROMPT or with --prompt-file, not both");
   }
   let text: string;
   if (promptFile !== undefined) text = utf8(readPromptFile(promptFile), `--prompt-file ${promptFile}`);
-  else if (argument === "-") text = utf8(await readAll(stdin), "the prompt on stdin");
-  else if (argument !== undefined) return passable(argument);
+  else if (argument === "-") text = utf8(await readStdinUnlessStopped(stdin, stops), "the prompt on stdin");
+  else if (argument !== undefined) return passable(argument, "the prompt");
   else throw new UsageError("no prompt given", `agentstream run --backend ${backend} "your prompt" (or - to read it from stdin, or --prompt-file FILE)`);
-  return passable(text.replace(/\r?\n$/, ""));
+  return passable(text.replace(/\r?\n$/, ""), promptFile !== undefined ? `--prompt-file ${promptFile}` : "the prompt on stdin");
 }
 
 /** The directory the backend runs in: --cwd, checked before anything is spawned. */
@@ -34,19 +46,63 @@ export function workingDirectory(dir: string | undefined): string {
   return path;
 }
 
+/**
+ * The prompt as run.started.command (and --verbose) show it: a long one is
+ * cut, and says so, so that the first line of a stream stays short.
+ */
+export function promptAsShown(prompt: string): string {
+  if (prompt.length <= SHOWN_PROMPT_CHARS) return prompt;
+  // Not half a surrogate pair.
+  const head = prompt.slice(0, /[\uD800-\uDBFF]/.test(prompt[SHOWN_PROMPT_CHARS - 1]!) ? SHOWN_PROMPT_CHARS - 1 : SHOWN_PROMPT_CHARS);
+  return `${head}… [prompt shortened here: ${Buffer.byteLength(prompt)} bytes in all]`;
+}
+
+// What may be read: the longest prompt, and the newline that would be dropped ("\r\n").
+const READ_LIMIT = MAX_PROMPT_BYTES + 2;
+
 function readPromptFile(file: string): Buffer {
   try {
+    const size = statSync(file).size;
+    if (size > READ_LIMIT) throw tooLong(`--prompt-file ${file}`, size);
     return readFileSync(file);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read --prompt-file ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`);
   }
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
+/** Nothing has started while the prompt is awaited: a stop signal ends agentstream there. */
+async function readStdinUnlessStopped(stdin: Readable, stops: EarlyStop): Promise<Buffer> {
+  const unlisten = stops.listen(() => stdin.destroy());
+  let bytes: Buffer | undefined;
+  try {
+    if (!stops.signal) bytes = await readUpToLimit(stdin);
+  } catch (err) {
+    if (!stops.signal) throw err;
+  } finally {
+    unlisten();
+  }
+  if (stops.signal) throw new StoppedBeforeStart(stops.signal, "reading the prompt from stdin");
+  return bytes!;
+}
+
+async function readUpToLimit(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  let length = 0;
+  for await (const chunk of stream) {
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+    length += chunks.at(-1)!.length;
+    if (length > READ_LIMIT) throw tooLong("the prompt on stdin", length, true);
+  }
   return Buffer.concat(chunks);
+}
+
+function tooLong(source: string, bytes: number, atLeast = false): UsageError {
+  return new UsageError(
+    `${source} is too long for the command line: ${atLeast ? "at least " : ""}${bytes} bytes, where a prompt is passed to the backend as one argument of at most ${MAX_PROMPT_BYTES} bytes (128 KiB)`,
+    "put the long text in a file the agent can read (in --cwd) and name that file in a short prompt",
+  );
 }
 
 // An argument is UTF-8 on its way to the backend: other bytes would arrive as U+FFFD.
@@ -60,10 +116,12 @@ function utf8(bytes: Buffer, source: string): string {
   }
 }
 
-/** A prompt that can reach the backend as one argument: not empty, no NUL byte. */
-export function passable(prompt: string): string {
+/** A prompt that can reach the backend as one argument: not empty, no NUL byte, not too long. */
+export function passable(prompt: string, source: string): string {
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
   // No program can be given an argument holding a NUL byte.
   if (prompt.includes("\0")) throw new UsageError("the prompt contains a NUL byte, which no program can be given as an argument");
+  const bytes = Buffer.byteLength(prompt);
+  if (bytes > MAX_PROMPT_BYTES) throw tooLong(source, bytes);
   return prompt;
 }

@@ -1,12 +1,45 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { startTime } from "./process-group.js";
+
+/** How to recognise what still holds the backend's stdout and stderr. */
+export interface StdioIdentities {
+  /** As the kernel names them ("socket:[4026]"). */
+  names: string[];
+  /**
+   * Set when the names were told from our own ends, the backend being gone
+   * before it could be asked: the backend's start time (clock ticks since
+   * boot). A holder must then have started since, and hold one as its stdout
+   * or stderr, as a process the backend started does.
+   */
+  inferredSince?: number;
+}
 
 /**
- * What the backend's stdout and stderr are, as the kernel names them
- * ("socket:[4026]"): read right after the spawn, while they are surely still
- * ours. [] where there is no /proc.
+ * What the backend's stdout and stderr are: read from the backend right after
+ * the spawn. A backend can be done before that (a busy machine may run a short
+ * script to its end before spawn() returns), its files closed: then they are
+ * told from our own ends of the same pipes (`ourEnds`, our file descriptors).
+ * No names where there is no /proc.
  */
-export function stdioIdentities(pid: number): string[] {
-  return fileNames(String(pid), ["1", "2"]);
+export function stdioIdentities(pid: number, ourEnds: readonly (number | undefined)[]): StdioIdentities {
+  const asked = fileNames(String(pid), ["1", "2"]);
+  if (asked.length === 2) return { names: asked };
+  const since = startTime(pid);
+  const inferred = ourEnds.map(peerOf);
+  if (since === undefined || inferred.some((name) => name === undefined)) return { names: asked };
+  return { names: inferred as string[], inferredSince: since };
+}
+
+/**
+ * The child's end of a pipe node made for it, from our end: libuv makes each
+ * one with socketpair(), keeps the first socket and hands the child the
+ * second, which the kernel numbers next (nearly always: hence the extra
+ * checks on holders of an inferred name).
+ */
+function peerOf(ourFd: number | undefined): string | undefined {
+  if (ourFd === undefined) return undefined;
+  const inode = /^socket:\[(\d+)\]$/.exec(fileNames("self", [String(ourFd)])[0] ?? "")?.[1];
+  return inode === undefined ? undefined : `socket:[${Number(inode) + 1}]`;
 }
 
 /**
@@ -14,8 +47,8 @@ export function stdioIdentities(pid: number): string[] {
  * through every process is not: a socket nobody holds any more is gone from
  * /proc/net/unix. True when it cannot tell.
  */
-export function possiblyHeld(identities: readonly string[]): boolean {
-  const inodes = identities.map((id) => /^socket:\[(\d+)\]$/.exec(id)?.[1]);
+export function possiblyHeld(identities: StdioIdentities): boolean {
+  const inodes = identities.names.map((id) => /^socket:\[(\d+)\]$/.exec(id)?.[1]);
   if (inodes.length === 0 || inodes.some((inode) => inode === undefined)) return true;
   let table: string;
   try {
@@ -34,8 +67,8 @@ export function possiblyHeld(identities: readonly string[]): boolean {
  * here: it inherited the pipe, so the backend started it. Processes of other
  * users are not visible.
  */
-export function processesHolding(identities: readonly string[]): number[] {
-  if (identities.length === 0) return [];
+export function processesHolding(identities: StdioIdentities): number[] {
+  if (identities.names.length === 0) return [];
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -45,9 +78,15 @@ export function processesHolding(identities: readonly string[]): number[] {
   const holders: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    if (openFiles(entry).some((file) => identities.includes(file))) holders.push(Number(entry));
+    if (holds(entry, identities)) holders.push(Number(entry));
   }
   return holders;
+}
+
+function holds(pid: string, identities: StdioIdentities): boolean {
+  if (identities.inferredSince === undefined) return openFiles(pid).some((file) => identities.names.includes(file));
+  if (!fileNames(pid, ["1", "2"]).some((file) => identities.names.includes(file))) return false;
+  return (startTime(Number(pid)) ?? -1) >= identities.inferredSince;
 }
 
 function openFiles(pid: string): string[] {

@@ -4,6 +4,7 @@ import { TailBuffer } from "../core/tail-buffer.js";
 import { BackendProcess } from "./backend-process.js";
 import type { LaunchSpec } from "./launch-spec.js";
 import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
+import { onStopSignals, type StopSignal } from "./stop-signals.js";
 
 export interface SupervisorOptions {
   spec: LaunchSpec;
@@ -37,12 +38,9 @@ export interface OutputSink extends Drainable {
 
 export type SupervisedEnd =
   | { kind: "exited"; backendExit: BackendExit; stderrTail: string[]; interruption?: Interruption }
-  | { kind: "launch_failed"; message: string }
+  /** `code`: why spawn() failed (ENOENT, EACCES, E2BIG...), when it says. */
+  | { kind: "launch_failed"; message: string; code?: string }
   | { kind: "stdout_closed" };
-
-// SIGHUP (terminal closed) is handled like SIGTERM (exit 143): the backend is in
-// its own process group and would otherwise outlive agentstream.
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /**
  * Runs one backend process to its end: feeds its stdout on as it arrives
@@ -59,7 +57,6 @@ export class RunSupervisor {
   private stdoutThrottle: PipeThrottle | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly stderrTail = new TailBuffer();
-  private readonly onSignal = (signal: NodeJS.Signals): void => this.signalled(signal);
   private readonly onAbort = (): void => this.aborted();
 
   constructor(private readonly options: SupervisorOptions) {}
@@ -72,11 +69,11 @@ export class RunSupervisor {
     } catch (err) {
       // spawn refuses some argv outright (a NUL byte): nothing ran, and the run still ends properly.
       // Its message would quote the argument, which may hold a secret: only its code is said.
-      return this.launchFailed((err as NodeJS.ErrnoException).code ?? "spawn refused its arguments");
+      const code = (err as NodeJS.ErrnoException).code;
+      return this.launchFailed(code ?? "spawn refused its arguments", code);
     }
     this.backend = backend;
-    const processSignals = options.processSignals !== false;
-    if (processSignals) for (const signal of STOP_SIGNALS) process.on(signal, this.onSignal);
+    const unhear = options.processSignals !== false ? onStopSignals((signal) => this.signalled(signal)) : () => undefined;
     options.abortSignal?.addEventListener("abort", this.onAbort, { once: true });
     try {
       if (options.abortSignal?.aborted) this.aborted();
@@ -92,7 +89,7 @@ export class RunSupervisor {
       if (options.writer.closed) this.readerGone();
       const end = await backend.ended;
       if (this.stdoutClosed || options.writer.closed) return { kind: "stdout_closed" };
-      if (!end.launched) return this.launchFailed(end.error.message);
+      if (!end.launched) return this.launchFailed(end.error.message, end.error.code);
       return {
         kind: "exited",
         backendExit: end.exit,
@@ -100,14 +97,15 @@ export class RunSupervisor {
         ...(this.interruption ? { interruption: this.interruption } : {}),
       };
     } finally {
-      if (processSignals) for (const signal of STOP_SIGNALS) process.removeListener(signal, this.onSignal);
+      unhear();
       options.abortSignal?.removeEventListener("abort", this.onAbort);
       for (const timer of this.timers) clearTimeout(timer);
     }
   }
 
-  private launchFailed(reason: string): SupervisedEnd {
-    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${reason}` };
+  private launchFailed(reason: string, code?: string): SupervisedEnd {
+    const why = code === "E2BIG" ? "its command line and environment are too long for the system (E2BIG)" : reason;
+    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${why}`, ...(code ? { code } : {}) };
   }
 
   /** The backend wrote its terminal event: the outcome is known, only its exit is awaited. */
@@ -133,10 +131,10 @@ export class RunSupervisor {
     this.stdoutThrottle!.check();
   }
 
-  private signalled(signal: NodeJS.Signals): void {
+  private signalled(signal: StopSignal): void {
     // A second signal while the backend is being stopped: no more waiting.
     if (this.stopRequested) return this.backend?.kill();
-    this.interruption ??= { kind: "signal", signal: signal === "SIGINT" || signal === "SIGHUP" ? signal : "SIGTERM" };
+    this.interruption ??= { kind: "signal", signal };
     this.options.onStatus(`${signal}: stopping ${this.options.spec.displayName}`);
     this.stop(this.options.spec.stopSignal);
   }

@@ -30,8 +30,14 @@ export function allowedStatuses(protocol: Protocol, types: string[], end: Stream
     const terminal = types.findIndex((t) => t === "done" || t === "error");
     if (terminal === -1) return [unterminated(interruption)];
     if (types[terminal] === "error") return ["failed"];
-    const asked = types.slice(0, terminal).some((t) => t === "interrupt" || t === "ask_user");
-    return [asked ? "needs_input" : "succeeded"];
+    const before = types.slice(0, terminal);
+    if (before.some((t) => t === "interrupt" || t === "ask_user")) return ["needs_input"];
+    // A sub-agent that ended paused waits for input; a graded run (--rubric: a verdict, or the
+    // backend's 3 after done) fails unless its last verdict is satisfied.
+    const paused: RunStatus[] = before.includes("subagent_end") ? ["needs_input"] : [];
+    if (end.backendExit?.code === 3) return ["failed", ...paused];
+    const graded = before.some((t) => t.startsWith("rubric_evaluation"));
+    return ["succeeded", ...paused, ...(graded ? (["failed"] as const) : [])];
   }
   // Atomic: a prompt ends with agent_settled (a new agent_start begins another); pi 0.73 ends
   // at a clean exit, or, in a recording, after an agent_end with nothing pending.

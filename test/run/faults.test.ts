@@ -23,9 +23,9 @@ describe.concurrent("agentstream run: faults", () => {
       STANDIN_END: "kill:SIGKILL",
     });
     expect(result.code).toBe(76);
-    expect(events.map((e) => e.type)).toEqual(["run.started", "message.delta", "message.completed", "tool.started", "backend.unparsed", "tool.completed", "run.finished"]);
-    expect(events[4]).toMatchObject({ line: cut, reason: "invalid_json" });
-    expect(events[5]).toMatchObject({ status: "cancelled", reason: "backend_exited", synthetic: true });
+    expect(events.map((e) => e.type)).toEqual(["run.started", "turn.started", "message.delta", "message.completed", "tool.started", "backend.unparsed", "tool.completed", "run.finished"]);
+    expect(events[5]).toMatchObject({ line: cut, reason: "invalid_json" });
+    expect(events[6]).toMatchObject({ status: "cancelled", reason: "backend_exited", synthetic: true });
     expect(finished).toMatchObject({
       status: "failed",
       backend_exit: { code: null, signal: "SIGKILL" },
@@ -71,7 +71,7 @@ describe.concurrent("agentstream run: faults", () => {
     expect(result.code).toBe(124);
     expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
     expect(finished).toMatchObject({ status: "timed_out", error: { code: "timeout" }, backend_exit: { code: null, signal: "SIGTERM" }, result: null });
-    expect(result.stderr).toMatch(/timed out after .* · timeout: the run exceeded --timeout/);
+    expect(result.stderr).toMatch(/⏱ timed out after [^\n]* · exit 124\n/);
   });
 
   it("writes invalid UTF-8: U+FFFD in its place, every line accounted for, the run goes on", async () => {
@@ -79,18 +79,20 @@ describe.concurrent("agentstream run: faults", () => {
     expect(result.code).toBe(0);
     expect(events.map((e) => e.type)).toEqual([
       "run.started",
+      "turn.started",
       "message.delta",
       "message.completed",
       "tool.started",
       "backend.unparsed",
       "tool.completed",
+      "turn.completed",
       "run.finished",
     ]);
-    expect(events[1]).toMatchObject({ text: "caf\uFFFD \uFFFD\uFFFD bytes" });
+    expect(events[2]).toMatchObject({ text: "caf\uFFFD \uFFFD\uFFFD bytes" });
     // A UTF-16 surrogate encoded in UTF-8 and an overlong "/" are invalid too, byte by byte.
-    expect(events[3]).toMatchObject({ args: { path: "/déjà \uFFFD\uFFFD\uFFFD \uFFFD\uFFFD" } });
-    expect(events[4]).toMatchObject({ line: "\uFFFD( not json \uFFFD", reason: "invalid_json" });
-    expect(events[5]).toMatchObject({ output: "naïve 中文 🚀", status: "succeeded" });
+    expect(events[4]).toMatchObject({ args: { path: "/déjà \uFFFD\uFFFD\uFFFD \uFFFD\uFFFD" } });
+    expect(events[5]).toMatchObject({ line: "\uFFFD( not json \uFFFD", reason: "invalid_json" });
+    expect(events[6]).toMatchObject({ output: "naïve 中文 🚀", status: "succeeded" });
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "ok" }, counts: { unparsed_lines: 1, tool_calls: 1 } });
   });
 

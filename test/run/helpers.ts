@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -57,6 +57,48 @@ export function expectNoneLeftRunning(recordPath: string): StandInRecord | undef
   for (const [, pid] of running) process.kill(pid!, "SIGKILL");
   expect(running.map(([who, pid]) => `${who} ${pid} still running`)).toEqual([]);
   return record;
+}
+
+/**
+ * Running processes whose command line holds `token` (a prompt, an argument
+ * made unique for one test): SIGKILLed as they are found, so that a failing
+ * test leaves nothing behind either.
+ */
+export function killRunningWith(token: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(token) && isRunning(Number(entry))) found.push(Number(entry));
+  }
+  for (const pid of found) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * Once the test is over, passed, failed or timed out: SIGKILL agentstream and
+ * whatever these stand-in records name, so that a failing test leaves nothing behind.
+ * (`onTestFinished` from the test's context: tests here run concurrently.)
+ */
+export function killAfterTest(onTestFinished: (fn: () => void) => void, run: LiveRun, ...records: string[]): void {
+  onTestFinished(() => {
+    run.child.kill("SIGKILL");
+    for (const record of records.filter((path) => existsSync(path))) {
+      const { pid, grandchild } = readRecord(record);
+      for (const who of [pid, grandchild]) if (who !== undefined && isRunning(who)) process.kill(who, "SIGKILL");
+    }
+  });
 }
 
 export function readRecord(path: string): StandInRecord {

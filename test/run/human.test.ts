@@ -4,7 +4,8 @@ import { stripVTControlCharacters } from "node:util";
 import { Chalk } from "chalk";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
-import { formatDuration, summaryLine } from "../../src/human/format.js";
+import { formatDuration } from "../../src/human/format.js";
+import { summaryLines } from "../../src/human/summary.js";
 import { HumanRenderer } from "../../src/human/renderer.js";
 import { redactSecrets } from "../../src/run/redact.js";
 import { runStandIn, Scratch } from "./helpers.js";
@@ -134,8 +135,8 @@ describe("human output: formats", () => {
     expect([formatDuration(850), formatDuration(12_345), formatDuration(125_000)]).toEqual(["850ms", "12.3s", "2m 05s"]);
   });
 
-  it("a summary says tokens, cost, the error and the exit code when there are some", () => {
-    const line = summaryLine(
+  it("a failure: a short line with the cause in words and the exit code, then the message and the counts indented below", () => {
+    const lines = summaryLines(
       finished({
         status: "failed",
         exit_code: 75,
@@ -143,8 +144,49 @@ describe("human output: formats", () => {
         error: { code: "rate_limit", message: "429: slow down\nmore detail", retryable: true },
       }),
       plain,
+      100,
     );
-    expect(line).toBe("✖ failed after 12.3s · 2 tool calls (1 failed) · 18.1k in / 52 out tokens · $0.0123 · rate_limit, retryable: 429: slow down · exit 75");
+    expect(lines).toEqual([
+      "✖ failed after 12.3s: rate limited, worth retrying · exit 75",
+      "  429: slow down",
+      "  more detail",
+      "  2 tool calls (1 failed) · 18.1k in / 52 out tokens · $0.0123",
+    ]);
+  });
+
+  it("a provider's JSON body (or EvoScientist's Python dict) is taken apart: its message inline, its other values as fields below", () => {
+    const atomic = '500: {"message":"The server had an error while processing your request (fake 500)","type":"server_error","param":null,"code":null}';
+    expect(summaryLines(finished({ status: "failed", exit_code: 75, error: { code: "provider", message: atomic, retryable: true } }), plain, 100)).toEqual([
+      "✖ failed after 12.3s: the provider returned an error, worth retrying · exit 75",
+      "  500: The server had an error while processing your request (fake 500)",
+      "    type: server_error",
+      "  2 tool calls (1 failed)",
+    ]);
+    const evosci = "Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}, 'request_id': 'req_011CiOeRfYyHnYIJUDmDd8Lt'}";
+    expect(summaryLines(finished({ status: "failed", exit_code: 75, error: { code: "overloaded", message: evosci, retryable: true } }), plain, 60)).toEqual([
+      "✖ failed after 12.3s: the provider is overloaded, worth",
+      "  retrying · exit 75",
+      "  Error code: 529: Overloaded",
+      "    type: error · error.type: overloaded_error",
+      "    request_id: req_011CiOeRfYyHnYIJUDmDd8Lt",
+      "  2 tool calls (1 failed)",
+    ]);
+  });
+
+  it("cancelled by a signal, or timed out by --timeout: said once, in the first line", () => {
+    const sigint = finished({ status: "cancelled", exit_code: 130, error: { code: "cancelled", message: "cancelled by SIGINT", retryable: false } });
+    expect(summaryLines(sigint, plain, 100)).toEqual(["■ cancelled by SIGINT after 12.3s · exit 130", "  2 tool calls (1 failed)"]);
+    const timeout = finished({ status: "timed_out", exit_code: 124, error: { code: "timeout", message: "the run exceeded --timeout and was stopped", retryable: false } });
+    expect(summaryLines(timeout, plain, 100)).toEqual(["⏱ timed out after 12.3s · exit 124", "  2 tool calls (1 failed)"]);
+  });
+
+  it("every line fits the width, however long the message; a success stays one line when it fits", () => {
+    const message = `400: ${"a long explanation of what went wrong ".repeat(8)}/a/path/without/any/spaces/${"x".repeat(120)}`;
+    const lines = summaryLines(finished({ status: "failed", exit_code: 1, error: { code: "provider", message, retryable: false } }), plain, 50);
+    expect(lines.filter((line) => line.length > 50)).toEqual([]);
+    expect(lines.slice(1).every((line) => line.startsWith("  "))).toBe(true);
+    expect(lines.join("").replace(/\s+/g, "")).toContain("x".repeat(120).slice(0, 40));
+    expect(summaryLines(finished({}), plain, 100)).toEqual(["✔ succeeded in 12.3s · 2 tool calls (1 failed)"]);
   });
 });
 

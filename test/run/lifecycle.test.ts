@@ -49,7 +49,8 @@ describe.concurrent("agentstream run: stopping the backend", () => {
     expect(finished).toMatchObject({ status: "cancelled", error: { code: "cancelled" }, backend_exit: { code: 130, signal: null } });
     expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "cancelled", synthetic: true });
     expect(readFileSync(log, "utf8")).toBe("SIGINT\n");
-    expect(result.stderr).toContain("cancelled");
+    expect(result.stderr).toMatch(/■ cancelled by SIGINT after [^\n]* · exit 130\n/);
+    expect(result.stderr).not.toContain("cancelled: cancelled");
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 

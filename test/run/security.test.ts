@@ -340,6 +340,6 @@ describe("redaction rules", () => {
       onStatus: () => {},
     });
     const end = await supervisor.run();
-    expect(end).toEqual({ kind: "launch_failed", message: `EvoScientist executable ${STAND_IN} could not be started: ERR_INVALID_ARG_VALUE` });
+    expect(end).toEqual({ kind: "launch_failed", message: `EvoScientist executable ${STAND_IN} could not be started: ERR_INVALID_ARG_VALUE`, code: "ERR_INVALID_ARG_VALUE" });
   });
 });

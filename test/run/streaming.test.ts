@@ -17,6 +17,7 @@ describe.concurrent("agentstream run: stdout", () => {
     // The stand-in writes one native line, then waits for the gate: a line that
     // arrives here before gate.next() was written while the backend still runs.
     expect(await run.nextEvent()).toMatchObject({ type: "run.started" });
+    expect(await run.nextEvent()).toMatchObject({ type: "turn.started", turn: 1 });
     expect(await run.nextEvent()).toMatchObject({ type: "message.delta", text: "first" });
     gate.next();
     expect(await run.nextEvent()).toMatchObject({ type: "message.completed", text: "first" });
@@ -73,7 +74,7 @@ describe.concurrent("agentstream run: stdout", () => {
     const ok = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--output", "json", "x"], { env: { STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") } });
     expect(ok.code).toBe(0);
     expect(ok.stdout.trimEnd().split("\n")).toHaveLength(1);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0, seq: 12 });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0, seq: 16 });
 
     const failed = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--output", "json", "x"], {
       env: { STANDIN_TRANSCRIPT: transcript("evosci-error-529.jsonl"), STANDIN_END: "exit:1" },
@@ -119,7 +120,7 @@ describe.concurrent("agentstream run: stderr", () => {
   it("a failed run shows the error and the tail of the backend's stderr", async () => {
     const result = await run([], failure);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/failed after .* provider: Error code: 400/);
+    expect(result.stderr).toMatch(/failed after [^\n]*: the provider returned an error · exit 1\n.*  Error code: 400/);
     expect(result.stderr).toContain("│ something went wrong");
   });
 

@@ -1,4 +1,4 @@
-import type { AgentRef, InputAction, InputQuestion } from "../../canonical/events.js";
+import type { AgentRef, ErrorInfo, InputAction, InputQuestion } from "../../canonical/events.js";
 import { classifyError } from "../../core/classify.js";
 import { Fifo } from "../../core/fifo.js";
 import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "../../core/fields.js";
@@ -31,11 +31,24 @@ export class EvosciTranslator implements Translator {
   /** Main-agent text since the last main tool call: the final answer. */
   private answer = "";
   private inputRequested = false;
+  /** A sub-agent stopped for input (subagent_end.paused): the run cannot have finished its work. */
+  private subagentPaused = false;
   /** Set by the first terminal event (done or error); lines after it are still translated. */
   private outcome: Outcome | undefined;
   private doneSeen = false;
   /** Calls the backend sent with an empty id, by agent and tool name, in order. */
   private readonly unnamedCalls = new Map<string, Fifo<string>>();
+  /** Main-agent model calls so far: a turn is one call and the tool calls it makes. */
+  private turn = 0;
+  private turnOpen = false;
+  /** The open turn's calls came back (or a rubric verdict did): the main agent's next output is a new model call. */
+  private turnAnswered = false;
+  /** Sub-agent names of the panel dispatches still running, by dispatch id (their end events carry none). */
+  private readonly dispatches = new Map<string, string>();
+  /** The last rubric verdict of a graded run (`--rubric`); the backend's exit code follows it. */
+  private verdict: RubricVerdict | undefined;
+  /** Grading started or was deferred: a graded run, so done without a verdict is an unchecked one. */
+  private grading: "started" | "deferred" | undefined;
 
   translate(e: NativeEvent): Draft[] {
     this.started = true;
@@ -45,6 +58,7 @@ export class EvosciTranslator implements Translator {
     // The retried call goes on with the same reasoning block.
     if (e.type !== "thinking" && e.type !== "model_retry") this.closeReasoning(out);
     if (e.type !== "summarization") this.closeSummary(out);
+    if (isModelOutput(e)) this.startTurnIfNew(out);
     const native = e.type;
     switch (e.type) {
       case "text": {
@@ -69,12 +83,22 @@ export class EvosciTranslator implements Translator {
         break;
       case "tool_result":
         this.answer = "";
+        this.turnAnswered = true;
         out.push(this.toolCompleted(e));
         break;
       case "subagent_start":
         out.push(
-          draft("subagent.started", defined({ name: asText(e.name), instance_id: this.instanceId(e), tool_call_id: nonEmpty(e.tool_call_id) }), { native }),
+          draft(
+            "subagent.started",
+            defined({ name: asText(e.name), instance_id: this.instanceId(e), tool_call_id: nonEmpty(e.tool_call_id), description: nonEmpty(e.description) }),
+            { native },
+          ),
         );
+        break;
+      case "panel_dispatch_start":
+      case "panel_dispatch_complete":
+      case "panel_dispatch_error":
+        out.push(...this.panelDispatch(e));
         break;
       case "subagent_text": {
         const agent = this.agentOf(e);
@@ -100,7 +124,9 @@ export class EvosciTranslator implements Translator {
       case "subagent_end": {
         const instance = this.instanceId(e);
         this.closeSubagentText(instance, out);
-        out.push(draft("subagent.completed", { name: asText(e.name), instance_id: instance }, { native }));
+        const paused = bool(e.paused) === true;
+        if (paused) this.subagentPaused = true;
+        out.push(draft("subagent.completed", { name: asText(e.name), instance_id: instance, ...(paused ? { paused } : {}) }, { native }));
         break;
       }
       case "model_retry": {
@@ -150,13 +176,32 @@ export class EvosciTranslator implements Translator {
         break;
       case "error": {
         this.closeAllText(out);
-        const message = nonEmpty(e.message) ?? "EvoScientist reported an error without a message";
-        const c = classifyError(message);
-        out.push(draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native }));
-        this.outcome ??= { status: "failed", error: { code: c.code, message, retryable: c.retryable }, resultText: this.answerText() };
+        this.endTurn(out);
+        const error = reportedError(nonEmpty(e.message) ?? "EvoScientist reported an error without a message", native);
+        out.push(error);
+        const { code, message, retryable } = error.payload;
+        this.outcome ??= { status: "failed", error: { code, message, retryable }, resultText: this.answerText() };
         break;
       }
-      case "done":
+      case "rubric_evaluation_start":
+      case "rubric_evaluation_deferred":
+        // The agent stopped and its work goes to the grader: what it said so far is one message.
+        this.closeMainText(out);
+        this.grading = e.type === "rubric_evaluation_start" ? "started" : "deferred";
+        out.push(passThrough(e));
+        break;
+      case "rubric_evaluation": {
+        this.closeMainText(out);
+        this.turnAnswered = true;
+        const result = asText(e.result);
+        this.verdict = { result, explanation: asText(e.explanation) };
+        // A revision request starts a new pass: the answer is what comes after it.
+        if (result === "needs_revision") this.answer = "";
+        // The criteria have no canonical home: the verdict is kept whole, and decides the outcome at done.
+        out.push(passThrough(e));
+        break;
+      }
+      case "done": {
         // Only the first done ends the run; a later one is kept as data, never dropped.
         if (this.doneSeen) {
           out.push(passThrough(e));
@@ -164,14 +209,14 @@ export class EvosciTranslator implements Translator {
         }
         this.doneSeen = true;
         this.closeAllText(out);
-        this.outcome ??= {
-          status: this.inputRequested ? "needs_input" : "succeeded",
-          // done.response glues every main-agent chunk together: only a fallback.
-          resultText: this.answerText() ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null,
-        };
+        this.endTurn(out);
+        // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
+        const resultText = this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
+        this.outcome ??= this.endOfRun(resultText, out);
         break;
+      }
       default:
-        // panel_dispatch_* and anything newer: passed through whole.
+        // Anything newer: passed through whole.
         out.push(passThrough(e));
     }
     return out;
@@ -182,8 +227,66 @@ export class EvosciTranslator implements Translator {
     this.closeReasoning(drafts);
     this.closeSummary(drafts);
     this.closeAllText(drafts);
+    // EvoScientist exits 3 after done only for a graded run whose rubric was not satisfied, a verdict or none.
+    if (this.doneSeen && this.outcome?.status === "succeeded" && end.backendExit?.code === 3) {
+      const error = acceptanceError(this.verdict, this.grading);
+      drafts.push(errorDraft(error));
+      this.outcome = { ...this.outcome, status: "failed", error };
+    }
     const resume = resumeHint(end.stderrTail);
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  /** A main-agent output opens a turn when none is open, or when the open one's calls came back (the next model call). */
+  private startTurnIfNew(out: Draft[]): void {
+    // After done or error nothing more is a turn of this run.
+    if (this.outcome || (this.turnOpen && !this.turnAnswered)) return;
+    if (this.turnOpen) {
+      this.closeMainText(out);
+      this.endTurn(out);
+    }
+    this.turnOpen = true;
+    this.turnAnswered = false;
+    out.push(draft("turn.started", { turn: ++this.turn }, { synthetic: true }));
+  }
+
+  private endTurn(out: Draft[]): void {
+    if (!this.turnOpen) return;
+    this.turnOpen = false;
+    out.push(draft("turn.completed", { turn: this.turn }, { synthetic: true }));
+  }
+
+  /**
+   * A sub-agent dispatched by task() inside a code_interpreter call: a sub-agent
+   * keyed by its dispatch id, spawned by that call (eval_id). One that raised
+   * reports its error, inside the sub-agent, before it completes.
+   */
+  private panelDispatch(e: NativeEvent): Draft[] {
+    const id = nonEmpty(e.id);
+    if (!id) return [passThrough(e)];
+    const native = e.type;
+    if (e.type === "panel_dispatch_start") {
+      const name = asText(e.subagent_type);
+      this.dispatches.set(id, name);
+      return [draft("subagent.started", defined({ name, instance_id: id, tool_call_id: nonEmpty(e.eval_id), description: nonEmpty(e.description) }), { native })];
+    }
+    const name = this.dispatches.get(id) ?? "";
+    this.dispatches.delete(id);
+    // EvoScientist writes 0 for a duration it was not given.
+    const duration = count(e.duration_ms) || undefined;
+    const completed = draft("subagent.completed", defined({ name, instance_id: id, duration_ms: duration }), { native });
+    if (e.type !== "panel_dispatch_error") return [completed];
+    const agent = { name, instance_id: id };
+    return [reportedError(nonEmpty(e.error) ?? "a sub-agent dispatch failed without a message", native, agent), completed];
+  }
+
+  /** The outcome done gives: what the run waits for, else the rubric's verdict (an unmet one is also an error event). */
+  private endOfRun(resultText: string | null, out: Draft[]): Outcome {
+    if (this.inputRequested || this.subagentPaused) return { status: "needs_input", resultText };
+    if (this.verdict ? this.verdict.result === "satisfied" : !this.grading) return { status: "succeeded", resultText };
+    const error = acceptanceError(this.verdict, this.grading);
+    out.push(errorDraft(error));
+    return { status: "failed", error, resultText };
   }
 
   /** Drop the text and thinking a retried model call had already streamed (counted in code points). */
@@ -277,6 +380,43 @@ export class EvosciTranslator implements Translator {
   private madeUpCallId(name: string): string {
     return `${name || "tool"}_call_${++this.madeUpIds}`;
   }
+}
+
+interface RubricVerdict {
+  result: string;
+  explanation: string;
+}
+
+/** Why a graded run did not pass, worded as EvoScientist's own notice; no verdict means it stopped before grading. */
+function acceptanceError(verdict: RubricVerdict | undefined, grading?: "started" | "deferred"): ErrorInfo {
+  const what = !verdict
+    ? grading === "deferred"
+      ? "the acceptance criteria (--rubric) were not checked: grading waits for background work"
+      : "the run stopped before its acceptance criteria (--rubric) were checked"
+    : verdict.result === "failed"
+      ? "the acceptance criteria (--rubric) could not be evaluated"
+      : verdict.result === "grader_error"
+        ? "the acceptance criteria (--rubric) could not be checked: the grader failed"
+        : "the acceptance criteria (--rubric) were not met";
+  const detail = verdict ? ` (verdict ${verdict.result || "none"})${verdict.explanation ? `: ${verdict.explanation}` : ""}` : "";
+  return { code: "acceptance", message: what + detail, retryable: false };
+}
+
+/** An error the backend reported, classified from its message. */
+function reportedError(message: string, native: string, agent?: AgentRef): Draft<"error"> {
+  const c = classifyError(message);
+  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native, ...(agent ? { agent } : {}) });
+}
+
+function errorDraft(error: ErrorInfo): Draft<"error"> {
+  return draft("error", { code: error.code, message: error.message, retryable: error.retryable }, { synthetic: true });
+}
+
+const MAIN_MODEL_OUTPUT = new Set(["text", "thinking", "tool_call", "usage_stats"]);
+
+/** What only a main-agent model call produces (a main model_retry belongs to the call it retries). */
+function isModelOutput(e: NativeEvent): boolean {
+  return MAIN_MODEL_OUTPUT.has(e.type) || (e.type === "model_retry" && !nonEmpty(e.subagent));
 }
 
 /** Calls without ids queue per agent and tool name. */

@@ -1,6 +1,6 @@
 import { UsageError } from "../../core/errors.js";
 import { JSON_MODE_PROTOCOL } from "../atomic/index.js";
-import type { BackendDefinition } from "../definition.js";
+import type { BackendDefinition, ProbeContext } from "../definition.js";
 import { piAcceptsPromptTerminator } from "./version.js";
 
 /** pi: `pi --mode json [--] PROMPT`, Atomic's protocol. */
@@ -21,10 +21,11 @@ export const pi: BackendDefinition<"pi"> = {
  * with "-" needs none; one that does is refused on such a pi rather than let it
  * become a flag.
  */
-async function promptTerminator(executable: string, prompt: string, env: NodeJS.ProcessEnv): Promise<boolean> {
+async function promptTerminator(executable: string, prompt: string, { env, graceMs, stops }: ProbeContext): Promise<boolean> {
   if (!prompt.startsWith("-")) return false;
-  const version = await piAcceptsPromptTerminator(executable, env);
-  if (version.accepts) return true;
+  const version = await piAcceptsPromptTerminator(executable, env, graceMs, stops);
+  // Stopped meanwhile: the run ends cancelled.
+  if (version.accepts || stops.signal) return version.accepts;
   throw new UsageError(
     `pi ${version.version ?? "(version unknown)"} has no "--" to end its flags: a prompt starting with "-" would be read as a flag`,
     "reword the prompt so that it does not start with '-', or use pi 1.6 or later",

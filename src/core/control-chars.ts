@@ -14,3 +14,8 @@ export function showControls(text: string): string {
     return `\\u${code.toString(16).padStart(4, "0")}`;
   });
 }
+
+/** The same for text of several lines (a usage message, a stack): its newlines kept, every other control shown. */
+export function showControlsInLines(text: string): string {
+  return text.split("\n").map(showControls).join("\n");
+}
