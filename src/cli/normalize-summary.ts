@@ -1,6 +1,7 @@
 import type { ChalkInstance } from "chalk";
 import type { Backend, Detection, EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
+import { firstLine } from "../human/format.js";
 import { summaryLines } from "../human/summary.js";
 import { BACKENDS, BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendDetector, Verdict } from "../core/translator.js";
@@ -41,8 +42,17 @@ export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
   const read =
     f.bytesRead === 0 ? "empty input" : f.nativeEvents === 0 ? `no JSON event in ${plural(unparsed, "line")}` : `${plural(f.nativeEvents, "JSON event")}${unparsed > 0 ? ` and ${plural(unparsed, "other line")}` : ""}`;
   const name = f.input === "-" ? "stdin" : showControls(f.input);
-  const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${summaryLines(f.finished, c, ONE_LINE)[0]}\n`;
+  const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${withError(summaryLines(f.finished, c, ONE_LINE)[0]!, f.finished)}\n`;
   return hint === undefined ? line : `${line}hint: ${hint}\n`;
+}
+
+/** The summary's head with the error's code and the first line of its message before the exit code: this one line is all normalize says. */
+function withError(head: string, finished: EventOf<"run.finished">): string {
+  const error = finished.status === "succeeded" ? undefined : finished.error;
+  if (!error) return head;
+  const said = ` · ${showControls(error.code)}: ${firstLine(error.message)}`;
+  const exit = / · exit \d+$/.exec(head);
+  return exit ? `${head.slice(0, exit.index)}${said}${exit[0]}` : `${head}${said}`;
 }
 
 function hintFor(f: NormalizeFacts): string | undefined {

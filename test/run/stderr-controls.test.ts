@@ -55,7 +55,7 @@ describe.concurrent("every stderr message that quotes user or native text shows 
 
   it("run: a translator bug whose error quotes native text", async () => {
     // The built EvoScientist translator throws with the hostile text, as a bug quoting a native value would.
-    const translator = new URL("../../dist/translators/evosci.js", import.meta.url).href;
+    const translator = new URL("../../dist/backends/evosci/translator.js", import.meta.url).href;
     const hook = `import { EvosciTranslator as T } from ${JSON.stringify(translator)};
       const translate = T.prototype.translate;
       T.prototype.translate = function (event) { if (event.type === "tool_call") throw new Error(${JSON.stringify(HOSTILE)}); return translate.call(this, event); };`;
