@@ -38,7 +38,8 @@ describe("library run()", () => {
       env: standIn({ STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port) }),
     });
     expect((await events.next()).value).toMatchObject({ type: "run.started", command: [STAND_IN, "-p", "x", "--output-format", "stream-json"] });
-    // Held at the gate after its first line: this event came while the backend ran.
+    // Held at the gate after its first line: these events came while the backend ran.
+    expect((await events.next()).value).toMatchObject({ type: "turn.started", synthetic: true });
     expect((await events.next()).value).toMatchObject({ type: "message.delta", text: "first" });
     for (let i = 0; i < 4; i++) gate.next();
     const rest = await collect({ [Symbol.asyncIterator]: () => events });

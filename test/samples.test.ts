@@ -127,11 +127,23 @@ describe.skipIf(!existsSync(SAMPLES))("reference samples", () => {
   }
 });
 
+// Codex's turn is its own (turn.started .. turn.completed around one prompt, whatever the model calls
+// it makes), not one model call as agentstream makes up for the others: its counts are not compared.
+function withoutTurns(expectations: Record<string, Expected>): Record<string, Expected> {
+  return Object.fromEntries(
+    Object.entries(expectations).map(([file, e]) => {
+      if (!e.counts) return [file, e];
+      const { turns: _turns, ...counts } = e.counts;
+      return [file, { ...e, counts }];
+    }),
+  );
+}
+
 describe("live captures", () => {
   for (const folder of existsSync(LIVE) ? readdirSync(LIVE) : []) {
     const backend = folder.split("-")[0]!;
     // Captured ahead of its translator (the protocol reference is written from them): nothing to check yet.
     if (!(BACKEND_NAMES as readonly string[]).includes(backend)) it.todo(`${folder}: ${backend} has no translator yet`);
-    else describe(folder, () => checkTranscripts(join(LIVE, folder), backend, LIVE_SCENARIOS));
+    else describe(folder, () => checkTranscripts(join(LIVE, folder), backend, backend === "codex" ? withoutTurns(LIVE_SCENARIOS) : LIVE_SCENARIOS));
   }
 });

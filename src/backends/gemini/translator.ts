@@ -7,7 +7,9 @@ import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Out
  * Gemini CLI `--output-format stream-json` (docs/protocols/gemini.md). The
  * answer comes only as deltas: a message is closed by the next tool call or by
  * the result, and the result's text is the last message's. Usage is the
- * session's total, given once in the result.
+ * session's total, given once in the result. Turns are made up, as for
+ * EvoScientist: one model call and the tool calls it makes (a call's answer
+ * starts after the tool results of the one before).
  */
 export class GeminiTranslator implements Translator {
   readonly protocol = "gemini";
@@ -21,6 +23,10 @@ export class GeminiTranslator implements Translator {
   private lastText: string | null = null;
   private readonly toolNames = new Map<string, string>();
   private outcome: Outcome | undefined;
+  private turn = 0;
+  private turnOpen = false;
+  /** A tool result came in the open turn: the model's next words are a new call. */
+  private resultsIn = false;
 
   translate(e: NativeEvent): Draft[] {
     const drafts = this.translateEvent(e);
@@ -45,13 +51,14 @@ export class GeminiTranslator implements Translator {
         const id = toolId(e);
         const name = asText(e.tool_name) || "tool";
         this.toolNames.set(id, name);
-        return [...this.closeMessage(native), draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.parameters) }, { native })];
+        return [...this.modelSpeaks(), ...this.closeMessage(native), draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.parameters) }, { native })];
       }
       case "tool_result": {
         const id = toolId(e);
         const error = objectOrEmpty(e.error);
         const failed = e.status === "error";
         const output = nonEmpty(e.output) ?? (failed ? asText(error.message) : "");
+        this.resultsIn = true;
         return [
           ...this.closeMessage(native),
           draft("tool.completed", { tool_call_id: id, name: this.toolNames.get(id) ?? "tool", status: failed ? "failed" : "succeeded", output }, { native }),
@@ -68,7 +75,23 @@ export class GeminiTranslator implements Translator {
   }
 
   finish(_end: StreamEnd): Ending {
-    return { drafts: this.closeMessage("result"), outcome: this.outcome };
+    return { drafts: [...this.closeMessage("result"), ...this.closeTurn()], outcome: this.outcome };
+  }
+
+  /** The model writes: the first words of a call open its turn (closing the one before). */
+  private modelSpeaks(): Draft[] {
+    if (this.turnOpen && !this.resultsIn) return [];
+    const out = this.closeTurn();
+    this.turnOpen = true;
+    this.resultsIn = false;
+    out.push(draft("turn.started", { turn: ++this.turn }, { synthetic: true }));
+    return out;
+  }
+
+  private closeTurn(): Draft[] {
+    if (!this.turnOpen) return [];
+    this.turnOpen = false;
+    return [draft("turn.completed", { turn: this.turn }, { synthetic: true })];
   }
 
   private message(e: NativeEvent): Draft[] {
@@ -76,10 +99,12 @@ export class GeminiTranslator implements Translator {
     if (e.role === "user") return [];
     if (e.role !== "assistant") return [passThrough(e)];
     const text = asText(e.content);
+    const out = this.modelSpeaks();
     this.open ??= { id: `msg_${++this.messageCount}`, text: "" };
     this.open.text += text;
-    if (e.delta === true) return [draft("message.delta", { message_id: this.open.id, text }, { native: e.type })];
-    return this.closeMessage(e.type);
+    if (e.delta === true) out.push(draft("message.delta", { message_id: this.open.id, text }, { native: e.type }));
+    else out.push(...this.closeMessage(e.type));
+    return out;
   }
 
   /** The message being streamed is complete: the next tool call or the result closed it. */
@@ -94,7 +119,7 @@ export class GeminiTranslator implements Translator {
 
   private result(e: NativeEvent): Draft[] {
     const native = e.type;
-    const out = this.closeMessage(native);
+    const out = [...this.closeMessage(native), ...this.closeTurn()];
     const usage = resultUsage(objectOrEmpty(e.stats), this.model);
     if (usage) out.push(draft("usage", usage, { native }));
     if (e.status === "success") {
