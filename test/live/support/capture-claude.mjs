@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// Records what the real Claude Code binary writes in each scenario, against the
+// loopback fake model server speaking the Anthropic Messages API, into
+// test/fixtures/live/claude-<version>/ (native stdout, stderr, manifest.json).
+//
+//   node test/live/support/capture-claude.mjs [scenario ...]
+//
+// CLAUDE_BIN overrides the executable (default: the one installed under
+// /work/main/.cache/live/claude-<version>/). CLAUDE_CAPTURE_DIR overrides the
+// fixture folder. Every request the server gets is listed on stderr.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
+import { SCENARIOS, TOOL_SCENARIO_FILES } from "./scenarios.mjs";
+import { spawnCollect } from "./spawn-collect.mjs";
+import { anthropicMessages } from "./wire/anthropic-messages.mjs";
+
+const VERSION = "2.1.332";
+const PACKAGE = "@anthropic-ai/claude-code";
+const ID = `claude-${VERSION}`;
+const BIN = process.env.CLAUDE_BIN ?? `/work/main/.cache/live/${ID}/node_modules/.bin/claude`;
+const FIXTURES = process.env.CLAUDE_CAPTURE_DIR ?? fileURLToPath(new URL(`../../fixtures/live/${ID}/`, import.meta.url));
+const FAKE_API_KEY = "fake-key";
+const RUN_LIMIT_MS = 5 * 60_000;
+
+const DESCRIPTIONS = {
+  text: "plain streamed text answer",
+  tool: "text, one Bash tool call listing the working directory, then a final answer",
+  thinking: "thinking deltas (thinking blocks) then text",
+  error400: "provider answers HTTP 400 (not retryable)",
+  retry500: "HTTP 500 once, then success",
+  error503: "HTTP 503 on every attempt; retries run out (CLAUDE_CODE_MAX_RETRIES=2)",
+  slow: "slow text stream, stopped with SIGINT after its first text",
+  maxturns: "the tool scenario with --max-turns 1: the tool runs, the second model call is never made",
+  denied: "the tool scenario without --allowedTools: the Bash call is denied in -p mode",
+};
+
+/** Extra scenarios: a built-in scenario run with other flags. */
+const VARIANTS = {
+  maxturns: { scenario: "tool", extraArgs: ["--max-turns", "1"] },
+  denied: { scenario: "tool", allowTools: false },
+};
+
+/** The environment that points Claude Code at the fake server and nothing else. */
+export function claudeEnv(home, origin) {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    LANG: "C.UTF-8",
+    NO_COLOR: "1",
+    TERM: "dumb",
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+    ANTHROPIC_BASE_URL: origin,
+    ANTHROPIC_API_KEY: FAKE_API_KEY,
+    // No calls to other hosts: telemetry, error reports, update checks, feature flags.
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_TELEMETRY: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    DISABLE_AUTOUPDATER: "1",
+    // Two retries instead of ten: the 5xx scenarios end in seconds, not minutes.
+    CLAUDE_CODE_MAX_RETRIES: "2",
+  };
+}
+
+/** The argv for one run, minus the executable. */
+export function claudeArgs(prompt, { allowTools = true, extraArgs = [] } = {}) {
+  return [
+    "-p",
+    prompt,
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--include-partial-messages",
+    "--model",
+    MODEL_ID,
+    ...(allowTools ? ["--allowedTools", "Bash"] : []),
+    ...extraArgs,
+  ];
+}
+
+async function runScenario(name) {
+  const variant = VARIANTS[name] ?? { scenario: name };
+  const scenario = variant.scenario;
+  const server = await startFakeModelServer({ wire: loggingWire(name) });
+  const root = mkdtempSync(join(tmpdir(), "agentstream-live-claude-"));
+  const home = join(root, "home");
+  const cwd = join(root, "work");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  if (scenario === "tool") for (const [file, text] of Object.entries(TOOL_SCENARIO_FILES)) writeFileSync(join(cwd, file), text);
+  const args = claudeArgs(SCENARIOS[scenario].prompt, variant);
+  const stopSignal = scenario === "slow" ? "SIGINT" : undefined;
+  const started = Date.now();
+  try {
+    const result = await spawnCollect(BIN, args, {
+      cwd,
+      env: claudeEnv(home, server.origin),
+      timeoutMs: RUN_LIMIT_MS,
+      stopWhen: stopSignal ? (stdout) => stdout.includes("tick 2") : undefined,
+      stopSignal,
+    });
+    const homeFiles = listFiles(home);
+    return { ...result, args, stopSignal, modelRequests: server.requests.length, requests: server.requests, seconds: (Date.now() - started) / 1000, homeFiles };
+  } finally {
+    await server.close();
+    if (!process.env.CLAUDE_CAPTURE_KEEP_HOME) rmSync(root, { recursive: true, force: true });
+    else process.stderr.write(`capture: kept ${root}\n`);
+  }
+}
+
+/** The adapter, with every route it is asked for listed on stderr. */
+function loggingWire(label) {
+  return {
+    ...anthropicMessages,
+    route(method, path) {
+      const route = anthropicMessages.route(method, path);
+      process.stderr.write(`  [${label}] ${method} ${path} -> ${route === "call" ? "model call" : route ? route.status : 404}\n`);
+      return route;
+    },
+  };
+}
+
+function listFiles(dir) {
+  try {
+    return execFileSync("find", [dir, "-type", "f"], { encoding: "utf8" }).split("\n").filter(Boolean).map((f) => f.slice(dir.length + 1)).sort();
+  } catch {
+    return [];
+  }
+}
+
+const wanted = process.argv.slice(2);
+const names = wanted.length ? wanted : ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "maxturns", "denied"];
+mkdirSync(FIXTURES, { recursive: true });
+const manifestPath = join(FIXTURES, "manifest.json");
+const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : [];
+for (const name of names) {
+  const run = await runScenario(name);
+  writeFileSync(join(FIXTURES, `${name}.jsonl`), run.stdout);
+  writeFileSync(join(FIXTURES, `${name}.stderr.txt`), run.stderr);
+  const entry = {
+    file: `${name}.jsonl`,
+    scenario: DESCRIPTIONS[name],
+    prompt: SCENARIOS[(VARIANTS[name] ?? { scenario: name }).scenario].prompt,
+    producer: `${PACKAGE}@${VERSION} (native binary)`,
+    args: run.args,
+    exit_code: run.exitCode,
+    signal: run.signal,
+    ...(run.stopSignal ? { stopped_with: run.stopSignal } : {}),
+    model_requests: run.modelRequests,
+  };
+  const at = manifest.findIndex((e) => e.file === entry.file);
+  if (at >= 0) manifest[at] = entry;
+  else manifest.push(entry);
+  process.stderr.write(`capture: ${name}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines, ${run.modelRequests} model requests (${run.requests.map((r) => `${r.scenario}#${r.attempt}:${r.reply.status}`).join(" ")}), ${run.seconds}s\n`);
+  process.stderr.write(`capture: ${name}: HOME files: ${run.homeFiles.join(" ")}\n`);
+}
+manifest.sort((a, b) => names.indexOf(a.file.replace(/\.jsonl$/, "")) - names.indexOf(b.file.replace(/\.jsonl$/, "")));
+writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 1)}\n`);
