@@ -35,13 +35,16 @@ const DESCRIPTIONS = {
   error503: "HTTP 503 on every attempt; retries run out (CLAUDE_CODE_MAX_RETRIES=2)",
   slow: "slow text stream, stopped with SIGINT after its first text",
   maxturns: "the tool scenario with --max-turns 1: the tool runs, the second model call is never made",
-  denied: "the tool scenario without --allowedTools: the Bash call is denied in -p mode",
+  denied: "the tool scenario without --allowedTools, the Bash call writing a file: denied in -p mode",
+  sigterm: "slow text stream, stopped with SIGTERM after its first text",
 };
 
 /** Extra scenarios: a built-in scenario run with other flags. */
 const VARIANTS = {
   maxturns: { scenario: "tool", extraArgs: ["--max-turns", "1"] },
-  denied: { scenario: "tool", allowTools: false },
+  // `ls` is read-only, so Claude Code runs it unasked; a write needs permission.
+  denied: { scenario: "tool", allowTools: false, toolCommand: "touch made-by-tool.txt" },
+  sigterm: { scenario: "slow", stopSignal: "SIGTERM" },
 };
 
 /** The environment that points Claude Code at the fake server and nothing else. */
@@ -85,7 +88,7 @@ export function claudeArgs(prompt, { allowTools = true, extraArgs = [] } = {}) {
 async function runScenario(name) {
   const variant = VARIANTS[name] ?? { scenario: name };
   const scenario = variant.scenario;
-  const server = await startFakeModelServer({ wire: loggingWire(name) });
+  const server = await startFakeModelServer({ wire: loggingWire(name, variant.toolCommand) });
   const root = mkdtempSync(join(tmpdir(), "agentstream-live-claude-"));
   const home = join(root, "home");
   const cwd = join(root, "work");
@@ -93,7 +96,7 @@ async function runScenario(name) {
   mkdirSync(cwd, { recursive: true });
   if (scenario === "tool") for (const [file, text] of Object.entries(TOOL_SCENARIO_FILES)) writeFileSync(join(cwd, file), text);
   const args = claudeArgs(SCENARIOS[scenario].prompt, variant);
-  const stopSignal = scenario === "slow" ? "SIGINT" : undefined;
+  const stopSignal = scenario === "slow" ? (variant.stopSignal ?? "SIGINT") : undefined;
   const started = Date.now();
   try {
     const result = await spawnCollect(BIN, args, {
@@ -104,6 +107,7 @@ async function runScenario(name) {
       stopSignal,
     });
     const homeFiles = listFiles(home);
+    if (process.env.CLAUDE_CAPTURE_REQUESTS) writeFileSync(join(process.env.CLAUDE_CAPTURE_REQUESTS, `${name}.requests.json`), JSON.stringify(server.requests, null, 1));
     return { ...result, args, stopSignal, modelRequests: server.requests.length, requests: server.requests, seconds: (Date.now() - started) / 1000, homeFiles };
   } finally {
     await server.close();
@@ -112,10 +116,17 @@ async function runScenario(name) {
   }
 }
 
-/** The adapter, with every route it is asked for listed on stderr. */
-function loggingWire(label) {
+/**
+ * The adapter, with every route it is asked for listed on stderr; with
+ * `toolCommand`, the scenario's Bash call runs that command instead.
+ */
+function loggingWire(label, toolCommand) {
   return {
     ...anthropicMessages,
+    stream(res, reply, chunks, usage) {
+      const toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
+      return anthropicMessages.stream(res, { ...reply, toolCalls }, chunks, usage);
+    },
     route(method, path) {
       const route = anthropicMessages.route(method, path);
       process.stderr.write(`  [${label}] ${method} ${path} -> ${route === "call" ? "model call" : route ? route.status : 404}\n`);
@@ -133,7 +144,8 @@ function listFiles(dir) {
 }
 
 const wanted = process.argv.slice(2);
-const names = wanted.length ? wanted : ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "maxturns", "denied"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied"];
+const names = wanted.length ? wanted : ALL;
 mkdirSync(FIXTURES, { recursive: true });
 const manifestPath = join(FIXTURES, "manifest.json");
 const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : [];
@@ -158,5 +170,5 @@ for (const name of names) {
   process.stderr.write(`capture: ${name}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines, ${run.modelRequests} model requests (${run.requests.map((r) => `${r.scenario}#${r.attempt}:${r.reply.status}`).join(" ")}), ${run.seconds}s\n`);
   process.stderr.write(`capture: ${name}: HOME files: ${run.homeFiles.join(" ")}\n`);
 }
-manifest.sort((a, b) => names.indexOf(a.file.replace(/\.jsonl$/, "")) - names.indexOf(b.file.replace(/\.jsonl$/, "")));
+manifest.sort((a, b) => ALL.indexOf(a.file.replace(/\.jsonl$/, "")) - ALL.indexOf(b.file.replace(/\.jsonl$/, "")));
 writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 1)}\n`);
