@@ -37,6 +37,10 @@ const DESCRIPTIONS = {
   maxturns: "the tool scenario with --max-turns 1: the tool runs, the second model call is never made",
   denied: "the tool scenario without --allowedTools, the Bash call writing a file: denied in -p mode",
   sigterm: "slow text stream, stopped with SIGTERM after its first text",
+  error429: "the text scenario answered HTTP 429 (rate_limit_error) on every attempt; retries run out (CLAUDE_CODE_MAX_RETRIES=2)",
+  error401: "the text scenario answered HTTP 401 (authentication_error)",
+  nokey: "the text scenario with no ANTHROPIC_API_KEY (nor any other credential) in the environment",
+  error503default: "HTTP 503 on every attempt with the default retry policy (no CLAUDE_CODE_MAX_RETRIES)",
 };
 
 /** Extra scenarios: a built-in scenario run with other flags. */
@@ -45,13 +49,23 @@ const VARIANTS = {
   // `ls` is read-only, so Claude Code runs it unasked; a write needs permission.
   denied: { scenario: "tool", allowTools: false, toolCommand: "touch made-by-tool.txt" },
   sigterm: { scenario: "slow", stopSignal: "SIGTERM" },
+  error429: { scenario: "text", failWith: 429 },
+  error401: { scenario: "text", failWith: 401 },
+  nokey: { scenario: "text", env: { ANTHROPIC_API_KEY: undefined } },
+  error503default: { scenario: "error503", env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
 };
 
-/** The environment that points Claude Code at the fake server and nothing else. */
-export function claudeEnv(home, origin) {
+/**
+ * The environment that points Claude Code at the fake server and nothing else;
+ * its temp files and messaging socket go under `scratch`, not /tmp.
+ */
+export function claudeEnv(home, scratch, origin) {
   return {
     PATH: process.env.PATH ?? "/usr/bin:/bin",
     HOME: home,
+    TMPDIR: scratch,
+    CLAUDE_CODE_TMPDIR: scratch,
+    XDG_RUNTIME_DIR: scratch,
     LANG: "C.UTF-8",
     NO_COLOR: "1",
     TERM: "dumb",
@@ -88,12 +102,12 @@ export function claudeArgs(prompt, { allowTools = true, extraArgs = [] } = {}) {
 async function runScenario(name) {
   const variant = VARIANTS[name] ?? { scenario: name };
   const scenario = variant.scenario;
-  const server = await startFakeModelServer({ wire: loggingWire(name, variant.toolCommand) });
+  const server = await startFakeModelServer({ wire: loggingWire(name, variant) });
   const root = mkdtempSync(join(tmpdir(), "agentstream-live-claude-"));
   const home = join(root, "home");
   const cwd = join(root, "work");
-  mkdirSync(home, { recursive: true });
-  mkdirSync(cwd, { recursive: true });
+  const scratch = join(root, "tmp");
+  for (const dir of [home, cwd, scratch]) mkdirSync(dir, { recursive: true });
   if (scenario === "tool") for (const [file, text] of Object.entries(TOOL_SCENARIO_FILES)) writeFileSync(join(cwd, file), text);
   const args = claudeArgs(SCENARIOS[scenario].prompt, variant);
   const stopSignal = scenario === "slow" ? (variant.stopSignal ?? "SIGINT") : undefined;
@@ -101,7 +115,7 @@ async function runScenario(name) {
   try {
     const result = await spawnCollect(BIN, args, {
       cwd,
-      env: claudeEnv(home, server.origin),
+      env: withoutUndefined({ ...claudeEnv(home, scratch, server.origin), ...variant.env }),
       timeoutMs: RUN_LIMIT_MS,
       stopWhen: stopSignal ? (stdout) => stdout.includes("tick 2") : undefined,
       stopSignal,
@@ -117,13 +131,15 @@ async function runScenario(name) {
 }
 
 /**
- * The adapter, with every route it is asked for listed on stderr; with
- * `toolCommand`, the scenario's Bash call runs that command instead.
+ * The adapter, with every route it is asked for listed on stderr. A variant's
+ * `toolCommand` replaces the scenario's Bash command; `failWith` answers every
+ * model call with that HTTP status instead (statuses scenarios.mjs has not).
  */
-function loggingWire(label, toolCommand) {
+function loggingWire(label, { toolCommand, failWith }) {
   return {
     ...anthropicMessages,
     stream(res, reply, chunks, usage) {
+      if (failWith) return anthropicMessages.error(res, failWith, { message: `variant ${label}: HTTP ${failWith}` });
       const toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
       return anthropicMessages.stream(res, { ...reply, toolCalls }, chunks, usage);
     },
@@ -135,6 +151,10 @@ function loggingWire(label, toolCommand) {
   };
 }
 
+function withoutUndefined(env) {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+}
+
 function listFiles(dir) {
   try {
     return execFileSync("find", [dir, "-type", "f"], { encoding: "utf8" }).split("\n").filter(Boolean).map((f) => f.slice(dir.length + 1)).sort();
@@ -144,7 +164,7 @@ function listFiles(dir) {
 }
 
 const wanted = process.argv.slice(2);
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default"];
 const names = wanted.length ? wanted : ALL;
 mkdirSync(FIXTURES, { recursive: true });
 const manifestPath = join(FIXTURES, "manifest.json");

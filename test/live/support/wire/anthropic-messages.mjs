@@ -18,6 +18,8 @@ export const anthropicMessages = {
   name: "anthropic-messages",
 
   route(method, path) {
+    // The reachability probe Claude Code sends unless non-essential traffic is off.
+    if ((method === "HEAD" || method === "GET") && path === "/api/hello") return { status: 200, body: {} };
     if (method === "GET" && path.endsWith("/models")) {
       return { status: 200, body: { data: [{ type: "model", id: MODEL_ID, display_name: MODEL_ID, created_at: "2025-01-01T00:00:00Z" }], has_more: false, first_id: MODEL_ID, last_id: MODEL_ID } };
     }
@@ -28,7 +30,8 @@ export const anthropicMessages = {
 
   view(body) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
-    const last = messages.at(-1);
+    // Claude Code puts a `system` turn (its environment notes) among the messages.
+    const last = messages.filter((m) => m.role !== "system").at(-1);
     return {
       userText: messages.filter((m) => m.role === "user").map((m) => userTextOf(m.content)).join("\n"),
       // A user turn made of tool results answers a tool call.
