@@ -41,6 +41,11 @@ const DESCRIPTIONS = {
   error401: "the text scenario answered HTTP 401 (authentication_error)",
   nokey: "the text scenario with no ANTHROPIC_API_KEY (nor any other credential) in the environment",
   error503default: "HTTP 503 on every attempt with the default retry policy (no CLAUDE_CODE_MAX_RETRIES)",
+  sigintTool: "the tool scenario with the Bash call `ls && sleep 20`, stopped with SIGINT while the tool runs (on its task_started)",
+  error529: "the text scenario answered HTTP 529 (overloaded_error) on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
+  retryAfter: "the text scenario answered HTTP 429 with `retry-after: 2` on every attempt (CLAUDE_CODE_MAX_RETRIES=1)",
+  cut: "the text scenario's stream cut by the server after two deltas (no message_stop), on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
+  nopartial: "the tool scenario without --include-partial-messages",
 };
 
 /** Extra scenarios: a built-in scenario run with other flags. */
@@ -53,6 +58,12 @@ const VARIANTS = {
   error401: { scenario: "text", failWith: 401 },
   nokey: { scenario: "text", env: { ANTHROPIC_API_KEY: undefined } },
   error503default: { scenario: "error503", env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
+  // A lone `sleep` is refused by the Bash tool; `task_started` shows the command is running.
+  sigintTool: { scenario: "tool", toolCommand: "ls && sleep 20", stopSignal: "SIGINT", stopOn: '"subtype":"task_started"' },
+  error529: { scenario: "text", failWith: 529 },
+  retryAfter: { scenario: "text", failWith: 429, failHeaders: { "retry-after": "2" }, env: { CLAUDE_CODE_MAX_RETRIES: "1" } },
+  cut: { scenario: "text", cutAfter: 2 },
+  nopartial: { scenario: "tool", partial: false },
 };
 
 /**
@@ -84,14 +95,14 @@ export function claudeEnv(home, scratch, origin) {
 }
 
 /** The argv for one run, minus the executable. */
-export function claudeArgs(prompt, { allowTools = true, extraArgs = [] } = {}) {
+export function claudeArgs(prompt, { allowTools = true, partial = true, extraArgs = [] } = {}) {
   return [
     "-p",
     prompt,
     "--output-format",
     "stream-json",
     "--verbose",
-    "--include-partial-messages",
+    ...(partial ? ["--include-partial-messages"] : []),
     "--model",
     MODEL_ID,
     ...(allowTools ? ["--allowedTools", "Bash"] : []),
@@ -110,14 +121,16 @@ async function runScenario(name) {
   for (const dir of [home, cwd, scratch]) mkdirSync(dir, { recursive: true });
   if (scenario === "tool") for (const [file, text] of Object.entries(TOOL_SCENARIO_FILES)) writeFileSync(join(cwd, file), text);
   const args = claudeArgs(SCENARIOS[scenario].prompt, variant);
-  const stopSignal = scenario === "slow" ? (variant.stopSignal ?? "SIGINT") : undefined;
+  const stopSignal = scenario === "slow" ? (variant.stopSignal ?? "SIGINT") : variant.stopSignal;
+  // "tick" is the slow scenario's text.
+  const stopOn = variant.stopOn ?? "tick 2";
   const started = Date.now();
   try {
     const result = await spawnCollect(BIN, args, {
       cwd,
       env: withoutUndefined({ ...claudeEnv(home, scratch, server.origin), ...variant.env }),
       timeoutMs: RUN_LIMIT_MS,
-      stopWhen: stopSignal ? (stdout) => stdout.includes("tick 2") : undefined,
+      stopWhen: stopSignal ? (stdout) => stdout.includes(stopOn) : undefined,
       stopSignal,
     });
     const homeFiles = listFiles(home);
@@ -133,13 +146,18 @@ async function runScenario(name) {
 /**
  * The adapter, with every route it is asked for listed on stderr. A variant's
  * `toolCommand` replaces the scenario's Bash command; `failWith` answers every
- * model call with that HTTP status instead (statuses scenarios.mjs has not).
+ * model call with that HTTP status instead (statuses scenarios.mjs has not),
+ * with `failHeaders`; `cutAfter` drops the connection after that many deltas.
  */
-function loggingWire(label, { toolCommand, failWith }) {
+function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter }) {
   return {
     ...anthropicMessages,
     stream(res, reply, chunks, usage) {
-      if (failWith) return anthropicMessages.error(res, failWith, { message: `variant ${label}: HTTP ${failWith}` });
+      if (failWith) {
+        for (const [header, value] of Object.entries(failHeaders ?? {})) res.setHeader(header, value);
+        return anthropicMessages.error(res, failWith, { message: `variant ${label}: HTTP ${failWith}` });
+      }
+      if (cutAfter !== undefined) chunks = cutStream(res, chunks, cutAfter);
       const toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
       return anthropicMessages.stream(res, { ...reply, toolCalls }, chunks, usage);
     },
@@ -149,6 +167,21 @@ function loggingWire(label, { toolCommand, failWith }) {
       return route;
     },
   };
+}
+
+/** The chunks until `count` of them were sent, then the connection is destroyed mid-stream. */
+async function* cutStream(res, chunks, count) {
+  let sent = 0;
+  for await (const chunk of chunks) {
+    if (sent++ === count) {
+      // Let the deltas already written reach the client first.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      res.destroy();
+      // Stop the adapter too: it must not write the closing events.
+      throw new Error(`variant cut: connection dropped after ${count} deltas`);
+    }
+    yield chunk;
+  }
 }
 
 function withoutUndefined(env) {
@@ -164,7 +197,7 @@ function listFiles(dir) {
 }
 
 const wanted = process.argv.slice(2);
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial"];
 const names = wanted.length ? wanted : ALL;
 mkdirSync(FIXTURES, { recursive: true });
 const manifestPath = join(FIXTURES, "manifest.json");
@@ -190,5 +223,10 @@ for (const name of names) {
   process.stderr.write(`capture: ${name}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines, ${run.modelRequests} model requests (${run.requests.map((r) => `${r.scenario}#${r.attempt}:${r.reply.status}`).join(" ")}), ${run.seconds}s\n`);
   process.stderr.write(`capture: ${name}: HOME files: ${run.homeFiles.join(" ")}\n`);
 }
-manifest.sort((a, b) => ALL.indexOf(a.file.replace(/\.jsonl$/, "")) - ALL.indexOf(b.file.replace(/\.jsonl$/, "")));
+// Entries added by hand (a rare outcome kept from a repeat run) go last.
+const rank = (entry) => {
+  const at = ALL.indexOf(entry.file.replace(/\.jsonl$/, ""));
+  return at < 0 ? ALL.length : at;
+};
+manifest.sort((a, b) => rank(a) - rank(b));
 writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 1)}\n`);
