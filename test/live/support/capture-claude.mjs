@@ -46,6 +46,8 @@ const DESCRIPTIONS = {
   retryAfter: "the text scenario answered HTTP 429 with `retry-after: 2` on every attempt (CLAUDE_CODE_MAX_RETRIES=1)",
   cut: "the text scenario's stream cut by the server after two deltas (no message_stop), on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
   nopartial: "the tool scenario without --include-partial-messages",
+  sigintRetry: "HTTP 503 on every attempt (default retries), stopped with SIGINT during the first retry wait",
+  sighup: "slow text stream, stopped with SIGHUP after its first text",
 };
 
 /** Extra scenarios: a built-in scenario run with other flags. */
@@ -64,6 +66,8 @@ const VARIANTS = {
   retryAfter: { scenario: "text", failWith: 429, failHeaders: { "retry-after": "2" }, env: { CLAUDE_CODE_MAX_RETRIES: "1" } },
   cut: { scenario: "text", cutAfter: 2 },
   nopartial: { scenario: "tool", partial: false },
+  sigintRetry: { scenario: "error503", stopSignal: "SIGINT", stopOn: '"subtype":"api_retry"', env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
+  sighup: { scenario: "slow", stopSignal: "SIGHUP" },
 };
 
 /**
@@ -197,7 +201,7 @@ function listFiles(dir) {
 }
 
 const wanted = process.argv.slice(2);
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup"];
 const names = wanted.length ? wanted : ALL;
 mkdirSync(FIXTURES, { recursive: true });
 const manifestPath = join(FIXTURES, "manifest.json");
