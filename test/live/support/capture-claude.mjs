@@ -48,6 +48,7 @@ const DESCRIPTIONS = {
   nopartial: "the tool scenario without --include-partial-messages",
   sigintRetry: "HTTP 503 on every attempt (default retries), stopped with SIGINT during the first retry wait",
   sighup: "slow text stream, stopped with SIGHUP after its first text",
+  sseError: "the text scenario's stream ends with an SSE `error` event (overloaded_error) after two deltas, on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
 };
 
 /** Extra scenarios: a built-in scenario run with other flags. */
@@ -68,6 +69,7 @@ const VARIANTS = {
   nopartial: { scenario: "tool", partial: false },
   sigintRetry: { scenario: "error503", stopSignal: "SIGINT", stopOn: '"subtype":"api_retry"', env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
   sighup: { scenario: "slow", stopSignal: "SIGHUP" },
+  sseError: { scenario: "text", cutAfter: 2, cutWith: { type: "overloaded_error", message: "variant sseError: Overloaded" } },
 };
 
 /**
@@ -151,9 +153,10 @@ async function runScenario(name) {
  * The adapter, with every route it is asked for listed on stderr. A variant's
  * `toolCommand` replaces the scenario's Bash command; `failWith` answers every
  * model call with that HTTP status instead (statuses scenarios.mjs has not),
- * with `failHeaders`; `cutAfter` drops the connection after that many deltas.
+ * with `failHeaders`; `cutAfter` drops the connection after that many deltas,
+ * or with `cutWith` ends the stream there with an SSE `error` event.
  */
-function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter }) {
+function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter, cutWith }) {
   return {
     ...anthropicMessages,
     stream(res, reply, chunks, usage) {
@@ -161,7 +164,7 @@ function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter }) {
         for (const [header, value] of Object.entries(failHeaders ?? {})) res.setHeader(header, value);
         return anthropicMessages.error(res, failWith, { message: `variant ${label}: HTTP ${failWith}` });
       }
-      if (cutAfter !== undefined) chunks = cutStream(res, chunks, cutAfter);
+      if (cutAfter !== undefined) chunks = cutStream(res, chunks, cutAfter, cutWith);
       const toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
       return anthropicMessages.stream(res, { ...reply, toolCalls }, chunks, usage);
     },
@@ -173,11 +176,16 @@ function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter }) {
   };
 }
 
-/** The chunks until `count` of them were sent, then the connection is destroyed mid-stream. */
-async function* cutStream(res, chunks, count) {
+/**
+ * The chunks until `count` of them were sent; then the connection is destroyed
+ * mid-stream, or with `error` closed after an SSE `error` event, as the real API
+ * reports an overload in the middle of a stream.
+ */
+async function* cutStream(res, chunks, count, error) {
   let sent = 0;
   for await (const chunk of chunks) {
     if (sent++ === count) {
+      if (error) res.end(`event: error\ndata: ${JSON.stringify({ type: "error", error })}\n\n`);
       // Let the deltas already written reach the client first.
       await new Promise((resolve) => setTimeout(resolve, 50));
       res.destroy();
@@ -201,7 +209,7 @@ function listFiles(dir) {
 }
 
 const wanted = process.argv.slice(2);
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError"];
 const names = wanted.length ? wanted : ALL;
 mkdirSync(FIXTURES, { recursive: true });
 const manifestPath = join(FIXTURES, "manifest.json");
