@@ -7,12 +7,16 @@
 //
 // CLAUDE_BIN overrides the executable (default: the one installed under
 // /work/main/.cache/live/claude-<version>/). CLAUDE_CAPTURE_DIR overrides the
-// fixture folder. Every request the server gets is listed on stderr.
+// fixture folder; CLAUDE_CAPTURE_REQUESTS=DIR also writes each scenario's
+// request bodies there; CLAUDE_CAPTURE_KEEP_HOME=1 keeps the temp home. Every
+// request the server gets is listed on stderr. Entries added to manifest.json
+// by hand stay. claudeEnv/claudeArgs can be imported: capturing only starts
+// when this file is run.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
 import { SCENARIOS, TOOL_SCENARIO_FILES } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
@@ -208,37 +212,40 @@ function listFiles(dir) {
   }
 }
 
-const wanted = process.argv.slice(2);
 const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError"];
-const names = wanted.length ? wanted : ALL;
-mkdirSync(FIXTURES, { recursive: true });
-const manifestPath = join(FIXTURES, "manifest.json");
-const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : [];
-for (const name of names) {
-  const run = await runScenario(name);
-  writeFileSync(join(FIXTURES, `${name}.jsonl`), run.stdout);
-  writeFileSync(join(FIXTURES, `${name}.stderr.txt`), run.stderr);
-  const entry = {
-    file: `${name}.jsonl`,
-    scenario: DESCRIPTIONS[name],
-    prompt: SCENARIOS[(VARIANTS[name] ?? { scenario: name }).scenario].prompt,
-    producer: `${PACKAGE}@${VERSION} (native binary)`,
-    args: run.args,
-    exit_code: run.exitCode,
-    signal: run.signal,
-    ...(run.stopSignal ? { stopped_with: run.stopSignal } : {}),
-    model_requests: run.modelRequests,
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await capture(process.argv.slice(2));
+
+async function capture(wanted) {
+  const names = wanted.length ? wanted : ALL;
+  mkdirSync(FIXTURES, { recursive: true });
+  const manifestPath = join(FIXTURES, "manifest.json");
+  const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : [];
+  for (const name of names) {
+    const run = await runScenario(name);
+    writeFileSync(join(FIXTURES, `${name}.jsonl`), run.stdout);
+    writeFileSync(join(FIXTURES, `${name}.stderr.txt`), run.stderr);
+    const entry = {
+      file: `${name}.jsonl`,
+      scenario: DESCRIPTIONS[name],
+      prompt: SCENARIOS[(VARIANTS[name] ?? { scenario: name }).scenario].prompt,
+      producer: `${PACKAGE}@${VERSION} (native binary)`,
+      args: run.args,
+      exit_code: run.exitCode,
+      signal: run.signal,
+      ...(run.stopSignal ? { stopped_with: run.stopSignal } : {}),
+      model_requests: run.modelRequests,
+    };
+    const at = manifest.findIndex((e) => e.file === entry.file);
+    if (at >= 0) manifest[at] = entry;
+    else manifest.push(entry);
+    process.stderr.write(`capture: ${name}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines, ${run.modelRequests} model requests (${run.requests.map((r) => `${r.scenario}#${r.attempt}:${r.reply.status}`).join(" ")}), ${run.seconds}s\n`);
+    process.stderr.write(`capture: ${name}: HOME files: ${run.homeFiles.join(" ")}\n`);
+  }
+  // Entries added by hand (a rare outcome kept from a repeat run) go last.
+  const rank = (entry) => {
+    const at = ALL.indexOf(entry.file.replace(/\.jsonl$/, ""));
+    return at < 0 ? ALL.length : at;
   };
-  const at = manifest.findIndex((e) => e.file === entry.file);
-  if (at >= 0) manifest[at] = entry;
-  else manifest.push(entry);
-  process.stderr.write(`capture: ${name}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines, ${run.modelRequests} model requests (${run.requests.map((r) => `${r.scenario}#${r.attempt}:${r.reply.status}`).join(" ")}), ${run.seconds}s\n`);
-  process.stderr.write(`capture: ${name}: HOME files: ${run.homeFiles.join(" ")}\n`);
+  manifest.sort((a, b) => rank(a) - rank(b));
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 1)}\n`);
 }
-// Entries added by hand (a rare outcome kept from a repeat run) go last.
-const rank = (entry) => {
-  const at = ALL.indexOf(entry.file.replace(/\.jsonl$/, ""));
-  return at < 0 ? ALL.length : at;
-};
-manifest.sort((a, b) => rank(a) - rank(b));
-writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 1)}\n`);

@@ -52,7 +52,7 @@ export const anthropicMessages = {
     // As the real API: the input count opens the message, the output count closes it.
     send("message_start", { message: messageHead(reply, { input_tokens, output_tokens: 1 }) });
     let index = -1;
-    let open; // the kind of the open content block: "text", "thinking" or undefined
+    let open; // the kind of the open content block ("text", "thinking", "tool_use"), if any
     const close = () => {
       if (open === "thinking") send("content_block_delta", { index, delta: { type: "signature_delta", signature: `sig-${reply.id}-${index}` } });
       if (open) send("content_block_stop", { index });
