@@ -52,6 +52,9 @@ const DESCRIPTIONS = {
   nopartial: "the tool scenario without --include-partial-messages",
   sigintRetry: "HTTP 503 on every attempt (default retries), stopped with SIGINT during the first retry wait",
   sighup: "slow text stream, stopped with SIGHUP after its first text",
+  error403: "the text scenario answered HTTP 403 (permission_error) on every streamed attempt",
+  error404: "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
+  error422: "the text scenario answered HTTP 422 on every streamed attempt",
   sseError: "the text scenario's stream ends with an SSE `error` event (overloaded_error) after two deltas, on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
 };
 
@@ -73,6 +76,9 @@ const VARIANTS = {
   nopartial: { scenario: "tool", partial: false },
   sigintRetry: { scenario: "error503", stopSignal: "SIGINT", stopOn: '"subtype":"api_retry"', env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
   sighup: { scenario: "slow", stopSignal: "SIGHUP" },
+  error403: { scenario: "text", failWith: 403 },
+  error404: { scenario: "text", failWith: 404 },
+  error422: { scenario: "text", failWith: 422 },
   sseError: { scenario: "text", cutAfter: 2, cutWith: { type: "overloaded_error", message: "variant sseError: Overloaded" } },
 };
 
@@ -156,7 +162,8 @@ async function runScenario(name) {
 /**
  * The adapter, with every route it is asked for listed on stderr. A variant's
  * `toolCommand` replaces the scenario's Bash command; `failWith` answers every
- * model call with that HTTP status instead (statuses scenarios.mjs has not),
+ * streamed model call with that HTTP status instead (statuses scenarios.mjs
+ * has not; a non-streaming call is answered normally),
  * with `failHeaders`; `cutAfter` drops the connection after that many deltas,
  * or with `cutWith` ends the stream there with an SSE `error` event.
  */
@@ -212,7 +219,7 @@ function listFiles(dir) {
   }
 }
 
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422"];
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await capture(process.argv.slice(2));
 
 async function capture(wanted) {
