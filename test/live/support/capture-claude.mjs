@@ -52,6 +52,7 @@ const DESCRIPTIONS = {
   nopartial: "the tool scenario without --include-partial-messages",
   sigintRetry: "HTTP 503 on every attempt (default retries), stopped with SIGINT during the first retry wait",
   sighup: "slow text stream, stopped with SIGHUP after its first text",
+  twoTools: "the tool scenario with a second Bash call (`echo two`) in the same reply: two tool_use blocks, then the final answer",
   error403: "the text scenario answered HTTP 403 (permission_error) on every streamed attempt",
   error404: "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
   error422: "the text scenario answered HTTP 422 on every streamed attempt",
@@ -76,6 +77,7 @@ const VARIANTS = {
   nopartial: { scenario: "tool", partial: false },
   sigintRetry: { scenario: "error503", stopSignal: "SIGINT", stopOn: '"subtype":"api_retry"', env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
   sighup: { scenario: "slow", stopSignal: "SIGHUP" },
+  twoTools: { scenario: "tool", secondCommand: "echo two" },
   error403: { scenario: "text", failWith: 403 },
   error404: { scenario: "text", failWith: 404 },
   error422: { scenario: "text", failWith: 422 },
@@ -165,9 +167,10 @@ async function runScenario(name) {
  * streamed model call with that HTTP status instead (statuses scenarios.mjs
  * has not; a non-streaming call is answered normally),
  * with `failHeaders`; `cutAfter` drops the connection after that many deltas,
- * or with `cutWith` ends the stream there with an SSE `error` event.
+ * or with `cutWith` ends the stream there with an SSE `error` event;
+ * `secondCommand` adds a second Bash call after the scenario's one.
  */
-function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter, cutWith }) {
+function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter, cutWith, secondCommand }) {
   return {
     ...anthropicMessages,
     stream(res, reply, chunks, usage) {
@@ -176,7 +179,11 @@ function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter, cutW
         return anthropicMessages.error(res, failWith, { message: `variant ${label}: HTTP ${failWith}` });
       }
       if (cutAfter !== undefined) chunks = cutStream(res, chunks, cutAfter, cutWith);
-      const toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
+      let toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
+      if (secondCommand && toolCalls.length) {
+        toolCalls = [...toolCalls, { ...toolCalls[0], id: `${toolCalls[0].id}_b`, arguments: { command: secondCommand } }];
+        chunks = withSecondCall(chunks);
+      }
       return anthropicMessages.stream(res, { ...reply, toolCalls }, chunks, usage);
     },
     route(method, path) {
@@ -185,6 +192,18 @@ function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter, cutW
       return route;
     },
   };
+}
+
+/** The chunks with one more tool call after the first. */
+async function* withSecondCall(chunks) {
+  let added = false;
+  for await (const chunk of chunks) {
+    yield chunk;
+    if (chunk.tool_call && !added) {
+      added = true;
+      yield { tool_call: chunk.tool_call };
+    }
+  }
 }
 
 /**
@@ -219,7 +238,7 @@ function listFiles(dir) {
   }
 }
 
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools"];
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await capture(process.argv.slice(2));
 
 async function capture(wanted) {
