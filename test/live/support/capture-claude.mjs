@@ -53,6 +53,7 @@ const DESCRIPTIONS = {
   sigintRetry: "HTTP 503 on every attempt (default retries), stopped with SIGINT during the first retry wait",
   sighup: "slow text stream, stopped with SIGHUP after its first text",
   twoTools: "the tool scenario with a second Bash call (`echo two`) in the same reply: two tool_use blocks, then the final answer",
+  tooLong: "the text scenario answered HTTP 400 `prompt is too long: 250000 tokens > 200000 maximum` on every streamed attempt",
   error403: "the text scenario answered HTTP 403 (permission_error) on every streamed attempt",
   error404: "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
   error422: "the text scenario answered HTTP 422 on every streamed attempt",
@@ -78,6 +79,7 @@ const VARIANTS = {
   sigintRetry: { scenario: "error503", stopSignal: "SIGINT", stopOn: '"subtype":"api_retry"', env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
   sighup: { scenario: "slow", stopSignal: "SIGHUP" },
   twoTools: { scenario: "tool", secondCommand: "echo two" },
+  tooLong: { scenario: "text", failWith: 400, failMessage: "prompt is too long: 250000 tokens > 200000 maximum" },
   error403: { scenario: "text", failWith: 403 },
   error404: { scenario: "text", failWith: 404 },
   error422: { scenario: "text", failWith: 422 },
@@ -166,17 +168,17 @@ async function runScenario(name) {
  * `toolCommand` replaces the scenario's Bash command; `failWith` answers every
  * streamed model call with that HTTP status instead (statuses scenarios.mjs
  * has not; a non-streaming call is answered normally),
- * with `failHeaders`; `cutAfter` drops the connection after that many deltas,
+ * with `failHeaders` and `failMessage`; `cutAfter` drops the connection after that many deltas,
  * or with `cutWith` ends the stream there with an SSE `error` event;
  * `secondCommand` adds a second Bash call after the scenario's one.
  */
-function loggingWire(label, { toolCommand, failWith, failHeaders, cutAfter, cutWith, secondCommand }) {
+function loggingWire(label, { toolCommand, failWith, failHeaders, failMessage, cutAfter, cutWith, secondCommand }) {
   return {
     ...anthropicMessages,
     stream(res, reply, chunks, usage) {
       if (failWith) {
         for (const [header, value] of Object.entries(failHeaders ?? {})) res.setHeader(header, value);
-        return anthropicMessages.error(res, failWith, { message: `variant ${label}: HTTP ${failWith}` });
+        return anthropicMessages.error(res, failWith, { message: failMessage ?? `variant ${label}: HTTP ${failWith}` });
       }
       if (cutAfter !== undefined) chunks = cutStream(res, chunks, cutAfter, cutWith);
       let toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
@@ -238,7 +240,7 @@ function listFiles(dir) {
   }
 }
 
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong"];
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await capture(process.argv.slice(2));
 
 async function capture(wanted) {
