@@ -54,6 +54,7 @@ const DESCRIPTIONS = {
   sighup: "slow text stream, stopped with SIGHUP after its first text",
   twoTools: "the tool scenario with a second Bash call (`echo two`) in the same reply: two tool_use blocks, then the final answer",
   tooLong: "the text scenario answered HTTP 400 `prompt is too long: 250000 tokens > 200000 maximum` on every streamed attempt",
+  maxTokens: "the text scenario's reply ends with stop_reason max_tokens, every time",
   error403: "the text scenario answered HTTP 403 (permission_error) on every streamed attempt",
   error404: "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
   error422: "the text scenario answered HTTP 422 on every streamed attempt",
@@ -80,6 +81,7 @@ const VARIANTS = {
   sighup: { scenario: "slow", stopSignal: "SIGHUP" },
   twoTools: { scenario: "tool", secondCommand: "echo two" },
   tooLong: { scenario: "text", failWith: 400, failMessage: "prompt is too long: 250000 tokens > 200000 maximum" },
+  maxTokens: { scenario: "text", finish: "max_tokens" },
   error403: { scenario: "text", failWith: 403 },
   error404: { scenario: "text", failWith: 404 },
   error422: { scenario: "text", failWith: 422 },
@@ -170,9 +172,10 @@ async function runScenario(name) {
  * has not; a non-streaming call is answered normally),
  * with `failHeaders` and `failMessage`; `cutAfter` drops the connection after that many deltas,
  * or with `cutWith` ends the stream there with an SSE `error` event;
- * `secondCommand` adds a second Bash call after the scenario's one.
+ * `secondCommand` adds a second Bash call after the scenario's one; `finish`
+ * replaces the stop reason.
  */
-function loggingWire(label, { toolCommand, failWith, failHeaders, failMessage, cutAfter, cutWith, secondCommand }) {
+function loggingWire(label, { toolCommand, failWith, failHeaders, failMessage, cutAfter, cutWith, secondCommand, finish }) {
   return {
     ...anthropicMessages,
     stream(res, reply, chunks, usage) {
@@ -186,7 +189,7 @@ function loggingWire(label, { toolCommand, failWith, failHeaders, failMessage, c
         toolCalls = [...toolCalls, { ...toolCalls[0], id: `${toolCalls[0].id}_b`, arguments: { command: secondCommand } }];
         chunks = withSecondCall(chunks);
       }
-      return anthropicMessages.stream(res, { ...reply, toolCalls }, chunks, usage);
+      return anthropicMessages.stream(res, { ...reply, toolCalls, finish: finish ?? reply.finish }, chunks, usage);
     },
     route(method, path) {
       const route = anthropicMessages.route(method, path);
@@ -240,7 +243,7 @@ function listFiles(dir) {
   }
 }
 
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong", "maxTokens"];
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await capture(process.argv.slice(2));
 
 async function capture(wanted) {

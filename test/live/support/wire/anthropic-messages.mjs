@@ -12,7 +12,7 @@ const WIRE_TOOL_NAMES = Object.fromEntries(Object.entries(SCENARIO_TOOL_NAMES).m
 /** The error `type` Anthropic gives each status (the scenario's own type is OpenAI-flavoured). */
 const ERROR_TYPES = { 400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 500: "api_error", 503: "overloaded_error", 529: "overloaded_error" };
 
-const STOP_REASONS = { stop: "end_turn", tool_use: "tool_use" };
+const STOP_REASONS = { stop: "end_turn", tool_use: "tool_use", max_tokens: "max_tokens" };
 
 export const anthropicMessages = {
   name: "anthropic-messages",
