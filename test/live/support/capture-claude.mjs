@@ -55,6 +55,7 @@ const DESCRIPTIONS = {
   twoTools: "the tool scenario with a second Bash call (`echo two`) in the same reply: two tool_use blocks, then the final answer",
   tooLong: "the text scenario answered HTTP 400 `prompt is too long: 250000 tokens > 200000 maximum` on every streamed attempt",
   maxTokens: "the text scenario's reply ends with stop_reason max_tokens, every time",
+  toolFails: "the tool scenario with a Bash call that fails (`ls /nonexistent`, exit 2)",
   error403: "the text scenario answered HTTP 403 (permission_error) on every streamed attempt",
   error404: "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
   error422: "the text scenario answered HTTP 422 on every streamed attempt",
@@ -82,6 +83,7 @@ const VARIANTS = {
   twoTools: { scenario: "tool", secondCommand: "echo two" },
   tooLong: { scenario: "text", failWith: 400, failMessage: "prompt is too long: 250000 tokens > 200000 maximum" },
   maxTokens: { scenario: "text", finish: "max_tokens" },
+  toolFails: { scenario: "tool", toolCommand: "ls /nonexistent" },
   error403: { scenario: "text", failWith: 403 },
   error404: { scenario: "text", failWith: 404 },
   error422: { scenario: "text", failWith: 422 },
@@ -243,7 +245,7 @@ function listFiles(dir) {
   }
 }
 
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong", "maxTokens"];
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong", "maxTokens", "toolFails"];
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await capture(process.argv.slice(2));
 
 async function capture(wanted) {
