@@ -185,8 +185,8 @@ export class ClaudeTranslator implements Translator {
           this.subagents.set(callId, { name: nonEmpty(input.subagent_type) ?? name, instance_id: callId });
         }
         out.push(draft("tool.started", { tool_call_id: callId, name, args: objectOrEmpty(block.input) }, { native, ...agent }));
-      } else if (block.type !== "redacted_thinking") {
-        // server_tool_use, web_search_tool_result, ...: no canonical meaning yet.
+      } else {
+        // redacted_thinking (encrypted, no text), server_tool_use, web_search_tool_result, ...: no canonical meaning yet.
         unknown = true;
       }
     }
