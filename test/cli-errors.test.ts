@@ -5,7 +5,7 @@ import { runCli } from "./helpers/cli.js";
 describe("usage errors", () => {
   it.each([
     [["run", "--backend", "pi", "-x"]],
-    [["normalize", "--from", "claude"]],
+    [["normalize", "--from", "no-such-backend"]],
     [["bogus"]],
     [["normalize", "/no/such/file"]],
   ])("%j: exit 2, nothing on stdout, every line of the message prefixed agentstream:", async (args) => {

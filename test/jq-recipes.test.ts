@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const JQ_DIR = join(ROOT, "examples/jq");
-const INPUTS = ["examples/evosci/research", "examples/evosci/overloaded", "examples/atomic/tools", "examples/pi/tool", "examples/codex/tool", "examples/gemini/tool"].map((name) => join(ROOT, `${name}.canonical.jsonl`));
+const INPUTS = ["examples/evosci/research", "examples/evosci/overloaded", "examples/atomic/tools", "examples/pi/tool", "examples/codex/tool", "examples/gemini/tool", "examples/claude/tool"].map((name) => join(ROOT, `${name}.canonical.jsonl`));
 const STREAMS = INPUTS.map((file) => readFileSync(file, "utf8")).join("");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 

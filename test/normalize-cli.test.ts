@@ -23,7 +23,7 @@ describe("agentstream normalize", () => {
   });
 
   it("refuses bad flags with exit 2", async () => {
-    const run = await runCli(["normalize", "--from", "claude"]);
+    const run = await runCli(["normalize", "--from", "no-such-backend"]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
   });

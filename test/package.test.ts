@@ -180,7 +180,7 @@ console.log(JSON.stringify({ VERSION, schema: schema.title, last: events.at(-1),
       join(project, "misuse.ts"),
       `import { normalizeStream } from "agentstream";
 // @ts-expect-error: not a backend
-normalizeStream([], { from: "claude" });
+normalizeStream([], { from: "no-such-backend" });
 `,
     );
     const tsconfig = {

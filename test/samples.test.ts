@@ -79,6 +79,41 @@ const LIVE_SCENARIOS: Record<string, Expected> = {
   "error503.jsonl": failed(75, "overloaded", true),
   "slow.jsonl": failed(76, "backend_crashed"),
 };
+// Captures beyond the standard scenarios, per backend.
+const FINE = "The folder holds notes.txt and data.csv.";
+const HELLO = "Hello from the fake model. All good.";
+const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
+  claude: {
+    "sigterm.jsonl": failed(76, "backend_crashed"),
+    "sighup.jsonl": failed(76, "backend_crashed"),
+    // SIGINT: exit 0, a result saying aborted_* or none at all; a recording reads both as a crash (live: cancelled).
+    "slow-noresult.jsonl": failed(76, "backend_crashed"),
+    "sigintTool.jsonl": failed(76, "backend_crashed"),
+    "sigintTool-noresult.jsonl": failed(76, "backend_crashed"),
+    "sigintRetry.jsonl": failed(76, "backend_crashed"),
+    "maxturns.jsonl": failed(1, "unknown"),
+    "denied.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 1 }),
+    "toolFails.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 1 }),
+    "twoTools.jsonl": ok(FINE, { tool_calls: 2, tool_failures: 0 }),
+    "nopartial.jsonl": ok(FINE, { tool_calls: 1, messages: 2 }),
+    // result.subtype "success" with is_error: the synthetic "API Error" text is no answer.
+    "error401.jsonl": { ...failed(77, "auth"), result: null },
+    "error403.jsonl": failed(77, "auth"),
+    "nokey.jsonl": failed(77, "auth"),
+    "error422.jsonl": failed(1, "provider"),
+    "tooLong.jsonl": failed(1, "context_length"),
+    "error429.jsonl": failed(75, "rate_limit", true),
+    "retryAfter.jsonl": failed(75, "rate_limit", true),
+    "error529.jsonl": failed(75, "overloaded", true),
+    "error503default.jsonl": { ...failed(75, "overloaded", true), counts: { retries: 10 } },
+    // Retried without streaming: the abandoned deltas are no message, the answer comes whole.
+    "cut.jsonl": ok(HELLO, { messages: 1, retries: 2 }),
+    "sseError.jsonl": ok(HELLO, { messages: 1, retries: 0 }),
+    "error404.jsonl": ok(HELLO, { messages: 1 }),
+    // Continued three times after max_tokens, then given up: the answer so far is the four replies.
+    "maxTokens.jsonl": { ...failed(1, "provider"), result: HELLO.repeat(4), counts: { messages: 4 } },
+  },
+};
 const LIVE = fileURLToPath(new URL("./fixtures/live/", import.meta.url));
 
 interface ManifestEntry {
@@ -127,8 +162,8 @@ describe.skipIf(!existsSync(SAMPLES))("reference samples", () => {
   }
 });
 
-// Codex's turn is its own (turn.started .. turn.completed around one prompt, whatever the model calls
-// it makes), not one model call as agentstream makes up for the others: its counts are not compared.
+// Expectations without the turn count: Codex's turn is its own (one prompt, whatever the model calls
+// it makes), and Claude Code's stream marks none.
 function withoutTurns(expectations: Record<string, Expected>): Record<string, Expected> {
   return Object.fromEntries(
     Object.entries(expectations).map(([file, e]) => {
@@ -144,6 +179,10 @@ describe("live captures", () => {
     const backend = folder.split("-")[0]!;
     // Captured ahead of its translator (the protocol reference is written from them): nothing to check yet.
     if (!(BACKEND_NAMES as readonly string[]).includes(backend)) it.todo(`${folder}: ${backend} has no translator yet`);
-    else describe(folder, () => checkTranscripts(join(LIVE, folder), backend, backend === "codex" ? withoutTurns(LIVE_SCENARIOS) : LIVE_SCENARIOS));
+    else {
+      // Codex's turn is its own and Claude Code's stream marks none: their turn counts are not compared.
+      const scenarios = backend === "codex" || backend === "claude" ? withoutTurns(LIVE_SCENARIOS) : LIVE_SCENARIOS;
+      describe(folder, () => checkTranscripts(join(LIVE, folder), backend, { ...scenarios, ...LIVE_EXTRA[backend] }));
+    }
   }
 });

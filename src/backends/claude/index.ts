@@ -1,0 +1,39 @@
+import type { BackendDefinition } from "../definition.js";
+import { ClaudeTranslator } from "./translator.js";
+
+/** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages [--model M] -- PROMPT` (docs/protocols/claude.md). */
+export const claude: BackendDefinition<"claude"> = {
+  name: "claude",
+  displayName: "Claude Code",
+  protocol: "claude",
+  executableNames: ["claude"],
+  binEnvVar: "AGENTSTREAM_CLAUDE_BIN",
+  install: "npm install -g @anthropic-ai/claude-code",
+  // SIGINT cancels the turn and (usually) writes its result; SIGTERM and SIGHUP end it with no result at all.
+  stopSignal: "SIGINT",
+  terminalTypes: new Set(["result"]),
+  // Its stream opens with system/init (system/ui_invalidate with --bare); no other backend writes these types.
+  nativeTypes: new Set(["system", "stream_event", "assistant", "user"]),
+  flags: { model: "--model" },
+  refusalHints: {
+    provider: "Claude Code picks the API from its environment (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX)",
+    workdir: "use --cwd DIR to choose the directory Claude Code runs in",
+    noAutoMode: "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
+  },
+  argv: (request) => [
+    "-p",
+    "--output-format",
+    "stream-json",
+    // stream-json in -p mode is refused without --verbose.
+    "--verbose",
+    "--include-partial-messages",
+    ...(request.model !== undefined ? ["--model", request.model] : []),
+    ...request.backendArgs,
+    // Always: a prompt starting with "-" is an option otherwise, and a variadic flag
+    // in backendArgs (--allowedTools Bash) would take the prompt as one more value.
+    "--",
+    request.prompt,
+  ],
+  promptTerminator: () => true,
+  createTranslator: () => new ClaudeTranslator(),
+};

@@ -1,0 +1,362 @@
+import type { AgentRef, ErrorCode, EventPayloads } from "../../canonical/events.js";
+import { classifyError } from "../../core/classify.js";
+import { errorDraft, errorInfo } from "../../core/error-draft.js";
+import { amount, asText, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "../../core/fields.js";
+import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
+
+/** An API failure Claude Code reported as a synthetic assistant message. */
+interface ApiFailure {
+  error: EventPayloads["error"];
+}
+
+// Stream events whose facts the assistant lines carry (finished blocks) or the result (usage, stop reason).
+const ABSORBED_STREAM_EVENTS = new Set(["message_start", "content_block_start", "content_block_stop", "message_delta", "message_stop", "ping"]);
+const ABSORBED_DELTAS = new Set(["input_json_delta", "signature_delta", "citations_delta"]);
+// Why a run stopped when the user (SIGINT) interrupted it.
+const ABORTED_REASONS = new Set(["aborted_streaming", "aborted_tools"]);
+
+// The SDK's SDKAssistantMessageError, for a message that carries no HTTP status.
+const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
+  authentication_failed: { code: "auth", retryable: false },
+  oauth_org_not_allowed: { code: "auth", retryable: false },
+  account_on_hold: { code: "auth", retryable: false },
+  verification_required: { code: "auth", retryable: false },
+  cloud_credential_error: { code: "auth", retryable: false },
+  rate_limit: { code: "rate_limit", retryable: true },
+  overloaded: { code: "overloaded", retryable: true },
+  server_error: { code: "provider", retryable: true },
+};
+
+/**
+ * Claude Code `-p --output-format stream-json --verbose` (docs/protocols/claude.md).
+ * Finished blocks come from `assistant` lines (one line per content block),
+ * deltas from `stream_event`s; API failures are synthetic assistant messages;
+ * `result` decides the outcome by `is_error`, never by `subtype`, and holds the
+ * run's only usage total.
+ */
+export class ClaudeTranslator implements Translator {
+  readonly protocol = "claude";
+  readonly usageComplete = true;
+  started = false;
+
+  /** Blocks seen so far per API message id: an assistant line's block index. */
+  private readonly blocks = new Map<string, number>();
+  private readonly toolNames = new Map<string, string>();
+  /** Tool calls a SIGINT stopped (task_notification status "stopped"). */
+  private readonly stopped = new Set<string>();
+  /** Sub-agents (Task calls) by the tool call that started them. */
+  private readonly subagents = new Map<string, AgentRef>();
+  /** The main agent's text since its last tool call: the answer so far. */
+  private lastText: string | null = null;
+  /** A max_tokens continuation was asked for: the next text goes on from the last. */
+  private continuing = false;
+  private continued = false;
+  private apiFailure: ApiFailure | undefined;
+  private outcome: Outcome | undefined;
+
+  translate(e: NativeEvent): Draft[] {
+    if (!(e.type === "system" && (e.subtype === "init" || e.subtype === "ui_invalidate"))) this.started = true;
+    const drafts = this.translateOne(e);
+    const start = this.subagentStart(e);
+    return start.length > 0 ? [...start, ...drafts] : drafts;
+  }
+
+  private translateOne(e: NativeEvent): Draft[] {
+    switch (e.type) {
+      case "system":
+        return this.system(e);
+      case "stream_event":
+        return this.streamEvent(e);
+      case "assistant":
+        return this.assistant(e);
+      case "user":
+        return this.user(e);
+      case "result":
+        return this.result(e);
+      default:
+        // tool_progress, tool_use_summary, rate_limit_event, auth_status, prompt_suggestion, anything newer.
+        return [passThrough(e)];
+    }
+  }
+
+  finish(_end: StreamEnd): Ending {
+    return { drafts: [], outcome: this.outcome };
+  }
+
+  private system(e: NativeEvent): Draft[] {
+    const native = e.type;
+    switch (e.subtype) {
+      case "init": {
+        const id = nonEmpty(e.session_id);
+        if (!id) return [passThrough(e)];
+        const out: Draft[] = [draft("session.started", defined({ session_id: id, cwd: nonEmpty(e.cwd) }), { native })];
+        if (Array.isArray(e.tools) && e.tools.length > 0) out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
+        return out;
+      }
+      case "status":
+        return e.status === "compacting" ? [draft("compaction.started", {}, { native })] : [passThrough(e)];
+      case "compact_boundary": {
+        const meta = objectOrEmpty(e.compact_metadata);
+        const reason = meta.trigger === "manual" ? ("manual" as const) : meta.trigger === "auto" ? ("threshold" as const) : undefined;
+        return [draft("compaction.completed", defined({ reason, tokens_before: count(meta.pre_tokens) }), { native })];
+      }
+      case "api_retry": {
+        const status = count(e.error_status);
+        const kind = asText(e.error) || "error";
+        return [
+          draft(
+            "retry.started",
+            {
+              scope: "request",
+              attempt: Math.max(count(e.attempt) ?? 1, 1),
+              max_attempts: Math.max(count(e.max_retries) ?? 1, 1),
+              delay_ms: cappedMs(e.retry_delay_ms) ?? 0,
+              error: status !== undefined ? `HTTP ${status}: ${kind}` : kind,
+            },
+            { native },
+          ),
+        ];
+      }
+      case "thinking_tokens":
+        // A running estimate of the thinking being streamed: reasoning.delta carries the text, result.usage the count.
+        return [];
+      case "task_notification": {
+        const id = nonEmpty(e.tool_use_id);
+        if (id && e.status === "stopped") this.stopped.add(id);
+        return [passThrough(e)];
+      }
+      default:
+        // permission_denied (its failed tool result follows), task_started, hook_*, notifications, anything newer.
+        return [passThrough(e)];
+    }
+  }
+
+  private streamEvent(e: NativeEvent): Draft[] {
+    const event = objectOrEmpty(e.event);
+    const agent = this.agentOf(e);
+    if (event.type === "content_block_delta") {
+      const delta = objectOrEmpty(event.delta);
+      const id = blockId(asText(e.api_message_id) || "msg", count(event.index) ?? 0);
+      if (delta.type === "text_delta") return [draft("message.delta", { message_id: id, text: asText(delta.text) }, { native: e.type, ...agent })];
+      if (delta.type === "thinking_delta") return [draft("reasoning.delta", { message_id: id, text: asText(delta.thinking) }, { native: e.type, ...agent })];
+      if (typeof delta.type === "string" && ABSORBED_DELTAS.has(delta.type)) return [];
+      return [passThrough(e)];
+    }
+    // A message_stop naming abandoned blocks (on the line, beside event) closes deltas no assistant line will finish: kept, as data.
+    if (event.type === "message_stop" && (e.abandoned_blocks !== undefined || event.abandoned_blocks !== undefined)) return [passThrough(e)];
+    if (typeof event.type === "string" && ABSORBED_STREAM_EVENTS.has(event.type)) return [];
+    return [passThrough(e)];
+  }
+
+  private assistant(e: NativeEvent): Draft[] {
+    const native = e.type;
+    const message = objectOrEmpty(e.message);
+    const content = Array.isArray(message.content) ? message.content : [];
+    if (e.is_api_error_message === true || message.model === "<synthetic>") return this.apiError(e, content);
+    const apiId = asText(message.id) || "msg";
+    const model = nonEmpty(message.model);
+    const agent = this.agentOf(e);
+    const out: Draft[] = [];
+    let unknown = false;
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      const index = this.blocks.get(apiId) ?? 0;
+      this.blocks.set(apiId, index + 1);
+      const id = blockId(apiId, index);
+      if (block.type === "text") {
+        const text = asText(block.text);
+        if (!agent.agent) {
+          this.lastText = this.continuing && this.lastText !== null ? this.lastText + text : text;
+          this.continuing = false;
+        }
+        out.push(draft("message.completed", defined({ message_id: id, text, model, stop_reason: e.aborted === true ? "aborted" : undefined }), { native, ...agent }));
+      } else if (block.type === "thinking") {
+        out.push(draft("reasoning.completed", { message_id: id, text: asText(block.thinking) }, { native, ...agent }));
+      } else if (block.type === "tool_use") {
+        const callId = nonEmpty(block.id) ?? `${asText(block.name) || "tool"}_call`;
+        const name = asText(block.name) || "tool";
+        this.toolNames.set(callId, name);
+        if (!agent.agent) {
+          this.lastText = null;
+          this.continuing = false;
+        }
+        if (name === "Task" || name === "Agent") {
+          const input = objectOrEmpty(block.input);
+          this.subagents.set(callId, { name: nonEmpty(input.subagent_type) ?? name, instance_id: callId });
+        }
+        out.push(draft("tool.started", { tool_call_id: callId, name, args: objectOrEmpty(block.input) }, { native, ...agent }));
+      } else {
+        // redacted_thinking (encrypted, no text), server_tool_use, web_search_tool_result, ...: no canonical meaning yet.
+        unknown = true;
+      }
+    }
+    if (unknown) out.push(passThrough(e));
+    return out;
+  }
+
+  /** A synthetic assistant message ("API Error: 400 ...") is the API's failure, never an answer. */
+  private apiError(e: NativeEvent, content: unknown[]): Draft[] {
+    const text = content
+      .filter(isObject)
+      .map((b) => (b.type === "text" ? asText(b.text) : ""))
+      .join("");
+    const message = text || asText(e.error) || "the API request failed";
+    const error = classifyApiError(message, count(e.api_error_status), asText(e.error));
+    this.apiFailure = { error };
+    return [draft("error", error, { native: e.type })];
+  }
+
+  private user(e: NativeEvent): Draft[] {
+    const native = e.type;
+    const message = objectOrEmpty(e.message);
+    const content = Array.isArray(message.content) ? message.content : [];
+    // The max_tokens continuation prompt: written by Claude Code, not by a user; kept as data.
+    // The reply goes on where the cut one stopped, so the answer is both texts.
+    if (e.isSynthetic === true) {
+      this.continuing = this.continued = true;
+      return [passThrough(e)];
+    }
+    const agent = this.agentOf(e);
+    const out: Draft[] = [];
+    let notes = false;
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === "tool_result") {
+        const id = nonEmpty(block.tool_use_id) ?? "tool_call";
+        const status =
+          this.stopped.has(id) || e.tool_use_result === "User rejected tool use" ? ("cancelled" as const) : block.is_error === true ? ("failed" as const) : ("succeeded" as const);
+        out.push(draft("tool.completed", { tool_call_id: id, name: this.toolNames.get(id) ?? "tool", status, output: resultText(block.content) }, { native, ...agent }));
+        const sub = this.subagents.get(id);
+        if (sub) {
+          this.subagents.delete(id);
+          if (this.seenAgents.has(id)) out.push(draft("subagent.completed", { ...sub }, { native }));
+        }
+      } else if (block.type === "text" || block.type === "image") {
+        notes = true;
+      }
+    }
+    // "[Request interrupted by user]" and other notes in the user's name: kept, as data.
+    // A plain string is the prompt echoed (--replay-user-messages): the caller's already.
+    if (notes) out.push(passThrough(e));
+    return out;
+  }
+
+  private result(e: NativeEvent): Draft[] {
+    const native = e.type;
+    const out: Draft[] = [];
+    const usage = runUsage(e);
+    if (usage) out.push(draft("usage", usage, { native }));
+    const failed = e.is_error === true || (e.is_error !== false && e.subtype !== "success");
+    if (!failed) {
+      // result.result is the last text block only: after a continuation, the answer is longer.
+      const text = (this.continued ? nonEmpty(this.lastText) : undefined) ?? nonEmpty(e.result) ?? nonEmpty(this.lastText);
+      this.outcome = { status: "succeeded", resultText: text ?? null };
+      return out;
+    }
+    const reason = nonEmpty(e.terminal_reason);
+    const errors = strings(e.errors).filter((s) => s !== "");
+    if (reason && ABORTED_REASONS.has(reason)) {
+      // Interrupted (SIGINT): the result is often missing after one, so it decides nothing; how the
+      // process was stopped (agentstream's own signal → cancelled) does, the same with or without it.
+      out.push(draft("error", { code: "aborted", message: `interrupted by the user (${reason})`, retryable: false }, { native }));
+      return out;
+    }
+    const partial = this.lastText === "" ? null : this.lastText;
+    if (this.apiFailure) {
+      this.outcome = { status: "failed", error: { code: this.apiFailure.error.code, message: this.apiFailure.error.message, retryable: this.apiFailure.error.retryable }, resultText: partial };
+      return out;
+    }
+    const said = errors.join("; ") || (e.subtype === "success" ? nonEmpty(e.result) : undefined) || `the run failed (${asText(e.subtype) || "error"}${reason ? `, ${reason}` : ""})`;
+    out.push(errorDraft(said, native));
+    this.outcome = { status: "failed", error: errorInfo(said), resultText: partial };
+    return out;
+  }
+
+  private readonly seenAgents = new Set<string>();
+
+  /** The agent of a line written inside a sub-agent (parent_tool_use_id names its Task call). */
+  private agentOf(e: NativeEvent): { agent?: AgentRef } {
+    const parent = nonEmpty(e.parent_tool_use_id);
+    if (!parent) return {};
+    return { agent: this.subagents.get(parent) ?? { name: "subagent", instance_id: parent } };
+  }
+
+  /** subagent.started the first time a sub-agent's own message shows. */
+  private subagentStart(e: NativeEvent): Draft[] {
+    const parent = nonEmpty(e.parent_tool_use_id);
+    if (!parent || this.seenAgents.has(parent)) return [];
+    this.seenAgents.add(parent);
+    const agent = this.subagents.get(parent) ?? { name: "subagent", instance_id: parent };
+    this.subagents.set(parent, agent);
+    return [draft("subagent.started", { ...agent, tool_call_id: parent }, { native: e.type })];
+  }
+}
+
+/** One canonical message per content block: the API message's id and the block's index. */
+function blockId(apiId: string, index: number): string {
+  return `${apiId}:${index}`;
+}
+
+/** A tool result's content: a string, or text blocks. */
+function resultText(content: unknown): string {
+  if (!Array.isArray(content)) return asText(content);
+  return content
+    .filter(isObject)
+    .map((b) => (b.type === "text" ? asText(b.text) : ""))
+    .join("");
+}
+
+/**
+ * Classify an API failure by its HTTP status (api_error_status), then its wording,
+ * then the SDK's error kind (rate_limit, authentication_failed, ...).
+ */
+function classifyApiError(message: string, status: number | undefined, kind: string): EventPayloads["error"] {
+  const c = classifyError(status !== undefined ? `HTTP ${status}: ${message}` : message);
+  const known = c.code === "unknown" ? ERROR_KINDS[kind] : undefined;
+  const code = known?.code ?? (c.code === "unknown" && kind !== "" && kind !== "unknown" ? "provider" : c.code);
+  return defined({ code, message, retryable: known?.retryable ?? c.retryable, http_status: status ?? c.http_status });
+}
+
+/**
+ * The run's total (result.usage: every model call, cache reads and writes apart from
+ * input_tokens); after a SIGINT it is all zeros while modelUsage holds the partial call.
+ */
+function runUsage(e: NativeEvent): EventPayloads["usage"] | undefined {
+  const u = objectOrEmpty(e.usage);
+  let input = count(u.input_tokens);
+  let output = count(u.output_tokens);
+  let cacheRead = count(u.cache_read_input_tokens);
+  let cacheWrite = count(u.cache_creation_input_tokens);
+  const models = isObject(e.modelUsage) ? Object.entries(e.modelUsage).filter(([, v]) => isObject(v)) : [];
+  if ((input ?? 0) + (output ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0) === 0 && models.length > 0) {
+    const sum = (key: string): number | undefined => {
+      let total = 0;
+      for (const [, m] of models) {
+        const n = count((m as Record<string, unknown>)[key]);
+        if (n === undefined) return undefined;
+        total += n;
+      }
+      return total;
+    };
+    input = sum("inputTokens");
+    output = sum("outputTokens");
+    cacheRead = sum("cacheReadInputTokens");
+    cacheWrite = sum("cacheCreationInputTokens");
+  }
+  if (input === undefined || output === undefined) return undefined;
+  const inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+  const cost = amount(e.total_cost_usd);
+  if (inputTokens + output === 0 && !cost) return undefined;
+  const details = objectOrEmpty(u.output_tokens_details);
+  return defined({
+    scope: "run" as const,
+    input_tokens: inputTokens,
+    output_tokens: output,
+    cache_read_input_tokens: cacheRead,
+    cache_write_input_tokens: cacheWrite,
+    // Written as 0 whether or not the model thought (the thinking capture says 0): only a count is kept.
+    reasoning_tokens: count(details.thinking_tokens) || undefined,
+    cost_usd: cost,
+    model: models.length === 1 ? models[0]![0] : undefined,
+  });
+}
