@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { BACKENDS } from "../src/backends/registry.js";
 import { MAX_HELD_BYTES } from "../src/core/translation-session.js";
 import { BIN, parseJsonl, runCli, SAMPLES, type CliResult } from "./helpers/cli.js";
 import { verifyLines } from "./helpers/verify.js";
@@ -32,7 +33,8 @@ describe("normalize on stderr", () => {
     expectCanonical(run);
     const [summary, hint, ...rest] = stderrLines(run);
     expect(summary).toMatch(/^agentstream: .*README\.md: 1 JSON event and \d+ other lines, read as evosci \(a guess\) · ✖ failed .*exit 76$/);
-    expect(hint).toBe("hint: this is not a native stream: normalize reads the JSON lines EvoScientist, Atomic, pi, Gemini CLI or Codex write on stdout");
+    const names = BACKENDS.map((b) => b.displayName);
+    expect(hint).toBe(`hint: this is not a native stream: normalize reads the JSON lines ${names.slice(0, -1).join(", ")} or ${names.at(-1)} write on stdout`);
     expect(rest).toEqual([]);
   });
 
