@@ -18,6 +18,7 @@ const DESCRIPTIONS = {
   thinking: "reasoning deltas (reasoning_content) then text",
   error400: "provider answers HTTP 400 (not retryable)",
   retry500: "HTTP 500 once, then success",
+  retry429: "HTTP 429 once, then success",
   error503: "HTTP 503 on every attempt; retries run out",
   slow: "slow text stream, stopped with the backend's stop signal after its first text",
 };

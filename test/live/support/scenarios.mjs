@@ -8,6 +8,7 @@ export const ANSWERS = {
   thinking: "First, check the question; then answer briefly.",
   thinkingFinal: "Forty-two.",
   retry500: "Recovered after one server error.",
+  retry429: "Recovered after one rate limit.",
 };
 
 /** Token counts each completed model call reports, so totals can be checked exactly. */
@@ -19,6 +20,7 @@ export const SCENARIOS = {
   thinking: { prompt: "scenario:thinking think then answer" },
   error400: { prompt: "scenario:error400 this request is refused" },
   retry500: { prompt: "scenario:retry500 the first attempt fails" },
+  retry429: { prompt: "scenario:retry429 the first attempt is rate limited" },
   error503: { prompt: "scenario:error503 the service is always overloaded" },
   slow: { prompt: "scenario:slow stream slowly until stopped" },
 };
@@ -51,6 +53,9 @@ export function replyFor(scenario, request, attempt) {
     case "retry500":
       if (attempt === 1) return httpError(500, "server_error", "scenario retry500: internal server error");
       return { chunks: [...textChunks(ANSWERS.retry500)], finish: "stop" };
+    case "retry429":
+      if (attempt === 1) return httpError(429, "rate_limit_error", "scenario retry429: too many requests");
+      return { chunks: [...textChunks(ANSWERS.retry429)], finish: "stop" };
     case "error503":
       return httpError(503, "server_error", "scenario error503: the service is overloaded");
     case "slow":
