@@ -31,13 +31,17 @@ export async function installBackends(targets, log = (line) => process.stderr.wr
 
 async function installOnce(dir, label, log, install) {
   const marker = join(dir, MARKER);
-  if (existsSync(marker)) return JSON.parse(readFileSync(marker, "utf8"));
-  // A folder without the marker is a broken install: start again.
+  if (existsSync(marker)) {
+    const facts = JSON.parse(readFileSync(marker, "utf8"));
+    // Paths in it (and in the wrapper script) are absolute: valid only for the folder they were written in.
+    if (facts.dir === dir && existsSync(facts.executable ?? facts.node)) return facts;
+  }
+  // A folder without a valid marker is a broken install (or one made through another path): start again.
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const started = Date.now();
   log(`live: installing ${label} into ${dir}`);
-  const facts = await install(dir);
+  const facts = { ...(await install(dir)), dir };
   writeFileSync(marker, JSON.stringify(facts, null, 2));
   log(`live: installed ${label} in ${Math.round((Date.now() - started) / 1000)} s`);
   return facts;
