@@ -39,7 +39,7 @@ export class ContentDetector implements BackendDetector {
         this.canonicalEvents++;
         return undefined;
       }
-      const family = this.backends.find((b) => b.nativeTypes?.has(event.type));
+      const family = protocolOwner(this.backends, event.type);
       if (!family) return undefined;
       this.family = family;
       if (this.backends.filter((b) => b.protocol === family.protocol).length === 1) return this.decide(family.name);
@@ -59,6 +59,11 @@ export class ContentDetector implements BackendDetector {
   private decide(backend: string): Verdict {
     return (this.verdict = { backend, detection: "detected" });
   }
+}
+
+/** The first backend (in the registry's order) whose protocol writes this native type. */
+export function protocolOwner<B extends BackendDefinition>(backends: readonly B[], type: string): B | undefined {
+  return backends.find((b) => b.nativeTypes?.has(type));
 }
 
 function isCanonical(e: NativeEvent): boolean {

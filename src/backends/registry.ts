@@ -2,7 +2,7 @@
 // auto-detection, the README's backend table and the schema's `backend` enum
 // are read from it or tested against it.
 import type { BackendDetector, NativeEvent, Translator, TranslatorCatalog } from "../core/translator.js";
-import { ContentDetector } from "./detect.js";
+import { ContentDetector, protocolOwner } from "./detect.js";
 import { UsageError } from "../core/errors.js";
 import { atomic } from "./atomic/index.js";
 import { codex } from "./codex/index.js";
@@ -52,7 +52,7 @@ export function backendDetector(): BackendDetector {
  * ContentDetector tells them apart by content).
  */
 export function detectBackend(first: NativeEvent): BackendName {
-  return ((BACKENDS as readonly BackendDefinition<BackendName>[]).find((b) => b.nativeTypes?.has(first.type)) ?? FALLBACK).name;
+  return (protocolOwner(BACKENDS as readonly BackendDefinition<BackendName>[], first.type) ?? FALLBACK).name;
 }
 
 /** The registry as the core's translation session sees it. */

@@ -51,7 +51,10 @@ export class GeminiTranslator implements Translator {
         const id = toolId(e);
         const name = asText(e.tool_name) || "tool";
         this.toolNames.set(id, name);
-        return [...this.modelSpeaks(), ...this.closeMessage(native), draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.parameters) }, { native })];
+        const out = [...this.modelSpeaks(), ...this.closeMessage(native)];
+        // Words before a tool call are narration, not the answer.
+        this.lastText = null;
+        return [...out, draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.parameters) }, { native })];
       }
       case "tool_result": {
         const id = toolId(e);
@@ -107,13 +110,12 @@ export class GeminiTranslator implements Translator {
     return out;
   }
 
-  /** The message being streamed is complete: the next tool call or the result closed it. */
+  /** The message being streamed is complete: the next tool event or the result closed it. */
   private closeMessage(native: string): Draft[] {
     const open = this.open;
     this.open = undefined;
-    if (native === "tool_use") this.lastText = null;
     if (!open) return [];
-    if (native !== "tool_use") this.lastText = open.text;
+    this.lastText = open.text;
     return [draft("message.completed", defined({ message_id: open.id, text: open.text, model: this.model }), { native })];
   }
 
