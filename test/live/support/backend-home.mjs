@@ -122,9 +122,18 @@ function geminiEnv(root, home, { origin }) {
   return { GEMINI_API_KEY: FAKE_API_KEY, GOOGLE_GEMINI_BASE_URL: origin, GEMINI_CLI_TRUST_WORKSPACE: "true", TMPDIR: tmp };
 }
 
-/** Per backend: the wire format its fake model API speaks, and the environment that points it there. */
+/**
+ * Per backend: the wire format its fake model API speaks, the environment that
+ * points it there, and the `agentstream run` options a scenario needs (optional).
+ */
 const SETUPS = {
-  evosci: { wire: openaiChat, env: evosciEnv },
+  evosci: { wire: openaiChat, env: evosciEnv, runArgs: (_scenario, home) => ["--workdir", home.cwd] },
   pi: { wire: openaiChat, env: piEnv },
-  gemini: { wire: gemini, env: geminiEnv },
+  // Gemini CLI's default model ("auto") waits about 100 s before its first request here: name one.
+  gemini: { wire: gemini, env: geminiEnv, runArgs: () => ["--model", MODEL_ID] },
 };
+
+/** The `agentstream run` options (before the prompt) the backend's setup asks for in `scenario`. */
+export function runArgsFor(backend, scenario, home) {
+  return SETUPS[backend].runArgs?.(scenario, home) ?? [];
+}

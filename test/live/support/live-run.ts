@@ -1,6 +1,5 @@
 import { BIN, parseJsonl } from "../../helpers/cli.js";
-import { withScenarioHome } from "./backend-home.mjs";
-import { MODEL_ID } from "./fake-model-server.mjs";
+import { runArgsFor, withScenarioHome } from "./backend-home.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 
@@ -9,7 +8,7 @@ export type ScenarioName = keyof typeof SCENARIOS;
 /** One installed backend release, as the installer reports it. */
 export interface LiveTarget {
   id: string;
-  backend: "pi" | "evosci" | "gemini";
+  backend: string;
   package: string;
   version: string;
   executable: string;
@@ -53,9 +52,7 @@ export function runScenario(target: LiveTarget, scenario: ScenarioName, options:
       target.executable,
       "--cwd",
       home.cwd,
-      ...(target.backend === "evosci" ? ["--workdir", home.cwd] : []),
-      // Gemini CLI's default model ("auto") waits about 100 s before its first request here: name one.
-      ...(target.backend === "gemini" ? ["--model", MODEL_ID] : []),
+      ...runArgsFor(target.backend, scenario, home),
       "--timeout",
       String(RUN_TIMEOUT_SECONDS),
       SCENARIOS[scenario].prompt,
