@@ -6,6 +6,7 @@ import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-code
 import { showControls, showControlsInLines } from "../core/control-chars.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
+import { addOtlpOptions, parseEndpoint } from "./otlp-options.js";
 
 // Each command's module is loaded only when that command runs, so start-up
 // pays for commander alone.
@@ -115,7 +116,7 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .option("--grace <seconds>", "how long a stopped backend gets before it is killed; 0 kills at once", parseSecondsOrZero, 5)
     .option("-q, --quiet", "stderr: only what went wrong (default: off)")
     .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)");
-  addOutputOptions(addTranslationOptions(run))
+  addOtlpOptions(addOutputOptions(addTranslationOptions(run)))
     .addHelpText(
       "after",
       `
@@ -150,7 +151,7 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .addOption(new Option("--from <backend>", "protocol of the input; auto detects it from the first event").choices(["auto", ...BACKEND_NAMES]).default("auto"))
     .option("--backend-exit <code|signal>", "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)", parseBackendExit)
     .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)");
-  addOutputOptions(addTranslationOptions(normalize))
+  addOtlpOptions(addOutputOptions(addTranslationOptions(normalize)))
     .addHelpText(
       "after",
       `
@@ -183,6 +184,35 @@ Examples:
     .action(async (file: string) => {
       const { verifyCommand } = await import("./verify-command.js");
       await verifyCommand(file);
+    });
+
+  program
+    .command("export")
+    .description("Send recorded canonical streams elsewhere (export otlp: to an OpenTelemetry collector).")
+    .command("otlp")
+    .description("Export recorded canonical streams (agentstream's own output) as OpenTelemetry traces over OTLP/HTTP, one trace per file.")
+    .usage("[--endpoint <url>] [--otlp-content] <file...>")
+    .argument("<files...>", "canonical JSONL files, as run or normalize wrote them")
+    .option("--endpoint <url>", "the collector (/v1/traces is added to a base URL) (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)", parseEndpoint)
+    .option("--otlp-content", "also export prompts, answers, tool arguments and outputs (default: left out)")
+    .addHelpText(
+      "after",
+      `
+Span times are the stream's own (ts, elapsed_ms): a recording exports with its
+original timing. A progress bar is drawn on stderr when it is a terminal; a
+line per file says what was sent.
+
+Exit status: 0 every file was sent; 1 a file could not be read as a canonical
+stream; 75 the collector did not take every span (down, slow, refusing): worth
+retrying.
+
+Examples:
+  $ agentstream export otlp --endpoint http://localhost:4318 runs/*.jsonl
+  $ OTEL_EXPORTER_OTLP_ENDPOINT=https://otel.example.com OTEL_EXPORTER_OTLP_HEADERS="x-api-key=..." agentstream export otlp run.jsonl`,
+    )
+    .action(async (files: string[], opts) => {
+      const { exportOtlpCommand } = await import("./export-command.js");
+      await exportOtlpCommand(files, opts);
     });
 
   program

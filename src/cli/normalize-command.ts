@@ -16,9 +16,10 @@ import { AnswerFile, withAnswerFile } from "./answer-file.js";
 import { reportBug } from "../core/canonical-output.js";
 import { showControls } from "../core/control-chars.js";
 import { openInput } from "./input.js";
+import { openOtlp, withOtlp, type OtlpOptions } from "./otlp-export.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
-export interface NormalizeOptions {
+export interface NormalizeOptions extends OtlpOptions {
   from: Backend | "auto";
   raw: boolean;
   deltas: boolean;
@@ -54,7 +55,8 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
   const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
-  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone: () => input.destroy(), redactor }), answerFile);
+  const otlp = await openOtlp(opts, redactor);
+  const output = withOtlp(withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone: () => input.destroy(), redactor }), answerFile), otlp);
   let reading = true;
   let bytesRead = 0;
   let nativeEvents = 0;
@@ -86,6 +88,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
       bytesRead += (chunk as Buffer).length;
       output.writer.batch(() => session.write(chunk as Buffer));
       if (output.writer.needsDrain) await output.writer.drained();
+      if (otlp?.busy) await otlp.drained();
       if (output.writer.closed || interruption()) break;
     }
   } catch (err) {
@@ -97,6 +100,7 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   }
   if (output.writer.closed) {
     process.exitCode = output.writer.lostExitCode;
+    await otlp?.end();
     return;
   }
   if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
@@ -104,9 +108,11 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
   output.finish();
   process.exitCode = output.writer.lostExitCode ?? outcome.exitCode;
-  if (output.writer.closed || !finished) return;
-  const facts = { input: file, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
-  process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
+  if (!output.writer.closed && finished) {
+    const facts = { input: file, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
+    process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
+  }
+  await otlp?.end();
 }
 
 function parseBackendExit(value: string): BackendExit {

@@ -8,8 +8,9 @@ import { runOutput, type OutputFormat } from "../run/output.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
+import { openOtlp, withOtlp, type OtlpOptions } from "./otlp-export.js";
 
-export interface RunOptions {
+export interface RunOptions extends OtlpOptions {
   backend: string;
   promptFile?: string;
   bin?: string;
@@ -70,7 +71,8 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     process.exitCode = output.writer.lostExitCode;
   };
   const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
-  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile);
+  const otlp = await openOtlp(opts, redactor);
+  const output = withOtlp(withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile), otlp);
   const running = superviseRun(plan, {
     runId: randomUUID(),
     clock: systemClock,
@@ -101,12 +103,14 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     // A write error was said already, as it happened.
     if (output.writer.lostExitCode === EXIT_EPIPE) renderer.note("stdout was closed by its reader; the backend was stopped");
     process.exitCode = output.writer.lostExitCode;
+    await otlp?.end();
     return;
   }
   output.finish();
   // Set, never process.exit(): stdout still has to drain.
   process.exitCode = output.writer.lostExitCode ?? end.outcome.exitCode;
   if (end.hint !== undefined) renderer.hint(end.hint);
+  await otlp?.end();
 }
 
 function verbosity(opts: RunOptions): Verbosity {

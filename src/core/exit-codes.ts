@@ -52,3 +52,15 @@ export function readerLeft(error: NodeJS.ErrnoException): boolean {
 }
 /** Exit code for a wrong invocation: nothing was spawned or read. */
 export const EXIT_USAGE = 2;
+
+/**
+ * `export otlp`: 0 when every file was sent; 1 when a file could not be read
+ * as a canonical stream (retrying will not help); else 75 when the collector
+ * did not take every span (down, slow, refusing: worth retrying, as a
+ * retryable failed run).
+ */
+export function exportExitCode(unreadableFiles: number, unsentFiles: number): number {
+  if (unreadableFiles > 0) return exitCodeFor("failed");
+  if (unsentFiles > 0) return exitCodeFor("failed", { code: "network", retryable: true });
+  return 0;
+}

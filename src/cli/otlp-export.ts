@@ -1,0 +1,66 @@
+import type { CanonicalEvent } from "../canonical/events.js";
+import type { Redactor } from "../core/redactor.js";
+import type { RunOutput } from "../run/output.js";
+import { VERSION } from "../version.js";
+
+/** `--otlp [URL]` and `--otlp-content` as commander gives them. */
+export interface OtlpOptions {
+  otlp?: string | true;
+  otlpContent?: boolean;
+}
+
+/** One run exported as it happens; end() waits (boundedly) for the collector and says on stderr what did not reach it. */
+export interface OtlpRunExport {
+  event(event: CanonicalEvent): void;
+  /** Spans are queued faster than they are sent: a replay waits for drained() before it reads on. */
+  readonly busy: boolean;
+  drained(): Promise<void>;
+  end(): Promise<void>;
+}
+
+/** The run's export when --otlp was given (OpenTelemetry is loaded only then), else undefined. */
+export async function openOtlp(options: OtlpOptions, redactor: Redactor): Promise<OtlpRunExport | undefined> {
+  if (options.otlp === undefined) {
+    if (options.otlpContent) process.stderr.write("agentstream: --otlp-content does nothing without --otlp\n");
+    return undefined;
+  }
+  const { OtlpExport, exportWarning } = await import("../export/otlp.js");
+  const endpoint = options.otlp === true ? undefined : options.otlp;
+  const otlp = new OtlpExport({ endpoint, content: options.otlpContent === true, redactor, version: VERSION });
+  const { trace } = otlp.run();
+  let broken = false;
+  return {
+    event(event) {
+      if (broken) return;
+      try {
+        trace.event(event);
+      } catch (err) {
+        // A bug in the mapping stops the export, never the run.
+        broken = true;
+        process.stderr.write(`agentstream: OTLP export stopped: bug: ${(err as Error).message}\n`);
+      }
+    },
+    get busy() {
+      return otlp.busy;
+    },
+    drained: () => otlp.drained(),
+    async end() {
+      trace.abandon("the stream ended without run.finished");
+      const warning = exportWarning(otlp.url, await otlp.close());
+      if (warning) process.stderr.write(redactor.text(`agentstream: ${warning}; the run itself is not affected\n`));
+    },
+  };
+}
+
+/** The stdout output, also feeding the run's export (when there is one). */
+export function withOtlp(output: RunOutput, otlp: OtlpRunExport | undefined): RunOutput {
+  if (!otlp) return output;
+  return {
+    writer: output.writer,
+    sink: (event) => {
+      output.sink(event);
+      otlp.event(event);
+    },
+    finish: () => output.finish(),
+  };
+}

@@ -1,0 +1,231 @@
+import type { Context } from "@opentelemetry/api";
+import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
+import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type Span, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
+import type { Redactor } from "../core/redactor.js";
+import { RunTrace } from "./run-trace.js";
+
+// The one place agentstream talks OTLP: a BasicTracerProvider per process, a
+// BatchSpanProcessor in front of the official OTLP/HTTP (protobuf) exporter,
+// and the bookkeeping that says, per run, how many spans reached the
+// collector. Loaded (with import()) only when export is asked for.
+
+/** The SDK's own default when no variable names an endpoint. */
+const DEFAULT_TRACES_URL = "http://localhost:4318/v1/traces";
+/** The SDK's default OTEL_EXPORTER_OTLP_TIMEOUT. */
+const DEFAULT_TIMEOUT_MS = 10_000;
+// The SDK's default queue is 2048; a fast replay of a long run ends spans faster than 5 s of batching sends them.
+const QUEUE_SIZE = 8192;
+
+export interface OtlpSettings {
+  /** --otlp URL / --endpoint URL: a collector's base URL (/v1/traces is added) or its full traces URL. Else the OTEL_* variables decide. */
+  endpoint?: string;
+  content: boolean;
+  redactor: Redactor;
+  /** agentstream's version, as service.version. */
+  version: string;
+  env?: NodeJS.ProcessEnv;
+  /** For tests: another exporter than OTLP's (an InMemorySpanExporter). */
+  exporter?: SpanExporter;
+}
+
+/** How many of a run's spans reached the collector. */
+export interface SpanCounts {
+  ended: number;
+  sent: number;
+  failed: number;
+  /** The first export failure that hit this run's spans. */
+  error?: string;
+}
+
+export interface OtlpReport extends SpanCounts {
+  /** Ended spans that never reached the collector (failed, dropped, or still on their way when the wait ended). */
+  notSent: number;
+  /** The wait for the collector ended before it answered. */
+  timedOut: boolean;
+}
+
+/** The traces URL the exporter will use, as the OTLP exporter works it out (for messages). */
+export function tracesUrl(endpoint: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (endpoint !== undefined) return withTracesPath(endpoint);
+  const specific = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (specific) return specific;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return base ? `${base.endsWith("/") ? base : `${base}/`}v1/traces` : DEFAULT_TRACES_URL;
+}
+
+/** A collector's base URL gets /v1/traces, as OTEL_EXPORTER_OTLP_ENDPOINT does; a URL already ending in it is kept. */
+function withTracesPath(url: string): string {
+  const parsed = new URL(url);
+  if (/\/v1\/traces\/?$/.test(parsed.pathname)) return url;
+  return `${url.endsWith("/") ? url : `${url}/`}v1/traces`;
+}
+
+/** The export timeout the exporter reads from the environment (milliseconds). */
+function exportTimeoutMs(env: NodeJS.ProcessEnv): number {
+  for (const name of ["OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT"]) {
+    const value = Number(env[name]);
+    if (env[name] !== undefined && Number.isFinite(value) && value > 0) return value;
+  }
+  return DEFAULT_TIMEOUT_MS;
+}
+
+/** Counts each span's fate against the run it belongs to. */
+class CountingExporter implements SpanExporter {
+  readonly total: SpanCounts = { ended: 0, sent: 0, failed: 0 };
+
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly owners: WeakMap<object, SpanCounts>,
+  ) {}
+
+  export(spans: ReadableSpan[], resultCallback: (result: ExportResult) => void): void {
+    this.inner.export(spans, (result) => {
+      const ok = result.code === ExportResultCode.SUCCESS;
+      const error = ok ? undefined : describeExportError(result.error);
+      const count = (counts: SpanCounts | undefined, n: number): void => {
+        if (!counts) return;
+        if (ok) counts.sent += n;
+        else {
+          counts.failed += n;
+          counts.error ??= error;
+        }
+      };
+      count(this.total, spans.length);
+      for (const span of spans) count(this.owners.get(span), 1);
+      resultCallback(result);
+    });
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+/** Notes which run each span belongs to, and counts it as ended; the batch processor does the rest. */
+class OwningProcessor implements SpanProcessor {
+  current: SpanCounts | undefined;
+
+  constructor(
+    private readonly inner: SpanProcessor,
+    private readonly owners: WeakMap<object, SpanCounts>,
+    private readonly total: SpanCounts,
+  ) {}
+
+  onStart(span: Span, parentContext: Context): void {
+    if (this.current) this.owners.set(span, this.current);
+    this.inner.onStart(span, parentContext);
+  }
+
+  onEnd(span: ReadableSpan): void {
+    this.total.ended++;
+    const counts = this.owners.get(span);
+    if (counts) counts.ended++;
+    this.inner.onEnd(span);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+}
+
+/** One process's export: any number of runs, one after another, then close(). */
+export class OtlpExport {
+  readonly url: string;
+  private readonly provider: BasicTracerProvider;
+  private readonly exporter: CountingExporter;
+  private readonly processor: OwningProcessor;
+  private readonly timeoutMs: number;
+  private readonly queueSize: number;
+  private closing: Promise<OtlpReport> | undefined;
+
+  constructor(private readonly settings: OtlpSettings) {
+    const env = settings.env ?? process.env;
+    this.url = tracesUrl(settings.endpoint, env);
+    this.timeoutMs = exportTimeoutMs(env);
+    const owners = new WeakMap<object, SpanCounts>();
+    const otlp = settings.exporter ?? new OTLPTraceExporter(settings.endpoint === undefined ? {} : { url: this.url });
+    this.exporter = new CountingExporter(otlp, owners);
+    this.queueSize = Number(env.OTEL_BSP_MAX_QUEUE_SIZE) > 0 ? Number(env.OTEL_BSP_MAX_QUEUE_SIZE) : QUEUE_SIZE;
+    const batch = new BatchSpanProcessor(this.exporter, { maxQueueSize: this.queueSize });
+    this.processor = new OwningProcessor(batch, owners, this.exporter.total);
+    // service.name is agentstream's unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES say otherwise.
+    const resource = defaultResource()
+      .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: "agentstream", [ATTR_SERVICE_VERSION]: settings.version }))
+      .merge(detectResources({ detectors: [envDetector] }));
+    this.provider = new BasicTracerProvider({ resource, spanProcessors: [this.processor] });
+  }
+
+  /** A new run's trace; its spans are counted apart (see counts()). */
+  run(): { trace: RunTrace; counts: SpanCounts } {
+    const counts: SpanCounts = { ended: 0, sent: 0, failed: 0 };
+    this.processor.current = counts;
+    const tracer = this.provider.getTracer("agentstream", this.settings.version);
+    return { trace: new RunTrace({ tracer, redactor: this.settings.redactor, content: this.settings.content }), counts };
+  }
+
+  /** Spans are queued faster than they are sent: a replay should wait (drained()) before it reads on. */
+  get busy(): boolean {
+    const { ended, sent, failed } = this.exporter.total;
+    return ended - sent - failed >= this.queueSize / 2;
+  }
+
+  /** Some export has failed already. */
+  get failure(): string | undefined {
+    return this.exporter.total.error;
+  }
+
+  /** Everything queued is sent (or has failed); never rejects. */
+  async drained(): Promise<void> {
+    await this.processor.forceFlush().catch(() => {});
+    await this.exporter.forceFlush().catch(() => {});
+  }
+
+  /**
+   * Sends what is left and shuts the exporter down, waiting at most the
+   * export timeout (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s by default, the bound of
+   * the exporter's own retries) plus a second: a slow or absent collector never holds the CLI longer.
+   */
+  close(): Promise<OtlpReport> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<OtlpReport> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), this.timeoutMs + 1000);
+      timer.unref();
+    });
+    const timedOut = await Promise.race([this.provider.shutdown().then(() => false, () => false), waited]);
+    clearTimeout(timer);
+    const total = this.exporter.total;
+    return { ...total, notSent: total.ended - total.sent, timedOut };
+  }
+}
+
+/** An export failure in a few words: the network error, the HTTP status, or the timeout. */
+function describeExportError(error: Error | undefined): string {
+  if (!error) return "the export failed";
+  const withCode = error as Error & { code?: number | string; data?: string };
+  if (typeof withCode.code === "number") return `HTTP ${withCode.code}${error.message ? ` ${error.message}` : ""}`;
+  if (/retryable status/.test(error.message)) return "the collector kept answering that it is busy (HTTP 429/502/503/504)";
+  return error.message || error.name;
+}
+
+/** The one stderr line for an export that did not fully reach the collector, or undefined when it did. */
+export function exportWarning(url: string, report: OtlpReport): string | undefined {
+  if (report.notSent === 0) return undefined;
+  const why = report.error ?? (report.timedOut ? `no answer within the export timeout` : "spans were dropped");
+  return `OTLP export to ${url} failed: ${why} (${report.notSent} of ${report.ended} spans not sent)`;
+}
