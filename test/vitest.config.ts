@@ -9,6 +9,8 @@ export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     include: ["test/**/*.test.ts"],
+    // Builds the real OpenTelemetry Collector the OTLP tests run (test/otel/).
+    globalSetup: ["test/otel/collector.global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Builds the test OpenTelemetry Collector (test/otel/collector: otelcol + the
+// OTLP receiver + the contrib file exporter + the OTLP exporters, one release)
+// into .cache/otelcol/<hash of go.mod, go.sum and main.go>/otelcol, only when
+// that binary is missing. The build goes to a temporary path beside it and is
+// renamed into place, so a half-built binary is never seen (two worktrees that
+// share .cache/otelcol may build at once: the last rename wins, both whole).
+//
+// Go's module and build caches stay under .cache/go/, so a CI machine that
+// keeps .cache/ builds warm, and one that does not downloads again (from the Go
+// module proxy, as `go` does by default): the cache is used, never depended on.
+//
+//   node test/otel/build-collector.mjs   # prints the binary's path on stdout
+//
+// Progress goes to stderr. Exit 2 when Go is not installed.
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const SOURCE_DIR = join(ROOT, "test", "otel", "collector");
+const SOURCE_FILES = ["go.mod", "go.sum", "main.go"];
+const CACHE = join(ROOT, ".cache");
+
+/** Raised when no `go` command is on PATH (and no binary is cached). */
+export class GoMissingError extends Error {
+  constructor() {
+    super("the Go toolchain (`go`) is not on PATH: the test OpenTelemetry Collector cannot be built");
+    this.name = "GoMissingError";
+  }
+}
+
+/** The hash that names one build of the collector: its three source files. */
+export function collectorHash() {
+  const hash = createHash("sha256");
+  for (const file of SOURCE_FILES) {
+    hash.update(`${file}\0`);
+    hash.update(readFileSync(join(SOURCE_DIR, file)));
+    hash.update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** Where the binary for the current sources lives (built or not). */
+export function collectorPath() {
+  return join(CACHE, "otelcol", collectorHash(), "otelcol");
+}
+
+/** The environment every `go` command here runs with: caches under .cache/go/, the machine's own Go. */
+export function goEnv(base = process.env) {
+  return {
+    ...base,
+    GOMODCACHE: join(CACHE, "go", "mod"),
+    GOCACHE: join(CACHE, "go", "build"),
+    // -modcacherw: the module cache can be deleted with rm -rf; -mod=readonly: go.sum is the law.
+    GOFLAGS: "-modcacherw -mod=readonly -buildvcs=false",
+    GOTOOLCHAIN: "local",
+    CGO_ENABLED: "0",
+  };
+}
+
+function goVersion() {
+  const result = spawnSync("go", ["version"], { env: goEnv(), encoding: "utf8" });
+  if (result.error || result.status !== 0) return undefined;
+  return result.stdout.trim();
+}
+
+/**
+ * The path of the built collector, building it first when it is missing.
+ * Throws GoMissingError when it must be built and Go is not installed.
+ */
+export async function ensureCollector({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const binary = collectorPath();
+  if (existsSync(binary)) return binary;
+  const version = goVersion();
+  if (!version) throw new GoMissingError();
+
+  const dir = join(binary, "..");
+  mkdirSync(dir, { recursive: true });
+  const temporary = join(dir, `otelcol.tmp-${process.pid}-${Date.now()}`);
+  const started = Date.now();
+  log(`otelcol: building the test OpenTelemetry Collector with ${version} into ${dir} (a cold build downloads the modules and takes a few minutes)`);
+  const heartbeat = setInterval(() => log(`otelcol: still building (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+  try {
+    await run("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", temporary, "."], log);
+    renameSync(temporary, binary);
+  } finally {
+    clearInterval(heartbeat);
+    rmSync(temporary, { force: true });
+  }
+  log(`otelcol: built in ${Math.round((Date.now() - started) / 1000)} s: ${binary}`);
+  return binary;
+}
+
+function run(command, args, log) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: SOURCE_DIR, env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let tail = "";
+    const relay = (chunk) => {
+      const text = chunk.toString("utf8");
+      tail = (tail + text).slice(-4000);
+      for (const line of text.split("\n")) if (line.trim() !== "") log(`otelcol: ${line}`);
+    };
+    child.stdout.on("data", relay);
+    child.stderr.on("data", relay);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}) in ${SOURCE_DIR}:\n${tail}`));
+    });
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    process.stdout.write(`${await ensureCollector()}\n`);
+  } catch (error) {
+    process.stderr.write(`otelcol: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = error instanceof GoMissingError ? 2 : 1;
+  }
+}
