@@ -63,7 +63,7 @@ function spawnPiped(command, args) {
   return spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
 }
 
-function agentstreamRun(agentstreamBin, wrapper, extra) {
+export function agentstreamRun(agentstreamBin, wrapper, extra) {
   return delaysOf(spawnPiped(process.execPath, [agentstreamBin, "run", "--backend", "evosci", "--bin", wrapper, ...extra, "bench latency"]), "agentstream run");
 }
 
@@ -79,7 +79,7 @@ function minimalPipe() {
   return delaysOf(spawnPiped("/bin/sh", ["-c", pipeline]), "stand-in | minimal translator");
 }
 
-function summarize(delays) {
+export function summarize(delays) {
   return { lines: delays.length, p50_ms: percentile(delays, 50), p99_ms: percentile(delays, 99), max_ms: Math.max(...delays) };
 }
 
