@@ -6,7 +6,9 @@ import { serializeEvent } from "./canonical/serialize.js";
 import { systemClock, type Clock } from "./core/clock.js";
 import { EventQueue } from "./core/event-queue.js";
 import type { ResolvedOutcome } from "./core/outcome.js";
+import type { Redactor } from "./core/redactor.js";
 import { passable } from "./run/prompt.js";
+import { VERSION } from "./version.js";
 
 export interface RunOptions extends Omit<AgentRequest, "backend"> {
   backend: BackendName;
@@ -31,6 +33,13 @@ export interface RunOptions extends Omit<AgentRequest, "backend"> {
   onTranslatorBug?: (message: string) => void;
   runId?: string;
   clock?: Clock;
+  /**
+   * Also export the run as OpenTelemetry traces over OTLP/HTTP, as `--otlp`
+   * does: `endpoint` (default: the OTEL_EXPORTER_OTLP_* variables), `content`
+   * as `--otlp-content`. The loop ends once the collector has the spans (at
+   * most the export timeout); what it did not take is a process warning.
+   */
+  otlp?: { endpoint?: string; content?: boolean };
 }
 
 const NEVER_FULL = { needsDrain: false, drained: () => Promise.resolve() };
@@ -47,6 +56,7 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
   const plan = await planRun(options, () => passable(options.prompt, "the prompt"), { graceMs });
   const queue = new EventQueue<CanonicalEvent>();
   const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
+  const otlp = options.otlp ? await openOtlpExport(options.otlp, plan.redactor, warn) : undefined;
   const running = superviseRun(plan, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
@@ -56,7 +66,10 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     timeoutMs: options.timeoutMs,
     lingerMs: options.lingerMs,
     graceMs,
-    sink: (event) => queue.push(redacted(event, plan.redactor.jsonLine.bind(plan.redactor))),
+    sink: (event) => {
+      otlp?.trace.event(event);
+      queue.push(redacted(event, plan.redactor.jsonLine.bind(plan.redactor)));
+    },
     output: queue,
     onStderr: options.onStderr ?? (() => {}),
     stderrShown: NEVER_FULL,
@@ -90,7 +103,23 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
       running.readerGone();
       await settled.catch(() => undefined);
     }
+    await otlp?.end();
   }
+}
+
+/** The run's OTLP export (OpenTelemetry is loaded only now). */
+async function openOtlpExport(settings: NonNullable<RunOptions["otlp"]>, redactor: Redactor, warn: (text: string) => void) {
+  const { OtlpExport, exportWarning } = await import("./export/otlp.js");
+  const otlp = new OtlpExport({ endpoint: settings.endpoint, content: settings.content === true, redactor, version: VERSION });
+  const { trace } = otlp.run();
+  return {
+    trace,
+    async end(): Promise<void> {
+      trace.abandon("the run ended without run.finished");
+      const warning = exportWarning(otlp.url, await otlp.close());
+      if (warning) warn(redactor.text(warning));
+    },
+  };
 }
 
 /** The event as the CLI would write it: the same object unless a secret had to be hidden. */

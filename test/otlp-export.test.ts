@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
+import { run } from "../src/library-run.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { HAS_TMUX, sh, Terminal } from "./helpers/terminal.js";
 import { EXAMPLES, exampleStreams, expectTraceOf, readEvents, statusOf } from "./helpers/otlp-spans.js";
@@ -102,6 +103,14 @@ describe.skipIf(!collectorBinary())("OTLP export to a real collector", () => {
     const contentRunId = (parseJsonl(withContent.stdout)[0] as { run_id: string }).run_id;
     const contentRoot = rootOf(traceOfRun(await collector.waitForSpans(hasRun(contentRunId)), contentRunId));
     expect(contentRoot.attributes["agentstream.run.command"]).toContain("Summarize data/results.csv");
+  });
+
+  it("the library's run({ otlp }) exports the same trace", async () => {
+    const events: CanonicalEvent[] = [];
+    const env = { ...process.env, STANDIN_TRANSCRIPT: TRANSCRIPT };
+    for await (const event of run({ backend: "evosci", bin: STAND_IN, prompt: "Summarize", env, otlp: { endpoint: collector.endpoint } })) events.push(event);
+    const runId = events[0]!.run_id;
+    expectTraceOf(events, traceOfRun(await collector.waitForSpans(hasRun(runId)), runId), { content: false });
   });
 
   it("OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES work as with any SDK", async () => {
