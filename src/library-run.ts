@@ -109,14 +109,12 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
 
 /** The run's OTLP export (OpenTelemetry is loaded only now). */
 async function openOtlpExport(settings: NonNullable<RunOptions["otlp"]>, redactor: Redactor, warn: (text: string) => void) {
-  const { OtlpExport, exportWarning } = await import("./export/otlp.js");
-  const otlp = new OtlpExport({ endpoint: settings.endpoint, content: settings.content === true, redactor, version: VERSION });
-  const { trace } = otlp.run();
+  const { exportOneRun } = await import("./export/otlp.js");
+  const otlp = exportOneRun({ endpoint: settings.endpoint, content: settings.content === true, redactor, version: VERSION });
   return {
-    trace,
+    trace: otlp.trace,
     async end(): Promise<void> {
-      trace.abandon("the run ended without run.finished");
-      const warning = exportWarning(otlp.url, await otlp.close());
+      const warning = await otlp.end();
       if (warning) warn(redactor.text(warning));
     },
   };

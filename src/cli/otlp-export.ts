@@ -24,16 +24,15 @@ export async function openOtlp(options: OtlpOptions, redactor: Redactor): Promis
     if (options.otlpContent) process.stderr.write("agentstream: --otlp-content does nothing without --otlp\n");
     return undefined;
   }
-  const { OtlpExport, exportWarning } = await import("../export/otlp.js");
+  const { exportOneRun } = await import("../export/otlp.js");
   const endpoint = options.otlp === true ? undefined : options.otlp;
-  const otlp = new OtlpExport({ endpoint, content: options.otlpContent === true, redactor, version: VERSION });
-  const { trace } = otlp.run();
+  const otlp = exportOneRun({ endpoint, content: options.otlpContent === true, redactor, version: VERSION });
   let broken = false;
   return {
     event(event) {
       if (broken) return;
       try {
-        trace.event(event);
+        otlp.trace.event(event);
       } catch (err) {
         // A bug in the mapping stops the export, never the run.
         broken = true;
@@ -45,8 +44,7 @@ export async function openOtlp(options: OtlpOptions, redactor: Redactor): Promis
     },
     drained: () => otlp.drained(),
     async end() {
-      trace.abandon("the stream ended without run.finished");
-      const warning = exportWarning(otlp.url, await otlp.close());
+      const warning = await otlp.end();
       if (warning) process.stderr.write(redactor.text(`agentstream: ${warning}; the run itself is not affected\n`));
     },
   };

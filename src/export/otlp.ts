@@ -229,3 +229,28 @@ export function exportWarning(url: string, report: OtlpReport): string | undefin
   const why = report.error ?? (report.timedOut ? `no answer within the export timeout` : "spans were dropped");
   return `OTLP export to ${url} failed: ${why} (${report.notSent} of ${report.ended} spans not sent)`;
 }
+
+/** One run exported on its own (run, normalize, the library's run()). */
+export interface SingleRunExport {
+  trace: RunTrace;
+  readonly busy: boolean;
+  drained(): Promise<void>;
+  /** Closes what the stream left open, sends the rest, and gives the warning line when not all reached the collector. */
+  end(): Promise<string | undefined>;
+}
+
+export function exportOneRun(settings: OtlpSettings): SingleRunExport {
+  const otlp = new OtlpExport(settings);
+  const { trace } = otlp.run();
+  return {
+    trace,
+    get busy() {
+      return otlp.busy;
+    },
+    drained: () => otlp.drained(),
+    async end() {
+      trace.abandon("the stream ended without run.finished");
+      return exportWarning(otlp.url, await otlp.close());
+    },
+  };
+}
