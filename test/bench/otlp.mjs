@@ -11,6 +11,8 @@ import { agentstreamRun, summarize } from "./latency.mjs";
 import { median, preciseNowMs } from "./stats.mjs";
 
 const RUNS = 1000;
+// p99 of 1,350 lines on a shared machine is noisy: more rounds than the export's, alternating with and without.
+const LATENCY_ROUNDS = 5;
 const TEMPLATE = fileURLToPath(new URL("../../examples/pi/tool.canonical.jsonl", import.meta.url));
 const STAND_IN = fileURLToPath(new URL("./stand-in-evosci-backend.mjs", import.meta.url));
 
@@ -99,11 +101,11 @@ export async function measureOtlp({ bin, cacheDir, rounds, log }) {
       { name: "agentstream run --otlp", flags: ["--otlp", collector.endpoint] },
     ];
     const runs = new Map(programs.map((p) => [p.name, []]));
-    for (let round = 0; round < rounds; round++) {
+    for (let round = 0; round < LATENCY_ROUNDS; round++) {
       for (const { name, flags } of programs) {
         const s = summarize(await agentstreamRun(bin, wrapper, flags));
         runs.get(name).push(s);
-        log(`  latency round ${round + 1}/${rounds}: ${name} p50 ${s.p50_ms.toFixed(2)} ms, p99 ${s.p99_ms.toFixed(2)} ms`);
+        log(`  latency round ${round + 1}/${LATENCY_ROUNDS}: ${name} p50 ${s.p50_ms.toFixed(2)} ms, p99 ${s.p99_ms.toFixed(2)} ms`);
       }
     }
     const latency = programs.map(({ name }) => {
