@@ -11,7 +11,7 @@ import type { CanonicalEvent } from "../src/canonical/events.js";
 import { run } from "../src/library-run.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { HAS_TMUX, sh, Terminal } from "./helpers/terminal.js";
-import { EXAMPLES, exampleStreams, expectTraceOf, readEvents, statusOf } from "./helpers/otlp-spans.js";
+import { EXAMPLES, exampleStreams, expectTraceOf, goldenStreams, readEvents, statusOf } from "./helpers/otlp-spans.js";
 import { closedPort, collectorBinary, slowProxy, startCollector, type CollectedSpan, type Collector } from "./support/otel-collector.js";
 
 const STAND_IN = fileURLToPath(new URL("./fixtures/backends/stand-in.mjs", import.meta.url));
@@ -70,6 +70,20 @@ describe.skipIf(!collectorBinary())("OTLP export to a real collector", () => {
     });
     // The recorded clock: the examples start at 2026-01-01T00:00:00.000Z.
     expect(rootOf(byTrace(all, traceIds[0]!)).startTimeUnixNano).toBe(BigInt(Date.parse("2026-01-01T00:00:00.001Z")) * 1_000_000n);
+  });
+
+  it("export otlp: the golden streams (retries, compaction, errors, paused sub-agents, every backend) through the collector", async () => {
+    const streams = goldenStreams();
+    const result = await runCli(["export", "otlp", "--endpoint", collector.endpoint, ...streams.map((s) => s.path)]);
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trim().split("\n");
+    const traceIds = streams.map((stream) => /^agentstream: .*: sent \d+ spans, trace ([0-9a-f]{32})/.exec(lines.find((l) => l.startsWith(`agentstream: ${stream.path}: `))!)![1]!);
+    const all = await collector.waitForSpans((spans) => traceIds.every((id) => spans.some((s) => s.traceId === id && s.parentSpanId === undefined)));
+    streams.forEach((stream, i) => expectTraceOf(readEvents(stream.path), byTrace(all, traceIds[i]!), { content: false }));
+    // Span events made it through OTLP with their attributes.
+    const retries = all.flatMap((s) => s.events).filter((e) => e.name === "retry.started");
+    expect(retries.length).toBeGreaterThan(0);
+    expect(retries[0]!.attributes).toHaveProperty("agentstream.retry.attempt");
   });
 
   it("normalize --otlp: stdout stays the canonical stream, and the trace matches it", async () => {

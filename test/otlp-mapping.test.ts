@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
 import { Redactor } from "../src/core/redactor.js";
 import { exportWarning, OtlpExport, tracesUrl } from "../src/export/otlp.js";
-import { CONTENT_ATTRIBUTES, EXAMPLES, exampleStreams, expectTraceOf, fromReadable, readEvents, statusOf, type FlatSpan } from "./helpers/otlp-spans.js";
+import { CONTENT_ATTRIBUTES, EXAMPLES, exampleStreams, expectTraceOf, fromReadable, goldenStreams, readEvents, statusOf, type FlatSpan } from "./helpers/otlp-spans.js";
 
 
 async function exportEvents(events: CanonicalEvent[], options: { content?: boolean; redactor?: Redactor; env?: NodeJS.ProcessEnv; finish?: boolean } = {}): Promise<FlatSpan[]> {
@@ -38,6 +38,14 @@ describe("canonical stream → spans (SDK in-memory exporter)", () => {
       expectTraceOf(events, spans, { content: true });
       const tools = spans.filter((s) => s.attributes["gen_ai.operation.name"] === "execute_tool");
       for (const tool of tools) expect(typeof tool.attributes["gen_ai.tool.call.arguments"]).toBe("string");
+    });
+  }
+
+  // The golden streams: retries, compaction, errors, paused sub-agents, cut streams, every backend.
+  for (const { name, path } of goldenStreams()) {
+    it(`golden ${name}: tree, names, attributes, times, status, span events`, async () => {
+      const events = readEvents(path);
+      expectTraceOf(events, await exportEvents(events), { content: false });
     });
   }
 

@@ -16,6 +16,17 @@ export function exampleStreams(): { name: string; path: string }[] {
     .flatMap((d) => readdirSync(`${EXAMPLES}${d.name}`).filter((f) => f.endsWith(".canonical.jsonl")).map((f) => ({ name: `${d.name}/${f}`, path: `${EXAMPLES}${d.name}/${f}` })));
 }
 
+const GOLDEN = fileURLToPath(new URL("../fixtures/golden/", import.meta.url));
+
+/** The golden canonical streams, test/fixtures/golden/<backend>/*.canonical.jsonl. */
+export function goldenStreams(): { name: string; path: string }[] {
+  return readdirSync(GOLDEN).flatMap((backend) =>
+    readdirSync(`${GOLDEN}${backend}`)
+      .filter((f) => f.endsWith(".canonical.jsonl"))
+      .map((f) => ({ name: `${backend}/${f}`, path: `${GOLDEN}${backend}/${f}` })),
+  );
+}
+
 export const readEvents = (path: string): CanonicalEvent[] => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as CanonicalEvent);
 
 /** One span, flat, as the collector harness gives them. */
@@ -127,8 +138,14 @@ export function expectTraceOf(events: CanonicalEvent[], spans: FlatSpan[], optio
     const done = events.find((e) => e.type === "turn.completed" && !e.agent && e.turn === turn.turn);
     if (done) expect(nanos(span!.endTimeUnixNano)).toBe(at(done));
   }
-  // Token counts of turns and messages add up to the stream's per-call reports.
-  const perCall = events.filter((e): e is EventOf<"usage"> => e.type === "usage" && e.scope !== "run");
+  // Token counts of turns and sub-agents add up to the reports made inside them (the main agent's
+  // outside any turn count only in the run's totals, which come from run.finished).
+  let mainTurnOpen = false;
+  const perCall = events.filter((e): e is EventOf<"usage"> => {
+    if (e.type === "turn.started" && !e.agent) mainTurnOpen = true;
+    if (e.type === "turn.completed" && !e.agent) mainTurnOpen = false;
+    return e.type === "usage" && (e.agent ? e.scope !== "run" : mainTurnOpen);
+  });
   if (perCall.length > 0) {
     const sum = (key: string) => chats.reduce((n, s) => n + Number(s.attributes[key] ?? 0), 0) + spans.filter((s) => s.attributes["gen_ai.operation.name"] === "invoke_agent" && s !== root).reduce((n, s) => n + Number(s.attributes[key] ?? 0), 0);
     expect(sum("gen_ai.usage.input_tokens")).toBe(perCall.reduce((n, e) => n + e.input_tokens, 0));
