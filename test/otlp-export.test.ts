@@ -1,6 +1,7 @@
 // OTLP export (issue 15) against a real OpenTelemetry Collector on loopback:
 // the built CLI exports, the collector writes what it received, and the spans
 // it wrote are checked against the canonical stream they came from.
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -117,6 +118,37 @@ describe.skipIf(!collectorBinary())("OTLP export to a real collector", () => {
     const contentRunId = (parseJsonl(withContent.stdout)[0] as { run_id: string }).run_id;
     const contentRoot = rootOf(traceOfRun(await collector.waitForSpans(hasRun(contentRunId)), contentRunId));
     expect(contentRoot.attributes["agentstream.run.command"]).toContain("Summarize data/results.csv");
+  });
+
+  it("run --otlp stopped by SIGINT: exit 130 as without --otlp, and the trace says cancelled", async () => {
+    // The transcript without its done line: the run is still going when the signal comes.
+    const unfinished = join(dir, "unfinished.jsonl");
+    writeFileSync(unfinished, readFileSync(TRANSCRIPT, "utf8").split("\n").filter((line) => line !== "" && !line.includes('"done"')).map((line) => `${line}\n`).join(""));
+    const child = spawn(process.execPath, [BIN, "run", "--backend", "evosci", "--bin", STAND_IN, "--otlp", collector.endpoint, "--", "hang on"], {
+      env: { ...process.env, NO_COLOR: "1", STANDIN_TRANSCRIPT: unfinished, STANDIN_END: "hang" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let signalled = false;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      // The transcript is out (its done line is translated): the backend now hangs.
+      if (!signalled && stdout.includes('"type":"tool.completed"')) {
+        signalled = true;
+        child.kill("SIGINT");
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    const events = parseJsonl(stdout) as unknown as CanonicalEvent[];
+    const runId = events[0]!.run_id;
+    const spans = traceOfRun(await collector.waitForSpans(hasRun(runId)), runId);
+    expectTraceOf(events, spans, { content: false });
+    const root = rootOf(spans);
+    expect(root.attributes["agentstream.run.status"]).toBe("cancelled");
+    expect(root.attributes["error.type"]).toBe("cancelled");
+    expect(root.attributes["agentstream.run.exit_code"]).toBe(130);
+    expect(statusOf(root)).toBe("error");
   });
 
   it("the library's run({ otlp }) exports the same trace", async () => {
