@@ -12,6 +12,8 @@
 //
 //   node test/otel/build-collector.mjs   # prints the binary's path on stdout
 //
+// AGENTSTREAM_OTELCOL_DIR puts the binaries somewhere else than .cache/otelcol.
+//
 // Progress goes to stderr. Exit 2 when Go is not installed.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -43,9 +45,9 @@ export function collectorHash() {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Where the binary for the current sources lives (built or not). */
+/** Where the binary for the current sources lives (built or not); AGENTSTREAM_OTELCOL_DIR moves .cache/otelcol. */
 export function collectorPath() {
-  return join(CACHE, "otelcol", collectorHash(), "otelcol");
+  return join(process.env.AGENTSTREAM_OTELCOL_DIR || join(CACHE, "otelcol"), collectorHash(), "otelcol");
 }
 
 /** The environment every `go` command here runs with: caches under .cache/go/, the machine's own Go. */
