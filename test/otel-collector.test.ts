@@ -257,3 +257,9 @@ describe.skipIf(!collectorBinary())("collector down and stop()", () => {
     }
   });
 });
+
+describe("startCollector without a runnable binary", () => {
+  it("fails at once with the reason, whether or not a collector was built", async () => {
+    await expect(startCollector({ binary: "/nonexistent/otelcol" })).rejects.toThrow(/exited .*before it was ready.*ENOENT/s);
+  });
+});

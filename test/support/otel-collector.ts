@@ -153,14 +153,17 @@ export async function runCollector(options: RunCollectorOptions): Promise<Runnin
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (log = (log + d).slice(-64_000)));
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exit = new Promise<void>((resolve) => {
-    child.once("close", (code, signal) => {
-      exited = { code, signal };
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      exited ??= { code, signal };
       live.delete(child);
       resolve();
+    };
+    child.once("close", finish);
+    // A binary that cannot be started (ENOENT, EACCES) may never emit "close".
+    child.once("error", (error) => {
+      log += `\nspawn error: ${error.message}`;
+      finish(null, null);
     });
-  });
-  child.once("error", (error) => {
-    log += `\nspawn error: ${error.message}`;
   });
   const stop = async (): Promise<void> => {
     if (exited) return;
@@ -173,7 +176,7 @@ export async function runCollector(options: RunCollectorOptions): Promise<Runnin
   const guard = options.readyGuardMs ?? 60_000;
   const deadline = Date.now() + guard;
   for (;;) {
-    if (exited) throw new Error(`the collector exited (${exited.signal ?? `exit ${exited.code}`}) before it was ready:\n${log.slice(-4000)}`);
+    if (exited) throw new Error(`the collector exited (${exited.signal ?? (exited.code === null ? "not started" : `exit ${exited.code}`)}) before it was ready:\n${log.slice(-4000)}`);
     if (await answers200(options.healthUrl)) break;
     if (Date.now() > deadline) {
       await stop();
