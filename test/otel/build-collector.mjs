@@ -14,6 +14,12 @@
 //
 // AGENTSTREAM_OTELCOL_DIR puts the binaries somewhere else than .cache/otelcol.
 //
+// To move to another collector release, change every collector module in
+// test/otel/collector/go.mod together (core v0.X.0 with its v1.Y.0 modules,
+// contrib v0.X.0), then in that folder, with goEnv()'s variables set, run
+// `go mod tidy`; check that `grep -E "collector(-contrib)?/" go.mod` shows one
+// release. The new sources hash to a new folder, so the next run builds anew.
+//
 // Progress goes to stderr. Exit 2 when Go is not installed.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
