@@ -2,8 +2,9 @@
 // official OpenTelemetry JS SDK against the real collector the globalSetup
 // built: what the SDK sends over OTLP/HTTP (protobuf) is what spans() reads
 // back; closedPort() refuses; slowProxy() delays (and with Infinity, holds).
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -19,7 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   closedPort,
   collectorBinary,
+  freePort,
   parseFileExporterOutput,
+  runCollector,
   slowProxy,
   startCollector,
   type Collector,
@@ -167,6 +170,34 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
     await p.shutdown();
   });
 
+  it("takes OTLP/gRPC on grpcEndpoint too (sent by a second collector's otlp_grpc exporter)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentstream-grpc-sender-"));
+    const [http, health] = [await freePort(), await freePort()];
+    const config = join(dir, "config.yaml");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        receivers: { otlp: { protocols: { http: { endpoint: `127.0.0.1:${http}` } } } },
+        exporters: { otlp_grpc: { endpoint: new URL(collector.grpcEndpoint).host, tls: { insecure: true } } },
+        extensions: { health_check: { endpoint: `127.0.0.1:${health}` } },
+        service: {
+          extensions: ["health_check"],
+          pipelines: { traces: { receivers: ["otlp"], exporters: ["otlp_grpc"] } },
+          telemetry: { metrics: { level: "none" } },
+        },
+      }),
+    );
+    const sender = await runCollector({ config, healthUrl: `http://127.0.0.1:${health}/` });
+    try {
+      expect((await exportOnce(new OTLPTraceExporter({ url: `http://127.0.0.1:${http}/v1/traces` }), recordedSpans(["over grpc"]))).code).toBe(ExportResultCode.SUCCESS);
+      const spans = await collector.waitForSpans((s) => s.some((x) => x.name === "over grpc"));
+      expect(spans.find((x) => x.name === "over grpc")!.resource["service.name"]).toBe(SERVICE);
+    } finally {
+      await sender.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("slowProxy forwards every request to the collector after its delay", async () => {
     const proxy = await slowProxy(collector.endpoint, 200);
     try {
@@ -224,5 +255,11 @@ describe.skipIf(!collectorBinary())("collector down and stop()", () => {
     } finally {
       await c.stop();
     }
+  });
+});
+
+describe("startCollector without a runnable binary", () => {
+  it("fails at once with the reason, whether or not a collector was built", async () => {
+    await expect(startCollector({ binary: "/nonexistent/otelcol" })).rejects.toThrow(/exited .*before it was ready.*ENOENT/s);
   });
 });

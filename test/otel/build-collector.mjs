@@ -12,6 +12,14 @@
 //
 //   node test/otel/build-collector.mjs   # prints the binary's path on stdout
 //
+// AGENTSTREAM_OTELCOL_DIR puts the binaries somewhere else than .cache/otelcol.
+//
+// To move to another collector release, change every collector module in
+// test/otel/collector/go.mod together (core v0.X.0 with its v1.Y.0 modules,
+// contrib v0.X.0), then in that folder, with goEnv()'s variables set, run
+// `go mod tidy`; check that `grep -E "collector(-contrib)?/" go.mod` shows one
+// release. The new sources hash to a new folder, so the next run builds anew.
+//
 // Progress goes to stderr. Exit 2 when Go is not installed.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -43,9 +51,9 @@ export function collectorHash() {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Where the binary for the current sources lives (built or not). */
+/** Where the binary for the current sources lives (built or not); AGENTSTREAM_OTELCOL_DIR moves .cache/otelcol. */
 export function collectorPath() {
-  return join(CACHE, "otelcol", collectorHash(), "otelcol");
+  return join(process.env.AGENTSTREAM_OTELCOL_DIR || join(CACHE, "otelcol"), collectorHash(), "otelcol");
 }
 
 /** The environment every `go` command here runs with: caches under .cache/go/, the machine's own Go. */

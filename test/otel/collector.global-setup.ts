@@ -7,14 +7,24 @@ import { ensureCollector, GoMissingError } from "./build-collector.mjs";
  * with a notice, unless AGENTSTREAM_REQUIRE_COLLECTOR=1 (CI), which fails.
  */
 export default async function setup(project: TestProject): Promise<void> {
-  const required = process.env.AGENTSTREAM_REQUIRE_COLLECTOR === "1";
+  await provideCollector(project);
+}
+
+export async function provideCollector(
+  project: Pick<TestProject, "provide">,
+  {
+    env = process.env,
+    ensure = ensureCollector,
+    notice = (text: string) => process.stderr.write(text),
+  }: { env?: NodeJS.ProcessEnv; ensure?: () => Promise<string>; notice?: (text: string) => void } = {},
+): Promise<void> {
+  const required = env.AGENTSTREAM_REQUIRE_COLLECTOR === "1";
   try {
-    const binary = await ensureCollector();
-    project.provide("otelcolPath", binary);
+    project.provide("otelcolPath", await ensure());
   } catch (error) {
     if (required || !(error instanceof GoMissingError)) throw error;
-    process.stderr.write(
-      `\notelcol: NOTICE: ${(error as Error).message}; the tests against a real OpenTelemetry Collector are SKIPPED (set AGENTSTREAM_REQUIRE_COLLECTOR=1 to make this fail)\n\n`,
+    notice(
+      `\notelcol: NOTICE: ${error.message}; the tests against a real OpenTelemetry Collector are SKIPPED (AGENTSTREAM_REQUIRE_COLLECTOR=1 makes this an error)\n\n`,
     );
   }
 }

@@ -14,7 +14,7 @@
 // A test file skips itself where no collector was built (Go missing, not
 // required): `describe.skipIf(!collectorBinary())(...)`.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -153,14 +153,17 @@ export async function runCollector(options: RunCollectorOptions): Promise<Runnin
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (log = (log + d).slice(-64_000)));
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   const exit = new Promise<void>((resolve) => {
-    child.once("close", (code, signal) => {
-      exited = { code, signal };
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      exited ??= { code, signal };
       live.delete(child);
       resolve();
+    };
+    child.once("close", finish);
+    // A binary that cannot be started (ENOENT, EACCES) may never emit "close".
+    child.once("error", (error) => {
+      log += `\nspawn error: ${error.message}`;
+      finish(null, null);
     });
-  });
-  child.once("error", (error) => {
-    log += `\nspawn error: ${error.message}`;
   });
   const stop = async (): Promise<void> => {
     if (exited) return;
@@ -173,7 +176,7 @@ export async function runCollector(options: RunCollectorOptions): Promise<Runnin
   const guard = options.readyGuardMs ?? 60_000;
   const deadline = Date.now() + guard;
   for (;;) {
-    if (exited) throw new Error(`the collector exited (${exited.signal ?? `exit ${exited.code}`}) before it was ready:\n${log.slice(-4000)}`);
+    if (exited) throw new Error(`the collector exited (${exited.signal ?? (exited.code === null ? "not started" : `exit ${exited.code}`)}) before it was ready:\n${log.slice(-4000)}`);
     if (await answers200(options.healthUrl)) break;
     if (Date.now() > deadline) {
       await stop();
@@ -257,7 +260,8 @@ async function startOnce(options: StartCollectorOptions): Promise<Collector> {
   }
 
   const endpoint = `http://127.0.0.1:${httpPort}`;
-  const spans = async (): Promise<CollectedSpan[]> => parseFileExporterOutput(readIfThere(outputFile));
+  const output = new FileExporterReader(outputFile);
+  const spans = async (): Promise<CollectedSpan[]> => output.read();
   let stopped = false;
   return {
     endpoint,
@@ -291,12 +295,35 @@ async function startOnce(options: StartCollectorOptions): Promise<Collector> {
   };
 }
 
-function readIfThere(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
-    throw error;
+/** Reads the file exporter's output as it grows: each read parses only the complete lines added since the last. */
+class FileExporterReader {
+  private offset = 0;
+  private readonly spans: CollectedSpan[] = [];
+  constructor(private readonly file: string) {}
+
+  read(): CollectedSpan[] {
+    let fd: number;
+    try {
+      fd = openSync(this.file, "r");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [...this.spans];
+      throw error;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      if (size > this.offset) {
+        const chunk = Buffer.alloc(size - this.offset);
+        const got = readSync(fd, chunk, 0, chunk.length, this.offset);
+        const end = chunk.subarray(0, got).lastIndexOf(0x0a) + 1; // up to the last whole line
+        if (end > 0) {
+          for (const span of parseFileExporterOutput(chunk.subarray(0, end).toString("utf8"))) this.spans.push(span);
+          this.offset += end;
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+    return [...this.spans];
   }
 }
 
