@@ -17,6 +17,10 @@ export function checkTargets({ throughput, startup, latency }, prefix = "") {
     // "The same": within 10 MiB, about the run-to-run spread of a garbage-collected heap.
     const growth = large.peak_rss_mib - small.peak_rss_mib;
     add(`normalize ${protocol}: peak RSS at ${large.size} same as at ${small.size} (±10 MiB)`, `${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MiB`, growth <= 10);
+    if (large.heap_after_gc_mib === undefined || small.heap_after_gc_mib === undefined) continue;
+    // What is still held at the end: anything kept per event would show here first (a map of every call: megabytes).
+    const held = large.heap_after_gc_mib - small.heap_after_gc_mib;
+    add(`normalize ${protocol}: heap after GC at the end of ${large.size} same as of ${small.size} (±2 MiB)`, `${held >= 0 ? "+" : ""}${held.toFixed(1)} MiB`, held <= 2);
   }
   for (const command of ["--version", "normalize (one line)"]) {
     const row = startup.find((r) => r.program === `${prefix}agentstream ${command}`);
