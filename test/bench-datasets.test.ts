@@ -1,5 +1,7 @@
-// The bench's datasets: issue 19's stream of EvoScientist calls without ids is
-// what the bench says it is, and agentstream pairs every call with its result.
+// The bench's datasets: the generated stream of every protocol is one its
+// translator reads whole (nothing unparsed, a clean verified canonical stream);
+// issue 19's stream of EvoScientist calls without ids is what the bench says
+// it is, and agentstream pairs every call with its result.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,8 +14,9 @@ interface Stream {
   bytes: number;
   lines: number;
 }
-const { emptyIdStream } = (await import(new URL("./bench/datasets.mjs", import.meta.url).href)) as {
+const { emptyIdStream, nativeStream } = (await import(new URL("./bench/datasets.mjs", import.meta.url).href)) as {
   emptyIdStream: (calls: number, log: (message: string) => void) => Promise<Stream>;
+  nativeStream: (protocol: string, megabytes: number, log: (message: string) => void) => Promise<Stream>;
 };
 const RUN_BENCH = fileURLToPath(new URL("./bench/run-bench.mjs", import.meta.url));
 
@@ -39,6 +42,53 @@ describe("bench dataset: EvoScientist calls without ids (issue 19)", () => {
   it("the bench refuses an unknown --only part before measuring anything", () => {
     const run = spawnSync(process.execPath, [RUN_BENCH, "--only", "everything"], { encoding: "utf8" });
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toMatch(/--only everything: expected one of 40mb, 1gb, empty-ids, startup, latency/);
+    expect(run.stderr).toMatch(/--only everything: expected one of 40mb, 200mb, 1gb, empty-ids, startup, latency/);
   });
+});
+
+const count = (events: Record<string, unknown>[], type: string): number => events.filter((e) => e.type === type).length;
+
+// What each generated stream must show once normalized: its first native line,
+// the native lines kept as backend.event (known, with no canonical meaning),
+// the canonical events its rounds are there to exercise, and whether some tool
+// calls fail (Atomic's never do: its stream is kept as the figures were measured on).
+const GENERATED: Record<string, { first: string; passedThrough: string[]; exercises: string[]; failures?: false }> = {
+  evosci: { first: "text", passedThrough: [], exercises: ["message.delta", "usage", "subagent.started"] },
+  atomic: { first: "session", passedThrough: [], exercises: ["message.delta", "usage", "turn.started"], failures: false },
+  // system/status "requesting" before each model call.
+  claude: { first: "system", passedThrough: ["system"], exercises: ["tools.selected", "message.delta", "reasoning.delta", "reasoning.completed", "subagent.started", "usage"] },
+  // The unknown-model warning item at the start.
+  codex: { first: "thread.started", passedThrough: ["item.completed"], exercises: ["reasoning.completed", "turn.started", "turn.completed", "usage"] },
+  gemini: { first: "init", passedThrough: [], exercises: ["message.delta", "turn.started", "usage"] },
+};
+
+describe("bench datasets: the generated native streams", () => {
+  for (const [protocol, expected] of Object.entries(GENERATED)) {
+    it(`${protocol}: normalizes with nothing unparsed into a verified stream that succeeds with the last answer`, { timeout: 60_000 }, async () => {
+      const stream = await nativeStream(protocol, 0.5, () => {});
+      expect(stream.bytes).toBeGreaterThanOrEqual(0.5 * 1024 * 1024);
+      const native = parseJsonl(readFileSync(stream.path, "utf8"));
+      expect(native).toHaveLength(stream.lines);
+      expect(native[0]!.type).toBe(expected.first);
+
+      const run = await runCli(["normalize", "--from", protocol, stream.path]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const events = parseJsonl(run.stdout);
+      expect(verifyEvents(events)).toEqual([]);
+      expect(count(events, "backend.unparsed")).toBe(0);
+      const passedThrough = new Set(events.filter((e) => e.type === "backend.event").map((e) => e.native_type));
+      expect([...passedThrough].sort()).toEqual(expected.passedThrough);
+      for (const type of expected.exercises) expect(count(events, type), type).toBeGreaterThan(0);
+
+      const started = count(events, "tool.started");
+      expect(started).toBeGreaterThan(20);
+      expect(count(events, "tool.completed")).toBe(started);
+      expect(count(events, "subagent.completed")).toBe(count(events, "subagent.started"));
+      const failed = events.filter((e) => e.type === "tool.completed" && e.status === "failed").length;
+      if (expected.failures === false) expect(failed).toBe(0);
+      else expect(failed).toBeGreaterThan(0);
+      expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded", result: { text: "Done." }, counts: { unparsed_lines: 0 } });
+    });
+  }
 });

@@ -27,6 +27,19 @@ describe("nativeTime", () => {
     expect(nativeTime(1796216833814)).toBe("2026-12-02T13:07:13.814Z");
   });
 
+  it("a time already in UTC with milliseconds is kept as it is only on a day that exists (the fast path checks each new day once)", () => {
+    expect(nativeTime("2026-12-03T12:55:41.707Z")).toBe("2026-12-03T12:55:41.707Z");
+    expect(nativeTime("2026-12-03T23:59:59.999Z")).toBe("2026-12-03T23:59:59.999Z");
+    // Same shape, but Date moves it: the day after 2026-02-28, and hour 24.
+    for (const [given, utc] of [["2026-02-30T00:00:00.000Z", "2026-03-02T00:00:00.000Z"], ["2026-12-03T24:00:00.000Z", "2026-12-04T00:00:00.000Z"]] as const) {
+      expect(nativeTime(given)).toBe(utc);
+      expect(nativeTime(given)).toBe(utc);
+    }
+    expect(nativeTime("2026-02-28T10:00:00.000Z")).toBe("2026-02-28T10:00:00.000Z");
+    expect(nativeTime("2026-02-30T10:00:00.000Z")).toBe("2026-03-02T10:00:00.000Z");
+    expect(nativeTime("2026-12-03T23:60:00.000Z")).toBeUndefined();
+  });
+
   it("anything else is not reported", () => {
     for (const v of ["yesterday", "2026-12-02", "2026-13-02T00:00:00Z", "1796216833814", 1e300, Number.NaN, null, true, {}]) {
       expect(nativeTime(v), JSON.stringify(v)).toBeUndefined();

@@ -73,13 +73,22 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 // Years 0000-9999: what a four-digit RFC 3339 year can say.
 const EARLIEST_MS = Date.parse("0000-01-01T00:00:00.000Z");
 const LATEST_MS = Date.parse("9999-12-31T23:59:59.999Z");
+// UTC with milliseconds, hours 00-23: Date writes such a string back unchanged when its day exists.
+const UTC_MS = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+/** "YYYY-MM-DDT" of the last such string Date wrote back unchanged: a day that exists. */
+let knownDay = "-";
 
 /**
  * A backend's own time as the envelope's native_ts: UTC with milliseconds, like ts.
  * Read from an RFC 3339 string or from epoch milliseconds; anything else is "not reported".
  */
 export function nativeTime(v: unknown): string | undefined {
+  // Gemini CLI and Atomic stamp every line, already in this form: kept as is, without a Date,
+  // once its day is known to be one (2026-02-30 would become 2026-03-02).
+  if (typeof v === "string" && v.length === 24 && UTC_MS.test(v) && v.startsWith(knownDay)) return v;
   const ms = typeof v === "number" ? v : typeof v === "string" && RFC3339.test(v) ? Date.parse(v) : NaN;
   if (!(ms >= EARLIEST_MS && ms <= LATEST_MS)) return undefined;
-  return new Date(ms).toISOString();
+  const utc = new Date(ms).toISOString();
+  if (utc === v) knownDay = utc.slice(0, 11);
+  return utc;
 }

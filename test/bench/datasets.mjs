@@ -7,10 +7,12 @@ import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, 
 import { fileURLToPath } from "node:url";
 
 const GENERATOR = fileURLToPath(new URL("../fixtures/generate-stream.mjs", import.meta.url));
+const streamModule = (protocol) => fileURLToPath(new URL(`../fixtures/streams/${protocol}.mjs`, import.meta.url));
 export const CACHE_DIR = fileURLToPath(new URL("../../.cache/bench/", import.meta.url));
 
-function generatorHash() {
-  return createHash("sha256").update(readFileSync(GENERATOR)).digest("hex").slice(0, 16);
+/** The generator and the protocol's own module: a change to another protocol's lines keeps this one's stream. */
+function generatorHash(protocol) {
+  return createHash("sha256").update(readFileSync(GENERATOR)).update(readFileSync(streamModule(protocol))).digest("hex").slice(0, 16);
 }
 
 /** Native events: lines that are not empty (the generator may write a blank one). */
@@ -47,7 +49,7 @@ export async function nativeStream(protocol, megabytes, log) {
   mkdirSync(CACHE_DIR, { recursive: true });
   const path = `${CACHE_DIR}${protocol}-${megabytes}mb.jsonl`;
   const metaPath = `${path}.meta.json`;
-  const hash = generatorHash();
+  const hash = generatorHash(protocol);
   if (existsSync(path) && existsSync(metaPath)) {
     const meta = JSON.parse(readFileSync(metaPath, "utf8"));
     if (meta.generator === hash) return { path, bytes: meta.bytes, lines: meta.lines };

@@ -47,6 +47,8 @@ export function throughputPrograms({ builds, protocol, withJq, withoutValidation
       command: process.execPath,
       args: (file) => [bin, "normalize", "--from", protocol, ...flags, file],
       succeeded: finishedCleanly,
+      // What the run holds at its end, measured once (the validated run: it holds the most).
+      heapProbe: flags.length === 0,
     })),
   );
   programs.push({ name: BASELINE, command: process.execPath, args: (file) => [MINIMAL_TRANSLATOR, file], succeeded: oneLinePerLine });

@@ -20,10 +20,10 @@ export function formatReport(results) {
     `agentstream ${results.agentstream.version} (${results.agentstream.commit})${results.compare ? `; compare: ${results.compare.version} (${results.compare.commit})` : ""}; command: ${results.command}`,
     ...(isBusy(machine) ? ["", "Note: other processes kept the machine busy during the run: wall times, and live latency above all, are inflated. CPU times are the steadier figures."] : []),
     "",
-    "Throughput (medians of alternating runs; events are native lines; × = wall time over the minimal node translator's or jq's; CPU = user + system; peak RSS = the highest of the runs):",
+    "Throughput (medians of alternating runs; events are native lines; × = wall time over the minimal node translator's or jq's; CPU = user + system; peak RSS = the highest of the runs; heap at end = what agentstream's heap holds after a full collection as the run exits, one more run):",
     "",
     table(
-      ["protocol", "size", "program", "runs", "wall s", "CPU s", "MB/s", "events/s", "× minimal", "× jq", "peak RSS MiB"],
+      ["protocol", "size", "program", "runs", "wall s", "CPU s", "MB/s", "events/s", "× minimal", "× jq", "peak RSS MiB", "heap at end MiB"],
       throughput.map((r) => [
         r.protocol,
         r.size,
@@ -36,6 +36,7 @@ export function formatReport(results) {
         fixed(r.time_vs_minimal, 2),
         fixed(r.time_vs_jq, 2),
         fixed(r.peak_rss_mib, 0),
+        fixed(r.heap_after_gc_mib, 1),
       ]),
     ),
     "",

@@ -6,7 +6,7 @@
 //   node test/bench/run-bench.mjs [--quick] [--only PART]... [--agentstream BIN] [--compare BIN] [--out FILE]
 //
 // --quick      skip the 1 GB streams
-// --only       measure only these parts: 40mb, 1gb, empty-ids, startup, latency, otlp (repeatable)
+// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp (repeatable)
 // --agentstream measure another build than this checkout's bin/agentstream.js
 // --compare    also measure a second build, side by side in the same rounds
 //              (for a proposed change: a copy of the repository with it)
@@ -29,9 +29,13 @@ import { measureThroughput } from "./throughput.mjs";
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // The cost of validation and jq's place are measured on the smaller streams:
 // on a gigabyte they would add minutes and tell nothing more.
+// Every protocol at 40 MB; each again at a larger size, so that peak memory
+// shows whether it grows with the stream: EvoScientist and Atomic at 1 GB,
+// Claude Code, Codex and Gemini CLI at 200 MB (enough to tell, in a fifth of the time).
 const SIZES = [
-  { part: "40mb", label: "40 MB", megabytes: 40, rounds: 5, withJq: true, withoutValidation: true },
-  { part: "1gb", label: "1 GB", megabytes: 1024, rounds: 3, withJq: false, withoutValidation: false },
+  { part: "40mb", label: "40 MB", megabytes: 40, rounds: 5, protocols: ["evosci", "atomic", "claude", "codex", "gemini"], withJq: true, withoutValidation: true },
+  { part: "200mb", label: "200 MB", megabytes: 200, rounds: 3, protocols: ["claude", "codex", "gemini"], withJq: false, withoutValidation: false },
+  { part: "1gb", label: "1 GB", megabytes: 1024, rounds: 3, protocols: ["evosci", "atomic"], withJq: false, withoutValidation: false },
 ];
 // Issue 19's case: EvoScientist tool calls that all have "id": "".
 const EMPTY_IDS = { part: "empty-ids", label: "40,000 calls without ids", calls: 40_000, rounds: 3 };
@@ -65,7 +69,7 @@ if (!canMeasureResources) log("GNU time (/usr/bin/time) is not installed: CPU ti
 
 const throughput = [];
 for (const size of SIZES.filter((s) => measures(s.part))) {
-  for (const protocol of ["evosci", "atomic"]) {
+  for (const protocol of size.protocols) {
     const stream = await nativeStream(protocol, size.megabytes, log);
     log(`throughput: ${protocol} ${size.label}`);
     const { label: sizeLabel, rounds, withoutValidation } = size;

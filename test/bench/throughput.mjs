@@ -5,6 +5,16 @@ import { BASELINE, throughputPrograms } from "./programs.mjs";
 import { median } from "./stats.mjs";
 
 const MB = 1024 * 1024;
+// What a run still holds when it ends: the heap after a full collection, on stderr at exit.
+const HEAP_PROBE = `data:text/javascript,process.on("exit",()=>{globalThis.gc();process.stderr.write("heap_after_gc="+process.memoryUsage().heapUsed+"\\n")})`;
+
+/** One more run of an agentstream program with HEAP_PROBE: the MiB its heap holds at the end, after a collection. */
+async function heapAtEnd(program, stream) {
+  const result = await measureProcess(program.command, ["--expose-gc", "--import", HEAP_PROBE, ...program.args(stream.path)], { resources: false });
+  const match = /heap_after_gc=(\d+)/.exec(result.stderr);
+  if (!program.succeeded(result, stream) || !match) throw new Error(`${program.name} with the heap probe on ${stream.path} failed (exit ${result.code}): ${result.stderr.trim()}`);
+  return Number(match[1]) / MB;
+}
 
 /** One row per program: medians over `rounds` runs, peak RSS the highest seen. */
 export async function measureThroughput({ builds, protocol, stream, sizeLabel, rounds, withJq, withoutValidation, log }) {
@@ -22,6 +32,8 @@ export async function measureThroughput({ builds, protocol, stream, sizeLabel, r
       log(`  ${protocol} ${sizeLabel} round ${round + 1}/${rounds}: ${program.name} ${result.seconds.toFixed(2)} s`);
     }
   }
+  const heap = new Map();
+  for (const program of programs.filter((p) => p.heapProbe)) heap.set(program.name, await heapAtEnd(program, stream));
   const rows = programs.map((program) => {
     const results = runs.get(program.name);
     const seconds = median(results.map((r) => r.seconds));
@@ -39,6 +51,7 @@ export async function measureThroughput({ builds, protocol, stream, sizeLabel, r
       mb_per_s: stream.bytes / MB / seconds,
       events_per_s: stream.lines / seconds,
       peak_rss_mib: measured ? Math.max(...results.map((r) => r.peakRssMiB)) : undefined,
+      heap_after_gc_mib: heap.get(program.name),
     };
   });
   const base = rows.find((r) => r.program === BASELINE).seconds;

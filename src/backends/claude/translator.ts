@@ -12,6 +12,8 @@ interface ApiFailure {
 // Stream events whose facts the assistant lines carry (finished blocks) or the result (usage, stop reason).
 const ABSORBED_STREAM_EVENTS = new Set(["message_start", "content_block_start", "content_block_stop", "message_delta", "message_stop", "ping"]);
 const ABSORBED_DELTAS = new Set(["input_json_delta", "signature_delta", "citations_delta"]);
+// API messages whose block count is kept: far more than are ever written at once (parallel sub-agents), few enough that memory stays flat.
+const MESSAGES_KEPT = 1024;
 // Why a run stopped when the user (SIGINT) interrupted it.
 const ABORTED_REASONS = new Set(["aborted_streaming", "aborted_tools"]);
 
@@ -162,6 +164,8 @@ export class ClaudeTranslator implements Translator {
       if (!isObject(block)) continue;
       const index = this.blocks.get(apiId) ?? 0;
       this.blocks.set(apiId, index + 1);
+      // Only messages still being written need their count: the oldest is forgotten past MESSAGES_KEPT.
+      if (index === 0 && this.blocks.size > MESSAGES_KEPT) this.blocks.delete(this.blocks.keys().next().value!);
       const id = blockId(apiId, index);
       if (block.type === "text") {
         const text = asText(block.text);
@@ -225,7 +229,10 @@ export class ClaudeTranslator implements Translator {
         const id = nonEmpty(block.tool_use_id) ?? "tool_call";
         const status =
           this.stopped.has(id) || e.tool_use_result === "User rejected tool use" ? ("cancelled" as const) : block.is_error === true ? ("failed" as const) : ("succeeded" as const);
-        out.push(draft("tool.completed", { tool_call_id: id, name: this.toolNames.get(id) ?? "tool", status, output: resultText(block.content) }, { native, ...agent }));
+        // A call has one result: its name is not kept past it (a long run's memory stays flat).
+        const name = this.toolNames.get(id) ?? "tool";
+        this.toolNames.delete(id);
+        out.push(draft("tool.completed", { tool_call_id: id, name, status, output: resultText(block.content) }, { native, ...agent }));
         const sub = this.subagents.get(id);
         if (sub) {
           this.subagents.delete(id);

@@ -62,10 +62,10 @@ export class GeminiTranslator implements Translator {
         const failed = e.status === "error";
         const output = nonEmpty(e.output) ?? (failed ? asText(error.message) : "");
         this.resultsIn = true;
-        return [
-          ...this.closeMessage(native),
-          draft("tool.completed", { tool_call_id: id, name: this.toolNames.get(id) ?? "tool", status: failed ? "failed" : "succeeded", output }, { native }),
-        ];
+        // A call has one result: its name is not kept past it (a long run's memory stays flat).
+        const name = this.toolNames.get(id) ?? "tool";
+        this.toolNames.delete(id);
+        return [...this.closeMessage(native), draft("tool.completed", { tool_call_id: id, name, status: failed ? "failed" : "succeeded", output }, { native })];
       }
       case "error":
         // Warnings (a loop detected, a hook's block) are the backend's notes, kept as data.
