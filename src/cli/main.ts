@@ -10,6 +10,8 @@ import { dropColourConflictWarning } from "./colour-warning.js";
 // Each command's module is loaded only when that command runs, so start-up
 // pays for commander alone.
 
+const REPORT_FORMAT_CHOICES = ["md", "json", "html"];
+
 function parseBackendExit(value: string): string {
   if (/^(?:\d{1,3}|SIG[A-Z0-9]+)$/.test(value)) return value;
   throw new InvalidArgumentError("expected an exit code (0-255) or a signal name such as SIGTERM.");
@@ -183,6 +185,33 @@ Examples:
     .action(async (file: string) => {
       const { verifyCommand } = await import("./verify-command.js");
       await verifyCommand(file);
+    });
+
+  program
+    .command("report")
+    .description("Summarize canonical streams as Markdown (for a CI job summary), JSON or HTML: outcome, answer, tool calls, tokens, cost.")
+    .argument("[files...]", "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin")
+    .addOption(new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(REPORT_FORMAT_CHOICES))
+    .option("--out <file>", "write the report to this file (through a temporary file renamed over it) instead of stdout")
+    .addHelpText(
+      "after",
+      `
+One file reports its run in detail; several give one row per run, totals,
+the success rate and the slowest tools. A stream cut short (no run.finished)
+is reported as incomplete. The streams are read as they stream: memory stays
+flat however long they are.
+
+Exit status: 0 when the report is written (the runs' outcomes are in it),
+2 when an input cannot be read or is not a canonical stream.
+
+Examples:
+  $ agentstream report run.jsonl >> "$GITHUB_STEP_SUMMARY"
+  $ agentstream report --out report.json logs/*.jsonl
+  $ agentstream normalize --from pi run.native.jsonl | agentstream report -`,
+    )
+    .action(async (files: string[], opts) => {
+      const { reportCommand } = await import("./report-command.js");
+      await reportCommand(files, opts);
     });
 
   program
