@@ -90,6 +90,16 @@ describe("agentstream report", () => {
     expect(bad.stderr).toContain("'pdf' is invalid");
   });
 
+  it("writes the Markdown sample the README shows", async () => {
+    const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+    const intro = "`agentstream report examples/evosci/research.canonical.jsonl` writes:\n\n````markdown\n";
+    const start = readme.indexOf(intro);
+    expect(start).toBeGreaterThan(-1);
+    const sample = readme.slice(start + intro.length, readme.indexOf("````\n", start + intro.length));
+    const result = await runCli(["report", "examples/evosci/research.canonical.jsonl"], { cwd: fileURLToPath(new URL("..", import.meta.url)) });
+    expect(result.stdout).toBe(sample);
+  });
+
   it("hides secret-looking environment values the stream quotes", async () => {
     const leaky = join(dir, "leaky.jsonl");
     writeFileSync(leaky, readFileSync(PI, "utf8").replaceAll("Two files: a.txt and b.txt.", "key s3cr3t-value-123"));

@@ -3,6 +3,7 @@ import type { Redactor } from "../core/redactor.js";
 import type { RunOutput } from "../run/output.js";
 import { finalAnswerText } from "../core/canonical-output.js";
 import { ReplacedFile } from "./replaced-file.js";
+import { teeOutput } from "./output-tee.js";
 
 /**
  * `--answer-file FILE`: the run's final answer (what `--output text` prints,
@@ -43,16 +44,5 @@ export class AnswerFile {
 
 /** The stdout output, also feeding the answer file (when there is one) and finishing it with the run. */
 export function withAnswerFile(output: RunOutput, file: AnswerFile | undefined): RunOutput {
-  if (!file) return output;
-  return {
-    writer: output.writer,
-    sink: (event) => {
-      output.sink(event);
-      file.event(event);
-    },
-    finish: () => {
-      output.finish();
-      file.finish();
-    },
-  };
+  return teeOutput(output, file);
 }

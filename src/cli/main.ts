@@ -116,7 +116,9 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)", parseSecondsOrZero)
     .option("--grace <seconds>", "how long a stopped backend gets before it is killed; 0 kills at once", parseSecondsOrZero, 5)
     .option("-q, --quiet", "stderr: only what went wrong (default: off)")
-    .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)");
+    .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)")
+    .option("--report <file>", "also write a report of the run to this file when it ends, its format from the extension: .md, .json or .html (see agentstream report)")
+    .option("--summary", "append the run's Markdown report to $GITHUB_STEP_SUMMARY (the GitHub Actions job summary)");
   addOutputOptions(addTranslationOptions(run))
     .addHelpText(
       "after",

@@ -8,6 +8,8 @@ import { runOutput, type OutputFormat } from "../run/output.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
+import { teeOutput } from "./output-tee.js";
+import { RunReport } from "./run-report.js";
 
 export interface RunOptions {
   backend: string;
@@ -21,6 +23,8 @@ export interface RunOptions {
   backendArg: string[];
   output: OutputFormat;
   answerFile?: string;
+  report?: string;
+  summary?: boolean;
   timeout?: number;
   linger?: number;
   grace: number;
@@ -70,7 +74,8 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     process.exitCode = output.writer.lostExitCode;
   };
   const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
-  const output = withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile);
+  const report = RunReport.open(opts, redactor, process.env, (message) => renderer.message(message));
+  const output = teeOutput(withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile), report);
   const running = superviseRun(plan, {
     runId: randomUUID(),
     clock: systemClock,
