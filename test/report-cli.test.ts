@@ -90,6 +90,20 @@ describe("agentstream report", () => {
     expect(bad.stderr).toContain("'pdf' is invalid");
   });
 
+  it("writes HTML with --format html or an --out ending in .html; offers exactly the formats there are", async () => {
+    const out = join(dir, "report.html");
+    const byExtension = await runCli(["report", "--out", out, RESEARCH]);
+    expect(byExtension.code, byExtension.stderr).toBe(0);
+    const page = readFileSync(out, "utf8");
+    expect(page.slice(0, 200).toLowerCase()).toContain("<!doctype html>");
+    const byFlag = await runCli(["report", "--format", "html", RESEARCH]);
+    expect(byFlag.stdout).toBe(page);
+    const { buildProgram } = await import("../src/cli/main.js");
+    const { REPORT_FORMAT_NAMES } = await import("../src/report/formats.js");
+    const format = buildProgram().commands.find((c) => c.name() === "report")!.options.find((o) => o.long === "--format")!;
+    expect([...format.argChoices!].sort()).toEqual([...REPORT_FORMAT_NAMES].sort());
+  });
+
   it("writes the Markdown sample the README shows", async () => {
     const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
     const intro = "`agentstream report examples/evosci/research.canonical.jsonl` writes:\n\n````markdown\n";

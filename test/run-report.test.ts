@@ -54,6 +54,14 @@ describe("run --report", () => {
     expect(report.runs[0]).toMatchObject({ mode: "run", status: "failed", exit_code: 75, duration_ms: finished.duration_ms, counts: finished.counts, error: finished.error });
   });
 
+  it("writes an HTML report for a name ending in .html", async () => {
+    const dir = folder();
+    const file = join(dir, "report.html");
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "--report", file, "x"], { knobs: SUCCESS });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(file, "utf8").slice(0, 200).toLowerCase()).toContain("<!doctype html>");
+  });
+
   it("hides the secrets stdout hides", async () => {
     const dir = folder();
     const file = join(dir, "report.md");

@@ -1,4 +1,5 @@
 import type { ReportBuilder } from "./builder.js";
+import { createHtmlReport } from "./html/index.js";
 import { createJsonReport } from "./json-report.js";
 import { createMarkdownReport } from "./md-report.js";
 
@@ -6,12 +7,13 @@ import { createMarkdownReport } from "./md-report.js";
 export const REPORT_FORMATS = {
   md: createMarkdownReport,
   json: createJsonReport,
+  html: () => createHtmlReport(),
 } as const satisfies Record<string, () => ReportBuilder>;
 
 export type ReportFormat = keyof typeof REPORT_FORMATS;
 export const REPORT_FORMAT_NAMES = Object.keys(REPORT_FORMATS) as ReportFormat[];
 
-const EXTENSIONS: Record<string, ReportFormat> = { md: "md", markdown: "md", json: "json" };
+const EXTENSIONS: Record<string, ReportFormat> = { md: "md", markdown: "md", json: "json", html: "html", htm: "html" };
 
 /** The format a file name's extension names (report.md, report.json), or undefined. */
 export function formatOfPath(path: string): ReportFormat | undefined {
