@@ -79,6 +79,28 @@ describe("examples/ci/run-agent.sh", SLOW, () => {
     expect(lastEvent(join(j.dir, "agentstream.jsonl"))).toMatchObject({ type: "run.finished", status: "succeeded" });
   });
 
+  it("writes a Markdown report of the run beside the log, and no job summary outside GitHub Actions", () => {
+    const j = job(OVERLOADED, 0);
+    const result = bash([SCRIPT, "Summarize the results", "--quiet"], j, { GITHUB_STEP_SUMMARY: "" });
+    expect(result.status).toBe(0);
+    const report = readFileSync(join(j.dir, "agentstream-report.md"), "utf8");
+    expect(report).toMatch(/^## ✅ agentstream: evosci succeeded\n/);
+    expect(report).toContain(ANSWER);
+    expect(result.stderr).not.toContain("GITHUB_STEP_SUMMARY");
+  });
+
+  it("in GitHub Actions, appends each attempt's report to the job summary; AGENT_REPORT picks the file and its format", () => {
+    const j = job(OVERLOADED, 1);
+    const summary = join(j.dir, "summary.md");
+    const result = bash([SCRIPT, "Summarize the results", "--quiet"], j, { AGENT_RETRY_DELAY: "0", GITHUB_STEP_SUMMARY: summary, AGENT_REPORT: "run.json" });
+    expect(result.status, result.stderr).toBe(0);
+    const text = readFileSync(summary, "utf8");
+    expect(text.indexOf("## ❌ agentstream: evosci failed")).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf("## ✅ agentstream: evosci succeeded")).toBeGreaterThan(text.indexOf("## ❌ agentstream: evosci failed"));
+    expect(JSON.parse(readFileSync(join(j.dir, "run.json"), "utf8"))).toMatchObject({ runs: [{ status: "succeeded" }] });
+    expect(JSON.parse(readFileSync(join(j.dir, "run.attempt-1.json"), "utf8"))).toMatchObject({ runs: [{ status: "failed", exit_code: 75 }] });
+  });
+
   it("retries after exit 75 and succeeds on the second attempt, keeping the first attempt's log", () => {
     const j = job(OVERLOADED, 1);
     const result = runAgent(j);
@@ -193,25 +215,32 @@ describe.skipIf(workflow === undefined)("examples/ci/github-actions.yml", SLOW, 
     expect(agentStep).toMatchObject({ shell: "bash", env: { PROMPT: "${{ inputs.prompt }}" } });
     expect(agentStep!.run).not.toContain("${{");
     const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
-    expect(upload).toMatchObject({ if: "always()", with: { path: "agentstream*.jsonl" } });
+    expect(upload).toMatchObject({ if: "always()" });
+    expect(String(upload!.with!.path).split("\n").filter(Boolean)).toEqual(["agentstream*.jsonl", "agentstream-report*.md"]);
     expect(steps.indexOf(upload!)).toBeGreaterThan(steps.indexOf(agentStep!));
   });
 
-  it("retries after exit 75, then succeeds and writes the answer to the job summary", () => {
+  it("retries after exit 75, then succeeds; the job summary holds each attempt's report (--summary), the answer in the last", () => {
     const j = job(OVERLOADED, 1);
     const result = runAgentStep(j);
     expect(result.status).toBe(0);
     expect(j.calls()).toBe(2);
     expect(result.stdout).toContain("::warning::attempt 1 failed with a retryable error (exit 75)");
-    expect(result.summary).toBe(`${ANSWER}\n`);
+    const [failed, succeeded] = result.summary.split(/^(?=## )/m);
+    expect(failed).toMatch(/^## ❌ agentstream: evosci failed\n/);
+    expect(failed).toContain("| **status** | failed (exit 75) |");
+    expect(succeeded).toMatch(/^## ✅ agentstream: evosci succeeded\n/);
+    expect(succeeded).toContain(`\n${ANSWER}\n`);
     expect(existsSync(join(j.dir, "agentstream.attempt-1.jsonl"))).toBe(true);
+    expect(readFileSync(join(j.dir, "agentstream-report.md"), "utf8")).toBe(succeeded!.replace(/\n$/, ""));
   });
 
-  it("fails the step with agentstream's exit code when the run did not succeed", () => {
+  it("fails the step with agentstream's exit code when the run did not succeed, its error in the job summary", () => {
     const j = job(BAD_REQUEST, 99);
     const result = runAgentStep(j);
     expect(result.status).toBe(1);
     expect(j.calls()).toBe(1);
-    expect(result.summary).toMatch(/^failed \(provider\): Error code: 400/);
+    expect(result.summary).toMatch(/^## ❌ agentstream: evosci failed\n/);
+    expect(result.summary).toContain("| **error** | provider: Error code: 400");
   });
 });

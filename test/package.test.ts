@@ -81,6 +81,8 @@ describe("the packed tarball", SLOW, () => {
       "package.json",
       "bin/agentstream.js",
       "schemas/canonical-v1.schema.json",
+      // What `agentstream report --format json` writes.
+      "schemas/report-v1.schema.json",
       "dist/schema/canonical-validator.generated.js",
       ...modules.flatMap((module) => [`dist/${module}.js`, `dist/${module}.d.ts`]),
     ];
@@ -105,7 +107,7 @@ describe("npx agentstream, installed from the tarball", SLOW, () => {
 
   it("--help names every command", () => {
     const help = ok(npx(["--help"]));
-    for (const command of ["run", "normalize", "verify", "schema"]) expect(help).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["run", "normalize", "verify", "report", "schema"]) expect(help).toMatch(new RegExp(`^  ${command} `, "m"));
   });
 
   it("schema prints the shipped schema", () => {

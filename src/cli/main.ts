@@ -11,6 +11,8 @@ import { addOtlpOptions, parseEndpoint } from "./otlp-options.js";
 // Each command's module is loaded only when that command runs, so start-up
 // pays for commander alone.
 
+const REPORT_FORMAT_CHOICES = ["md", "json", "html"];
+
 function parseBackendExit(value: string): string {
   if (/^(?:\d{1,3}|SIG[A-Z0-9]+)$/.test(value)) return value;
   throw new InvalidArgumentError("expected an exit code (0-255) or a signal name such as SIGTERM.");
@@ -115,7 +117,9 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)", parseSecondsOrZero)
     .option("--grace <seconds>", "how long a stopped backend gets before it is killed; 0 kills at once", parseSecondsOrZero, 5)
     .option("-q, --quiet", "stderr: only what went wrong (default: off)")
-    .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)");
+    .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)")
+    .option("--report <file>", "also write a report of the run to this file when it ends, its format from the extension: .md, .json or .html (see agentstream report)")
+    .option("--summary", "append the run's Markdown report to $GITHUB_STEP_SUMMARY (the GitHub Actions job summary)");
   addOtlpOptions(addOutputOptions(addTranslationOptions(run)))
     .addHelpText(
       "after",
@@ -213,6 +217,33 @@ Examples:
     .action(async (files: string[], opts) => {
       const { exportOtlpCommand } = await import("./export-command.js");
       await exportOtlpCommand(files, opts);
+    });
+
+  program
+    .command("report")
+    .description("Summarize canonical streams as Markdown (for a CI job summary), JSON or HTML: outcome, answer, tool calls, tokens, cost.")
+    .argument("[files...]", "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin")
+    .addOption(new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(REPORT_FORMAT_CHOICES))
+    .option("--out <file>", "write the report to this file (through a temporary file renamed over it) instead of stdout")
+    .addHelpText(
+      "after",
+      `
+One file reports its run in detail; several give one row per run, totals,
+the success rate and the slowest tools. A stream cut short (no run.finished)
+is reported as incomplete. The streams are read as they stream: memory stays
+flat however long they are.
+
+Exit status: 0 when the report is written (the runs' outcomes are in it),
+2 when an input cannot be read or is not a canonical stream.
+
+Examples:
+  $ agentstream report run.jsonl >> "$GITHUB_STEP_SUMMARY"
+  $ agentstream report --out report.json logs/*.jsonl
+  $ agentstream normalize --from pi run.native.jsonl | agentstream report -`,
+    )
+    .action(async (files: string[], opts) => {
+      const { reportCommand } = await import("./report-command.js");
+      await reportCommand(files, opts);
     });
 
   program

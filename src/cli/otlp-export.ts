@@ -1,6 +1,7 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import type { Redactor } from "../core/redactor.js";
 import type { RunOutput } from "../run/output.js";
+import { teeOutput } from "./output-tee.js";
 import { VERSION } from "../version.js";
 
 /** `--otlp [URL]` and `--otlp-content` as commander gives them. */
@@ -50,15 +51,7 @@ export async function openOtlp(options: OtlpOptions, redactor: Redactor): Promis
   };
 }
 
-/** The stdout output, also feeding the run's export (when there is one). */
+/** The stdout output, also feeding the run's export (when there is one; it is ended apart, after the run). */
 export function withOtlp(output: RunOutput, otlp: OtlpRunExport | undefined): RunOutput {
-  if (!otlp) return output;
-  return {
-    writer: output.writer,
-    sink: (event) => {
-      output.sink(event);
-      otlp.event(event);
-    },
-    finish: () => output.finish(),
-  };
+  return teeOutput(output, otlp && { event: (event) => otlp.event(event), finish: () => {} });
 }

@@ -9,6 +9,8 @@ import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
 import { AnswerFile, withAnswerFile } from "./answer-file.js";
 import { openOtlp, withOtlp, type OtlpOptions } from "./otlp-export.js";
+import { teeOutput } from "./output-tee.js";
+import { RunReport } from "./run-report.js";
 
 export interface RunOptions extends OtlpOptions {
   backend: string;
@@ -22,6 +24,8 @@ export interface RunOptions extends OtlpOptions {
   backendArg: string[];
   output: OutputFormat;
   answerFile?: string;
+  report?: string;
+  summary?: boolean;
   timeout?: number;
   linger?: number;
   grace: number;
@@ -72,7 +76,9 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   };
   const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
   const otlp = await openOtlp(opts, redactor);
-  const output = withOtlp(withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone, redactor }), answerFile), otlp);
+  const report = RunReport.open(opts, redactor, process.env, (message) => renderer.message(message));
+  const stdout = await runOutput(opts.output, { validate: opts.validate, onGone, redactor });
+  const output = withOtlp(teeOutput(withAnswerFile(stdout, answerFile), report), otlp);
   const running = superviseRun(plan, {
     runId: randomUUID(),
     clock: systemClock,

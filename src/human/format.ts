@@ -1,20 +1,10 @@
 import type { ChalkInstance } from "chalk";
 import type { EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
+import { formatDuration } from "../core/figures.js";
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.floor((ms % 60_000) / 1000);
-  return `${minutes}m ${String(seconds).padStart(2, "0")}s`;
-}
+export { formatCount, formatDuration } from "../core/figures.js";
 
-export function formatCount(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
 
 /** An argv as a shell would show it, for humans (never executed), its control characters shown. */
 export function shellQuote(argv: readonly string[]): string {

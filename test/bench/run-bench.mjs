@@ -6,7 +6,7 @@
 //   node test/bench/run-bench.mjs [--quick] [--only PART]... [--agentstream BIN] [--compare BIN] [--out FILE]
 //
 // --quick      skip the 1 GB streams
-// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp (repeatable)
+// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report (repeatable)
 // --agentstream measure another build than this checkout's bin/agentstream.js
 // --compare    also measure a second build, side by side in the same rounds
 //              (for a proposed change: a copy of the repository with it)
@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { CACHE_DIR, emptyIdStream, nativeStream } from "./datasets.mjs";
 import { measureLatency } from "./latency.mjs";
 import { formatOtlp, measureOtlp } from "./otlp.mjs";
+import { formatReportBench, measureReport } from "./report-bench.mjs";
 import { describeAgentstream, describeMachine, loadNow } from "./machine.mjs";
 import { canMeasureResources } from "./measure-process.mjs";
 import { agentstreamBuilds, jqVersion } from "./programs.mjs";
@@ -39,7 +40,7 @@ const SIZES = [
 ];
 // Issue 19's case: EvoScientist tool calls that all have "id": "".
 const EMPTY_IDS = { part: "empty-ids", label: "40,000 calls without ids", calls: 40_000, rounds: 3 };
-const PARTS = [...SIZES.map((s) => s.part), EMPTY_IDS.part, "startup", "latency", "otlp"];
+const PARTS = [...SIZES.map((s) => s.part), EMPTY_IDS.part, "startup", "latency", "otlp", "report"];
 const STARTUP_ROUNDS = 20;
 const LATENCY_ROUNDS = 3;
 
@@ -105,14 +106,19 @@ if (measures("otlp")) {
   otlp = await measureOtlp({ bin: builds[0].bin, cacheDir: CACHE_DIR, rounds: LATENCY_ROUNDS, log });
 }
 
+// agentstream report over a 100 MB and a 1 GB canonical stream (not with --quick) and over 1,000 files.
+let report = [];
+if (measures("report")) report = await measureReport({ bin: builds[0].bin, cacheDir: CACHE_DIR, quick: options.quick, log });
+
 machine.load_after = loadNow();
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
-const results = { date: new Date().toISOString(), command, machine, agentstream, throughput, startup, latency, otlp };
+const results = { date: new Date().toISOString(), command, machine, agentstream, throughput, startup, latency, otlp, report };
 if (options.compare) results.compare = describeAgentstream(builds[1].bin);
 results.targets = builds.flatMap(({ prefix }) => checkTargets(results, prefix));
 
 console.log(formatReport(results));
 if (!otlp.skipped || options.only?.includes("otlp")) console.log(formatOtlp(otlp));
+if (report.length > 0) console.log(`\n${formatReportBench(report)}`);
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
 log(`\nwritten: ${relative(process.cwd(), options.out)}`);

@@ -1,0 +1,78 @@
+import { CanonicalLineError, readCanonicalStream } from "../core/read-canonical.js";
+import { AgentstreamError, UsageError } from "../core/errors.js";
+import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
+import { envelopeProblem } from "../report/input-check.js";
+import { formatOfPath, REPORT_EXTENSIONS, REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
+import type { ReportBuilder } from "../report/builder.js";
+import { runRedactor } from "../run/redact.js";
+import { fileErrorReason, openInput } from "./input.js";
+import { redactReport } from "./report-text.js";
+import { ReplacedFile } from "./replaced-file.js";
+
+export interface ReportOptions {
+  format?: ReportFormat;
+  out?: string;
+}
+
+const STDIN_NOTICE = "agentstream: reading a canonical stream from stdin (Ctrl-D ends it)…\n";
+
+/**
+ * `agentstream report [--format md|html|json] [--out FILE] FILE...`: one
+ * report over canonical streams, read one after another as they stream (a
+ * bounded summary per run, never the streams), written at the end: on stdout,
+ * or into FILE through a temporary file renamed over it. Exit 0 once written,
+ * whatever the runs' outcomes (the report says them); 2 for an input that
+ * cannot be read or is not a canonical stream, with nothing written.
+ */
+export async function reportCommand(files: string[], opts: ReportOptions): Promise<void> {
+  const format = reportFormat(opts);
+  const inputs = files.length === 0 ? ["-"] : files;
+  if (inputs.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
+  const out = opts.out === undefined ? undefined : ReplacedFile.open(opts.out, "--out");
+  const builder = REPORT_FORMATS[format]();
+  try {
+    for (const file of inputs) await readInto(builder, file);
+  } catch (err) {
+    out?.discard();
+    throw err;
+  }
+  // A stream may quote a key of this environment: hidden as normalize hides it.
+  const text = redactReport(format, builder.finish(), runRedactor([], process.env));
+  if (!out) process.stdout.write(text);
+  else if (!out.commit(text)) process.exitCode = EXIT_OUTPUT_ERROR;
+}
+
+function reportFormat(opts: ReportOptions): ReportFormat {
+  if (opts.format !== undefined) return opts.format;
+  if (opts.out === undefined) return "md";
+  const format = formatOfPath(opts.out);
+  if (format === undefined) throw new UsageError(`--out ${opts.out}: cannot tell the format from its name`, `give --format, or a name ending in ${REPORT_EXTENSIONS.join(", ")}`);
+  return format;
+}
+
+async function readInto(builder: ReportBuilder, file: string): Promise<void> {
+  const input = openInput(file);
+  const name = file === "-" ? "stdin" : file;
+  if (file === "-" && process.stdin.isTTY) process.stderr.write(STDIN_NOTICE);
+  const notCanonical = (problem: string, first: boolean): UsageError =>
+    new UsageError(
+      `${name} is not a canonical stream: ${problem}`,
+      first ? `a backend's native stream is translated first: agentstream normalize ${file === "-" ? "" : `${file} `}| agentstream report -` : undefined,
+    );
+  builder.file(file);
+  let events = 0;
+  try {
+    for await (const event of readCanonicalStream(input)) {
+      events++;
+      const problem = envelopeProblem(event);
+      if (problem) throw notCanonical(`event ${events} has ${problem}`, events === 1);
+      builder.add(event);
+    }
+  } catch (err) {
+    input.destroy();
+    if (err instanceof AgentstreamError) throw err;
+    if (err instanceof CanonicalLineError) throw notCanonical(err.message.replace(/^canonical stream, /, ""), false);
+    throw new UsageError(`cannot read ${name}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+  }
+  if (events === 0) throw new UsageError(`${name} holds no canonical events`, "a canonical stream starts with run.started: see agentstream run and agentstream normalize");
+}

@@ -1,0 +1,161 @@
+import type { CanonicalEvent, EventOf, InputRequest } from "../canonical/events.js";
+import { RunCounter } from "../canonical/run-counts.js";
+import { REPORT_LIMITS, type CompactionNote, type ErrorNote, type PendingNote, type RetryNote, type RunSummary, type SubagentNote } from "./summary.js";
+import { clip } from "./text.js";
+import { ToolStats } from "./tool-stats.js";
+
+/**
+ * One run's summary, reduced event by event as the stream goes by: the
+ * outcome is taken from run.finished (status, exit code, error, duration,
+ * usage, counts, answer), everything else kept bounded (REPORT_LIMITS), never
+ * the stream itself.
+ */
+export class RunReducer {
+  private readonly counter = new RunCounter();
+  private tools: ToolStats;
+  private finished: EventOf<"run.finished"> | undefined;
+  private readonly run_id: string;
+  private readonly backend: string;
+  private session_id: string | null = null;
+  private mode: "run" | "normalize" | null = null;
+  private started_at: string | null = null;
+  private readonly models: string[] = [];
+  private subagentCount = 0;
+  private readonly subagents: SubagentNote[] = [];
+  private readonly retries: RetryNote[] = [];
+  private readonly compactions: CompactionNote[] = [];
+  private readonly errors: ErrorNote[] = [];
+  private events = 0;
+
+  constructor(
+    private readonly file: string,
+    first: CanonicalEvent,
+  ) {
+    this.run_id = String(first.run_id);
+    this.backend = String(first.backend);
+    this.tools = new ToolStats(false);
+  }
+
+  get runId(): string {
+    return this.run_id;
+  }
+
+  /** Whether run.finished has been seen: a later event belongs to another run. */
+  get done(): boolean {
+    return this.finished !== undefined;
+  }
+
+  add(e: CanonicalEvent): void {
+    this.events++;
+    this.counter.add(e.type, (e as { status?: unknown }).status);
+    if (typeof e.session_id === "string") this.session_id = e.session_id;
+    switch (e.type) {
+      case "run.started":
+        this.mode = e.mode;
+        this.started_at = e.ts;
+        this.tools = new ToolStats(e.mode === "run");
+        break;
+      case "tool.started":
+        this.tools.start(e);
+        break;
+      case "tool.completed":
+        this.tools.complete(e);
+        break;
+      case "message.completed":
+      case "usage":
+        if (e.model !== undefined) this.model(e.model);
+        break;
+      case "model.changed":
+        this.model(e.model);
+        break;
+      case "subagent.started":
+        this.subagentCount++;
+        if (this.subagents.length < REPORT_LIMITS.subagents) {
+          this.subagents.push({
+            name: e.name,
+            instance_id: e.instance_id,
+            ...(e.description !== undefined ? { description: clip(e.description, REPORT_LIMITS.outputChars) } : {}),
+            ...(e.tool_call_id !== undefined ? { tool_call_id: e.tool_call_id } : {}),
+            duration_ms: null,
+            completed: false,
+            paused: false,
+          });
+        }
+        break;
+      case "subagent.completed": {
+        const note = this.subagents.find((s) => s.instance_id === e.instance_id && !s.completed);
+        if (note) Object.assign(note, { completed: true, paused: e.paused === true, duration_ms: e.duration_ms ?? null });
+        break;
+      }
+      case "retry.started":
+        if (this.retries.length < REPORT_LIMITS.notes) {
+          this.retries.push({ scope: e.scope, attempt: e.attempt, ...(e.max_attempts !== undefined ? { max_attempts: e.max_attempts } : {}), delay_ms: e.delay_ms, error: clip(e.error, REPORT_LIMITS.outputChars) });
+        }
+        break;
+      case "compaction.completed":
+        if (this.compactions.length < REPORT_LIMITS.notes) {
+          const { reason, tokens_before, tokens_after, aborted, error } = e;
+          this.compactions.push(defined({ reason, tokens_before, tokens_after, aborted, error: error === undefined ? undefined : clip(error, REPORT_LIMITS.outputChars) }));
+        }
+        break;
+      case "error":
+        if (this.errors.length < REPORT_LIMITS.notes) {
+          const { code, retryable, http_status, agent } = e;
+          this.errors.push(defined({ code, message: clip(e.message, REPORT_LIMITS.messageChars), retryable, http_status, agent }));
+        }
+        break;
+      case "run.finished":
+        this.finished = e;
+        break;
+    }
+  }
+
+  summary(): RunSummary {
+    const f = this.finished;
+    const text = f?.result?.text ?? null;
+    return {
+      file: this.file,
+      run_id: this.run_id,
+      backend: this.backend,
+      session_id: this.session_id,
+      mode: this.mode,
+      started_at: this.started_at,
+      models: [...this.models],
+      finished: f !== undefined,
+      status: f?.status ?? "incomplete",
+      exit_code: f?.exit_code ?? null,
+      duration_ms: f?.duration_ms ?? null,
+      error: f?.error ? { ...f.error } : null,
+      result_text: text === null ? null : clip(text, REPORT_LIMITS.resultChars),
+      result_truncated: text !== null && text.length > REPORT_LIMITS.resultChars,
+      usage: f?.usage ? { ...f.usage } : null,
+      counts: f ? { ...f.counts } : this.counter.snapshot(),
+      tools: this.tools.summary(),
+      subagents: { count: this.subagentCount, list: this.subagents.map((s) => ({ ...s })) },
+      retries: [...this.retries],
+      compactions: [...this.compactions],
+      errors: [...this.errors],
+      pending: (f?.pending ?? []).slice(0, REPORT_LIMITS.notes).map(pendingNote),
+      resume: f?.resume ? { ...f.resume } : null,
+      stderr_tail: f?.stderr_tail ? [...f.stderr_tail] : [],
+      events: this.events,
+    };
+  }
+
+  private model(name: string): void {
+    if (this.models.length < REPORT_LIMITS.models && !this.models.includes(name)) this.models.push(name);
+  }
+}
+
+function pendingNote(p: InputRequest): PendingNote {
+  const asks = [
+    ...(p.actions ?? []).map((a) => (a.description ? `${a.name}: ${a.description}` : a.name)),
+    ...(p.questions ?? []).map((q) => q.question),
+  ].slice(0, REPORT_LIMITS.notes);
+  return { request_id: p.request_id, kind: p.kind, ...(p.tool_call_id !== undefined ? { tool_call_id: p.tool_call_id } : {}), asks: asks.map((a) => clip(a, REPORT_LIMITS.outputChars)) };
+}
+
+/** The object without its undefined members (JSON leaves them out; the schema forbids null there). */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
