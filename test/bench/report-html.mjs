@@ -33,7 +33,6 @@ export async function measureReportHtml({ repo, cacheDir, rounds, log }) {
   writeFileSync(file, html);
 
   const { context, close } = await launchChromium();
-  const version = context.browser()?.version() ?? CHROMIUM;
   const renderMs = [];
   const bars = [];
   try {
@@ -60,7 +59,7 @@ export async function measureReportHtml({ repo, cacheDir, rounds, log }) {
     build_ms: round1(median(buildMs)),
     render_ms: round1(median(renderMs)),
     render_ms_all: renderMs.map(round1),
-    chromium: version,
+    chromium: CHROMIUM,
   };
 }
 
