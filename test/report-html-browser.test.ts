@@ -119,6 +119,13 @@ describe.skipIf(!hasBrowser)("HTML report in headless Chromium", () => {
     expect(await page.locator(".mark.msg").count()).toBe(ofType(events, "message.completed").length);
     expect(await page.locator(".answer-text").textContent()).toBe("All parts done.");
     expect(await page.evaluate(`performance.getEntriesByName("agentstream-rendered").length`)).toBe(1);
+    // Arrow keys walk one lane's calls in time order.
+    await page.locator(".bar.tool[data-i='0']").focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(ACTIVE_BAR)).toBe("2");
+    await page.keyboard.press("ArrowLeft");
+    expect(await page.evaluate(ACTIVE_BAR)).toBe("1");
     await page.screenshot({ path: join(OUT, "long-run.png") });
     expect(opened.errors).toEqual([]);
     expect(opened.requests).toEqual([]);

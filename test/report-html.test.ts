@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
 import { CSP, embedJson } from "../src/report/html/page.js";
+import { browserAvailable } from "./support/browser.js";
 import { embeddedData, htmlReport, readEvents } from "./support/html-report.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/evosci/research.canonical.jsonl", import.meta.url));
@@ -107,5 +108,20 @@ describe("HTML report page", () => {
     expect(html).not.toContain("<!--");
     expect(embeddedData(html).runs[0]!.answer).toEqual({ x: hostile });
     expect(html).toContain(`<title>&#60;/script&#62;&#60;!-- &#60;/SCRIPT &#62; &#60;script&#62; \u2028\u2029</title>`);
+  });
+});
+
+describe("browser tests without Chromium", () => {
+  it("skip with a notice, or fail where AGENTSTREAM_REQUIRE_BROWSER=1 (CI)", () => {
+    const before = process.env.AGENTSTREAM_REQUIRE_BROWSER;
+    try {
+      process.env.AGENTSTREAM_REQUIRE_BROWSER = "1";
+      expect(() => browserAvailable("suite", "/nonexistent/chromium")).toThrow(/Chromium not found at \/nonexistent\/chromium.*AGENTSTREAM_REQUIRE_BROWSER=1/);
+      delete process.env.AGENTSTREAM_REQUIRE_BROWSER;
+      expect(browserAvailable("suite", "/nonexistent/chromium")).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.AGENTSTREAM_REQUIRE_BROWSER;
+      else process.env.AGENTSTREAM_REQUIRE_BROWSER = before;
+    }
   });
 });

@@ -6,7 +6,7 @@
 //   node test/bench/run-bench.mjs [--quick] [--only PART]... [--agentstream BIN] [--compare BIN] [--out FILE]
 //
 // --quick      skip the 1 GB streams
-// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report (repeatable)
+// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report, report-html (repeatable)
 // --agentstream measure another build than this checkout's bin/agentstream.js
 // --compare    also measure a second build, side by side in the same rounds
 //              (for a proposed change: a copy of the repository with it)
@@ -26,6 +26,7 @@ import { formatReport } from "./report.mjs";
 import { measureStartup } from "./startup.mjs";
 import { checkTargets } from "./targets.mjs";
 import { measureThroughput } from "./throughput.mjs";
+import { formatReportHtml, measureReportHtml } from "./report-html.mjs";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // The cost of validation and jq's place are measured on the smaller streams:
@@ -40,7 +41,7 @@ const SIZES = [
 ];
 // Issue 19's case: EvoScientist tool calls that all have "id": "".
 const EMPTY_IDS = { part: "empty-ids", label: "40,000 calls without ids", calls: 40_000, rounds: 3 };
-const PARTS = [...SIZES.map((s) => s.part), EMPTY_IDS.part, "startup", "latency", "otlp", "report"];
+const PARTS = [...SIZES.map((s) => s.part), EMPTY_IDS.part, "startup", "latency", "otlp", "report", "report-html"];
 const STARTUP_ROUNDS = 20;
 const LATENCY_ROUNDS = 3;
 
@@ -110,15 +111,19 @@ if (measures("otlp")) {
 let report = [];
 if (measures("report")) report = await measureReport({ bin: builds[0].bin, cacheDir: CACHE_DIR, quick: options.quick, log });
 
+// The HTML report of a 10,000-event run: build, size, render in headless Chromium.
+const reportHtml = measures("report-html") ? await measureReportHtml({ repo: REPO, cacheDir: CACHE_DIR, rounds: 5, log }) : { skipped: "not asked for (--only)" };
+
 machine.load_after = loadNow();
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
-const results = { date: new Date().toISOString(), command, machine, agentstream, throughput, startup, latency, otlp, report };
+const results = { date: new Date().toISOString(), command, machine, agentstream, throughput, startup, latency, otlp, report, report_html: reportHtml };
 if (options.compare) results.compare = describeAgentstream(builds[1].bin);
 results.targets = builds.flatMap(({ prefix }) => checkTargets(results, prefix));
 
 console.log(formatReport(results));
 if (!otlp.skipped || options.only?.includes("otlp")) console.log(formatOtlp(otlp));
 if (report.length > 0) console.log(`\n${formatReportBench(report)}`);
+if (measures("report-html")) console.log(`\n${formatReportHtml(reportHtml)}`);
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
 log(`\nwritten: ${relative(process.cwd(), options.out)}`);

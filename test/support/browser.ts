@@ -1,28 +1,26 @@
 // Real headless Chromium (Debian's /usr/bin/chromium) through playwright-core,
 // for the HTML report's tests: launch once per test file, open file:// pages,
 // and collect what went wrong on them (console errors, page errors, requests).
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 
-export const CHROMIUM = process.env.AGENTSTREAM_CHROMIUM ?? "/usr/bin/chromium";
+const { CHROMIUM, launchChromium } = (await import(new URL("./chromium.mjs", import.meta.url).href)) as {
+  CHROMIUM: string;
+  launchChromium: () => Promise<{ context: BrowserContext; close: () => Promise<void> }>;
+};
 
 /**
  * Whether the browser tests can run. Without Chromium they are skipped with a
  * visible notice, unless AGENTSTREAM_REQUIRE_BROWSER=1 (CI), where that fails.
  */
-export function browserAvailable(suite: string): boolean {
-  if (existsSync(CHROMIUM)) return true;
-  const notice = `${suite}: Chromium not found at ${CHROMIUM} (apt-get install chromium)`;
+export function browserAvailable(suite: string, executable = CHROMIUM): boolean {
+  if (existsSync(executable)) return true;
+  const notice = `${suite}: Chromium not found at ${executable} (apt-get install chromium)`;
   if (process.env.AGENTSTREAM_REQUIRE_BROWSER === "1") throw new Error(`${notice}; AGENTSTREAM_REQUIRE_BROWSER=1 requires it`);
   process.stderr.write(`\n*** SKIPPED ${notice} ***\n\n`);
   return false;
 }
-
-// The machine's closed network otherwise shows up as connection errors.
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 export interface OpenedPage {
   page: Page;
@@ -38,8 +36,7 @@ export interface Browser {
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), "agentstream-chromium-"));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  const { context, close } = await launchChromium();
   return {
     async open(file, options = {}) {
       const page = await context.newPage();
@@ -59,9 +56,6 @@ export async function launchBrowser(): Promise<Browser> {
       await page.waitForSelector("html[data-rendered=true]");
       return { page, errors, requests };
     },
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close,
   };
 }

@@ -5,7 +5,7 @@
 export const SCRIPT = String.raw`
 (function () {
   "use strict";
-  var ROW = 22, MARKS = 14, MAX_ROWS = 24;
+  var ROW = 22, MARKS = 14, MAX_ROWS = 24, SHOWN_ERRORS = 10;
   var details = document.getElementById("details");
   var opener = null;
 
@@ -53,13 +53,18 @@ export const SCRIPT = String.raw`
       body.appendChild(el("h3", null, b[0]));
       body.appendChild(el("pre", b[2] || null, b[1]));
     });
+    if (opener) opener.classList.remove("selected");
     opener = button;
+    button.classList.add("selected");
     details.hidden = false;
+    document.body.classList.add("details-open");
     h.focus();
   }
   function closeDetails() {
     if (details.hidden) return;
     details.hidden = true;
+    document.body.classList.remove("details-open");
+    if (opener) opener.classList.remove("selected");
     if (opener && document.contains(opener)) opener.focus();
     opener = null;
   }
@@ -230,7 +235,9 @@ export const SCRIPT = String.raw`
     });
     Object.keys(tracks).forEach(function (id) {
       var rows = (rowEnds[id] || []).length;
-      tracks[id].style.height = MARKS + Math.max(1, rows) * ROW + "px";
+      var height = MARKS + Math.max(1, rows) * ROW;
+      tracks[id].style.height = height + "px";
+      tracks[id].parentNode.style.containIntrinsicSize = "auto " + (height + 1) + "px";
       var frag = document.createDocumentFragment();
       byLane[id].forEach(function (b) { frag.appendChild(b); });
       tracks[id].appendChild(frag);
@@ -361,13 +368,21 @@ export const SCRIPT = String.raw`
         li.appendChild(document.createTextNode(" (run" + (run.error.retryable ? ", retryable" : "") + "): " + clipText(run.error.message)));
         ul.appendChild(li);
       }
-      errors.forEach(function (m) {
-        var li = el("li");
+      // The first few in view, the rest one click away.
+      var more = null, list = ul;
+      errors.forEach(function (m, i) {
+        if (i === SHOWN_ERRORS) {
+          more = el("details", "more-errors");
+          more.appendChild(el("summary", null, fmtN(errors.length - SHOWN_ERRORS) + " more errors"));
+          list = more.appendChild(el("ul", "errors"));
+        }
+        var li = el("li", "error");
         li.appendChild(el("span", "code", m.label));
         li.appendChild(document.createTextNode(" at " + fmtMs(m.t) + " (" + run.lanes[m.lane].name + "): " + clipText(m.detail)));
-        ul.appendChild(li);
+        list.appendChild(li);
       });
       sec.appendChild(ul);
+      if (more) sec.appendChild(more);
     }
     if (run.stderr) {
       var det = el("details", "stderr");
@@ -381,6 +396,7 @@ export const SCRIPT = String.raw`
 
   function main() {
     var data = JSON.parse(document.getElementById("agentstream-data").textContent);
+    performance.mark("agentstream-parsed");
     var root = document.getElementById("report");
     root.textContent = "";
     root.appendChild(heading(1, data.title));
@@ -423,8 +439,15 @@ export const SCRIPT = String.raw`
     root.appendChild(el("p", "none", "The report could not be drawn: " + (err && err.message)));
     console.error(err);
   }
+  performance.mark("agentstream-built");
   void document.body.offsetHeight;
-  performance.mark("agentstream-rendered");
-  document.documentElement.setAttribute("data-rendered", "true");
+  performance.mark("agentstream-laid-out");
+  // "rendered": after the frame that shows the page has been painted.
+  requestAnimationFrame(function () {
+    setTimeout(function () {
+      performance.mark("agentstream-rendered");
+      document.documentElement.setAttribute("data-rendered", "true");
+    }, 0);
+  });
 })();
 `;

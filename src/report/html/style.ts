@@ -23,6 +23,7 @@ h3 { font-size: 1rem; margin: 1.25rem 0 0.4rem; }
 pre { white-space: pre-wrap; word-break: break-word; margin: 0; font: 12.5px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 a { color: var(--focus); }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.selected { outline: 2px solid var(--fg); outline-offset: 1px; }
 .run { border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin: 0 0 1.5rem; }
 .picker { display: flex; flex-wrap: wrap; gap: 0.4rem; margin: 0 0 1rem; padding: 0; list-style: none; }
 .picker a { display: inline-block; padding: 0.15rem 0.5rem; border: 1px solid var(--line); border-radius: 6px; text-decoration: none; color: var(--fg); }
@@ -51,13 +52,15 @@ a { color: var(--focus); }
 .tl-row:first-child { border-top: 0; }
 .tl-label { position: sticky; left: 0; z-index: 2; flex: 0 0 13rem; width: 13rem; padding: 0.25rem 0.5rem; background: var(--bg); border-right: 1px solid var(--line); font-size: 0.8rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .tl-label small { color: var(--muted); }
-.tl-track { position: relative; flex: 1 1 auto; min-width: 0; margin: 0 0.5rem; }
+.tl-track { position: relative; flex: 1 1 auto; min-width: 0; margin: 0 0.5rem; contain: layout paint; }
+/* A long run has many lanes: those out of view are not laid out or painted until scrolled to. */
+.tl-row.lane { content-visibility: auto; }
 .axis .tl-track { height: 1.6rem; }
 .tick { position: absolute; top: 0; bottom: 0; border-left: 1px solid var(--line); font-size: 0.7rem; color: var(--muted); padding-left: 2px; white-space: nowrap; }
 .turns .tl-track { height: 1.4rem; }
 .turn { position: absolute; top: 3px; height: calc(100% - 6px); min-width: 2px; border: 1px solid var(--line); background: var(--track); border-radius: 3px; font-size: 0.7rem; color: var(--muted); overflow: hidden; white-space: nowrap; padding: 0 3px; }
 .span { position: absolute; top: 0; bottom: 0; background: var(--sub); border-left: 2px solid var(--focus); opacity: 0.8; }
-.bar { position: absolute; height: 18px; min-width: 4px; padding: 0 4px; border: 0; border-radius: 3px; background: var(--c); color: var(--bar-fg); font: 11px/18px system-ui, sans-serif; text-align: left; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; cursor: pointer; }
+.bar { contain: strict; position: absolute; height: 18px; min-width: 4px; padding: 0 4px; border: 0; border-radius: 3px; background: var(--c); color: var(--bar-fg); font: 11px/18px system-ui, sans-serif; text-align: left; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; cursor: pointer; }
 .bar.status-succeeded { --c: var(--ok); }
 .bar.status-failed { --c: var(--fail); background-image: repeating-linear-gradient(135deg, transparent 0 5px, rgba(0,0,0,0.22) 5px 8px); }
 .bar.status-cancelled { --c: var(--cancel); background-image: repeating-linear-gradient(90deg, transparent 0 6px, rgba(0,0,0,0.2) 6px 8px); }
@@ -72,7 +75,12 @@ a { color: var(--focus); }
 .usage .out { stroke: var(--output); }
 .usage-note { margin: 0.3rem 0 0; font-size: 0.8rem; color: var(--muted); }
 details.stderr { margin-top: 0.5rem; }
-#details { position: fixed; right: 1rem; bottom: 1rem; z-index: 10; width: min(36rem, calc(100vw - 2rem)); max-height: min(80vh, 44rem); overflow: auto; background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 8px 28px rgba(0,0,0,0.3); padding: 0.75rem 1rem 1rem; }
+#details { position: fixed; right: 0; bottom: 0; left: 0; z-index: 10; max-height: 50vh; overflow: auto; background: var(--bg); color: var(--fg); border-top: 1px solid var(--line); box-shadow: 0 -6px 24px rgba(0,0,0,0.25); padding: 0.75rem 1rem 1rem; }
+/* On a wide screen the details sit beside the report, which makes room for them. */
+@media (min-width: 1000px) {
+  #details { top: 0; left: auto; width: 28rem; max-height: none; border-top: 0; border-left: 1px solid var(--line); box-shadow: -6px 0 24px rgba(0,0,0,0.2); }
+  body.details-open main { margin-right: 28rem; }
+}
 #details[hidden] { display: none; }
 #details h2 { font-size: 1.05rem; margin: 0 2.5rem 0.4rem 0; }
 #details .close { position: absolute; top: 0.6rem; right: 0.6rem; }
