@@ -51,6 +51,19 @@ describe.skipIf(!codex)("codex-0.171.0 live, Codex's own cases", () => {
     expect(eventsOfType(run, "retry.started")).toEqual([]);
   });
 
+  it("on HTTP 503 every time, shows its two turn-level retries, each after its silent request-level ones", async () => {
+    const run = await checkedRun(codex!, "error503");
+    expect(run.finished).toMatchObject({ status: "failed", exit_code: 75, result: null, error: { code: "overloaded", retryable: true } });
+    // (1 + request_max_retries) x (1 + stream_max_retries), both 2 in the fake provider's config.toml.
+    expect(run.server.requestsFor("error503")).toHaveLength(9);
+    expect(eventsOfType(run, "retry.started").map((r) => [r.attempt, r.max_attempts])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(eventsOfType(run, "retry.completed")).toEqual([expect.objectContaining({ success: false, attempt: 2 })]);
+    expect(eventsOfType(run, "error")).toEqual([expect.objectContaining({ code: "overloaded", http_status: 503 })]);
+  });
+
   it("ends as cancelled on SIGINT while a model command runs, the command closed as cancelled", async () => {
     const run = await checkedRun(codex!, "slowtool", { interrupt: (stdout) => stdout.includes('"type":"tool.started"') });
     expect(run.finished, run.stderr).toMatchObject({ status: "cancelled", exit_code: 130, result: null, error: { code: "cancelled", retryable: false } });
