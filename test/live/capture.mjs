@@ -23,7 +23,7 @@ const DESCRIPTIONS = {
   slow: "slow text stream, stopped with the backend's stop signal after its first text (Codex: once the model request came)",
   bare429: "HTTP 429 once without Retry-After, then success if retried",
   toolfail: "one shell command that exits 2 (ls no-such-file), then a final answer",
-  slowtool: "one shell command running 30 s (sleep 30; echo slept), then a final answer",
+  slowtool: "one shell command running 30 s (sleep 30.01; echo slept), then a final answer",
 };
 
 const installed = await installBackends(selectedTargets());

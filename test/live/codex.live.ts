@@ -1,7 +1,8 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { eventsOfType, type LiveRun } from "./support/live-run.js";
 import { checkedRun, describeLiveTarget, expectSucceeded } from "./support/live-suite.js";
-import { ANSWERS, FAILING_COMMAND, SLOW_COMMAND, USAGE_PER_CALL } from "./support/scenarios.mjs";
+import { ANSWERS, FAILING_COMMAND, SLOW_COMMAND, SLOW_SLEEP, USAGE_PER_CALL } from "./support/scenarios.mjs";
 import { CACHED_INPUT_PER_CALL } from "./support/wire/openai-responses.mjs";
 
 // Codex CLI (`codex exec --json`) writes every message whole (no deltas), so the SIGINT scenario
@@ -74,6 +75,8 @@ describe.skipIf(!codex)("codex-0.171.0 live, Codex's own cases", () => {
     expect(eventsOfType(run, "tool.completed")).toEqual([expect.objectContaining({ tool_call_id: started[0]!.tool_call_id, status: "cancelled" })]);
     // The answer after the command never came.
     expect(run.server.requestsFor("slowtool")).toHaveLength(1);
+    // Stopping Codex's process group took the model's command with it: no shell, no sleep left.
+    await expect.poll(() => processesRunning(SLOW_SLEEP), { timeout: 10_000, interval: 200 }).toEqual([]);
   });
 });
 
@@ -87,4 +90,18 @@ function expectCodexUsage(run: LiveRun): void {
     cache_read_input_tokens: calls * CACHED_INPUT_PER_CALL,
   });
   expect(run.finished.usage.complete).toBeUndefined();
+}
+
+/** The pids of processes whose command line contains `text` (Linux /proc). */
+function processesRunning(text: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").includes(text)) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
 }

@@ -30,9 +30,10 @@ export const SCENARIOS = {
   slowtool: { prompt: "scenario:slowtool run a long command" },
 };
 
-/** The shell commands of the toolfail and slowtool scenarios: one exits 2, one runs for 30 s. */
+/** The shell commands of the toolfail and slowtool scenarios: one exits 2, one runs for 30 s (an odd number, to be told from other sleeps). */
 export const FAILING_COMMAND = "ls no-such-file";
-export const SLOW_COMMAND = "sleep 30; echo slept";
+export const SLOW_SLEEP = "sleep 30.01";
+export const SLOW_COMMAND = `${SLOW_SLEEP}; echo slept`;
 
 /** Files the tool scenario's working directory holds. */
 export const TOOL_SCENARIO_FILES = { "notes.txt": "some notes\n", "data.csv": "a,b\n1,2\n" };
