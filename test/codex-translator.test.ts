@@ -44,6 +44,13 @@ describe("codex translator", () => {
     expect(of("error")).toHaveLength(1);
   });
 
+  it("a raw provider error body is Codex's HTTP 400: a provider error with its status", () => {
+    const body = JSON.stringify({ error: { message: "bad field", type: "invalid_request_error", param: null, code: null } });
+    const { finished, of } = run(lines(THREAD, TURN, { type: "error", message: body }, { type: "turn.failed", error: { message: body } }), 1);
+    expect(finished).toMatchObject({ status: "failed", exit_code: 1, error: { code: "provider", retryable: false } });
+    expect(of("error")).toEqual([expect.objectContaining({ code: "provider", http_status: 400, retryable: false })]);
+  });
+
   it("retry notices are retries, not errors", () => {
     const { finished, of } = run(lines(THREAD, TURN, { type: "error", message: "Reconnecting... 1/5 (unexpected status 502 Bad Gateway: x)" }, message("item_1", "ok"), usage(10, 0, 2)));
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "ok" }, counts: { errors: 0, retries: 1 } });

@@ -83,6 +83,14 @@ const LIVE_SCENARIOS: Record<string, Expected> = {
 const FINE = "The folder holds notes.txt and data.csv.";
 const HELLO = "Hello from the fake model. All good.";
 const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
+  codex: {
+    "retry429.jsonl": ok("Recovered after one rate limit.", { retries: 1 }),
+    // Codex retries a 429 only when it says when (Retry-After).
+    "bare429.jsonl": { ...failed(75, "rate_limit", true), result: null },
+    "toolfail.jsonl": ok("That file does not exist.", { tool_calls: 1, tool_failures: 1 }),
+    // Codex stops waiting for a long command after ~10 s and answers; the command never completes on stdout.
+    "slowtool.jsonl": ok("The long command finished.", { tool_calls: 1, tool_failures: 0 }),
+  },
   claude: {
     "sigterm.jsonl": failed(76, "backend_crashed"),
     "sighup.jsonl": failed(76, "backend_crashed"),

@@ -20,7 +20,10 @@ const DESCRIPTIONS = {
   retry500: "HTTP 500 once, then success",
   retry429: "HTTP 429 once, then success",
   error503: "HTTP 503 on every attempt; retries run out",
-  slow: "slow text stream, stopped with the backend's stop signal after its first text",
+  slow: "slow text stream, stopped with the backend's stop signal after its first text (Codex: once the model request came)",
+  bare429: "HTTP 429 once without Retry-After, then success if retried",
+  toolfail: "one shell command that exits 2 (ls no-such-file), then a final answer",
+  slowtool: "one shell command running 30 s (sleep 30.01; echo slept), then a final answer",
 };
 
 const installed = await installBackends(selectedTargets());

@@ -307,9 +307,10 @@ function codexClassify(message: string): ClassifiedError {
   if (STREAM_BROKE.test(message)) return { code: "network", retryable: true };
   const body = errorBody(message);
   if (body === undefined) return c;
-  // A provider's error body, passed on raw (a 400): classified by its own code, type and message; a provider error otherwise.
+  // A provider's error body, passed on raw: what Codex writes for an HTTP 400 and no other status (others
+  // read "unexpected status N ..."). Classified by its own code, type and message; a provider error otherwise.
   const inner = classifyError([body.code, body.type, body.message].filter(Boolean).join(" "));
-  return inner.code !== "unknown" ? inner : { code: "provider", retryable: false };
+  return { ...(inner.code !== "unknown" ? inner : { code: "provider", retryable: false }), http_status: inner.http_status ?? 400 };
 }
 
 /** `{"error":{"message","type","code"}}`, the OpenAI-style body Codex quotes for a 400. */

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
 import { gemini } from "./wire/gemini.mjs";
 import { openaiChat } from "./wire/openai-chat.mjs";
+import { openaiResponses } from "./wire/openai-responses.mjs";
 import { TOOL_SCENARIO_FILES } from "./scenarios.mjs";
 
 const FAKE_PROVIDER = "fake";
@@ -123,6 +124,30 @@ function geminiEnv(root, home, { origin }) {
 }
 
 /**
+ * Codex CLI: the fake provider defined in a throw-away CODEX_HOME's config.toml
+ * (it must exist before the run); `-c model_provider="fake"` selects it.
+ */
+function codexEnv(root, home, { baseUrl }) {
+  const codexHome = join(home, ".codex");
+  mkdirSync(codexHome, { recursive: true });
+  const provider = {
+    name: FAKE_PROVIDER,
+    base_url: baseUrl,
+    env_key: "FAKE_API_KEY",
+    wire_api: "responses",
+    // Two of each, not 4 x 5 with backoff: a persistent 503 then takes 9 requests and seconds, not 30 and 26 s.
+    request_max_retries: 2,
+    stream_max_retries: 2,
+  };
+  const lines = Object.entries(provider).map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
+  writeFileSync(join(codexHome, "config.toml"), `[model_providers.${FAKE_PROVIDER}]\n${lines.join("\n")}\n`);
+  return { CODEX_HOME: codexHome, FAKE_API_KEY };
+}
+
+/** What codex exec needs beyond the provider: the model, and a sandbox that lets model commands write in the workdir. */
+export const CODEX_EXEC_SETTINGS = { model: MODEL_ID, provider: FAKE_PROVIDER, sandbox: "workspace-write" };
+
+/**
  * Per backend: the wire format its fake model API speaks, the environment that
  * points it there, and the `agentstream run` options a scenario needs (optional).
  */
@@ -131,6 +156,11 @@ const SETUPS = {
   pi: { wire: openaiChat, env: piEnv },
   // Gemini CLI's default model ("auto") waits about 100 s before its first request here: name one.
   gemini: { wire: gemini, env: geminiEnv, runArgs: () => ["--model", MODEL_ID] },
+  codex: {
+    wire: openaiResponses,
+    env: codexEnv,
+    runArgs: () => ["--model", CODEX_EXEC_SETTINGS.model, "--provider", CODEX_EXEC_SETTINGS.provider, "--backend-arg=--sandbox", `--backend-arg=${CODEX_EXEC_SETTINGS.sandbox}`],
+  },
 };
 
 /** The `agentstream run` options (before the prompt) the backend's setup asks for in `scenario`. */

@@ -1,6 +1,6 @@
 // Installs the live targets into a git-ignored cache, once: a folder counts as
 // installed only when its marker file was written after a complete install.
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NODE_22 } from "./live-targets.mjs";
@@ -23,10 +23,15 @@ export async function installBackends(targets, log = (line) => process.stderr.wr
       const dir = join(CACHE_DIR, target.id);
       const label = `${target.package}@${target.version}`;
       const node = target.node === "22" ? (await node22).node : process.execPath;
-      const installed = await installOnce(dir, label, log, (d) => (target.registry === "pypi" ? installFromPypi(d, target) : installFromNpm(d, target, node)));
+      const installed = await installOnce(dir, label, log, (d) => installTarget(d, target, node));
       return { id: target.id, backend: target.backend, package: target.package, version: target.version, ...installed };
     }),
   );
+}
+
+function installTarget(dir, target, node) {
+  if (target.registry === "pypi") return installFromPypi(dir, target);
+  return target.node === "native" ? installNativeFromNpm(dir, target) : installFromNpm(dir, target, node);
 }
 
 async function installOnce(dir, label, log, install) {
@@ -64,6 +69,24 @@ async function installFromNpm(dir, target, node) {
   chmodSync(executable, 0o755);
   const runtime = `node ${(await output(node, ["--version"])).trim()}`;
   return { executable, runtime, reported: await reportedVersion(executable) };
+}
+
+/**
+ * A native program an npm package ships in an optional dependency per
+ * platform (`<package>-<platform>-<arch>`, e.g. @openai/codex-linux-x64):
+ * `vendor/<target triple>/bin/<command>`. It is run directly, not through
+ * the package's Node launcher (which, on Node 20, runs it as a child that a
+ * SIGKILL to the launcher would orphan).
+ */
+async function installNativeFromNpm(dir, target) {
+  await npmInstall(dir, `${target.package}@${target.version}`);
+  const platformPackage = `${target.package}-${process.platform}-${process.arch}`;
+  const vendor = join(dir, "node_modules", ...platformPackage.split("/"), "vendor");
+  if (!existsSync(vendor)) throw new Error(`${target.package}@${target.version}: no ${platformPackage} was installed (its optional dependency for this platform)`);
+  const [triple] = readdirSync(vendor).filter((name) => existsSync(join(vendor, name, "bin", target.command)));
+  if (triple === undefined) throw new Error(`${target.package}@${target.version}: no vendor/<triple>/bin/${target.command} in ${platformPackage}`);
+  const executable = join(vendor, triple, "bin", target.command);
+  return { executable, runtime: `native ${triple}`, reported: await reportedVersion(executable) };
 }
 
 async function installFromPypi(dir, target) {

@@ -33,15 +33,21 @@ export interface LiveRun {
   server: ServerRecord;
 }
 
+/** When to interrupt a run: from agentstream's stdout so far and what the fake server has seen. */
+export type InterruptWhen = (stdout: string, server: ServerRecord) => boolean;
+
+const firstDelta: InterruptWhen = (stdout) => stdout.includes('"type":"message.delta"');
+
 // A guard, not an expectation: a hung backend ends as timed_out instead of hanging the suite.
 const RUN_TIMEOUT_SECONDS = 300;
 
 /**
  * Run `agentstream run` on one scenario against a fresh fake model server and
  * a throw-away home. With `interrupt`, SIGINT goes to agentstream as soon as
- * the first text delta shows the backend is streaming.
+ * the first text delta shows the backend is streaming, or, given a condition,
+ * as soon as that holds (checked on stdout and every 100 ms).
  */
-export function runScenario(target: LiveTarget, scenario: ScenarioName, options: { interrupt?: boolean } = {}): Promise<LiveRun> {
+export function runScenario(target: LiveTarget, scenario: ScenarioName, options: { interrupt?: boolean | InterruptWhen } = {}): Promise<LiveRun> {
   return withScenarioHome(target.backend, scenario, async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
     const args = [
       BIN,
@@ -59,8 +65,9 @@ export function runScenario(target: LiveTarget, scenario: ScenarioName, options:
     ];
     const result = await spawnCollect(process.execPath, args, {
       env: home.env,
-      stopWhen: options.interrupt ? (stdout: string) => stdout.includes('"type":"message.delta"') : undefined,
+      stopWhen: options.interrupt ? (stdout: string) => (options.interrupt === true ? firstDelta : options.interrupt!)(stdout, server) : undefined,
       stopSignal: "SIGINT",
+      pollMs: 100,
     });
     const events = parseJsonl(result.stdout) as CanonicalLine[];
     const finished = events.at(-1);

@@ -12,6 +12,8 @@ export const LIVE_TARGETS = [
   { id: "pi-1.6.0", backend: "pi", registry: "npm", package: "@earendil-works/pi-coding-agent", version: "1.6.0", command: "pi", node: "22" },
   { id: "evosci-0.3.8", backend: "evosci", registry: "pypi", package: "EvoScientist", version: "0.3.8", command: "EvoSci" },
   { id: "gemini-0.61.0", backend: "gemini", registry: "npm", package: "@google/gemini-cli", version: "0.61.0", command: "gemini", node: "current" },
+  // A Rust binary in a per-platform optional dependency; run directly (its Node launcher is bypassed).
+  { id: "codex-0.171.0", backend: "codex", registry: "npm", package: "@openai/codex", version: "0.171.0", command: "codex", node: "native" },
 ];
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */

@@ -1,20 +1,33 @@
 // Runs one backend directly (no agentstream) on one scenario and keeps its
 // native stdout and stderr: the raw material of the recorded fixtures.
-import { withScenarioHome } from "./backend-home.mjs";
+import { CODEX_EXEC_SETTINGS, withScenarioHome } from "./backend-home.mjs";
 import { MODEL_ID } from "./fake-model-server.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 
 // The signal agentstream stops each backend with: EvoScientist shuts down
 // cleanly on SIGINT, pi only on SIGTERM (SIGINT kills it mid-write).
-const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM", gemini: "SIGTERM" };
+const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM", gemini: "SIGTERM", codex: "SIGTERM" };
 const RUN_LIMIT_MS = 5 * 60_000;
 
 /** The argv agentstream gives the backend, minus the executable. */
 function nativeArgs(backend, prompt, workdir) {
   if (backend === "evosci") return ["-p", prompt, "--output-format", "stream-json", "--workdir", workdir];
   if (backend === "gemini") return ["--output-format", "stream-json", "--model", MODEL_ID, `--prompt=${prompt}`];
+  if (backend === "codex") {
+    const { model, provider, sandbox } = CODEX_EXEC_SETTINGS;
+    return ["exec", "--json", "--skip-git-repo-check", "--model", model, "-c", `model_provider=${JSON.stringify(provider)}`, "--sandbox", sandbox, "--", prompt];
+  }
   return ["--mode", "json", prompt];
+}
+
+/**
+ * Whether the slow scenario's text is streaming: its second tick is on stdout,
+ * or, for Codex (which writes a message only whole, at its end), the model
+ * request has reached the fake server.
+ */
+function streaming(backend, stdout, server) {
+  return backend === "codex" ? server.requestsFor("slow").length > 0 : stdout.includes("tick 2");
 }
 
 /**
@@ -29,9 +42,9 @@ export function runNative(target, scenario) {
       cwd: home.cwd,
       env: home.env,
       timeoutMs: RUN_LIMIT_MS,
-      // "tick" is the slow scenario's text.
-      stopWhen: stopSignal ? (stdout) => stdout.includes("tick 2") : undefined,
+      stopWhen: stopSignal ? (stdout) => streaming(target.backend, stdout, server) : undefined,
       stopSignal,
+      pollMs: 100,
       group: true,
     });
     return { ...result, args, stopSignal, modelRequests: server.requests.length };

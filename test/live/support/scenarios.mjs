@@ -9,6 +9,8 @@ export const ANSWERS = {
   thinkingFinal: "Forty-two.",
   retry500: "Recovered after one server error.",
   retry429: "Recovered after one rate limit.",
+  toolfailFinal: "That file does not exist.",
+  slowtoolFinal: "The long command finished.",
 };
 
 /** Token counts each completed model call reports, so totals can be checked exactly. */
@@ -23,7 +25,15 @@ export const SCENARIOS = {
   retry429: { prompt: "scenario:retry429 the first attempt is rate limited" },
   error503: { prompt: "scenario:error503 the service is always overloaded" },
   slow: { prompt: "scenario:slow stream slowly until stopped" },
+  bare429: { prompt: "scenario:bare429 rate limited once, with no Retry-After" },
+  toolfail: { prompt: "scenario:toolfail list a missing file" },
+  slowtool: { prompt: "scenario:slowtool run a long command" },
 };
+
+/** The shell commands of the toolfail and slowtool scenarios: one exits 2, one runs for 30 s (an odd number, to be told from other sleeps). */
+export const FAILING_COMMAND = "ls no-such-file";
+export const SLOW_SLEEP = "sleep 30.01";
+export const SLOW_COMMAND = `${SLOW_SLEEP}; echo slept`;
 
 /** Files the tool scenario's working directory holds. */
 export const TOOL_SCENARIO_FILES = { "notes.txt": "some notes\n", "data.csv": "a,b\n1,2\n" };
@@ -54,20 +64,31 @@ export function replyFor(scenario, request, attempt) {
       if (attempt === 1) return httpError(500, "server_error", "scenario retry500: internal server error");
       return { chunks: [...textChunks(ANSWERS.retry500)], finish: "stop" };
     case "retry429":
-      if (attempt === 1) return httpError(429, "rate_limit_error", "scenario retry429: too many requests");
+      // With Retry-After, as rate limits come (Codex retries a 429 only when told when to).
+      if (attempt === 1) return httpError(429, "rate_limit_error", "scenario retry429: too many requests", { retryAfterSeconds: 1 });
+      return { chunks: [...textChunks(ANSWERS.retry429)], finish: "stop" };
+    case "bare429":
+      if (attempt === 1) return httpError(429, "rate_limit_error", "scenario bare429: too many requests");
       return { chunks: [...textChunks(ANSWERS.retry429)], finish: "stop" };
     case "error503":
       return httpError(503, "server_error", "scenario error503: the service is overloaded");
     case "slow":
       return { chunks: [], finish: "stop", slow: true };
+    case "toolfail":
+      if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.toolfailFinal)], finish: "stop" };
+      return { chunks: [{ tool_call: { name: "bash", arguments: { command: FAILING_COMMAND } } }], finish: "tool_use" };
+    case "slowtool":
+      if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.slowtoolFinal)], finish: "stop" };
+      return { chunks: [{ tool_call: { name: "bash", arguments: { command: SLOW_COMMAND } } }], finish: "tool_use" };
     default:
       // Side requests a backend makes on its own (titles, summaries): a short answer.
       return { chunks: [{ content: "ok" }], finish: "stop" };
   }
 }
 
-function httpError(status, type, message) {
-  return { status, error: { type, message } };
+/** `headers.retryAfterSeconds`: a Retry-After header (in the wires that send one). */
+function httpError(status, type, message, headers = {}) {
+  return { status, error: { type, message, ...headers } };
 }
 
 /** A few chunks per text, split on word boundaries, so the stream has real deltas. */

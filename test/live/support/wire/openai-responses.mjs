@@ -49,8 +49,9 @@ export const openaiResponses = {
     };
   },
 
-  error(res, status, { type, message }) {
-    sendJson(res, status, { error: { message, type, param: null, code: null } });
+  error(res, status, { type, message, retryAfterSeconds }) {
+    const headers = retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) };
+    sendJson(res, status, { error: { message, type, param: null, code: null } }, headers);
   },
 
   async stream(res, reply, chunks, usage) {
@@ -199,10 +200,17 @@ function functionCallItem(send, responseId, index, call) {
   return functionCallBody(id, call, "completed");
 }
 
+/**
+ * How many of each call's input tokens the usage says were read from the
+ * prompt cache: part of `input_tokens` (OpenAI semantics), so a translator
+ * that adds them again counts them twice.
+ */
+export const CACHED_INPUT_PER_CALL = 16;
+
 function responsesUsage({ input_tokens, output_tokens }) {
   return {
     input_tokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: Math.min(CACHED_INPUT_PER_CALL, input_tokens) },
     output_tokens,
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: input_tokens + output_tokens,
