@@ -55,6 +55,7 @@ async function installNode22(dir) {
 
 async function installFromNpm(dir, target, node) {
   await npmInstall(dir, `${target.package}@${target.version}`);
+  if (target.native === "platform-package") return installedNativeBinary(dir, target);
   const packageDir = join(dir, "node_modules", ...target.package.split("/"));
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"));
   const entry = join(packageDir, typeof manifest.bin === "string" ? manifest.bin : manifest.bin[target.command]);
@@ -64,6 +65,26 @@ async function installFromNpm(dir, target, node) {
   chmodSync(executable, 0o755);
   const runtime = `node ${(await output(node, ["--version"])).trim()}`;
   return { executable, runtime, reported: await reportedVersion(executable) };
+}
+
+/**
+ * A package whose executable is a native binary in a per-platform package it
+ * lists as an optional dependency (`<package>-linux-x64`, `-linux-x64-musl`,
+ * `-darwin-arm64`, ...): that binary is run directly, so no postinstall
+ * script (Claude Code's copies it over a placeholder) has to have run.
+ */
+async function installedNativeBinary(dir, target) {
+  const platform = nativePlatform();
+  const platformDir = join(dir, "node_modules", ...`${target.package}-${platform}`.split("/"));
+  const executable = join(platformDir, process.platform === "win32" ? `${target.command}.exe` : target.command);
+  if (!existsSync(executable)) throw new Error(`${target.package}@${target.version}: npm installed no ${platform} binary (${executable} is missing)`);
+  return { executable, runtime: `native ${platform}`, reported: await reportedVersion(executable) };
+}
+
+/** The platform-package suffix: `linux-x64`, with `-musl` where the C library is musl (no glibc version in the report). */
+function nativePlatform() {
+  const base = `${process.platform}-${process.arch}`;
+  return process.platform === "linux" && !process.report?.getReport().header.glibcVersionRuntime ? `${base}-musl` : base;
 }
 
 async function installFromPypi(dir, target) {

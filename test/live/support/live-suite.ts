@@ -16,6 +16,10 @@ export interface TargetFacts {
   showsToolOutput?: boolean;
   /** The tool_call_id the backend gives the model's call (default: the model's own id). */
   toolCallId?: (call: { id: string; name: string }) => string;
+  /** The tool name the backend shows for the model's call (default: the name the scenario called; Claude Code: Bash for bash). */
+  toolName?: (call: { id: string; name: string }) => string;
+  /** How many requests one HTTP 400 gets (default 1; Claude Code re-sends it with other request shapes). */
+  requestsOn400?: number;
 }
 
 declare module "vitest" {
@@ -47,8 +51,9 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
       const started = eventsOfType(run, "tool.started");
       const completed = eventsOfType(run, "tool.completed");
       const id = facts.toolCallId?.(call) ?? call.id;
-      expect(started).toEqual([expect.objectContaining({ tool_call_id: id, name: call.name, args: call.arguments })]);
-      expect(completed).toEqual([expect.objectContaining({ tool_call_id: id, name: call.name, status: "succeeded" })]);
+      const name = facts.toolName?.(call) ?? call.name;
+      expect(started).toEqual([expect.objectContaining({ tool_call_id: id, name, args: call.arguments })]);
+      expect(completed).toEqual([expect.objectContaining({ tool_call_id: id, name, status: "succeeded" })]);
       if (facts.showsToolOutput !== false) {
         expect(completed[0]!.output).toContain("data.csv");
         expect(completed[0]!.output).toContain("notes.txt");
@@ -72,7 +77,7 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
       const run = await checkedRun(live, "error400");
       expectFailed(run, { code: "provider", retryable: false, exitCode: 1 });
       expect(eventsOfType(run, "error")).toEqual([expect.objectContaining({ code: "provider", http_status: 400, retryable: false })]);
-      expect(run.server.requestsFor("error400")).toHaveLength(1);
+      expect(run.server.requestsFor("error400")).toHaveLength(facts.requestsOn400 ?? 1);
     });
 
     it("recovers when HTTP 500 comes once", async () => {
@@ -103,7 +108,7 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
   });
 }
 
-async function checkedRun(target: LiveTarget, scenario: Parameters<typeof runScenario>[1], options?: { interrupt?: boolean }): Promise<LiveRun> {
+export async function checkedRun(target: LiveTarget, scenario: Parameters<typeof runScenario>[1], options?: { interrupt?: boolean }): Promise<LiveRun> {
   const run = await runScenario(target, scenario, options);
   const verdict = await verifyStream(run.stdout);
   expect(verdict.report, `agentstream verify on the ${scenario} stream`).toMatch(/^ok: /);
@@ -113,14 +118,14 @@ async function checkedRun(target: LiveTarget, scenario: Parameters<typeof runSce
   return run;
 }
 
-function expectSucceeded(run: LiveRun, answer: string): void {
+export function expectSucceeded(run: LiveRun, answer: string): void {
   expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0, result: { text: answer } });
   expect(run.exitCode).toBe(0);
   expect(run.finished.error).toBeUndefined();
   expect(eventsOfType(run, "message.completed").at(-1)?.text).toBe(answer);
 }
 
-function expectFailed(run: LiveRun, expected: { code: string; retryable: boolean; exitCode: number }): void {
+export function expectFailed(run: LiveRun, expected: { code: string; retryable: boolean; exitCode: number }): void {
   expect(run.finished, run.stderr).toMatchObject({
     status: "failed",
     exit_code: expected.exitCode,
@@ -130,7 +135,7 @@ function expectFailed(run: LiveRun, expected: { code: string; retryable: boolean
 }
 
 /** The run's totals are what the fake server reported, call by call. */
-function expectUsageMatchesServer(run: LiveRun, facts: TargetFacts): void {
+export function expectUsageMatchesServer(run: LiveRun, facts: TargetFacts): void {
   expect(run.finished.usage).toMatchObject({ input_tokens: run.server.usage.input_tokens, output_tokens: run.server.usage.output_tokens });
   expect(run.finished.usage.complete).toBe(facts.usageComplete ? undefined : false);
 }

@@ -12,6 +12,8 @@ export const LIVE_TARGETS = [
   { id: "pi-1.6.0", backend: "pi", registry: "npm", package: "@earendil-works/pi-coding-agent", version: "1.6.0", command: "pi", node: "22" },
   { id: "evosci-0.3.8", backend: "evosci", registry: "pypi", package: "EvoScientist", version: "0.3.8", command: "EvoSci" },
   { id: "gemini-0.61.0", backend: "gemini", registry: "npm", package: "@google/gemini-cli", version: "0.61.0", command: "gemini", node: "current" },
+  // A native binary (Bun) from the platform package npm picks; no Node at run time.
+  { id: "claude-2.1.332", backend: "claude", registry: "npm", package: "@anthropic-ai/claude-code", version: "2.1.332", command: "claude", native: "platform-package" },
 ];
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */
