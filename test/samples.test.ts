@@ -99,8 +99,10 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "sigintTool.jsonl": failed(76, "backend_crashed"),
     "sigintTool-noresult.jsonl": failed(76, "backend_crashed"),
     "sigintRetry.jsonl": failed(76, "backend_crashed"),
-    "maxturns.jsonl": failed(1, "unknown"),
-    "denied.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 1 }),
+    // A limit the caller set (--max-turns) ended the run: error.code "aborted".
+    "maxturns.jsonl": failed(1, "aborted"),
+    // The denied call is the approval the run needs: needs_input, never a silent success.
+    "denied.jsonl": { status: "needs_input", exit: 3, result: FINE, counts: { tool_calls: 1, tool_failures: 1 } },
     "toolFails.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 1 }),
     "twoTools.jsonl": ok(FINE, { tool_calls: 2, tool_failures: 0 }),
     "nopartial.jsonl": ok(FINE, { tool_calls: 1, messages: 2 }),
@@ -118,6 +120,10 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "cut.jsonl": ok(HELLO, { messages: 1, retries: 2 }),
     "sseError.jsonl": ok(HELLO, { messages: 1, retries: 0 }),
     "error404.jsonl": ok(HELLO, { messages: 1 }),
+    "retry429.jsonl": ok("Recovered after one rate limit.", { retries: 1 }),
+    "retry529.jsonl": ok("Recovered after one overload.", { retries: 1 }),
+    // The sub-agent's answer is its own message (forwarded with parent_tool_use_id), then the main answer.
+    "subagent.jsonl": ok("The sub-agent says the folder holds notes.txt and data.csv.", { tool_calls: 1, messages: 2 }),
     // Continued three times after max_tokens, then given up: the answer so far is the four replies.
     "maxTokens.jsonl": { ...failed(1, "provider"), result: HELLO.repeat(4), counts: { messages: 4 } },
   },

@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { captureClaude } from "./support/capture-claude.mjs";
 import { installBackends } from "./support/install-backends.mjs";
 import { selectedTargets } from "./support/live-targets.mjs";
 import { runNative } from "./support/native-run.mjs";
@@ -30,11 +31,13 @@ const installed = await installBackends(selectedTargets());
 await Promise.all(installed.map(captureTarget));
 
 async function captureTarget(target) {
+  // Claude Code's captures are many more (its own variants) and keep the hand-added ones: its own script records them.
+  if (target.backend === "claude") return captureClaude(target);
   const dir = join(FIXTURES, target.id);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const manifest = [];
-  for (const scenario of Object.keys(SCENARIOS)) {
+  for (const scenario of Object.keys(SCENARIOS).filter((name) => !SCENARIOS[name].extra)) {
     const run = await runNative(target, scenario);
     writeFileSync(join(dir, `${scenario}.jsonl`), run.stdout);
     writeFileSync(join(dir, `${scenario}.stderr.txt`), run.stderr);

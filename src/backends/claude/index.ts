@@ -1,7 +1,7 @@
 import type { BackendDefinition } from "../definition.js";
 import { ClaudeTranslator } from "./translator.js";
 
-/** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages [--model M] -- PROMPT` (docs/protocols/claude.md). */
+/** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages --forward-subagent-text [--model M] -- PROMPT` (docs/protocols/claude.md). */
 export const claude: BackendDefinition<"claude"> = {
   name: "claude",
   displayName: "Claude Code",
@@ -27,6 +27,8 @@ export const claude: BackendDefinition<"claude"> = {
     // stream-json in -p mode is refused without --verbose.
     "--verbose",
     "--include-partial-messages",
+    // A sub-agent's (Agent/Task) text and thinking, marked with parent_tool_use_id; without it only its prompt shows.
+    "--forward-subagent-text",
     ...(request.model !== undefined ? ["--model", request.model] : []),
     ...request.backendArgs,
     // Always: a prompt starting with "-" is an option otherwise, and a variadic flag

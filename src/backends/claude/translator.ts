@@ -16,6 +16,9 @@ const ABSORBED_DELTAS = new Set(["input_json_delta", "signature_delta", "citatio
 const MESSAGES_KEPT = 1024;
 // Why a run stopped when the user (SIGINT) interrupted it.
 const ABORTED_REASONS = new Set(["aborted_streaming", "aborted_tools"]);
+// A limit the caller set (--max-turns, --max-budget-usd) ended the run before it was done: failed, error.code "aborted".
+const LIMIT_SUBTYPES = new Set(["error_max_turns", "error_max_budget_usd"]);
+const LIMIT_REASONS = new Set(["max_turns", "budget_exhausted"]);
 
 // The SDK's SDKAssistantMessageError, for a message that carries no HTTP status.
 const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
@@ -44,6 +47,11 @@ export class ClaudeTranslator implements Translator {
   /** Blocks seen so far per API message id: an assistant line's block index. */
   private readonly blocks = new Map<string, number>();
   private readonly toolNames = new Map<string, string>();
+  /** Each tool call's input, for the approval a denial asks for. */
+  private readonly toolArgs = new Map<string, Record<string, unknown>>();
+  /** Tool calls denied for want of a permission (-p mode cannot ask): approvals the run needs. */
+  private readonly denied = new Set<string>();
+  private sessionId: string | undefined;
   /** Tool calls a SIGINT stopped (task_notification status "stopped"). */
   private readonly stopped = new Set<string>();
   /** Sub-agents (Task calls) by the tool call that started them. */
@@ -58,7 +66,9 @@ export class ClaudeTranslator implements Translator {
 
   translate(e: NativeEvent): Draft[] {
     if (!(e.type === "system" && (e.subtype === "init" || e.subtype === "ui_invalidate"))) this.started = true;
-    const drafts = this.translateOne(e);
+    // Whatever a sub-agent's line becomes (its prompt and notes kept as data too) is marked with the sub-agent.
+    const { agent } = this.agentOf(e);
+    const drafts = this.translateOne(e).map((d) => (agent && !d.agent ? { ...d, agent } : d));
     const start = this.subagentStart(e);
     return start.length > 0 ? [...start, ...drafts] : drafts;
   }
@@ -82,7 +92,10 @@ export class ClaudeTranslator implements Translator {
   }
 
   finish(_end: StreamEnd): Ending {
-    return { drafts: [], outcome: this.outcome };
+    if (this.outcome?.status !== "needs_input" || !this.sessionId) return { drafts: [], outcome: this.outcome };
+    const tools = [...new Set([...this.denied].map((id) => this.toolNames.get(id) ?? "tool"))].join(" ");
+    const hint = `claude -p --resume ${this.sessionId} --allowedTools ${tools} -- PROMPT (allow what was denied, then go on)`;
+    return { drafts: [], outcome: this.outcome, resume: { session_id: this.sessionId, hint } };
   }
 
   private system(e: NativeEvent): Draft[] {
@@ -91,6 +104,7 @@ export class ClaudeTranslator implements Translator {
       case "init": {
         const id = nonEmpty(e.session_id);
         if (!id) return [passThrough(e)];
+        this.sessionId = id;
         const out: Draft[] = [draft("session.started", defined({ session_id: id, cwd: nonEmpty(e.cwd) }), { native })];
         if (Array.isArray(e.tools) && e.tools.length > 0) out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
         return out;
@@ -127,8 +141,14 @@ export class ClaudeTranslator implements Translator {
         if (id && e.status === "stopped") this.stopped.add(id);
         return [passThrough(e)];
       }
+      case "permission_denied": {
+        // -p mode asks no one: the call is refused and the run goes on. The approval it lacked is what the run needs.
+        const id = nonEmpty(e.tool_use_id);
+        if (!id || this.denied.has(id)) return [passThrough(e)];
+        return [this.approvalNeeded(id, asText(e.tool_name), this.toolArgs.get(id), asText(e.message), e)];
+      }
       default:
-        // permission_denied (its failed tool result follows), task_started, hook_*, notifications, anything newer.
+        // task_started, hook_*, notifications, anything newer.
         return [passThrough(e)];
     }
   }
@@ -180,6 +200,7 @@ export class ClaudeTranslator implements Translator {
         const callId = nonEmpty(block.id) ?? `${asText(block.name) || "tool"}_call`;
         const name = asText(block.name) || "tool";
         this.toolNames.set(callId, name);
+        this.toolArgs.set(callId, objectOrEmpty(block.input));
         if (!agent.agent) {
           this.lastText = null;
           this.continuing = false;
@@ -257,7 +278,12 @@ export class ClaudeTranslator implements Translator {
     if (!failed) {
       // result.result is the last text block only: after a continuation, the answer is longer.
       const text = (this.continued ? nonEmpty(this.lastText) : undefined) ?? nonEmpty(e.result) ?? nonEmpty(this.lastText);
-      this.outcome = { status: "succeeded", resultText: text ?? null };
+      // Denied calls (permission_denials) left the work undone: the run needs their approval, not a silent success.
+      for (const denial of Array.isArray(e.permission_denials) ? e.permission_denials.filter(isObject) : []) {
+        const id = nonEmpty(denial.tool_use_id);
+        if (id && !this.denied.has(id)) out.push(this.approvalNeeded(id, asText(denial.tool_name), objectOrEmpty(denial.tool_input), "", e));
+      }
+      this.outcome = { status: this.denied.size > 0 ? "needs_input" : "succeeded", resultText: text ?? null };
       return out;
     }
     const reason = nonEmpty(e.terminal_reason);
@@ -274,12 +300,26 @@ export class ClaudeTranslator implements Translator {
       return out;
     }
     const said = errors.join("; ") || (e.subtype === "success" ? nonEmpty(e.result) : undefined) || `the run failed (${asText(e.subtype) || "error"}${reason ? `, ${reason}` : ""})`;
+    if (LIMIT_SUBTYPES.has(asText(e.subtype)) || (reason && LIMIT_REASONS.has(reason))) {
+      const error = { code: "aborted" as const, message: said, retryable: false };
+      out.push(draft("error", error, { native }));
+      this.outcome = { status: "failed", error, resultText: partial };
+      return out;
+    }
     out.push(errorDraft(said, native));
     this.outcome = { status: "failed", error: errorInfo(said), resultText: partial };
     return out;
   }
 
   private readonly seenAgents = new Set<string>();
+
+  /** input.requested for a denied call: the approval it lacked. */
+  private approvalNeeded(id: string, toolName: string, args: Record<string, unknown> | undefined, message: string, e: NativeEvent): Draft {
+    this.denied.add(id);
+    const name = toolName || this.toolNames.get(id) || "tool";
+    const action = { name, args: args ?? {}, description: message || `${name} needs permission`, allowed_decisions: ["approve", "reject"] };
+    return draft("input.requested", { request_id: id, kind: "approval", tool_call_id: id, actions: [action] }, { native: e.type, ...this.agentOf(e) });
+  }
 
   /** The agent of a line written inside a sub-agent (parent_tool_use_id names its Task call). */
   private agentOf(e: NativeEvent): { agent?: AgentRef } {
@@ -325,8 +365,10 @@ function classifyApiError(message: string, status: number | undefined, kind: str
 }
 
 /**
- * The run's total (result.usage: every model call, cache reads and writes apart from
- * input_tokens); after a SIGINT it is all zeros while modelUsage holds the partial call.
+ * The run's total: result.usage (the main agent's model calls, cache reads and writes
+ * apart from input_tokens), or modelUsage (per model, every call) when sub-agents ran
+ * (result.usage leaves their calls out) or after a SIGINT (result.usage is all zeros
+ * while modelUsage holds the partial call).
  */
 function runUsage(e: NativeEvent): EventPayloads["usage"] | undefined {
   const u = objectOrEmpty(e.usage);
@@ -335,20 +377,23 @@ function runUsage(e: NativeEvent): EventPayloads["usage"] | undefined {
   let cacheRead = count(u.cache_read_input_tokens);
   let cacheWrite = count(u.cache_creation_input_tokens);
   const models = isObject(e.modelUsage) ? Object.entries(e.modelUsage).filter(([, v]) => isObject(v)) : [];
-  if ((input ?? 0) + (output ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0) === 0 && models.length > 0) {
-    const sum = (key: string): number | undefined => {
-      let total = 0;
-      for (const [, m] of models) {
-        const n = count((m as Record<string, unknown>)[key]);
-        if (n === undefined) return undefined;
-        total += n;
-      }
-      return total;
-    };
-    input = sum("inputTokens");
-    output = sum("outputTokens");
-    cacheRead = sum("cacheReadInputTokens");
-    cacheWrite = sum("cacheCreationInputTokens");
+  const sum = (key: string): number | undefined => {
+    let total = 0;
+    for (const [, m] of models) {
+      const n = count((m as Record<string, unknown>)[key]);
+      if (n === undefined) return undefined;
+      total += n;
+    }
+    return total;
+  };
+  const all = { input: sum("inputTokens"), output: sum("outputTokens"), cacheRead: sum("cacheReadInputTokens"), cacheWrite: sum("cacheCreationInputTokens") };
+  const usageTotal = (input ?? 0) + (output ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0);
+  const modelsTotal = (all.input ?? 0) + (all.output ?? 0) + (all.cacheRead ?? 0) + (all.cacheWrite ?? 0);
+  // result.usage leaves sub-agents' calls out (and is zeros after a SIGINT); modelUsage counts every call.
+  // (Otherwise result.usage stands: after a dropped stream modelUsage also counts the abandoned attempts' estimates.)
+  const subagents = count(objectOrEmpty(e.subagent_stats).spawned) ?? 0;
+  if ((usageTotal === 0 || subagents > 0) && models.length > 0 && all.input !== undefined && all.output !== undefined && modelsTotal > usageTotal) {
+    ({ input, output, cacheRead, cacheWrite } = all);
   }
   if (input === undefined || output === undefined) return undefined;
   const inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);

@@ -4,7 +4,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { claudeEnv, claudeOptions } from "./capture-claude.mjs";
 import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
+import { anthropicMessages } from "./wire/anthropic-messages.mjs";
 import { gemini } from "./wire/gemini.mjs";
 import { openaiChat } from "./wire/openai-chat.mjs";
 import { openaiResponses } from "./wire/openai-responses.mjs";
@@ -123,6 +125,19 @@ function geminiEnv(root, home, { origin }) {
   return { GEMINI_API_KEY: FAKE_API_KEY, GOOGLE_GEMINI_BASE_URL: origin, GEMINI_CLI_TRUST_WORKSPACE: "true", TMPDIR: tmp };
 }
 
+/** Claude Code: the capture's environment, its temp files and socket in the run's temp root. */
+function claudeHomeEnv(root, home, { origin }) {
+  const scratch = join(root, "tmp");
+  mkdirSync(scratch, { recursive: true });
+  return claudeEnv(home, scratch, origin);
+}
+
+/** The Claude Code options a scenario needs: Bash pre-approved except where a denial is the point, one turn for maxturns. */
+function claudeRunArgs(scenario) {
+  const options = claudeOptions({ allowTools: scenario !== "denied", extraArgs: scenario === "maxturns" ? ["--max-turns", "1"] : [] });
+  return ["--model", MODEL_ID, ...options.map((arg) => `--backend-arg=${arg}`)];
+}
+
 /**
  * Codex CLI: the fake provider defined in a throw-away CODEX_HOME's config.toml
  * (it must exist before the run); `-c model_provider="fake"` selects it.
@@ -161,6 +176,7 @@ const SETUPS = {
     env: codexEnv,
     runArgs: () => ["--model", CODEX_EXEC_SETTINGS.model, "--provider", CODEX_EXEC_SETTINGS.provider, "--backend-arg=--sandbox", `--backend-arg=${CODEX_EXEC_SETTINGS.sandbox}`],
   },
+  claude: { wire: anthropicMessages, env: claudeHomeEnv, runArgs: claudeRunArgs },
 };
 
 /** The `agentstream run` options (before the prompt) the backend's setup asks for in `scenario`. */

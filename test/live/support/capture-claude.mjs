@@ -5,12 +5,13 @@
 //
 //   node test/live/support/capture-claude.mjs [scenario ...]
 //
-// CLAUDE_BIN overrides the executable (default: the one installed under
-// /work/main/.cache/live/claude-<version>/). CLAUDE_CAPTURE_DIR overrides the
+// (`npm run capture` runs every scenario through captureClaude.) The
+// executable is the live target's, installed into .cache/live/ by the live
+// installer; CLAUDE_BIN overrides it. CLAUDE_CAPTURE_DIR overrides the
 // fixture folder; CLAUDE_CAPTURE_REQUESTS=DIR also writes each scenario's
 // request bodies there; CLAUDE_CAPTURE_KEEP_HOME=1 keeps the temp home. Every
 // request the server gets is listed on stderr. Entries added to manifest.json
-// by hand stay. claudeEnv/claudeArgs can be imported: capturing only starts
+// by hand stay. claudeEnv/claudeOptions can be imported: capturing only starts
 // when this file is run.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,15 +19,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
-import { SCENARIOS, TOOL_SCENARIO_FILES } from "./scenarios.mjs";
+import { installBackends } from "./install-backends.mjs";
+import { LIVE_TARGETS } from "./live-targets.mjs";
+import { DENIED_COMMAND, SCENARIOS, TOOL_SCENARIO_FILES } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 import { anthropicMessages } from "./wire/anthropic-messages.mjs";
 
-const VERSION = "2.1.332";
-const PACKAGE = "@anthropic-ai/claude-code";
-const ID = `claude-${VERSION}`;
-const BIN = process.env.CLAUDE_BIN ?? `/work/main/.cache/live/${ID}/node_modules/.bin/claude`;
-const FIXTURES = process.env.CLAUDE_CAPTURE_DIR ?? fileURLToPath(new URL(`../../fixtures/live/${ID}/`, import.meta.url));
 const FAKE_API_KEY = "fake-key";
 const RUN_LIMIT_MS = 5 * 60_000;
 
@@ -59,6 +57,9 @@ const DESCRIPTIONS = {
   error403: "the text scenario answered HTTP 403 (permission_error) on every streamed attempt",
   error404: "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
   error422: "the text scenario answered HTTP 422 on every streamed attempt",
+  retry429: "HTTP 429 once, then success",
+  retry529: "HTTP 529 (overloaded_error) once, then success",
+  subagent: "an Agent (sub-agent) call in the foreground: the sub-agent's own model call answers, its text is forwarded (--forward-subagent-text), then the final answer",
   sseError: "the text scenario's stream ends with an SSE `error` event (overloaded_error) after two deltas, on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
 };
 
@@ -66,7 +67,7 @@ const DESCRIPTIONS = {
 const VARIANTS = {
   maxturns: { scenario: "tool", extraArgs: ["--max-turns", "1"] },
   // `ls` is read-only, so Claude Code runs it unasked; a write needs permission.
-  denied: { scenario: "tool", allowTools: false, toolCommand: "touch made-by-tool.txt" },
+  denied: { scenario: "tool", allowTools: false, toolCommand: DENIED_COMMAND },
   sigterm: { scenario: "slow", stopSignal: "SIGTERM" },
   error429: { scenario: "text", failWith: 429 },
   error401: { scenario: "text", failWith: 401 },
@@ -118,23 +119,18 @@ export function claudeEnv(home, scratch, origin) {
   };
 }
 
-/** The argv for one run, minus the executable. */
-export function claudeArgs(prompt, { allowTools = true, partial = true, extraArgs = [] } = {}) {
-  return [
-    "-p",
-    prompt,
-    "--output-format",
-    "stream-json",
-    "--verbose",
-    ...(partial ? ["--include-partial-messages"] : []),
-    "--model",
-    MODEL_ID,
-    ...(allowTools ? ["--allowedTools", "Bash"] : []),
-    ...extraArgs,
-  ];
+/** The options a run adds to Claude Code's usual argv (agentstream passes them as --backend-arg). */
+export function claudeOptions({ allowTools = true, extraArgs = [] } = {}) {
+  return [...(allowTools ? ["--allowedTools", "Bash"] : []), ...extraArgs];
 }
 
-async function runScenario(name) {
+/** The argv for one run, minus the executable: agentstream's (captures before retry429 lack --forward-subagent-text). */
+function claudeArgs(prompt, { partial = true, ...options } = {}) {
+  const partialArgs = partial ? ["--include-partial-messages", "--forward-subagent-text"] : [];
+  return ["-p", prompt, "--output-format", "stream-json", "--verbose", ...partialArgs, "--model", MODEL_ID, ...claudeOptions(options)];
+}
+
+async function runScenario(executable, name) {
   const variant = VARIANTS[name] ?? { scenario: name };
   const scenario = variant.scenario;
   const server = await startFakeModelServer({ wire: loggingWire(name, variant) });
@@ -150,7 +146,7 @@ async function runScenario(name) {
   const stopOn = variant.stopOn ?? "tick 2";
   const started = Date.now();
   try {
-    const result = await spawnCollect(BIN, args, {
+    const result = await spawnCollect(executable, args, {
       cwd,
       env: withoutUndefined({ ...claudeEnv(home, scratch, server.origin), ...variant.env }),
       timeoutMs: RUN_LIMIT_MS,
@@ -245,23 +241,32 @@ function listFiles(dir) {
   }
 }
 
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong", "maxTokens", "toolFails"];
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await capture(process.argv.slice(2));
+const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong", "maxTokens", "toolFails", "retry429", "retry529", "subagent"];
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const live = LIVE_TARGETS.find((t) => t.backend === "claude");
+  const [target] = process.env.CLAUDE_BIN ? [{ ...live, executable: process.env.CLAUDE_BIN, runtime: "native binary" }] : await installBackends([live]);
+  await captureClaude(target, process.argv.slice(2));
+}
 
-async function capture(wanted) {
+/**
+ * Record `wanted` (default: every scenario) with `target` (an installed live
+ * target) into test/fixtures/live/<target id>/ (or CLAUDE_CAPTURE_DIR).
+ */
+export async function captureClaude(target, wanted = []) {
   const names = wanted.length ? wanted : ALL;
-  mkdirSync(FIXTURES, { recursive: true });
-  const manifestPath = join(FIXTURES, "manifest.json");
+  const fixtures = process.env.CLAUDE_CAPTURE_DIR ?? fileURLToPath(new URL(`../../fixtures/live/${target.id}/`, import.meta.url));
+  mkdirSync(fixtures, { recursive: true });
+  const manifestPath = join(fixtures, "manifest.json");
   const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : [];
   for (const name of names) {
-    const run = await runScenario(name);
-    writeFileSync(join(FIXTURES, `${name}.jsonl`), run.stdout);
-    writeFileSync(join(FIXTURES, `${name}.stderr.txt`), run.stderr);
+    const run = await runScenario(target.executable, name);
+    writeFileSync(join(fixtures, `${name}.jsonl`), run.stdout);
+    writeFileSync(join(fixtures, `${name}.stderr.txt`), run.stderr);
     const entry = {
       file: `${name}.jsonl`,
       scenario: DESCRIPTIONS[name],
       prompt: SCENARIOS[(VARIANTS[name] ?? { scenario: name }).scenario].prompt,
-      producer: `${PACKAGE}@${VERSION} (native binary)`,
+      producer: `${target.package}@${target.version} (native binary)`,
       args: run.args,
       exit_code: run.exitCode,
       signal: run.signal,

@@ -72,21 +72,35 @@ async function installFromNpm(dir, target, node) {
 }
 
 /**
- * A native program an npm package ships in an optional dependency per
- * platform (`<package>-<platform>-<arch>`, e.g. @openai/codex-linux-x64):
- * `vendor/<target triple>/bin/<command>`. It is run directly, not through
- * the package's Node launcher (which, on Node 20, runs it as a child that a
- * SIGKILL to the launcher would orphan).
+/**
+ * A native program an npm package ships in an optional dependency per platform
+ * (`<package>-<platform>-<arch>`, `-musl` where the C library is musl): the
+ * executable at the platform package's top (Claude Code) or in
+ * `vendor/<target triple>/bin/` (Codex). It is run directly: no postinstall
+ * script (Claude Code's copies the binary over a placeholder) has to have run,
+ * and no Node launcher sits between (Codex's, on Node 20, runs it as a child
+ * that a SIGKILL to the launcher would orphan).
  */
 async function installNativeFromNpm(dir, target) {
   await npmInstall(dir, `${target.package}@${target.version}`);
-  const platformPackage = `${target.package}-${process.platform}-${process.arch}`;
-  const vendor = join(dir, "node_modules", ...platformPackage.split("/"), "vendor");
-  if (!existsSync(vendor)) throw new Error(`${target.package}@${target.version}: no ${platformPackage} was installed (its optional dependency for this platform)`);
-  const [triple] = readdirSync(vendor).filter((name) => existsSync(join(vendor, name, "bin", target.command)));
-  if (triple === undefined) throw new Error(`${target.package}@${target.version}: no vendor/<triple>/bin/${target.command} in ${platformPackage}`);
-  const executable = join(vendor, triple, "bin", target.command);
-  return { executable, runtime: `native ${triple}`, reported: await reportedVersion(executable) };
+  const platform = nativePlatform();
+  const platformPackage = `${target.package}-${platform}`;
+  const platformDir = join(dir, "node_modules", ...platformPackage.split("/"));
+  if (!existsSync(platformDir)) throw new Error(`${target.package}@${target.version}: no ${platformPackage} was installed (its optional dependency for this platform)`);
+  const executable = [join(platformDir, target.command), ...vendorBinaries(platformDir, target.command)].find((path) => existsSync(path));
+  if (executable === undefined) throw new Error(`${target.package}@${target.version}: no ${target.command} binary in ${platformPackage}`);
+  return { executable, runtime: `native ${platform}`, reported: await reportedVersion(executable) };
+}
+
+function vendorBinaries(platformDir, command) {
+  const vendor = join(platformDir, "vendor");
+  return existsSync(vendor) ? readdirSync(vendor).map((triple) => join(vendor, triple, "bin", command)) : [];
+}
+
+/** The platform-package suffix: `linux-x64`, with `-musl` where the C library is musl (no glibc version in the report). */
+function nativePlatform() {
+  const base = `${process.platform}-${process.arch}`;
+  return process.platform === "linux" && !process.report?.getReport().header.glibcVersionRuntime ? `${base}-musl` : base;
 }
 
 async function installFromPypi(dir, target) {

@@ -22,6 +22,10 @@ export interface TargetFacts {
   interruptWhen?: InterruptWhen;
   /** The name and args the backend shows for the model's list-files call (default: the call's own). */
   shownToolCall?: (call: { id: string; name: string; arguments: unknown }) => { name: unknown; args: unknown };
+  /** The tool name the backend shows for the model's call (default: the name the scenario called; Claude Code: Bash for bash). */
+  toolName?: (call: { id: string; name: string }) => string;
+  /** How many requests one HTTP 400 gets (default 1; Claude Code re-sends it with other request shapes). */
+  requestsOn400?: number;
 }
 
 declare module "vitest" {
@@ -54,7 +58,7 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
       const started = eventsOfType(run, "tool.started");
       const completed = eventsOfType(run, "tool.completed");
       const id = facts.toolCallId?.(call) ?? call.id;
-      const { name, args } = facts.shownToolCall?.(call) ?? { name: call.name, args: call.arguments };
+      const { name, args } = facts.shownToolCall?.(call) ?? { name: facts.toolName?.(call) ?? call.name, args: call.arguments };
       expect(started).toEqual([expect.objectContaining({ tool_call_id: id, name, args })]);
       expect(completed).toEqual([expect.objectContaining({ tool_call_id: id, name, status: "succeeded" })]);
       if (facts.showsToolOutput !== false) {
@@ -80,7 +84,7 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
       const run = await checkedRun(live, "error400");
       expectFailed(run, { code: "provider", retryable: false, exitCode: 1 });
       expect(eventsOfType(run, "error")).toEqual([expect.objectContaining({ code: "provider", http_status: 400, retryable: false })]);
-      expect(run.server.requestsFor("error400")).toHaveLength(1);
+      expect(run.server.requestsFor("error400")).toHaveLength(facts.requestsOn400 ?? 1);
     });
 
     it("recovers when HTTP 500 comes once", async () => {
@@ -128,7 +132,7 @@ export function expectSucceeded(run: LiveRun, answer: string): void {
   expect(eventsOfType(run, "message.completed").at(-1)?.text).toBe(answer);
 }
 
-function expectFailed(run: LiveRun, expected: { code: string; retryable: boolean; exitCode: number }): void {
+export function expectFailed(run: LiveRun, expected: { code: string; retryable: boolean; exitCode: number }): void {
   expect(run.finished, run.stderr).toMatchObject({
     status: "failed",
     exit_code: expected.exitCode,
@@ -138,7 +142,7 @@ function expectFailed(run: LiveRun, expected: { code: string; retryable: boolean
 }
 
 /** The run's totals are what the fake server reported, call by call. */
-function expectUsageMatchesServer(run: LiveRun, facts: TargetFacts): void {
+export function expectUsageMatchesServer(run: LiveRun, facts: TargetFacts): void {
   expect(run.finished.usage).toMatchObject({ input_tokens: run.server.usage.input_tokens, output_tokens: run.server.usage.output_tokens });
   expect(run.finished.usage.complete).toBe(facts.usageComplete ? undefined : false);
 }

@@ -14,6 +14,8 @@ export const LIVE_TARGETS = [
   { id: "gemini-0.61.0", backend: "gemini", registry: "npm", package: "@google/gemini-cli", version: "0.61.0", command: "gemini", node: "current" },
   // A Rust binary in a per-platform optional dependency; run directly (its Node launcher is bypassed).
   { id: "codex-0.171.0", backend: "codex", registry: "npm", package: "@openai/codex", version: "0.171.0", command: "codex", node: "native" },
+  // A native binary (Bun) from the platform package npm picks; no Node at run time.
+  { id: "claude-2.1.332", backend: "claude", registry: "npm", package: "@anthropic-ai/claude-code", version: "2.1.332", command: "claude", node: "native" },
 ];
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */

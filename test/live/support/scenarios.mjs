@@ -11,6 +11,10 @@ export const ANSWERS = {
   retry429: "Recovered after one rate limit.",
   toolfailFinal: "That file does not exist.",
   slowtoolFinal: "The long command finished.",
+  retry529: "Recovered after one overload.",
+  deniedFinal: "I was not allowed to create the file.",
+  subagentReport: "Sub-agent here: the folder holds notes.txt and data.csv.",
+  subagentFinal: "The sub-agent says the folder holds notes.txt and data.csv.",
 };
 
 /** Token counts each completed model call reports, so totals can be checked exactly. */
@@ -28,12 +32,23 @@ export const SCENARIOS = {
   bare429: { prompt: "scenario:bare429 rate limited once, with no Retry-After" },
   toolfail: { prompt: "scenario:toolfail list a missing file" },
   slowtool: { prompt: "scenario:slowtool run a long command" },
+  // Scenarios beyond the standard ones (`extra`): one backend's live suite runs them, `npm run capture` records them only where asked.
+  retry529: { prompt: "scenario:retry529 the first attempt is overloaded (HTTP 529)", extra: true },
+  error529: { prompt: "scenario:error529 the service is always overloaded (HTTP 529)", extra: true },
+  maxturns: { prompt: "scenario:maxturns list the files, with one model turn allowed", extra: true },
+  denied: { prompt: "scenario:denied create a file", extra: true },
+  subagent: { prompt: "scenario:subagent ask a sub-agent to list the files", extra: true },
 };
 
 /** The shell commands of the toolfail and slowtool scenarios: one exits 2, one runs for 30 s (an odd number, to be told from other sleeps). */
 export const FAILING_COMMAND = "ls no-such-file";
 export const SLOW_SLEEP = "sleep 30.01";
 export const SLOW_COMMAND = `${SLOW_SLEEP}; echo slept`;
+
+/** The command the denied scenario's shell call runs: it writes, so it needs a permission the run lacks. */
+export const DENIED_COMMAND = "touch made-by-tool.txt";
+/** What the sub-agent is asked (its own request names its scenario). */
+export const SUBAGENT_PROMPT = "scenario:subtask list the files of the working directory";
 
 /** Files the tool scenario's working directory holds. */
 export const TOOL_SCENARIO_FILES = { "notes.txt": "some notes\n", "data.csv": "a,b\n1,2\n" };
@@ -51,6 +66,7 @@ export function replyFor(scenario, request, attempt) {
     case "text":
       return { chunks: [...textChunks(ANSWERS.text)], finish: "stop" };
     case "tool":
+    case "maxturns":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.toolFinal)], finish: "stop" };
       return { chunks: [...textChunks(ANSWERS.toolIntro), { tool_call: listFilesCall(request) }], finish: "tool_use" };
     case "thinking":
@@ -72,6 +88,19 @@ export function replyFor(scenario, request, attempt) {
       return { chunks: [...textChunks(ANSWERS.retry429)], finish: "stop" };
     case "error503":
       return httpError(503, "server_error", "scenario error503: the service is overloaded");
+    case "retry529":
+      if (attempt === 1) return httpError(529, "overloaded_error", "scenario retry529: overloaded");
+      return { chunks: [...textChunks(ANSWERS.retry529)], finish: "stop" };
+    case "error529":
+      return httpError(529, "overloaded_error", "scenario error529: overloaded");
+    case "denied":
+      if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.deniedFinal)], finish: "stop" };
+      return { chunks: [{ tool_call: { name: "bash", arguments: { command: DENIED_COMMAND } } }], finish: "tool_use" };
+    case "subagent":
+      if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.subagentFinal)], finish: "stop" };
+      return { chunks: [{ tool_call: subagentCall(request) }], finish: "tool_use" };
+    case "subtask":
+      return { chunks: [...textChunks(ANSWERS.subagentReport)], finish: "stop" };
     case "slow":
       return { chunks: [], finish: "stop", slow: true };
     case "toolfail":
@@ -106,6 +135,17 @@ function listFilesCall(request) {
   // Gemini CLI's read-only listing tool (its shell tool needs approval headless).
   if (offered.has("list_directory")) return { name: "list_directory", arguments: { dir_path: "." } };
   return { name: "ls", arguments: {} };
+}
+
+/**
+ * A call that hands SUBAGENT_PROMPT to a sub-agent, with the tool the backend
+ * offers for it (Claude Code 2.1: Agent, earlier Task), in the foreground where
+ * it can run in the background (its result then comes back as the tool result).
+ */
+function subagentCall(request) {
+  const tool = request.tools.find((t) => ["Agent", "Task", "task"].includes(t.name)) ?? { name: "Task" };
+  const foreground = tool.parameters?.properties?.run_in_background ? { run_in_background: false } : {};
+  return { name: tool.name, arguments: { description: "List the files", prompt: SUBAGENT_PROMPT, subagent_type: "general-purpose", ...foreground } };
 }
 
 /** pi's `ls` takes a relative path; EvoScientist's takes an absolute one inside its workdir. */
