@@ -49,8 +49,8 @@ export class ClaudeTranslator implements Translator {
   private readonly toolNames = new Map<string, string>();
   /** Each tool call's input, for the approval a denial asks for. */
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
-  /** Tool calls denied for want of a permission (-p mode cannot ask): approvals the run needs. */
-  private readonly denied = new Set<string>();
+  /** Tool calls denied for want of a permission (-p mode cannot ask), by id, with their tool's name: approvals the run needs. */
+  private readonly denied = new Map<string, string>();
   private sessionId: string | undefined;
   /** Tool calls a SIGINT stopped (task_notification status "stopped"). */
   private readonly stopped = new Set<string>();
@@ -93,7 +93,7 @@ export class ClaudeTranslator implements Translator {
 
   finish(_end: StreamEnd): Ending {
     if (this.outcome?.status !== "needs_input" || !this.sessionId) return { drafts: [], outcome: this.outcome };
-    const tools = [...new Set([...this.denied].map((id) => this.toolNames.get(id) ?? "tool"))].join(" ");
+    const tools = [...new Set(this.denied.values())].join(" ");
     const hint = `claude -p --resume ${this.sessionId} --allowedTools ${tools} -- PROMPT (allow what was denied, then go on)`;
     return { drafts: [], outcome: this.outcome, resume: { session_id: this.sessionId, hint } };
   }
@@ -315,8 +315,8 @@ export class ClaudeTranslator implements Translator {
 
   /** input.requested for a denied call: the approval it lacked. */
   private approvalNeeded(id: string, toolName: string, args: Record<string, unknown> | undefined, message: string, e: NativeEvent): Draft {
-    this.denied.add(id);
     const name = toolName || this.toolNames.get(id) || "tool";
+    this.denied.set(id, name);
     const action = { name, args: args ?? {}, description: message || `${name} needs permission`, allowed_decisions: ["approve", "reject"] };
     return draft("input.requested", { request_id: id, kind: "approval", tool_call_id: id, actions: [action] }, { native: e.type, ...this.agentOf(e) });
   }
