@@ -29,7 +29,9 @@ let finished: EventOf<"run.finished"> | undefined;
 for await (const event of events()) {
   switch (event.type) {
     case "tool.completed":
-      console.log(`tool ${event.name}: ${event.status}${event.duration_ms === undefined ? "" : ` in ${event.duration_ms} ms`}`);
+      console.log(
+        `tool ${event.name}: ${event.status}${event.duration_ms === undefined ? "" : ` in ${event.duration_ms} ms`}`,
+      );
       break;
     case "error":
       console.log(`error ${event.code}${event.retryable ? " (retryable)" : ""}: ${event.message}`);
@@ -44,7 +46,10 @@ if (!finished) throw new Error("the stream ended without run.finished");
 const { status, counts, usage, result, error, exit_code } = finished;
 console.log(`${status}: ${counts.tool_calls} tool calls, ${counts.tool_failures} failed`);
 // Usage fields are absent when the backend did not report them.
-if (usage) console.log(`tokens: ${usage.input_tokens} in, ${usage.output_tokens} out${usage.complete === false ? " (incomplete)" : ""}`);
+if (usage)
+  console.log(
+    `tokens: ${usage.input_tokens} in, ${usage.output_tokens} out${usage.complete === false ? " (incomplete)" : ""}`,
+  );
 if (result) console.log(`answer: ${result.text}`);
 if (error) console.log(`failed with ${error.code}; retrying may help: ${error.retryable}`);
 process.exitCode = exit_code;

@@ -18,21 +18,29 @@ if (args.includes("-V") || args.includes("--version")) {
 }
 const prompt = args[args.indexOf("-p") + 1];
 if (!args.includes("-p") || !prompt || !args.includes("stream-json")) {
-  process.stderr.write("Usage: replay-backend.mjs -p PROMPT --output-format stream-json\nError: --output-format stream-json requires -p PROMPT\n");
+  process.stderr.write(
+    "Usage: replay-backend.mjs -p PROMPT --output-format stream-json\nError: --output-format stream-json requires -p PROMPT\n",
+  );
   process.exit(2);
 }
 
 const recording = process.env.REPLAY_RECORDING ?? new URL("./replay/evosci-summarize.recording.jsonl", import.meta.url);
 const speed = Number(process.env.REPLAY_SPEED ?? "1") || 1;
-const entries = readFileSync(recording, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+const entries = readFileSync(recording, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((line) => JSON.parse(line));
 
 // Like EvoSci: SIGINT ends the run at once with 130, the last complete line written.
 process.on("SIGINT", () => process.exit(130));
 
-process.stderr.write(`[replay] not a live agent: replaying ${recording instanceof URL ? "examples/replay/evosci-summarize.recording.jsonl" : recording}; the prompt is ignored\n`);
+process.stderr.write(
+  `[replay] not a live agent: replaying ${recording instanceof URL ? "examples/replay/evosci-summarize.recording.jsonl" : recording}; the prompt is ignored\n`,
+);
 for (const entry of entries) {
   await new Promise((resolve) => setTimeout(resolve, (entry.after_ms ?? 0) / speed));
-  if (entry.stdout !== undefined && !process.stdout.write(`${pythonJson(entry.stdout)}\n`)) await once(process.stdout, "drain");
+  if (entry.stdout !== undefined && !process.stdout.write(`${pythonJson(entry.stdout)}\n`))
+    await once(process.stdout, "drain");
   if (entry.stderr !== undefined) process.stderr.write(entry.stderr);
 }
 
@@ -40,7 +48,9 @@ for (const entry of entries) {
 function pythonJson(value) {
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${asciiString(k)}: ${pythonJson(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${asciiString(k)}: ${pythonJson(v)}`)
+      .join(", ")}}`;
   }
   return typeof value === "string" ? asciiString(value) : JSON.stringify(value);
 }

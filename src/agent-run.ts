@@ -77,13 +77,31 @@ export async function planRun(
   const full: BackendRequest = {
     ...wanted,
     prompt,
-    promptTerminator: executable.found ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: probing.graceMs, stops: probing.stops ?? NO_STOPS }) : false,
+    promptTerminator: executable.found
+      ? await definition.promptTerminator(executable.path, prompt, {
+          env,
+          graceMs: probing.graceMs,
+          stops: probing.stops ?? NO_STOPS,
+        })
+      : false,
   };
   const file = executable.found ? executable.path : definition.executableNames[0]!;
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
-  const command = redactSecretValues([file, ...definition.argv({ ...full, prompt: shownPrompt, backendArgs: redactSecrets(full.backendArgs) })], env);
-  return { definition, cwd, env, executable, file, args: definition.argv(full), command, redactor: runRedactor(full.backendArgs, env) };
+  const command = redactSecretValues(
+    [file, ...definition.argv({ ...full, prompt: shownPrompt, backendArgs: redactSecrets(full.backendArgs) })],
+    env,
+  );
+  return {
+    definition,
+    cwd,
+    env,
+    executable,
+    file,
+    args: definition.argv(full),
+    command,
+    redactor: runRedactor(full.backendArgs, env),
+  };
 }
 
 /** Where a supervised run's events and the backend's stderr go, and how it may be stopped. */
@@ -115,7 +133,12 @@ export interface RunIo {
 }
 
 export type RunEnd =
-  | { kind: "finished"; outcome: ResolvedOutcome; /** why a backend could not be started: its launch error's code */ launchCode?: string; hint?: string }
+  | {
+      kind: "finished";
+      outcome: ResolvedOutcome /** why a backend could not be started: its launch error's code */;
+      launchCode?: string;
+      hint?: string;
+    }
   | { kind: "stdout_closed" };
 
 const NOT_STARTED = { backendExit: null, stderrTail: [] };
@@ -171,7 +194,10 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
     return { kind: "finished", outcome: session.end(NOT_STARTED, { kind: "signal", signal: stop }) };
   }
   if (!plan.executable.found) {
-    const outcome = session.end(NOT_STARTED, undefined, { code: "backend_not_found", message: plan.executable.message });
+    const outcome = session.end(NOT_STARTED, undefined, {
+      code: "backend_not_found",
+      message: plan.executable.message,
+    });
     return { kind: "finished", outcome, hint: plan.executable.hint };
   }
   const batch = io.batch ?? (<T>(work: () => T): T => work());
@@ -211,6 +237,9 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
             : `check that ${plan.file} is a program that can run here, or point --bin / ${definition.binEnvVar} elsewhere`,
       };
     case "exited":
-      return { kind: "finished", outcome: session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption) };
+      return {
+        kind: "finished",
+        outcome: session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption),
+      };
   }
 }

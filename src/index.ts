@@ -7,8 +7,24 @@ export { TranslationSession, type TranslationSessionOptions } from "./core/trans
 export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";
 export { EvosciTranslator } from "./backends/evosci/translator.js";
 export { AtomicTranslator } from "./backends/atomic/translator.js";
-export { BACKENDS, BACKEND_NAMES, TRANSLATORS, createTranslator, detectBackend, type BackendDefinition, type BackendName } from "./backends/registry.js";
-export type { Draft, Ending, NativeEvent, Outcome, StreamEnd, Translator, TranslatorCatalog } from "./core/translator.js";
+export {
+  BACKENDS,
+  BACKEND_NAMES,
+  TRANSLATORS,
+  createTranslator,
+  detectBackend,
+  type BackendDefinition,
+  type BackendName,
+} from "./backends/registry.js";
+export type {
+  Draft,
+  Ending,
+  NativeEvent,
+  Outcome,
+  StreamEnd,
+  Translator,
+  TranslatorCatalog,
+} from "./core/translator.js";
 export { ContentDetector } from "./backends/detect.js";
 export type { BackendDetector, Verdict } from "./core/translator.js";
 export type { Interruption, ResolvedOutcome } from "./core/outcome.js";

@@ -108,9 +108,18 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
 }
 
 /** The run's OTLP export (OpenTelemetry is loaded only now). */
-async function openOtlpExport(settings: NonNullable<RunOptions["otlp"]>, redactor: Redactor, warn: (text: string) => void) {
+async function openOtlpExport(
+  settings: NonNullable<RunOptions["otlp"]>,
+  redactor: Redactor,
+  warn: (text: string) => void,
+) {
   const { exportOneRun } = await import("./export/otlp.js");
-  const otlp = exportOneRun({ endpoint: settings.endpoint, content: settings.content === true, redactor, version: VERSION });
+  const otlp = exportOneRun({
+    endpoint: settings.endpoint,
+    content: settings.content === true,
+    redactor,
+    version: VERSION,
+  });
   return {
     trace: otlp.trace,
     async end(): Promise<void> {

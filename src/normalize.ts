@@ -57,7 +57,10 @@ export async function* normalizeStream(
       yield* batch;
     }
   }
-  const outcome = session.end({ backendExit: options.end?.backendExit ?? null, stderrTail: options.end?.stderrTail ?? [] });
+  const outcome = session.end({
+    backendExit: options.end?.backendExit ?? null,
+    stderrTail: options.end?.stderrTail ?? [],
+  });
   yield* ready;
   return outcome;
 }

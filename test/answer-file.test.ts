@@ -28,7 +28,9 @@ describe("run --answer-file", () => {
   it("writes the final answer to the file while stdout streams the canonical JSONL", async () => {
     const dir = folder();
     const file = join(dir, "answer.txt");
-    const { result } = await runStandIn(scratch, ["--backend", "evosci", "--answer-file", file, "x"], { knobs: { STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") } });
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "--answer-file", file, "x"], {
+      knobs: { STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") },
+    });
     expect(result.code).toBe(0);
     expectCanonical(result);
     expect(readFileSync(file, "utf8")).toBe(STAND_IN_ANSWER);
@@ -38,12 +40,18 @@ describe("run --answer-file", () => {
   it("holds what --output text prints, secrets redacted", async () => {
     const dir = folder();
     const recording = join(dir, "recording.jsonl");
-    writeFileSync(recording, '{"type": "done", "response": "the key is s3cr3t-value-123, and sk-abcdefghijklmnopqrstu"}\n');
+    writeFileSync(
+      recording,
+      '{"type": "done", "response": "the key is s3cr3t-value-123, and sk-abcdefghijklmnopqrstu"}\n',
+    );
     const file = join(dir, "answer.txt");
     const env = { MY_API_KEY: "s3cr3t-value-123" };
     const knobs = { STANDIN_TRANSCRIPT: recording };
     const { result } = await runStandIn(scratch, ["--backend", "evosci", "--answer-file", file, "x"], { knobs, env });
-    const { result: text } = await runStandIn(scratch, ["--backend", "evosci", "--output", "text", "x"], { knobs, env });
+    const { result: text } = await runStandIn(scratch, ["--backend", "evosci", "--output", "text", "x"], {
+      knobs,
+      env,
+    });
     expect(result.code).toBe(0);
     expect(readFileSync(file, "utf8")).toBe("the key is [redacted], and [redacted]\n");
     expect(readFileSync(file, "utf8")).toBe(text.stdout);
@@ -55,7 +63,9 @@ describe("run --answer-file", () => {
     writeFileSync(file, "the answer of an earlier run\n");
     const recording = join(dir, "recording.jsonl");
     writeFileSync(recording, '{"type": "error", "message": "Error code: 529 - overloaded"}\n');
-    const { result } = await runStandIn(scratch, ["--backend", "evosci", "--answer-file", file, "x"], { knobs: { STANDIN_TRANSCRIPT: recording } });
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "--answer-file", file, "x"], {
+      knobs: { STANDIN_TRANSCRIPT: recording },
+    });
     expect(result.code).toBe(75);
     expect(readdirSync(dir)).toEqual(["recording.jsonl"]);
   });
@@ -64,10 +74,26 @@ describe("run --answer-file", () => {
     const dir = folder();
     for (const file of [join(dir, "no-such-folder", "answer.txt"), dir]) {
       const record = scratch.recordPath();
-      const run = await runCli(["run", "--backend", "evosci", "--bin", fileURLToPath(new URL("./fixtures/backends/stand-in.mjs", import.meta.url)), "--answer-file", file, "x"], { env: { STANDIN_RECORD: record } });
+      const run = await runCli(
+        [
+          "run",
+          "--backend",
+          "evosci",
+          "--bin",
+          fileURLToPath(new URL("./fixtures/backends/stand-in.mjs", import.meta.url)),
+          "--answer-file",
+          file,
+          "x",
+        ],
+        { env: { STANDIN_RECORD: record } },
+      );
       expect(run.code, file).toBe(2);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(new RegExp(`agentstream: cannot write --answer-file ${file}: (its folder does not exist|it is not a regular file)`));
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `agentstream: cannot write --answer-file ${file}: (its folder does not exist|it is not a regular file)`,
+        ),
+      );
       expect(existsSync(record), "the backend started").toBe(false);
     }
     expect(readdirSync(dir)).toEqual([]);
@@ -83,8 +109,20 @@ describe("normalize --answer-file", () => {
     expect(run.code).toBe(0);
     expect(verifyEvents(parseJsonl(run.stdout))).toEqual([]);
     expect(readFileSync(file, "utf8")).toBe("Baselines: CIFAR-100 ~76%, Tiny-ImageNet ~55% top-1.\n");
-    const json = await runCli(["normalize", "--backend-exit", "0", "--output", "json", "--answer-file", file, RESEARCH]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ type: "run.finished", result: { text: "Baselines: CIFAR-100 ~76%, Tiny-ImageNet ~55% top-1." } });
+    const json = await runCli([
+      "normalize",
+      "--backend-exit",
+      "0",
+      "--output",
+      "json",
+      "--answer-file",
+      file,
+      RESEARCH,
+    ]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      type: "run.finished",
+      result: { text: "Baselines: CIFAR-100 ~76%, Tiny-ImageNet ~55% top-1." },
+    });
     expect(readFileSync(file, "utf8")).toBe("Baselines: CIFAR-100 ~76%, Tiny-ImageNet ~55% top-1.\n");
     expect(readdirSync(dir)).toEqual(["answer.txt"]);
   });
@@ -114,23 +152,30 @@ describe("normalize --answer-file", () => {
 
   // As root every file is writable: root runs it as user nobody.
   const asRoot = process.getuid?.() === 0;
-  it.skipIf(asRoot && !existsSync("/usr/bin/setpriv"))("refuses a read-only file with exit 2 and leaves it alone", () => {
-    const dir = folder();
-    chmodSync(dir, 0o777);
-    chmodSync(scratch.dir, 0o755);
-    const file = join(dir, "answer.txt");
-    writeFileSync(file, "keep me\n");
-    chmodSync(file, 0o444);
-    const args = [BIN, "normalize", "--backend-exit", "0", "--answer-file", file, RESEARCH];
-    const run = asRoot
-      ? spawnSync("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...args], { encoding: "utf8" })
-      : spawnSync(process.execPath, args, { encoding: "utf8" });
-    expect(run.status, run.stderr).toBe(2);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toMatch(/cannot write --answer-file .*: permission denied/);
-    expect(readFileSync(file, "utf8")).toBe("keep me\n");
-    expect(readdirSync(dir)).toEqual(["answer.txt"]);
-  });
+  it.skipIf(asRoot && !existsSync("/usr/bin/setpriv"))(
+    "refuses a read-only file with exit 2 and leaves it alone",
+    () => {
+      const dir = folder();
+      chmodSync(dir, 0o777);
+      chmodSync(scratch.dir, 0o755);
+      const file = join(dir, "answer.txt");
+      writeFileSync(file, "keep me\n");
+      chmodSync(file, 0o444);
+      const args = [BIN, "normalize", "--backend-exit", "0", "--answer-file", file, RESEARCH];
+      const run = asRoot
+        ? spawnSync(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...args],
+            { encoding: "utf8" },
+          )
+        : spawnSync(process.execPath, args, { encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toMatch(/cannot write --answer-file .*: permission denied/);
+      expect(readFileSync(file, "utf8")).toBe("keep me\n");
+      expect(readdirSync(dir)).toEqual(["answer.txt"]);
+    },
+  );
 
   it("leaves no file and no temporary file when the reader closes stdout (exit 141)", async () => {
     const dir = folder();

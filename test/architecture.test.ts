@@ -40,7 +40,9 @@ function layerOf(file: string): string {
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, ".ts")));
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)].map((m) =>
+    resolve(dirname(file), m[1]!.replace(/\.js$/, ".ts")),
+  );
 }
 
 describe("architecture", () => {
@@ -74,7 +76,9 @@ describe("the backend registry is the one list", () => {
   const names = BACKENDS.map((b) => b.name);
 
   it("the schema's backend enum lists exactly the registry's names", () => {
-    const schema = JSON.parse(readFileSync(fileURLToPath(new URL("../schemas/canonical-v1.schema.json", import.meta.url)), "utf8")) as {
+    const schema = JSON.parse(
+      readFileSync(fileURLToPath(new URL("../schemas/canonical-v1.schema.json", import.meta.url)), "utf8"),
+    ) as {
       properties: { backend: { enum: string[] } };
     };
     expect(schema.properties.backend.enum).toEqual(names);
@@ -84,7 +88,10 @@ describe("the backend registry is the one list", () => {
     const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
     const table = readme.slice(readme.indexOf("| backend | native protocol | agentstream name |"));
     const lines = table.split("\n").slice(2);
-    const rows = lines.slice(0, lines.findIndex((line) => !line.startsWith("|")));
+    const rows = lines.slice(
+      0,
+      lines.findIndex((line) => !line.startsWith("|")),
+    );
     const named = rows.map((row) => /`([a-z0-9-]+)` \|$/.exec(row)?.[1]);
     expect(named).toEqual(names);
   });
@@ -99,6 +106,7 @@ describe("the backend registry is the one list", () => {
   });
 
   it("each name, executable variable and display name is unique", () => {
-    for (const key of ["name", "binEnvVar", "displayName"] as const) expect(new Set(BACKENDS.map((b) => b[key])).size).toBe(BACKENDS.length);
+    for (const key of ["name", "binEnvVar", "displayName"] as const)
+      expect(new Set(BACKENDS.map((b) => b[key])).size).toBe(BACKENDS.length);
   });
 });

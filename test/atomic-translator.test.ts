@@ -87,7 +87,14 @@ describe("atomic translator: endings", () => {
     expect(of("error")[0]).toMatchObject({ code: "context_length", retryable: false });
     expect(of("compaction.started")[0]).toMatchObject({ reason: "overflow" });
     // Atomic's result: compactedText and stats.
-    expect(of("compaction.completed")[0]).toMatchObject({ reason: "overflow", summary: "(filtered 12 lines)", tokens_before: 9000, tokens_after: 1200, will_retry: true, aborted: false });
+    expect(of("compaction.completed")[0]).toMatchObject({
+      reason: "overflow",
+      summary: "(filtered 12 lines)",
+      tokens_before: 9000,
+      tokens_after: 1200,
+      will_retry: true,
+      aborted: false,
+    });
     expect(finished.result).toEqual({ text: "Answer after overflow compaction." });
   });
 
@@ -132,7 +139,12 @@ describe("atomic translator: endings", () => {
     expect(finished.result).toBeNull();
     const closed = of("tool.completed");
     expect(closed).toHaveLength(1);
-    expect(closed[0]).toMatchObject({ tool_call_id: "call_sleep_1", status: "cancelled", reason: "backend_exited", synthetic: true });
+    expect(closed[0]).toMatchObject({
+      tool_call_id: "call_sleep_1",
+      status: "cancelled",
+      reason: "backend_exited",
+      synthetic: true,
+    });
     expect(closed[0]!.native).toBeUndefined();
   });
 
@@ -160,13 +172,21 @@ describe("atomic translator: endings", () => {
   it("fallback that works: succeeded, with the switch in the stream", () => {
     const { finished, of } = fixture("atomic-fallback");
     expect(finished.status).toBe("succeeded");
-    expect(of("model.changed")[0]).toMatchObject({ model: "fake-backup", provider: "fake", previous_model: "fake-model", reason: "fallback" });
+    expect(of("model.changed")[0]).toMatchObject({
+      model: "fake-backup",
+      provider: "fake",
+      previous_model: "fake-model",
+      reason: "fallback",
+    });
     expect(of("model.fallback")[1]).toMatchObject({ phase: "completed", success: true });
   });
 
   it("agent_continue_error after the last assistant message fails the run", () => {
     const { finished, of } = fixture("atomic-continue-error");
-    expect(of("error")[0]).toMatchObject({ native: "agent_continue_error", message: "Post-compaction continuation failed: provider failed" });
+    expect(of("error")[0]).toMatchObject({
+      native: "agent_continue_error",
+      message: "Post-compaction continuation failed: provider failed",
+    });
     expectFailed(finished, 1, { code: "unknown", message: "Post-compaction continuation failed: provider failed" });
   });
 });
@@ -186,7 +206,15 @@ describe("atomic translator: events", () => {
       model: "fake-model",
       provider: "fake",
     });
-    expect(finished.usage).toEqual({ input_tokens: 1250, output_tokens: 7, cache_read_input_tokens: 1000, cache_write_input_tokens: 50, reasoning_tokens: 0, total_tokens: 1257, cost_usd: 0.001014 });
+    expect(finished.usage).toEqual({
+      input_tokens: 1250,
+      output_tokens: 7,
+      cache_read_input_tokens: 1000,
+      cache_write_input_tokens: 50,
+      reasoning_tokens: 0,
+      total_tokens: 1257,
+      cost_usd: 0.001014,
+    });
   });
 
   it("usage only where the message reports any; totals sum every message", () => {
@@ -194,7 +222,12 @@ describe("atomic translator: events", () => {
     expect(fixture("atomic-error400").finished.usage).toBeUndefined();
     const { finished, of } = fixture("atomic-tools");
     expect(of("usage").map((u) => u.input_tokens)).toEqual([1300, 1400]);
-    expect(finished.usage).toMatchObject({ input_tokens: 2700, output_tokens: 52, cache_read_input_tokens: 2300, cost_usd: 0.00075 });
+    expect(finished.usage).toMatchObject({
+      input_tokens: 2700,
+      output_tokens: 52,
+      cache_read_input_tokens: 2300,
+      cost_usd: 0.00075,
+    });
   });
 
   it("usage with counts that are not exact integers is kept as backend.event, never written with a made-up 0", () => {
@@ -218,8 +251,14 @@ describe("atomic translator: events", () => {
   });
 
   it("auto_retry_start's delay_ms is capped at 2^53 - 1", () => {
-    const native = '{"type":"auto_retry_start","attempt":1,"maxAttempts":2,"delayMs":1e400,"errorMessage":"500"}\n' + lines({ type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 100.4, errorMessage: "500" });
-    expect(run(native, { from: "atomic", end: exit0 }).of("retry.started").map((r) => r.delay_ms)).toEqual([Number.MAX_SAFE_INTEGER, 100]);
+    const native =
+      '{"type":"auto_retry_start","attempt":1,"maxAttempts":2,"delayMs":1e400,"errorMessage":"500"}\n' +
+      lines({ type: "auto_retry_start", attempt: 2, maxAttempts: 2, delayMs: 100.4, errorMessage: "500" });
+    expect(
+      run(native, { from: "atomic", end: exit0 })
+        .of("retry.started")
+        .map((r) => r.delay_ms),
+    ).toEqual([Number.MAX_SAFE_INTEGER, 100]);
   });
 
   it("message.completed carries model, provider and stop_reason; text blocks are joined", () => {
@@ -233,8 +272,14 @@ describe("atomic translator: events", () => {
   it("reasoning.completed per thinking block, deltas share the message id", () => {
     const { of } = fixture("atomic-thinking");
     expect(of("reasoning.completed").map((r) => r.text)).toEqual(["The user wants a greeting.", "Keep it short."]);
-    expect(of("reasoning.delta").map((r) => r.text).join("")).toBe("The user wants a greeting.Keep it short.");
-    const ids = new Set([...of("reasoning.delta"), ...of("message.delta"), ...of("message.completed")].map((e) => e.message_id));
+    expect(
+      of("reasoning.delta")
+        .map((r) => r.text)
+        .join(""),
+    ).toBe("The user wants a greeting.Keep it short.");
+    const ids = new Set(
+      [...of("reasoning.delta"), ...of("message.delta"), ...of("message.completed")].map((e) => e.message_id),
+    );
     expect(ids).toEqual(new Set(["msg_1"]));
     expect(of("usage")[0]).toMatchObject({ reasoning_tokens: 12 });
   });
@@ -261,13 +306,25 @@ describe("atomic translator: events", () => {
 
   it("a message that only called a tool, only thought, or only failed has no message.completed; its usage and calls stay", () => {
     const { finished, of } = fixture("pi-1.6-tool");
-    expect(of("message.completed").map((m) => [m.message_id, m.text])).toEqual([["msg_2", "Two files: a.txt and b.txt."]]);
+    expect(of("message.completed").map((m) => [m.message_id, m.text])).toEqual([
+      ["msg_2", "Two files: a.txt and b.txt."],
+    ]);
     expect(of("usage").map((u) => u.input_tokens)).toEqual([1200, 1300]);
     expect(of("tool.started")).toHaveLength(1);
     expect(finished.counts.messages).toBe(1);
-    const thinking = { role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "" }], stopReason: "stop" };
+    const thinking = {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "hmm" },
+        { type: "text", text: "" },
+      ],
+      stopReason: "stop",
+    };
     const failed = { role: "assistant", content: [], stopReason: "error", errorMessage: "500 boom" };
-    const quiet = run(lines({ type: "message_end", message: thinking }, { type: "message_end", message: failed }), { from: "atomic", end: exit0 });
+    const quiet = run(lines({ type: "message_end", message: thinking }, { type: "message_end", message: failed }), {
+      from: "atomic",
+      end: exit0,
+    });
     expect(quiet.events.map((e) => e.type)).toEqual(["run.started", "reasoning.completed", "error", "run.finished"]);
     expect(quiet.finished.result).toBeNull();
   });
@@ -283,11 +340,20 @@ describe("atomic translator: events", () => {
     expect(of("session.updated").map(({ name, thinking_level, queue }) => ({ name, thinking_level, queue }))).toEqual([
       { name: undefined, thinking_level: "high", queue: undefined },
       { name: "refactor notes", thinking_level: undefined, queue: undefined },
-      { name: undefined, thinking_level: undefined, queue: { steering: ["use tabs"], follow_up: ["then run the tests"] } },
+      {
+        name: undefined,
+        thinking_level: undefined,
+        queue: { steering: ["use tabs"], follow_up: ["then run the tests"] },
+      },
       { name: undefined, thinking_level: undefined, queue: { steering: [], follow_up: [] } },
     ]);
     expect(of("model.changed")[0]).toMatchObject({ model: "fake-reasoner", reason: "cycle" });
-    expect(of("backend.event").map((e) => e.native_type)).toEqual(["message_update", "entry_appended", "bash_execution_update", "plan_updated"]);
+    expect(of("backend.event").map((e) => e.native_type)).toEqual([
+      "message_update",
+      "entry_appended",
+      "bash_execution_update",
+      "plan_updated",
+    ]);
     expect(finished.counts.unknown_events).toBe(4);
     expect(finished.status).toBe("succeeded");
   });
@@ -296,10 +362,21 @@ describe("atomic translator: events", () => {
     const { finished, of } = fixture("pi-compaction");
     expect(of("compaction.started")).toHaveLength(1);
     expect(of("compaction.completed")).toEqual([
-      expect.objectContaining({ reason: "threshold", summary: "The user asked two questions.", tokens_before: 150000, tokens_after: 4000, aborted: false }),
+      expect.objectContaining({
+        reason: "threshold",
+        summary: "The user asked two questions.",
+        tokens_before: 150000,
+        tokens_after: 4000,
+        aborted: false,
+      }),
       expect.objectContaining({ reason: "manual", aborted: true, error: "Compaction cancelled" }),
     ]);
-    expect(of("retry.started")[0]).toMatchObject({ scope: "summarization", attempt: 1, max_attempts: 3, delay_ms: 500 });
+    expect(of("retry.started")[0]).toMatchObject({
+      scope: "summarization",
+      attempt: 1,
+      max_attempts: 3,
+      delay_ms: 500,
+    });
     expect(of("retry.completed")[0]).toMatchObject({ scope: "summarization" });
     expect(of("backend.event")[0]).toMatchObject({ native_type: "summarization_retry_attempt_start" });
     // Two prompts: the second one's answer is the result.
@@ -310,7 +387,11 @@ describe("atomic translator: events", () => {
   it("old pi auto_compaction_start/end map like compaction_start/end", () => {
     const { of } = fixture("pi-auto-compaction");
     expect(of("compaction.started")[0]).toMatchObject({ reason: "threshold", native: "auto_compaction_start" });
-    expect(of("compaction.completed")[0]).toMatchObject({ summary: "Greeting exchanged.", tokens_before: 2004, native: "auto_compaction_end" });
+    expect(of("compaction.completed")[0]).toMatchObject({
+      summary: "Greeting exchanged.",
+      tokens_before: 2004,
+      native: "auto_compaction_end",
+    });
   });
 
   it("session_id is on every line after the header, seq counts up by one, exit_code is the outcome's", () => {
@@ -341,27 +422,43 @@ describe("atomic translator: several prompts in one run", () => {
   ];
 
   it("an abort in an earlier prompt does not fail a later one that succeeded", () => {
-    const { finished } = run(lines(header, ...prompt("stopped", "aborted", { aborted: true }), ...prompt("done", "stop", { aborted: false })), { from: "pi", end: exit0 });
+    const { finished } = run(
+      lines(header, ...prompt("stopped", "aborted", { aborted: true }), ...prompt("done", "stop", { aborted: false })),
+      { from: "pi", end: exit0 },
+    );
     expect(finished.status).toBe("succeeded");
     expect(finished.result).toEqual({ text: "done" });
   });
 
   it("a kill during the second prompt is a crash, even though the first one settled", () => {
-    const second = [{ type: "agent_start" }, { type: "turn_start" }, { type: "tool_execution_start", toolCallId: "c1", toolName: "bash", args: {} }];
-    const { finished, of } = run(lines(header, ...prompt("first", "stop", {}), ...second), { end: { backendExit: { code: null, signal: "SIGTERM" }, stderrTail: [] } });
+    const second = [
+      { type: "agent_start" },
+      { type: "turn_start" },
+      { type: "tool_execution_start", toolCallId: "c1", toolName: "bash", args: {} },
+    ];
+    const { finished, of } = run(lines(header, ...prompt("first", "stop", {}), ...second), {
+      end: { backendExit: { code: null, signal: "SIGTERM" }, stderrTail: [] },
+    });
     expectFailed(finished, 76, { code: "backend_crashed" });
     expect(of("tool.completed")[0]).toMatchObject({ tool_call_id: "c1", status: "cancelled", synthetic: true });
   });
 
   it("a pi 0.73 recording ending with a threshold compaction after agent_end still counts as finished", () => {
-    const compaction = [{ type: "compaction_start", reason: "threshold" }, { type: "compaction_end", reason: "threshold", aborted: false, willRetry: false }];
+    const compaction = [
+      { type: "compaction_start", reason: "threshold" },
+      { type: "compaction_end", reason: "threshold", aborted: false, willRetry: false },
+    ];
     const { finished } = run(lines(header, ...prompt("answer", "stop", null), ...compaction), { from: "pi" });
     expect(finished.status).toBe("succeeded");
     expect(finished.result).toEqual({ text: "answer" });
   });
 
   it("agent_end with willRetry (pi >= 0.84) is not the end of a recording", () => {
-    const native = lines(header, { type: "agent_start" }, assistant("", "error"), { type: "agent_end", messages: [], willRetry: true });
+    const native = lines(header, { type: "agent_start" }, assistant("", "error"), {
+      type: "agent_end",
+      messages: [],
+      willRetry: true,
+    });
     expect(run(native, { from: "pi" }).finished.error).toMatchObject({ code: "backend_crashed" });
   });
 });
@@ -374,7 +471,10 @@ describe("a clean exit with nothing to show", () => {
   });
 
   it("is a protocol error when stdout was not the protocol at all", () => {
-    const { outcome } = translate("Hello, I am not JSON\n", { from: "atomic", end: { backendExit: { code: 0, signal: null } } });
+    const { outcome } = translate("Hello, I am not JSON\n", {
+      from: "atomic",
+      end: { backendExit: { code: 0, signal: null } },
+    });
     expect(outcome).toMatchObject({ status: "failed", exitCode: 76, error: { code: "backend_protocol" } });
   });
 });

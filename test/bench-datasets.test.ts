@@ -21,7 +21,9 @@ const { emptyIdStream, nativeStream } = (await import(new URL("./bench/datasets.
 const RUN_BENCH = fileURLToPath(new URL("./bench/run-bench.mjs", import.meta.url));
 
 describe("bench dataset: EvoScientist calls without ids (issue 19)", () => {
-  it("holds N tool_call lines with an empty id, their results and done; normalize pairs them in order", { timeout: 60_000 }, async () => {
+  it("holds N tool_call lines with an empty id, their results and done; normalize pairs them in order", {
+    timeout: 60_000,
+  }, async () => {
     const calls = 300;
     const stream = await emptyIdStream(calls, () => {});
     const native = parseJsonl(readFileSync(stream.path, "utf8"));
@@ -54,17 +56,39 @@ const count = (events: Record<string, unknown>[], type: string): number => event
 // calls fail (Atomic's never do: its stream is kept as the figures were measured on).
 const GENERATED: Record<string, { first: string; passedThrough: string[]; exercises: string[]; failures?: false }> = {
   evosci: { first: "text", passedThrough: [], exercises: ["message.delta", "usage", "subagent.started"] },
-  atomic: { first: "session", passedThrough: [], exercises: ["message.delta", "usage", "turn.started"], failures: false },
+  atomic: {
+    first: "session",
+    passedThrough: [],
+    exercises: ["message.delta", "usage", "turn.started"],
+    failures: false,
+  },
   // system/status "requesting" before each model call.
-  claude: { first: "system", passedThrough: ["system"], exercises: ["tools.selected", "message.delta", "reasoning.delta", "reasoning.completed", "subagent.started", "usage"] },
+  claude: {
+    first: "system",
+    passedThrough: ["system"],
+    exercises: [
+      "tools.selected",
+      "message.delta",
+      "reasoning.delta",
+      "reasoning.completed",
+      "subagent.started",
+      "usage",
+    ],
+  },
   // The unknown-model warning item at the start.
-  codex: { first: "thread.started", passedThrough: ["item.completed"], exercises: ["reasoning.completed", "turn.started", "turn.completed", "usage"] },
+  codex: {
+    first: "thread.started",
+    passedThrough: ["item.completed"],
+    exercises: ["reasoning.completed", "turn.started", "turn.completed", "usage"],
+  },
   gemini: { first: "init", passedThrough: [], exercises: ["message.delta", "turn.started", "usage"] },
 };
 
 describe("bench datasets: the generated native streams", () => {
   for (const [protocol, expected] of Object.entries(GENERATED)) {
-    it(`${protocol}: normalizes with nothing unparsed into a verified stream that succeeds with the last answer`, { timeout: 60_000 }, async () => {
+    it(`${protocol}: normalizes with nothing unparsed into a verified stream that succeeds with the last answer`, {
+      timeout: 60_000,
+    }, async () => {
       const stream = await nativeStream(protocol, 0.5, () => {});
       expect(stream.bytes).toBeGreaterThanOrEqual(0.5 * 1024 * 1024);
       const native = parseJsonl(readFileSync(stream.path, "utf8"));
@@ -88,7 +112,12 @@ describe("bench datasets: the generated native streams", () => {
       const failed = events.filter((e) => e.type === "tool.completed" && e.status === "failed").length;
       if (expected.failures === false) expect(failed).toBe(0);
       else expect(failed).toBeGreaterThan(0);
-      expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded", result: { text: "Done." }, counts: { unparsed_lines: 0 } });
+      expect(events.at(-1)).toMatchObject({
+        type: "run.finished",
+        status: "succeeded",
+        result: { text: "Done." },
+        counts: { unparsed_lines: 0 },
+      });
     });
   }
 });

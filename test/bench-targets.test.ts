@@ -29,14 +29,23 @@ function targets(rows: object[]): Record<string, Target> {
 describe("bench targets: memory flat", () => {
   it("compares the largest stream with the smallest, whatever the rows' order", () => {
     const t = targets([row("200 MB", 200, 104, 7.9), row("40 MB", 40, 101, 7.0)]);
-    expect(t["normalize gemini: peak RSS at 200 MB same as at 40 MB (±10 MiB)"]).toMatchObject({ value: "+3 MiB", met: true });
-    expect(t["normalize gemini: heap after GC at the end of 200 MB same as of 40 MB (±2 MiB)"]).toMatchObject({ value: "+0.9 MiB", met: true });
+    expect(t["normalize gemini: peak RSS at 200 MB same as at 40 MB (±10 MiB)"]).toMatchObject({
+      value: "+3 MiB",
+      met: true,
+    });
+    expect(t["normalize gemini: heap after GC at the end of 200 MB same as of 40 MB (±2 MiB)"]).toMatchObject({
+      value: "+0.9 MiB",
+      met: true,
+    });
     expect(t["normalize gemini 200 MB: time ≤ 1.5× minimal node"]).toMatchObject({ met: true });
   });
 
   it("a heap that holds more at the end of the larger stream misses the target", () => {
     const t = targets([row("40 MB", 40, 101, 8.9), row("200 MB", 200, 105, 15.5)]);
-    expect(t["normalize gemini: heap after GC at the end of 200 MB same as of 40 MB (±2 MiB)"]).toMatchObject({ value: "+6.6 MiB", met: false });
+    expect(t["normalize gemini: heap after GC at the end of 200 MB same as of 40 MB (±2 MiB)"]).toMatchObject({
+      value: "+6.6 MiB",
+      met: false,
+    });
   });
 
   it("one size alone has no flatness target", () => {

@@ -15,13 +15,22 @@ describe("CanonicalStream", () => {
     const big = Number.MAX_SAFE_INTEGER;
     const message = (input: number, cost: number) => ({
       type: "message_end",
-      message: { role: "assistant", content: [{ type: "text", text: "hi" }], usage: { input, output: 1, totalTokens: input, cost: { total: cost } }, stopReason: "stop" },
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "hi" }],
+        usage: { input, output: 1, totalTokens: input, cost: { total: cost } },
+        stopReason: "stop",
+      },
     });
     const exit0 = { backendExit: { code: 0, signal: null }, stderrTail: [] };
     const { events } = translate(lines(message(big, big), message(big, big)), { from: "atomic", end: exit0 });
-    expect(events.at(-1)).toMatchObject({ usage: { input_tokens: big, output_tokens: 2, total_tokens: big, cost_usd: big, complete: false } });
+    expect(events.at(-1)).toMatchObject({
+      usage: { input_tokens: big, output_tokens: 2, total_tokens: big, cost_usd: big, complete: false },
+    });
     expect(verifyEvents(events)).toEqual([]);
-    const small = translate(lines(message(big - 1, 0.5), message(1, 0.5)), { from: "atomic", end: exit0 }).events.at(-1);
+    const small = translate(lines(message(big - 1, 0.5), message(1, 0.5)), { from: "atomic", end: exit0 }).events.at(
+      -1,
+    );
     expect(small).toMatchObject({ usage: { input_tokens: big, output_tokens: 2, total_tokens: big, cost_usd: 1 } });
     expect(small).not.toHaveProperty("usage.complete");
   });
@@ -48,7 +57,13 @@ describe("CanonicalStream", () => {
       { from: "evosci", end: { backendExit: { code: null, signal: "SIGKILL" } } },
     );
     const closing = events.slice(-3);
-    expect(closing[0]).toMatchObject({ type: "tool.completed", tool_call_id: "c", status: "cancelled", reason: "backend_exited", synthetic: true });
+    expect(closing[0]).toMatchObject({
+      type: "tool.completed",
+      tool_call_id: "c",
+      status: "cancelled",
+      reason: "backend_exited",
+      synthetic: true,
+    });
     expect(closing[1]).toMatchObject({ type: "subagent.completed", instance_id: "i1", synthetic: true });
     expect(closing[1]).not.toHaveProperty("agent");
     expect(closing[2]).toMatchObject({ type: "run.finished", exit_code: 76 });
@@ -61,7 +76,10 @@ describe("CanonicalStream", () => {
   });
 
   it("attaches raw only to events translated from that native object", () => {
-    const { events } = translate(lines({ type: "text", content: "x" }, call("d"), result("d"), done), { from: "evosci", includeRaw: true });
+    const { events } = translate(lines({ type: "text", content: "x" }, call("d"), result("d"), done), {
+      from: "evosci",
+      includeRaw: true,
+    });
     const withRaw = events.filter((e) => "raw" in e).map((e) => e.type);
     expect(withRaw).toEqual(["message.delta", "tool.started", "tool.completed"]);
     expect(events.find((e) => e.type === "message.completed")).not.toHaveProperty("raw");
@@ -75,7 +93,10 @@ describe("CanonicalStream", () => {
   });
 
   it("drops only deltas with --no-deltas, and keeps seq without gaps", () => {
-    const { events } = translate(lines({ type: "text", content: "x" }, { type: "thinking", content: "y", id: 0 }, done), { from: "evosci", deltas: false });
+    const { events } = translate(
+      lines({ type: "text", content: "x" }, { type: "thinking", content: "y", id: 0 }, done),
+      { from: "evosci", deltas: false },
+    );
     expect(typesOf(events)).toEqual(["run.started", "reasoning.completed", "message.completed", "run.finished"]);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
   });

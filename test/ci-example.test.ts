@@ -54,7 +54,12 @@ exec cat "${SUCCEEDS}"
   mkdirSync(bin);
   writeFileSync(join(bin, "agentstream"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
   writeFileSync(join(bin, "npx"), `#!/bin/sh\necho "npx must not be called: $*" >&2\nexit 127\n`, { mode: 0o755 });
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH}`, AGENTSTREAM_EVOSCI_BIN: backend, NO_COLOR: "1" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${bin}${delimiter}${process.env.PATH}`,
+    AGENTSTREAM_EVOSCI_BIN: backend,
+    NO_COLOR: "1",
+  };
   delete env.AGENTSTREAM;
   return { dir, env, calls: () => Number(readFileSync(join(dir, "calls"), "utf8")) };
 }
@@ -68,7 +73,8 @@ function lastEvent(file: string): Record<string, unknown> | undefined {
 }
 
 describe("examples/ci/run-agent.sh", SLOW, () => {
-  const runAgent = (j: Job, attempts = 3) => bash([SCRIPT, "Summarize the results", "--quiet"], j, { AGENT_ATTEMPTS: String(attempts), AGENT_RETRY_DELAY: "0" });
+  const runAgent = (j: Job, attempts = 3) =>
+    bash([SCRIPT, "Summarize the results", "--quiet"], j, { AGENT_ATTEMPTS: String(attempts), AGENT_RETRY_DELAY: "0" });
 
   it("prints the final answer, keeps the log and exits 0 when the run succeeds", () => {
     const j = job(OVERLOADED, 0);
@@ -92,13 +98,23 @@ describe("examples/ci/run-agent.sh", SLOW, () => {
   it("in GitHub Actions, appends each attempt's report to the job summary; AGENT_REPORT picks the file and its format", () => {
     const j = job(OVERLOADED, 1);
     const summary = join(j.dir, "summary.md");
-    const result = bash([SCRIPT, "Summarize the results", "--quiet"], j, { AGENT_RETRY_DELAY: "0", GITHUB_STEP_SUMMARY: summary, AGENT_REPORT: "run.json" });
+    const result = bash([SCRIPT, "Summarize the results", "--quiet"], j, {
+      AGENT_RETRY_DELAY: "0",
+      GITHUB_STEP_SUMMARY: summary,
+      AGENT_REPORT: "run.json",
+    });
     expect(result.status, result.stderr).toBe(0);
     const text = readFileSync(summary, "utf8");
     expect(text.indexOf("## ❌ agentstream: evosci failed")).toBeGreaterThanOrEqual(0);
-    expect(text.indexOf("## ✅ agentstream: evosci succeeded")).toBeGreaterThan(text.indexOf("## ❌ agentstream: evosci failed"));
-    expect(JSON.parse(readFileSync(join(j.dir, "run.json"), "utf8"))).toMatchObject({ runs: [{ status: "succeeded" }] });
-    expect(JSON.parse(readFileSync(join(j.dir, "run.attempt-1.json"), "utf8"))).toMatchObject({ runs: [{ status: "failed", exit_code: 75 }] });
+    expect(text.indexOf("## ✅ agentstream: evosci succeeded")).toBeGreaterThan(
+      text.indexOf("## ❌ agentstream: evosci failed"),
+    );
+    expect(JSON.parse(readFileSync(join(j.dir, "run.json"), "utf8"))).toMatchObject({
+      runs: [{ status: "succeeded" }],
+    });
+    expect(JSON.parse(readFileSync(join(j.dir, "run.attempt-1.json"), "utf8"))).toMatchObject({
+      runs: [{ status: "failed", exit_code: 75 }],
+    });
   });
 
   it("retries after exit 75 and succeeds on the second attempt, keeping the first attempt's log", () => {
@@ -108,7 +124,10 @@ describe("examples/ci/run-agent.sh", SLOW, () => {
     expect(result.stdout).toBe(`${ANSWER}\n`);
     expect(result.stderr).toContain("attempt 1 of 3 failed with a retryable error (exit 75); retrying in 0s");
     expect(j.calls()).toBe(2);
-    expect(lastEvent(join(j.dir, "agentstream.attempt-1.jsonl"))).toMatchObject({ exit_code: 75, error: { code: "overloaded" } });
+    expect(lastEvent(join(j.dir, "agentstream.attempt-1.jsonl"))).toMatchObject({
+      exit_code: 75,
+      error: { code: "overloaded" },
+    });
     expect(lastEvent(join(j.dir, "agentstream.jsonl"))).toMatchObject({ status: "succeeded" });
   });
 
@@ -133,7 +152,11 @@ describe("examples/ci/run-agent.sh", SLOW, () => {
   it("prefers the project's installed agentstream (node_modules/.bin) to the one on PATH", () => {
     const j = job(OVERLOADED, 0);
     mkdirSync(join(j.dir, "node_modules", ".bin"), { recursive: true });
-    writeFileSync(join(j.dir, "node_modules", ".bin", "agentstream"), `#!/bin/sh\necho local >> "${j.dir}/local-calls"\nexec agentstream "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(j.dir, "node_modules", ".bin", "agentstream"),
+      `#!/bin/sh\necho local >> "${j.dir}/local-calls"\nexec agentstream "$@"\n`,
+      { mode: 0o755 },
+    );
     const result = runAgent(j);
     expect(result.status, result.stderr).toBe(0);
     expect(readFileSync(join(j.dir, "local-calls"), "utf8")).toBe("local\n");
@@ -141,10 +164,15 @@ describe("examples/ci/run-agent.sh", SLOW, () => {
 
   it("says how to install agentstream when there is none, and exits 127 without calling npx", () => {
     const j = job(OVERLOADED, 0);
-    const systemPath = (process.env.PATH ?? "").split(delimiter).filter((dir) => !existsSync(join(dir, "agentstream"))).join(delimiter);
+    const systemPath = (process.env.PATH ?? "")
+      .split(delimiter)
+      .filter((dir) => !existsSync(join(dir, "agentstream")))
+      .join(delimiter);
     const result = bash([SCRIPT, "Summarize the results"], { ...j, env: { ...j.env, PATH: systemPath } });
     expect(result.status).toBe(127);
-    expect(result.stderr).toContain("run-agent: agentstream is not installed here: npm install /path/to/agentstream-VERSION.tgz");
+    expect(result.stderr).toContain(
+      "run-agent: agentstream is not installed here: npm install /path/to/agentstream-VERSION.tgz",
+    );
     expect(existsSync(join(j.dir, "calls"))).toBe(false);
   });
 
@@ -199,7 +227,9 @@ describe.skipIf(workflow === undefined)("examples/ci/github-actions.yml", SLOW, 
 
   it("is started by hand with a prompt, and runs one job", () => {
     expect(workflow!.name).toBeTruthy();
-    expect(workflow!.on ?? workflow!.true).toMatchObject({ workflow_dispatch: { inputs: { prompt: { required: true } } } });
+    expect(workflow!.on ?? workflow!.true).toMatchObject({
+      workflow_dispatch: { inputs: { prompt: { required: true } } },
+    });
     expect(Object.values(workflow!.jobs)).toHaveLength(1);
   });
 
@@ -216,7 +246,10 @@ describe.skipIf(workflow === undefined)("examples/ci/github-actions.yml", SLOW, 
     expect(agentStep!.run).not.toContain("${{");
     const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
     expect(upload).toMatchObject({ if: "always()" });
-    expect(String(upload!.with!.path).split("\n").filter(Boolean)).toEqual(["agentstream*.jsonl", "agentstream-report*.md"]);
+    expect(String(upload!.with!.path).split("\n").filter(Boolean)).toEqual([
+      "agentstream*.jsonl",
+      "agentstream-report*.md",
+    ]);
     expect(steps.indexOf(upload!)).toBeGreaterThan(steps.indexOf(agentStep!));
   });
 

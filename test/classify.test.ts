@@ -12,7 +12,12 @@ describe("classifyError", () => {
     ["Error code: 500 - internal", "provider", true, 500],
     // Atomic and pi >= 0.84: "400: {json}"
     ['400: {"message":"Invalid request"}', "provider", false, 400],
-    ['400: {"message":"This model\'s maximum context length is 8192 tokens.","code":"context_length_exceeded"}', "context_length", false, 400],
+    [
+      '400: {"message":"This model\'s maximum context length is 8192 tokens.","code":"context_length_exceeded"}',
+      "context_length",
+      false,
+      400,
+    ],
     ['500: {"message":"The server had an error"}', "provider", true, 500],
     ['503: {"message":"unavailable"}', "overloaded", true, 503],
     // pi 0.73: "400 message"
@@ -24,8 +29,18 @@ describe("classifyError", () => {
     ["Provider returned error (code: 502)", "provider", true, 502],
     ["Invalid model (code: 400)", "provider", false, 400],
     // A used-up quota is a 429 that waiting does not cure.
-    ["Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}", "provider", false, 429],
-    ["Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': 'Your credit balance is too low to access the Anthropic API.'}}", "provider", false, 400],
+    [
+      "Error code: 429 - {'error': {'message': 'You exceeded your current quota, please check your plan and billing details.', 'type': 'insufficient_quota', 'code': 'insufficient_quota'}}",
+      "provider",
+      false,
+      429,
+    ],
+    [
+      "Error code: 400 - {'type': 'error', 'error': {'type': 'invalid_request_error', 'message': 'Your credit balance is too low to access the Anthropic API.'}}",
+      "provider",
+      false,
+      400,
+    ],
     ["503: Error code: 503 - scenario error503: the service is overloaded", "overloaded", true, 503],
   ])("%s → %s", (message, code, retryable, status) => {
     expect(classifyError(message)).toEqual({ code, retryable, http_status: status });
@@ -59,9 +74,17 @@ describe("classifyError", () => {
     // EvoScientist 0.3.8: what its error event says for the failures its own retry
     // (middleware/model_retry.py) judges transient or not, once the retries ran out.
     ["The model ended its response with finish_reason=error (the provider reported a failure)", "provider", true],
-    ["ModelErrorFinishError: The model ended its response with finish_reason=error (the provider reported a failure)", "provider", true],
+    [
+      "ModelErrorFinishError: The model ended its response with finish_reason=error (the provider reported a failure)",
+      "provider",
+      true,
+    ],
     ["{'type': 'error', 'error': {'type': 'api_error', 'message': 'Internal server error'}}", "provider", true],
-    ["{'error': {'message': 'The server had an error processing your request.', 'type': 'server_error'}}", "provider", true],
+    [
+      "{'error': {'message': 'The server had an error processing your request.', 'type': 'server_error'}}",
+      "provider",
+      true,
+    ],
     ["Connection error.", "network", true],
     ["Request timed out.", "network", true],
     ["APIConnectionError: Connection error.", "network", true],
@@ -72,7 +95,11 @@ describe("classifyError", () => {
     ["[Errno -3] Temporary failure in name resolution", "network", true],
     ["RESOURCE_EXHAUSTED", "rate_limit", true],
     // Deterministic: a retry does not help.
-    ["The model exhausted its output budget during reasoning and returned no answer (finish reason: length). Lower reasoning_effort, disable reasoning with none when supported, or increase the provider output-token limit.", "provider", false],
+    [
+      "The model exhausted its output budget during reasoning and returned no answer (finish reason: length). Lower reasoning_effort, disable reasoning with none when supported, or increase the provider output-token limit.",
+      "provider",
+      false,
+    ],
     ["This request exceeds the model's context_window_exceeded limit", "context_length", false],
     ["max_tokens_exceeded", "context_length", false],
     ["Your credit balance is too low to access the Anthropic API.", "provider", false],

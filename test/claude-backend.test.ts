@@ -7,12 +7,24 @@ import { translate } from "./helpers/translate.js";
 
 const LIVE = new URL("./fixtures/live/claude-2.1.332/", import.meta.url);
 const capture = (name: string): string => readFileSync(new URL(`${name}.jsonl`, LIVE), "utf8");
-const request = { prompt: "-x starts with a dash", autoMode: true, backendArgs: ["--allowedTools", "Bash"], promptTerminator: true };
+const request = {
+  prompt: "-x starts with a dash",
+  autoMode: true,
+  backendArgs: ["--allowedTools", "Bash"],
+  promptTerminator: true,
+};
 
 describe("claude definition", () => {
   it("puts the prompt last, after --, even after a variadic backend flag", () => {
     const argv = claude.argv({ ...request, model: "sonnet" });
-    expect(argv.slice(0, 6)).toEqual(["-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--forward-subagent-text"]);
+    expect(argv.slice(0, 6)).toEqual([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--include-partial-messages",
+      "--forward-subagent-text",
+    ]);
     expect(argv.slice(-4)).toEqual(["--allowedTools", "Bash", "--", "-x starts with a dash"]);
     expect(argv).toContain("sonnet");
   });
@@ -26,13 +38,20 @@ describe("claude definition", () => {
 describe("claude outcomes", () => {
   it("an aborted result after agentstream's SIGTERM is cancelled with 143, as without the result", () => {
     for (const name of ["slow", "slow-noresult"]) {
-      const { outcome } = translate(capture(name), { from: "claude", end: { backendExit: { code: 0, signal: null } }, interruption: { kind: "signal", signal: "SIGTERM" } });
+      const { outcome } = translate(capture(name), {
+        from: "claude",
+        end: { backendExit: { code: 0, signal: null } },
+        interruption: { kind: "signal", signal: "SIGTERM" },
+      });
       expect(outcome).toMatchObject({ status: "cancelled", exitCode: 143, resultText: null });
     }
   });
 
   it("the synthetic API Error text never becomes the answer, whatever subtype says", () => {
-    const { events, outcome } = translate(capture("error400"), { from: "claude", end: { backendExit: { code: 1, signal: null } } });
+    const { events, outcome } = translate(capture("error400"), {
+      from: "claude",
+      end: { backendExit: { code: 1, signal: null } },
+    });
     expect(outcome).toMatchObject({ status: "failed", resultText: null, error: { code: "provider" } });
     expect(events.filter((e) => e.type === "message.completed")).toEqual([]);
   });
@@ -44,10 +63,22 @@ describe("claude outcomes", () => {
   });
 
   it("a denied tool call is a pending approval: needs_input (exit 3) with a resume hint, not a silent success", () => {
-    const { events, outcome } = translate(capture("denied"), { from: "claude", end: { backendExit: { code: 0, signal: null } } });
+    const { events, outcome } = translate(capture("denied"), {
+      from: "claude",
+      end: { backendExit: { code: 0, signal: null } },
+    });
     const approval = { request_id: "toolu_call_fake_1_0", kind: "approval", tool_call_id: "toolu_call_fake_1_0" };
-    expect(events.filter((e) => e.type === "input.requested")).toEqual([expect.objectContaining({ ...approval, actions: [expect.objectContaining({ name: "Bash", args: { command: "touch made-by-tool.txt" } })] })]);
-    expect(outcome).toMatchObject({ status: "needs_input", exitCode: 3, resultText: "The folder holds notes.txt and data.csv." });
+    expect(events.filter((e) => e.type === "input.requested")).toEqual([
+      expect.objectContaining({
+        ...approval,
+        actions: [expect.objectContaining({ name: "Bash", args: { command: "touch made-by-tool.txt" } })],
+      }),
+    ]);
+    expect(outcome).toMatchObject({
+      status: "needs_input",
+      exitCode: 3,
+      resultText: "The folder holds notes.txt and data.csv.",
+    });
     const finished = events.at(-1) as { pending: unknown[]; resume: { session_id: string; hint: string } };
     expect(finished.pending).toEqual([expect.objectContaining(approval)]);
     expect(finished.resume.hint).toMatch(/^claude -p --resume \S+ --allowedTools Bash /);
@@ -59,25 +90,47 @@ describe("claude outcomes", () => {
       .filter((l) => !l.includes('"subtype":"permission_denied"'))
       .join("\n");
     const { events, outcome } = translate(lines, { from: "claude", end: { backendExit: { code: 0, signal: null } } });
-    expect(events.filter((e) => e.type === "input.requested")).toEqual([expect.objectContaining({ tool_call_id: "toolu_call_fake_1_0", native: "result" })]);
+    expect(events.filter((e) => e.type === "input.requested")).toEqual([
+      expect.objectContaining({ tool_call_id: "toolu_call_fake_1_0", native: "result" }),
+    ]);
     expect(outcome).toMatchObject({ status: "needs_input", exitCode: 3 });
   });
 
   it("--max-turns reached is failed with error.code aborted, exit 1", () => {
-    const { outcome } = translate(capture("maxturns"), { from: "claude", end: { backendExit: { code: 1, signal: null } } });
-    expect(outcome).toMatchObject({ status: "failed", exitCode: 1, error: { code: "aborted", message: "Reached maximum number of turns (1)", retryable: false } });
+    const { outcome } = translate(capture("maxturns"), {
+      from: "claude",
+      end: { backendExit: { code: 1, signal: null } },
+    });
+    expect(outcome).toMatchObject({
+      status: "failed",
+      exitCode: 1,
+      error: { code: "aborted", message: "Reached maximum number of turns (1)", retryable: false },
+    });
   });
 
   it("a sub-agent's lines carry its agent, and its model call counts in the usage (modelUsage, not result.usage)", () => {
-    const { events, outcome } = translate(capture("subagent"), { from: "claude", end: { backendExit: { code: 0, signal: null } } });
+    const { events, outcome } = translate(capture("subagent"), {
+      from: "claude",
+      end: { backendExit: { code: 0, signal: null } },
+    });
     const agent = { name: "general-purpose", instance_id: "toolu_call_fake_1_0" };
     const types = events.map((e) => e.type);
-    expect(events.filter((e) => e.type === "subagent.started")).toEqual([expect.objectContaining({ ...agent, tool_call_id: "toolu_call_fake_1_0" })]);
+    expect(events.filter((e) => e.type === "subagent.started")).toEqual([
+      expect.objectContaining({ ...agent, tool_call_id: "toolu_call_fake_1_0" }),
+    ]);
     expect(types.indexOf("subagent.completed")).toBeGreaterThan(types.indexOf("subagent.started"));
-    const nested = events.filter((e) => (e as { agent?: { instance_id: string } }).agent?.instance_id === agent.instance_id);
+    const nested = events.filter(
+      (e) => (e as { agent?: { instance_id: string } }).agent?.instance_id === agent.instance_id,
+    );
     expect(nested.map((e) => e.type)).toEqual(["backend.event", "message.completed"]);
-    expect(nested.find((e) => e.type === "message.completed")).toMatchObject({ agent, text: "Sub-agent here: the folder holds notes.txt and data.csv." });
-    expect(outcome).toMatchObject({ status: "succeeded", resultText: "The sub-agent says the folder holds notes.txt and data.csv." });
+    expect(nested.find((e) => e.type === "message.completed")).toMatchObject({
+      agent,
+      text: "Sub-agent here: the folder holds notes.txt and data.csv.",
+    });
+    expect(outcome).toMatchObject({
+      status: "succeeded",
+      resultText: "The sub-agent says the folder holds notes.txt and data.csv.",
+    });
     // Three model calls of 40 in / 9 out: result.usage says 80/18 (the main agent's two).
     expect(events.at(-1)).toMatchObject({ usage: { input_tokens: 120, output_tokens: 27 } });
   });

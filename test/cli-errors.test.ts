@@ -19,6 +19,8 @@ describe("usage errors", () => {
   it("suggests -- for a prompt that starts with -", async () => {
     const run = await runCli(["run", "--backend", "pi", "-x"]);
     expect(run.stderr).toContain("agentstream: unknown option '-x'");
-    expect(run.stderr).toContain('hint: to pass "-x" as the prompt, put it after --: agentstream run --backend NAME -- "-x"');
+    expect(run.stderr).toContain(
+      'hint: to pass "-x" as the prompt, put it after --: agentstream run --backend NAME -- "-x"',
+    );
   });
 });

@@ -25,41 +25,89 @@ const TURN = { type: "turn.started" };
 const message = (id: string, text: string) => ({ type: "item.completed", item: { id, type: "agent_message", text } });
 const usage = (input: number, cached: number, output: number) => ({
   type: "turn.completed",
-  usage: { input_tokens: input, cached_input_tokens: cached, cache_write_input_tokens: 0, output_tokens: output, reasoning_output_tokens: 0 },
+  usage: {
+    input_tokens: input,
+    cached_input_tokens: cached,
+    cache_write_input_tokens: 0,
+    output_tokens: output,
+    reasoning_output_tokens: 0,
+  },
 });
 
 describe("codex translator", () => {
   it("the result is the last agent message; narration before a tool call is not", () => {
-    const command = { id: "item_2", type: "command_execution", command: "ls", aggregated_output: "", exit_code: null, status: "in_progress" };
+    const command = {
+      id: "item_2",
+      type: "command_execution",
+      command: "ls",
+      aggregated_output: "",
+      exit_code: null,
+      status: "in_progress",
+    };
     const { finished } = run(
-      lines(THREAD, TURN, message("item_1", "Let me look."), { type: "item.started", item: command }, { type: "item.completed", item: { ...command, status: "completed", exit_code: 0 } }, usage(10, 0, 2)),
+      lines(
+        THREAD,
+        TURN,
+        message("item_1", "Let me look."),
+        { type: "item.started", item: command },
+        { type: "item.completed", item: { ...command, status: "completed", exit_code: 0 } },
+        usage(10, 0, 2),
+      ),
     );
     expect(finished).toMatchObject({ status: "succeeded", exit_code: 0, result: null });
   });
 
   it("turn.failed: failed, no answer, one error event although the error line repeats it", () => {
     const error = "unexpected status 401 Unauthorized: bad key, url: http://127.0.0.1:1/v1/responses";
-    const { finished, of } = run(lines(THREAD, TURN, message("item_1", "partial"), { type: "error", message: error }, { type: "turn.failed", error: { message: error } }), 1);
+    const { finished, of } = run(
+      lines(
+        THREAD,
+        TURN,
+        message("item_1", "partial"),
+        { type: "error", message: error },
+        { type: "turn.failed", error: { message: error } },
+      ),
+      1,
+    );
     expect(finished).toMatchObject({ status: "failed", exit_code: 77, result: null, error: { code: "auth" } });
     expect(of("error")).toHaveLength(1);
   });
 
   it("a raw provider error body is Codex's HTTP 400: a provider error with its status", () => {
-    const body = JSON.stringify({ error: { message: "bad field", type: "invalid_request_error", param: null, code: null } });
-    const { finished, of } = run(lines(THREAD, TURN, { type: "error", message: body }, { type: "turn.failed", error: { message: body } }), 1);
+    const body = JSON.stringify({
+      error: { message: "bad field", type: "invalid_request_error", param: null, code: null },
+    });
+    const { finished, of } = run(
+      lines(THREAD, TURN, { type: "error", message: body }, { type: "turn.failed", error: { message: body } }),
+      1,
+    );
     expect(finished).toMatchObject({ status: "failed", exit_code: 1, error: { code: "provider", retryable: false } });
     expect(of("error")).toEqual([expect.objectContaining({ code: "provider", http_status: 400, retryable: false })]);
   });
 
   it("retry notices are retries, not errors", () => {
-    const { finished, of } = run(lines(THREAD, TURN, { type: "error", message: "Reconnecting... 1/5 (unexpected status 502 Bad Gateway: x)" }, message("item_1", "ok"), usage(10, 0, 2)));
+    const { finished, of } = run(
+      lines(
+        THREAD,
+        TURN,
+        { type: "error", message: "Reconnecting... 1/5 (unexpected status 502 Bad Gateway: x)" },
+        message("item_1", "ok"),
+        usage(10, 0, 2),
+      ),
+    );
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "ok" }, counts: { errors: 0, retries: 1 } });
-    expect(of("retry.started")[0]).toMatchObject({ attempt: 1, max_attempts: 5, error: "unexpected status 502 Bad Gateway: x" });
+    expect(of("retry.started")[0]).toMatchObject({
+      attempt: 1,
+      max_attempts: 5,
+      error: "unexpected status 502 Bad Gateway: x",
+    });
     expect(of("retry.completed")[0]).toMatchObject({ success: true, attempt: 1 });
   });
 
   it("usage: the thread's running total is counted once; a later total adds only its increase", () => {
-    const { finished, of } = run(lines(THREAD, TURN, message("item_1", "a"), usage(100, 60, 20), TURN, message("item_2", "b"), usage(150, 90, 25)));
+    const { finished, of } = run(
+      lines(THREAD, TURN, message("item_1", "a"), usage(100, 60, 20), TURN, message("item_2", "b"), usage(150, 90, 25)),
+    );
     expect(of("usage").map((u) => [u.scope, u.input_tokens, u.cache_read_input_tokens, u.output_tokens])).toEqual([
       ["run", 100, 60, 20],
       ["run", 50, 30, 5],
@@ -73,7 +121,13 @@ describe("codex translator", () => {
 });
 
 describe("codex definition", () => {
-  const request = (over: Partial<BackendRequest>): BackendRequest => ({ prompt: "hi", autoMode: true, backendArgs: [], promptTerminator: true, ...over });
+  const request = (over: Partial<BackendRequest>): BackendRequest => ({
+    prompt: "hi",
+    autoMode: true,
+    backendArgs: [],
+    promptTerminator: true,
+    ...over,
+  });
 
   it("puts the prompt after --, so a prompt starting with - stays a prompt", async () => {
     expect(await codex.promptTerminator("codex", "-x", PROBE)).toBe(true);

@@ -19,19 +19,24 @@ const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
 function corpus(): { file: string; producer: Backend }[] {
   const files: { file: string; producer: Backend }[] = [];
   const add = (dir: string, suffix: string, producer: (name: string) => Backend) => {
-    for (const name of readdirSync(dir).filter((f) => f.endsWith(suffix))) files.push({ file: join(dir, name), producer: producer(name) });
+    for (const name of readdirSync(dir).filter((f) => f.endsWith(suffix)))
+      files.push({ file: join(dir, name), producer: producer(name) });
   };
   for (const backend of ["atomic", "pi", "evosci"] as const) add(join(SAMPLES, backend), ".jsonl", () => backend);
   // Captures are named <backend>-<version>; those of a backend not registered yet have nothing to detect.
   for (const dir of readdirSync(join(FIXTURES, "live"))) {
     const backend = dir.split("-")[0]!;
-    if ((BACKEND_NAMES as readonly string[]).includes(backend)) add(join(FIXTURES, "live", dir), ".jsonl", () => backend);
+    if ((BACKEND_NAMES as readonly string[]).includes(backend))
+      add(join(FIXTURES, "live", dir), ".jsonl", () => backend);
   }
   add(join(FIXTURES, "golden", "atomic"), ".native.jsonl", (name) => (name.startsWith("pi-") ? "pi" : "atomic"));
-  for (const backend of BACKEND_NAMES.filter((b) => b !== "atomic" && b !== "pi" && existsSync(join(FIXTURES, "golden", b)))) {
+  for (const backend of BACKEND_NAMES.filter(
+    (b) => b !== "atomic" && b !== "pi" && existsSync(join(FIXTURES, "golden", b)),
+  )) {
     add(join(FIXTURES, "golden", backend), ".native.jsonl", () => backend);
   }
-  for (const backend of BACKEND_NAMES.filter((b) => existsSync(join(EXAMPLES, b)))) add(join(EXAMPLES, backend), ".native.jsonl", () => backend);
+  for (const backend of BACKEND_NAMES.filter((b) => existsSync(join(EXAMPLES, b))))
+    add(join(EXAMPLES, backend), ".native.jsonl", () => backend);
   return files;
 }
 
@@ -97,19 +102,28 @@ describe("auto-detection by content", () => {
     // An Atomic-family stream with nothing but tool calls that tell nobody apart, past the bound, then Atomic's own agent_settled.
     const call = (i: number) =>
       `{"type":"tool_execution_start","toolCallId":"c${i}","toolName":"bash","args":{"pad":"${"x".repeat(1000)}"}}\n{"type":"tool_execution_end","toolCallId":"c${i}","toolName":"bash","result":{"content":[]},"isError":false}\n`;
-    let body = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}\n{"type":"agent_start"}\n';
+    let body =
+      '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/"}\n{"type":"agent_start"}\n';
     for (let i = 0; body.length < MAX_HELD_BYTES + 100_000; i++) body += call(i);
     body += '{"type":"agent_end","messages":[]}\n{"type":"agent_settled"}\n';
     const { events } = translate(body);
     expect(started(events)).toMatchObject({ backend: "atomic", detection: "guessed" });
     expect(events.filter((e) => e.type === "tool.completed").length).toBeGreaterThan(500);
     // The same stream within the bound is detected.
-    expect(started(translate(body.slice(0, 5000).replace(/\n[^\n]*$/, "\n") + '{"type":"agent_end","messages":[]}\n{"type":"agent_settled"}\n').events)).toMatchObject({ backend: "atomic", detection: "detected" });
+    expect(
+      started(
+        translate(
+          body.slice(0, 5000).replace(/\n[^\n]*$/, "\n") +
+            '{"type":"agent_end","messages":[]}\n{"type":"agent_settled"}\n',
+        ).events,
+      ),
+    ).toMatchObject({ backend: "atomic", detection: "detected" });
   });
 
   it("the library with no `from` names pi", async () => {
     const events: CanonicalEvent[] = [];
-    for await (const event of normalizeStream(Readable.from([readFileSync(join(EXAMPLES, "pi/tool.native.jsonl"))]))) events.push(event);
+    for await (const event of normalizeStream(Readable.from([readFileSync(join(EXAMPLES, "pi/tool.native.jsonl"))])))
+      events.push(event);
     expect(started(events)).toMatchObject({ backend: "pi", detection: "detected" });
     expect(new Set(events.map((e) => e.backend))).toEqual(new Set(["pi"]));
   });

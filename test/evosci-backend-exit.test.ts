@@ -12,7 +12,13 @@ const GOLDEN = fileURLToPath(new URL("./fixtures/golden/evosci/", import.meta.ur
 const CUT = `${GOLDEN}no-terminal-exit-0.native.jsonl`;
 
 async function normalize(file: string, backendExit?: string) {
-  const args = ["normalize", "--from", "evosci", ...(backendExit === undefined ? [] : ["--backend-exit", backendExit]), file];
+  const args = [
+    "normalize",
+    "--from",
+    "evosci",
+    ...(backendExit === undefined ? [] : ["--backend-exit", backendExit]),
+    file,
+  ];
   const run = await runCli(args);
   const finished = parseJsonl(run.stdout).at(-1)!;
   expect(finished).toMatchObject({ type: "run.finished", exit_code: run.code });
@@ -28,7 +34,11 @@ describe.concurrent("evosci: normalize --backend-exit on a recording cut before 
   ])("--backend-exit %s: failed, backend_crashed, exit 76, saying so", async (value, backendExit, message) => {
     const { run, finished } = await normalize(CUT, value);
     expect(run.code).toBe(76);
-    expect(finished).toMatchObject({ status: "failed", backend_exit: backendExit, error: { code: "backend_crashed", message, retryable: false } });
+    expect(finished).toMatchObject({
+      status: "failed",
+      backend_exit: backendExit,
+      error: { code: "backend_crashed", message, retryable: false },
+    });
   });
 
   it("--backend-exit 1 before any event: a start-up failure (78), not a crash", async () => {

@@ -83,7 +83,13 @@ describe("evosci: successful runs", () => {
     expect(completed.find((e) => e.tool_call_id === "toolu_01ReadMissing")?.status).toBe("failed");
     // "Exit code: 2" in the output, but the backend said success: true.
     expect(completed.find((e) => e.tool_call_id === "toolu_01ExecLs")?.status).toBe("succeeded");
-    expect(finished(events).counts).toMatchObject({ messages: 4, tool_calls: 4, tool_failures: 1, errors: 0, turns: 5 });
+    expect(finished(events).counts).toMatchObject({
+      messages: 4,
+      tool_calls: 4,
+      tool_failures: 1,
+      errors: 0,
+      turns: 5,
+    });
   });
 
   it("sums usage over the run and marks it incomplete (main agent only)", () => {
@@ -107,7 +113,12 @@ describe("evosci: successful runs", () => {
       { type: "done", content: "", response: "" },
     ]);
     expect(ofType(events, "usage").map((u) => [u.input_tokens, u.output_tokens])).toEqual([[10, 2]]);
-    expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual(["usage_stats", "usage_stats", "usage_stats", "usage_stats"]);
+    expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual([
+      "usage_stats",
+      "usage_stats",
+      "usage_stats",
+      "usage_stats",
+    ]);
     expect(finished(events).usage).toEqual({ input_tokens: 10, output_tokens: 2, complete: false });
   });
 
@@ -118,7 +129,11 @@ describe("evosci: successful runs", () => {
       '{"type":"model_retry","attempt":3,"wait_seconds":1e400,"reason":"429"}',
       done0,
     ]);
-    expect(ofType(events, "retry.started").map((r) => r.delay_ms)).toEqual([1500, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
+    expect(ofType(events, "retry.started").map((r) => r.delay_ms)).toEqual([
+      1500,
+      Number.MAX_SAFE_INTEGER,
+      Number.MAX_SAFE_INTEGER,
+    ]);
   });
 
   it("reports no usage when the backend reported none", () => {
@@ -138,22 +153,32 @@ describe("evosci: successful runs", () => {
 });
 
 describe("evosci: turns (one main-agent model call and the tools it calls)", () => {
-  const turnsOf = (events: CanonicalEvent[]) => events.filter((e) => e.type.startsWith("turn.")).map((e) => `${e.type === "turn.started" ? "+" : "-"}${(e as EventOf<"turn.started">).turn}`);
+  const turnsOf = (events: CanonicalEvent[]) =>
+    events
+      .filter((e) => e.type.startsWith("turn."))
+      .map((e) => `${e.type === "turn.started" ? "+" : "-"}${(e as EventOf<"turn.started">).turn}`);
 
   it("a tool round trip per call, then the answer: one turn each, closed before the next opens", () => {
     const { events } = fixture("tool-calls");
     expect(turnsOf(events)).toEqual(["+1", "-1", "+2", "-2", "+3", "-3", "+4", "-4", "+5", "-5"]);
     expect(finished(events).counts.turns).toBe(5);
     // Each call's tools run inside its turn; every turn event is made up.
-    const [started, completed] = [events.findIndex((e) => e.type === "turn.started"), events.findIndex((e) => e.type === "turn.completed")];
+    const [started, completed] = [
+      events.findIndex((e) => e.type === "turn.started"),
+      events.findIndex((e) => e.type === "turn.completed"),
+    ];
     expect(events.slice(started, completed).map((e) => e.type)).toContain("tool.completed");
-    expect(events.filter((e) => e.type.startsWith("turn.")).every((e) => e.synthetic === true && e.native === undefined)).toBe(true);
+    expect(
+      events.filter((e) => e.type.startsWith("turn.")).every((e) => e.synthetic === true && e.native === undefined),
+    ).toBe(true);
   });
 
   it("a retried call stays one turn; sub-agents work inside it", () => {
     expect(turnsOf(fixture("model-retry").events)).toEqual(["+1", "-1"]);
     expect(turnsOf(fixture("subagents-parallel").events)).toEqual(["+1", "-1", "+2", "-2"]);
-    expect(turnsOf(stream([{ type: "subagent_text", subagent: "a", content: "x", instance_id: "i1" }, done0]).events)).toEqual([]);
+    expect(
+      turnsOf(stream([{ type: "subagent_text", subagent: "a", content: "x", instance_id: "i1" }, done0]).events),
+    ).toEqual([]);
   });
 
   it("a rubric revision is a new call; nothing after done is a turn", () => {
@@ -162,7 +187,10 @@ describe("evosci: turns (one main-agent model call and the tools it calls)", () 
   });
 
   it("an error closes the turn before it; an error with no output before it is no turn", () => {
-    const run = stream([{ type: "text", content: "Reading." }, { type: "error", message: "Error code: 400 - bad" }]);
+    const run = stream([
+      { type: "text", content: "Reading." },
+      { type: "error", message: "Error code: 400 - bad" },
+    ]);
     expect(turnsOf(run.events)).toEqual(["+1", "-1"]);
     expect(run.events.at(-2)!.type).toBe("error");
     expect(finished(stream([{ type: "error", message: "Error code: 400 - bad" }]).events).counts.turns).toBe(0);
@@ -189,8 +217,17 @@ describe("evosci: chunked text, thinking and summaries", () => {
   it("joins message chunks into one synthetic message.completed before the tool call", () => {
     const { events } = fixture("tool-calls");
     const first = events.findIndex((e) => e.type === "tool.started");
-    expect(events.slice(1, first).map((e) => e.type)).toEqual(["turn.started", "message.delta", "message.delta", "message.completed"]);
-    expect(events[first - 1]).toMatchObject({ message_id: "msg_1", text: "I'll start by looking at the workspace layout.", synthetic: true });
+    expect(events.slice(1, first).map((e) => e.type)).toEqual([
+      "turn.started",
+      "message.delta",
+      "message.delta",
+      "message.completed",
+    ]);
+    expect(events[first - 1]).toMatchObject({
+      message_id: "msg_1",
+      text: "I'll start by looking at the workspace layout.",
+      synthetic: true,
+    });
     expect(events[first - 1]!.native).toBeUndefined();
   });
 
@@ -203,7 +240,11 @@ describe("evosci: chunked text, thinking and summaries", () => {
       synthetic: true,
     });
     // Then the next model call's turn, whose text comes first.
-    expect(events.slice(started + 2, started + 5).map((e) => e.type)).toEqual(["turn.completed", "turn.started", "message.delta"]);
+    expect(events.slice(started + 2, started + 5).map((e) => e.type)).toEqual([
+      "turn.completed",
+      "turn.started",
+      "message.delta",
+    ]);
   });
 
   it("completes a compaction whose summary was not streamed, without a summary", () => {
@@ -255,9 +296,16 @@ describe("evosci: sub-agents", () => {
   });
 
   it("puts agent only on events produced inside a sub-agent", () => {
-    const subMessages = new Set(ofType(events, "message.delta").filter((e) => e.native === "subagent_text").map((e) => e.message_id));
+    const subMessages = new Set(
+      ofType(events, "message.delta")
+        .filter((e) => e.native === "subagent_text")
+        .map((e) => e.message_id),
+    );
     for (const e of events) {
-      const inside = e.native === undefined ? e.type === "message.completed" && subMessages.has(e.message_id) : /^subagent_(text|tool_call|tool_result)$/.test(e.native);
+      const inside =
+        e.native === undefined
+          ? e.type === "message.completed" && subMessages.has(e.message_id)
+          : /^subagent_(text|tool_call|tool_result)$/.test(e.native);
       expect(e.agent !== undefined, `seq ${e.seq} ${e.type}`).toBe(inside);
     }
   });
@@ -304,8 +352,18 @@ describe("evosci: sub-agents dispatched inside a code-interpreter call (panel_di
 
   it("are sub-agents keyed by dispatch id, spawned by the code_interpreter call, with their task", () => {
     expect(ofType(run.events, "subagent.started")).toMatchObject([
-      { ...searchA, tool_call_id: "toolu_01Eval", description: "Find 3 recent papers on contrastive pretraining", native: "panel_dispatch_start" },
-      { ...searchB, tool_call_id: "toolu_01Eval", description: "Find 3 recent papers on data augmentation for tabular data", native: "panel_dispatch_start" },
+      {
+        ...searchA,
+        tool_call_id: "toolu_01Eval",
+        description: "Find 3 recent papers on contrastive pretraining",
+        native: "panel_dispatch_start",
+      },
+      {
+        ...searchB,
+        tool_call_id: "toolu_01Eval",
+        description: "Find 3 recent papers on data augmentation for tabular data",
+        native: "panel_dispatch_start",
+      },
     ]);
     // The end events carry no name: it is the one the start gave.
     expect(ofType(run.events, "subagent.completed")).toEqual([
@@ -317,15 +375,27 @@ describe("evosci: sub-agents dispatched inside a code-interpreter call (panel_di
 
   it("a dispatch that raised reports its error inside the sub-agent, then completes; the run goes on", () => {
     const [error] = ofType(run.events, "error");
-    expect(error).toMatchObject({ agent: searchB, code: "overloaded", retryable: true, http_status: 529, native: "panel_dispatch_error" });
+    expect(error).toMatchObject({
+      agent: searchB,
+      code: "overloaded",
+      retryable: true,
+      http_status: 529,
+      native: "panel_dispatch_error",
+    });
     expect(run.events.indexOf(error!)).toBeLessThan(run.events.findIndex((e) => e.type === "subagent.completed"));
     const end = endedAs(run, "succeeded", 0);
     expect(end.counts.errors).toBe(1);
-    expect(end.result?.text).toBe("One search failed (the provider was overloaded); the other found SimCLR, MoCo v3 and DINOv2.");
+    expect(end.result?.text).toBe(
+      "One search failed (the provider was overloaded); the other found SimCLR, MoCo v3 and DINOv2.",
+    );
   });
 
   it("a dispatch end without a start still pairs; one without an id stays data; a duration of 0 is EvoScientist's 'not given'", () => {
-    const events = stream([{ type: "panel_dispatch_complete", eval_id: "", id: "d1", duration_ms: 0 }, { type: "panel_dispatch_start", eval_id: "", id: "" }, done0]).events;
+    const events = stream([
+      { type: "panel_dispatch_complete", eval_id: "", id: "d1", duration_ms: 0 },
+      { type: "panel_dispatch_start", eval_id: "", id: "" },
+      done0,
+    ]).events;
     expect(ofType(events, "subagent.started")).toMatchObject([{ name: "", instance_id: "d1", synthetic: true }]);
     expect(ofType(events, "subagent.completed")[0]).not.toHaveProperty("duration_ms");
     expect(ofType(events, "backend.event").map((e) => e.native_type)).toEqual(["panel_dispatch_start"]);
@@ -360,21 +430,32 @@ describe("evosci: paused for input", () => {
     const run = fixture("ask-user");
     const { events } = run;
     const end = endedAs(run, "needs_input", 3);
-    expect(end.pending).toEqual(ofType(events, "input.requested").map(({ request_id, kind, tool_call_id, questions }) => ({ request_id, kind, tool_call_id, questions })));
+    expect(end.pending).toEqual(
+      ofType(events, "input.requested").map(({ request_id, kind, tool_call_id, questions }) => ({
+        request_id,
+        kind,
+        tool_call_id,
+        questions,
+      })),
+    );
     expect(end.pending![0]).toMatchObject({ kind: "question", tool_call_id: "toolu_01AskUser" });
     expect(end.pending![0]!.questions!.map((q) => [q.type, q.required])).toEqual([
       ["multiple_choice", undefined],
       ["text", undefined],
       ["multiple_choice", false],
     ]);
-    expect(ofType(events, "tool.completed")).toMatchObject([{ tool_call_id: "toolu_01AskUser", reason: "awaiting_input", synthetic: true }]);
+    expect(ofType(events, "tool.completed")).toMatchObject([
+      { tool_call_id: "toolu_01AskUser", reason: "awaiting_input", synthetic: true },
+    ]);
   });
 
   it("a sub-agent that stopped for input (subagent_end.paused): needs_input, exit 3, even with no interrupt on stdout", () => {
     const run = fixture("subagent-paused");
     const end = endedAs(run, "needs_input", 3);
     expect(end.backend_exit).toEqual({ code: 0, signal: null });
-    expect(ofType(run.events, "subagent.completed")).toMatchObject([{ name: "code-agent", instance_id: "tools:7f3e9a", paused: true }]);
+    expect(ofType(run.events, "subagent.completed")).toMatchObject([
+      { name: "code-agent", instance_id: "tools:7f3e9a", paused: true },
+    ]);
     // The sub-agent's call and the task that spawned it wait for the answer too.
     expect(ofType(run.events, "tool.completed").map((e) => [e.tool_call_id, e.reason])).toEqual([
       ["toolu_01Task", "awaiting_input"],
@@ -383,7 +464,11 @@ describe("evosci: paused for input", () => {
   });
 
   it("a sub-agent that simply ended is not paused; a paused one before an error leaves the run failed", () => {
-    const ended = stream([{ type: "subagent_start", name: "a", instance_id: "i1" }, { type: "subagent_end", name: "a", instance_id: "i1" }, done0]);
+    const ended = stream([
+      { type: "subagent_start", name: "a", instance_id: "i1" },
+      { type: "subagent_end", name: "a", instance_id: "i1" },
+      done0,
+    ]);
     expect(ofType(ended.events, "subagent.completed")[0]).not.toHaveProperty("paused");
     endedAs(ended, "succeeded", 0);
     const paused = { type: "subagent_end", name: "a", instance_id: "i1", paused: true };
@@ -392,7 +477,9 @@ describe("evosci: paused for input", () => {
 
   it("keeps every interrupt of a run pending", () => {
     const request = (id: string) => ({ type: "interrupt", interrupt_id: id, action_requests: [], review_configs: [] });
-    const end = finished(stream([request("a"), request(""), request(""), { type: "done", content: "", response: "" }]).events);
+    const end = finished(
+      stream([request("a"), request(""), request(""), { type: "done", content: "", response: "" }]).events,
+    );
     expect(end.pending!.map((p) => p.request_id)).toEqual(["a", "interrupt_1", "interrupt_2"]);
   });
 });
@@ -404,8 +491,16 @@ describe("evosci: graded runs (--rubric)", () => {
     expect(end.result?.text).toBe("The mean accuracy is 0.861 (n = 5 runs, sd 0.004), from data/results.csv.");
     expect(ofType(run.events, "error")).toEqual([]);
     // The draft and the revision are two messages; each verdict is kept whole.
-    expect(ofType(run.events, "message.completed").map((m) => m.text)).toEqual(["The mean accuracy is 0.86.", end.result?.text]);
-    expect(ofType(run.events, "backend.event").map((e) => e.native_type)).toEqual(["rubric_evaluation_start", "rubric_evaluation", "rubric_evaluation_start", "rubric_evaluation"]);
+    expect(ofType(run.events, "message.completed").map((m) => m.text)).toEqual([
+      "The mean accuracy is 0.86.",
+      end.result?.text,
+    ]);
+    expect(ofType(run.events, "backend.event").map((e) => e.native_type)).toEqual([
+      "rubric_evaluation_start",
+      "rubric_evaluation",
+      "rubric_evaluation_start",
+      "rubric_evaluation",
+    ]);
   });
 
   it.each([
@@ -419,7 +514,12 @@ describe("evosci: graded runs (--rubric)", () => {
     expect(end.error).toMatchObject({ code: "acceptance", retryable: false });
     expect(end.error!.message).toContain(said);
     // The verdict is an error event too, the line before run.finished.
-    expect(run.events.at(-2)).toMatchObject({ type: "error", code: "acceptance", message: end.error!.message, synthetic: true });
+    expect(run.events.at(-2)).toMatchObject({
+      type: "error",
+      code: "acceptance",
+      message: end.error!.message,
+      synthetic: true,
+    });
     expect(end.counts.errors).toBe(1);
     // What the agent answered is still the result.
     expect(end.result).not.toBeNull();
@@ -433,21 +533,39 @@ describe("evosci: graded runs (--rubric)", () => {
   });
 
   it("grading that started or was deferred but gave no verdict fails the run, even without the exit code", () => {
-    const deferred = stream([{ type: "text", content: "Queued the jobs." }, { type: "rubric_evaluation_deferred", tasks: 2, processes: 0 }, done0]);
-    expect(endedAs(deferred, "failed", 1).error).toMatchObject({ code: "acceptance", message: expect.stringContaining("grading waits for background work") });
+    const deferred = stream([
+      { type: "text", content: "Queued the jobs." },
+      { type: "rubric_evaluation_deferred", tasks: 2, processes: 0 },
+      done0,
+    ]);
+    expect(endedAs(deferred, "failed", 1).error).toMatchObject({
+      code: "acceptance",
+      message: expect.stringContaining("grading waits for background work"),
+    });
     const started = stream([{ type: "rubric_evaluation_start", iteration: 0 }, done0]);
-    expect(endedAs(started, "failed", 1).error?.message).toBe("the run stopped before its acceptance criteria (--rubric) were checked");
+    expect(endedAs(started, "failed", 1).error?.message).toBe(
+      "the run stopped before its acceptance criteria (--rubric) were checked",
+    );
   });
 
   it("a graded run paused for input stays needs_input", () => {
-    const run = stream([{ type: "ask_user", interrupt_id: "q1", questions: [], tool_call_id: "" }, done0], { end: { backendExit: { code: 3, signal: null }, stderrTail: [] } });
+    const run = stream([{ type: "ask_user", interrupt_id: "q1", questions: [], tool_call_id: "" }, done0], {
+      end: { backendExit: { code: 3, signal: null }, stderrTail: [] },
+    });
     endedAs(run, "needs_input", 3);
     expect(ofType(run.events, "error")).toEqual([]);
   });
 
   it("done.last_pass_response is the result when no text after the last tool call was streamed", () => {
     const run = stream([
-      { type: "rubric_evaluation", iteration: 0, result: "satisfied", explanation: "", criteria: [], unverified: false },
+      {
+        type: "rubric_evaluation",
+        iteration: 0,
+        result: "satisfied",
+        explanation: "",
+        criteria: [],
+        unverified: false,
+      },
       { type: "done", content: "draft\n\nfinal", response: "draft\n\nfinal", last_pass_response: "final" },
     ]);
     expect(endedAs(run, "succeeded", 0).result?.text).toBe("final");
@@ -521,7 +639,11 @@ describe("evosci: robustness", () => {
       "panel_vote",
       "memory_digest",
     ]);
-    expect(ofType(events, "backend.unparsed").map((e) => e.reason)).toEqual(["invalid_json", "not_an_object", "missing_type"]);
+    expect(ofType(events, "backend.unparsed").map((e) => e.reason)).toEqual([
+      "invalid_json",
+      "not_an_object",
+      "missing_type",
+    ]);
     expect(endedAs(run, "succeeded", 0).counts).toMatchObject({ unknown_events: 4, unparsed_lines: 3 });
     // The message goes on across the lines in between.
     expect(new Set(ofType(events, "message.delta").map((e) => e.message_id))).toEqual(new Set(["msg_1"]));
@@ -545,18 +667,27 @@ describe("evosci: robustness", () => {
     ]);
     const end = finished(events);
     expect([end.status, end.result?.text, end.counts.unknown_events]).toEqual(["succeeded", "first", 1]);
-    expect(ofType(events, "backend.event").map((e) => [e.native_type, (e.raw as { content?: string }).content])).toEqual([["done", "second"]]);
+    expect(
+      ofType(events, "backend.event").map((e) => [e.native_type, (e.raw as { content?: string }).content]),
+    ).toEqual([["done", "second"]]);
   });
 
   it("an error after done is reported but does not undo the success", () => {
-    const end = endedAs(stream([{ type: "done", content: "ok", response: "ok" }, { type: "error", message: "Error code: 500 - late" }]), "succeeded", 0);
+    const end = endedAs(
+      stream([
+        { type: "done", content: "ok", response: "ok" },
+        { type: "error", message: "Error code: 500 - late" },
+      ]),
+      "succeeded",
+      0,
+    );
     expect(end.counts.errors).toBe(1);
   });
 
   it("decodes Python json.dumps output: \\u escapes, surrogate pairs, spaces after separators", () => {
     const { events } = fixture("python-escapes");
     expect(ofType(events, "message.completed").map((e) => e.text)).toEqual([
-      "Café résumé — 模型 🚀 launched; quote \" backslash \\ tab\tline\u2028sep",
+      'Café résumé — 模型 🚀 launched; quote " backslash \\ tab\tline\u2028sep',
       "Done ✅ (😀)",
     ]);
     expect(ofType(events, "tool.started")[0]!.args).toEqual({ file_path: "/naïve.txt", content: "🧪 µs" });
@@ -581,7 +712,9 @@ describe("evosci: options", () => {
   });
 
   it("raw is absent without the option", () => {
-    expect(fixture("raw", { includeRaw: false }).events.some((e) => e.type !== "backend.event" && e.raw !== undefined)).toBe(false);
+    expect(
+      fixture("raw", { includeRaw: false }).events.some((e) => e.type !== "backend.event" && e.raw !== undefined),
+    ).toBe(false);
   });
 
   it("no deltas: only whole messages and reasoning, counts unchanged", () => {
@@ -589,7 +722,8 @@ describe("evosci: options", () => {
     const withDeltas = fixture("no-deltas", { deltas: true }).events;
     expect(without.some((e) => e.type === "message.delta" || e.type === "reasoning.delta")).toBe(false);
     expect(withDeltas.filter((e) => e.type === "message.delta")).toHaveLength(6);
-    const completed = (events: CanonicalEvent[]) => events.filter((e) => e.type.endsWith(".completed")).map((e) => ({ ...e, seq: 0, ts: "", elapsed_ms: 0 }));
+    const completed = (events: CanonicalEvent[]) =>
+      events.filter((e) => e.type.endsWith(".completed")).map((e) => ({ ...e, seq: 0, ts: "", elapsed_ms: 0 }));
     expect(completed(without)).toEqual(completed(withDeltas));
     expect(finished(without).counts).toEqual(finished(withDeltas).counts);
   });

@@ -8,14 +8,28 @@ import { SpanKind } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
-import { closedPort, collectorBinary, freePort, runCollector, startCollector, type RunningCollector } from "./support/otel-collector.js";
+import {
+  closedPort,
+  collectorBinary,
+  freePort,
+  runCollector,
+  startCollector,
+  type RunningCollector,
+} from "./support/otel-collector.js";
 
 const FLEET_CONFIG = fileURLToPath(new URL("../docs/fleets/collector.yaml", import.meta.url));
 
 /** The fleet collector on free loopback ports (the example's defaults listen on 0.0.0.0:4318 and friends). */
-async function startFleetCollector(backend: string | undefined): Promise<{ collector: RunningCollector; tracesUrl: string }> {
+async function startFleetCollector(
+  backend: string | undefined,
+): Promise<{ collector: RunningCollector; tracesUrl: string }> {
   const [http, grpc, health, metrics] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env: Record<string, string> = {
     COLLECTOR_OTLP_HTTP_ENDPOINT: `127.0.0.1:${http}`,
@@ -65,7 +79,12 @@ describe("README's Fleets collector configuration", () => {
     const rows = section
       .split("\n")
       .filter((line) => line.startsWith("| `"))
-      .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
+      .map((line) =>
+        line
+          .split("|")
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     const documented = new Map<string, string | undefined>();
     for (const [names, defaults] of rows) {
       const n = [...names!.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!);
@@ -103,7 +122,9 @@ describe.skipIf(!collectorBinary())("docs/fleets/collector.yaml forwards to an O
     const down = await closedPort();
     const fleet = await startFleetCollector(down);
     cleanup.push(fleet.collector.stop);
-    expect((await exportOnce(fleet.tracesUrl, spanNamed("sent while the backend was down", {}))).code).toBe(ExportResultCode.SUCCESS);
+    expect((await exportOnce(fleet.tracesUrl, spanNamed("sent while the backend was down", {}))).code).toBe(
+      ExportResultCode.SUCCESS,
+    );
     // The collector has tried the backend, failed, and holds the span for a retry.
     await until(() => /Exporting failed\. Will retry/.test(fleet.collector.log()));
 
@@ -113,6 +134,8 @@ describe.skipIf(!collectorBinary())("docs/fleets/collector.yaml forwards to an O
   }, 180_000);
 
   it("refuses to start without OTLP_BACKEND_ENDPOINT", async () => {
-    await expect(startFleetCollector(undefined)).rejects.toThrow(/exited .*before it was ready.*at least one endpoint must be specified/s);
+    await expect(startFleetCollector(undefined)).rejects.toThrow(
+      /exited .*before it was ready.*at least one endpoint must be specified/s,
+    );
   });
 });

@@ -44,7 +44,10 @@ describe("LineSplitter", () => {
   it("drops one UTF-8 BOM at the start of the stream, even split across chunks, and no other", () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     expect(texts(split([Buffer.concat([bom, Buffer.from("a\n"), bom, Buffer.from("b\n")])]))).toEqual(["a", "\ufeffb"]);
-    expect(texts(split([bom.subarray(0, 1), Buffer.concat([bom.subarray(1), Buffer.from("a\nb\n")])]))).toEqual(["a", "b"]);
+    expect(texts(split([bom.subarray(0, 1), Buffer.concat([bom.subarray(1), Buffer.from("a\nb\n")])]))).toEqual([
+      "a",
+      "b",
+    ]);
     expect(texts(split([Buffer.concat([Buffer.from("a\n"), bom, Buffer.from("b\n")])]))).toEqual(["a", "\ufeffb"]);
   });
 
@@ -69,7 +72,9 @@ describe("framing through a translation", () => {
   });
 
   it("keeps raw U+2028 inside a JSON string as text", () => {
-    const { events } = translate('{"type": "text", "content": "a\u2028b"}\n{"type": "done", "content": "", "response": ""}\n');
+    const { events } = translate(
+      '{"type": "text", "content": "a\u2028b"}\n{"type": "done", "content": "", "response": ""}\n',
+    );
     const delta = events.find((e) => e.type === "message.delta");
     expect(delta && "text" in delta ? delta.text : undefined).toBe("a\u2028b");
     expect(events.filter((e) => e.type === "backend.unparsed")).toEqual([]);
@@ -77,7 +82,10 @@ describe("framing through a translation", () => {
 
   it("turns an overlong native line into backend.unparsed and goes on", () => {
     const big = `{"type": "text", "content": "${"y".repeat(5000)}"}`;
-    const { events, outcome } = translate(`${big}\n{"type": "done", "content": "", "response": ""}\n`, { from: "evosci", maxLineBytes: 1000 });
+    const { events, outcome } = translate(`${big}\n{"type": "done", "content": "", "response": ""}\n`, {
+      from: "evosci",
+      maxLineBytes: 1000,
+    });
     const unparsed = events.find((e) => e.type === "backend.unparsed");
     expect(unparsed).toMatchObject({ reason: "line_too_long", line: big.slice(0, 1000) });
     expect(outcome.status).toBe("succeeded");

@@ -17,7 +17,10 @@ const GOLDEN = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
 const FOLDERS = [
   ...readdirSync(GOLDEN).map((protocol) => ({ title: `golden ${protocol}`, dir: join(GOLDEN, protocol) })),
-  ...BACKEND_NAMES.filter((backend) => existsSync(join(EXAMPLES, backend))).map((backend) => ({ title: `example ${backend}`, dir: join(EXAMPLES, backend) })),
+  ...BACKEND_NAMES.filter((backend) => existsSync(join(EXAMPLES, backend))).map((backend) => ({
+    title: `example ${backend}`,
+    dir: join(EXAMPLES, backend),
+  })),
 ];
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 
@@ -44,7 +47,9 @@ for (const { title, dir } of FOLDERS) {
         for (const event of events) expect(strictProblems(event), `seq ${event.seq}`).toEqual([]);
         expect(verifyEvents(events)).toEqual([]);
         for (const size of options.chunkSizes ?? [1, 7]) {
-          expect(toJsonl(translate(native, { ...options, chunkBytes: size }).events), `in chunks of ${size}`).toBe(actual);
+          expect(toJsonl(translate(native, { ...options, chunkBytes: size }).events), `in chunks of ${size}`).toBe(
+            actual,
+          );
         }
       });
     }

@@ -45,7 +45,8 @@ function problems(lines: string[]): string[] {
   for (const line of lines) {
     if (INSTALLS.test(line)) installed = true;
     if (FETCHES.test(line)) found.push(`fetches from the registry: ${line.trim()}`);
-    else if (NPX_AGENTSTREAM.test(line) && !installed) found.push(`npx agentstream with no install step before it: ${line.trim()}`);
+    else if (NPX_AGENTSTREAM.test(line) && !installed)
+      found.push(`npx agentstream with no install step before it: ${line.trim()}`);
   }
   return found;
 }

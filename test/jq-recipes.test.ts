@@ -9,7 +9,15 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const JQ_DIR = join(ROOT, "examples/jq");
-const INPUTS = ["examples/evosci/research", "examples/evosci/overloaded", "examples/atomic/tools", "examples/pi/tool", "examples/codex/tool", "examples/gemini/tool", "examples/claude/tool"].map((name) => join(ROOT, `${name}.canonical.jsonl`));
+const INPUTS = [
+  "examples/evosci/research",
+  "examples/evosci/overloaded",
+  "examples/atomic/tools",
+  "examples/pi/tool",
+  "examples/codex/tool",
+  "examples/gemini/tool",
+  "examples/claude/tool",
+].map((name) => join(ROOT, `${name}.canonical.jsonl`));
 const STREAMS = INPUTS.map((file) => readFileSync(file, "utf8")).join("");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 
@@ -44,7 +52,10 @@ describe("jq recipes", () => {
 
   // In the README, each recipe is a "# ... (examples/jq/NAME.jq)" comment followed by its one-line jq command.
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const pairs = [...readme.matchAll(/^# .*\(examples\/jq\/([a-z-]+)\.jq\)\n(jq .*)$/gm)].map((m) => ({ recipe: m[1]!, command: m[2]! }));
+  const pairs = [...readme.matchAll(/^# .*\(examples\/jq\/([a-z-]+)\.jq\)\n(jq .*)$/gm)].map((m) => ({
+    recipe: m[1]!,
+    command: m[2]!,
+  }));
 
   it("the README shows every recipe", () => {
     expect(pairs.map((p) => p.recipe).sort()).toEqual([...recipes].sort());

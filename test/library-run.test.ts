@@ -35,24 +35,41 @@ describe("library run()", () => {
       backend: "evosci",
       bin: STAND_IN,
       prompt: "x",
-      env: standIn({ STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port) }),
+      env: standIn({
+        STANDIN_RECORD: record,
+        STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"),
+        STANDIN_GATE_PORT: String(gate.port),
+      }),
     });
-    expect((await events.next()).value).toMatchObject({ type: "run.started", command: [STAND_IN, "-p", "x", "--output-format", "stream-json"] });
+    expect((await events.next()).value).toMatchObject({
+      type: "run.started",
+      command: [STAND_IN, "-p", "x", "--output-format", "stream-json"],
+    });
     // Held at the gate after its first line: these events came while the backend ran.
     expect((await events.next()).value).toMatchObject({ type: "turn.started", synthetic: true });
     expect((await events.next()).value).toMatchObject({ type: "message.delta", text: "first" });
     for (let i = 0; i < 4; i++) gate.next();
     const rest = await collect({ [Symbol.asyncIterator]: () => events });
     await gate.close();
-    expect(rest.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0, result: { text: "first" } });
+    expect(rest.at(-1)).toMatchObject({
+      type: "run.finished",
+      status: "succeeded",
+      exit_code: 0,
+      result: { text: "first" },
+    });
     expectNoneLeftRunning(record);
   });
 
   it("gives the events the CLI writes for the same backend, envelope timing aside", async () => {
     const env = { STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl"), STANDIN_STDERR_AT_END: "some stderr" };
     const cli = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--", "same prompt"], { env });
-    const fromCli = cli.stdout.trim().split("\n").map((line) => JSON.parse(line) as unknown);
-    const fromLibrary = await collect(run({ backend: "evosci", bin: STAND_IN, prompt: "same prompt", env: standIn(env) }));
+    const fromCli = cli.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
+    const fromLibrary = await collect(
+      run({ backend: "evosci", bin: STAND_IN, prompt: "same prompt", env: standIn(env) }),
+    );
     expect(fromLibrary.length).toBeGreaterThan(3);
     expect(withoutClock(fromLibrary)).toEqual(withoutClock(fromCli));
   });
@@ -80,7 +97,12 @@ describe("library run()", () => {
 
   it("leaving the loop early stops the backend and waits for it", async () => {
     const record = scratch.recordPath();
-    const env = standIn({ STANDIN_RECORD: record, STANDIN_GRANDCHILD: "hang", STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"), STANDIN_END: "hang" });
+    const env = standIn({
+      STANDIN_RECORD: record,
+      STANDIN_GRANDCHILD: "hang",
+      STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"),
+      STANDIN_END: "hang",
+    });
     for await (const event of run({ backend: "evosci", bin: STAND_IN, prompt: "x", env })) {
       if (event.type !== "run.started") break;
     }
@@ -89,7 +111,9 @@ describe("library run()", () => {
   });
 
   it("a request that cannot run throws a UsageError before anything starts; a missing backend ends backend_not_found", async () => {
-    await expect(collect(run({ backend: "evosci", bin: STAND_IN, prompt: "x", model: "m" }))).rejects.toThrow(UsageError);
+    await expect(collect(run({ backend: "evosci", bin: STAND_IN, prompt: "x", model: "m" }))).rejects.toThrow(
+      UsageError,
+    );
     await expect(collect(run({ backend: "pi", bin: STAND_IN, prompt: "a\0b" }))).rejects.toThrow(/NUL/);
     const missing = await collect(run({ backend: "pi", bin: "/nonexistent/pi", prompt: "x" }));
     expect(missing.map((e) => e.type)).toEqual(["run.started", "run.finished"]);

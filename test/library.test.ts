@@ -12,7 +12,9 @@ const NATIVE = [
   '{"type": "done", "content": "HelloBye", "response": "HelloBye"}',
 ].join("\n");
 
-async function collect(iter: AsyncGenerator<CanonicalEvent, unknown>): Promise<{ events: CanonicalEvent[]; returned: unknown }> {
+async function collect(
+  iter: AsyncGenerator<CanonicalEvent, unknown>,
+): Promise<{ events: CanonicalEvent[]; returned: unknown }> {
   const events: CanonicalEvent[] = [];
   for (;;) {
     const next = await iter.next();
@@ -28,7 +30,9 @@ describe("normalizeStream (library)", () => {
       normalizeStream(Readable.from(chunks), { runId: "run-test", clock: steppingClock(), inputName: "-" }),
     );
     const expected = translate(NATIVE);
-    expect(toJsonl(events).replace(/"agentstream_version":"[^"]*"/, "")).toBe(toJsonl(expected.events).replace(/"agentstream_version":"[^"]*"/, ""));
+    expect(toJsonl(events).replace(/"agentstream_version":"[^"]*"/, "")).toBe(
+      toJsonl(expected.events).replace(/"agentstream_version":"[^"]*"/, ""),
+    );
     expect(returned).toMatchObject({ status: "succeeded", exitCode: 0, resultText: "Bye" });
   });
 
@@ -50,7 +54,12 @@ describe("normalizeStream (library)", () => {
   });
 
   it("honours the end of a recording without a terminal event", async () => {
-    const { events } = await collect(normalizeStream(['{"type": "text", "content": "cut"}\n'], { from: "evosci", end: { backendExit: { code: null, signal: "SIGKILL" } } }));
+    const { events } = await collect(
+      normalizeStream(['{"type": "text", "content": "cut"}\n'], {
+        from: "evosci",
+        end: { backendExit: { code: null, signal: "SIGKILL" } },
+      }),
+    );
     expect(events.at(-1)).toMatchObject({ status: "failed", exit_code: 76, error: { code: "backend_crashed" } });
   });
 });
@@ -60,7 +69,8 @@ describe("readCanonicalStream (library)", () => {
 
   it("reads agentstream's output back as events", async () => {
     const events: CanonicalEvent[] = [];
-    for await (const event of readCanonicalStream(Readable.from([example.slice(0, 100), example.slice(100)]))) events.push(event);
+    for await (const event of readCanonicalStream(Readable.from([example.slice(0, 100), example.slice(100)])))
+      events.push(event);
     expect(events.map((e) => JSON.stringify(e)).join("\n") + "\n").toBe(example);
   });
 
@@ -70,7 +80,8 @@ describe("readCanonicalStream (library)", () => {
     const broken = [...lines.slice(0, 3), "", "not json", ...lines.slice(3)].join("\n");
     const events: CanonicalEvent[] = [];
     const reading = (async () => {
-      for await (const event of readCanonicalStream(Readable.from([broken.slice(0, 50), broken.slice(50)]))) events.push(event);
+      for await (const event of readCanonicalStream(Readable.from([broken.slice(0, 50), broken.slice(50)])))
+        events.push(event);
     })();
     await expect(reading).rejects.toThrow(/line 5: not a JSON object: not json/);
     await expect(reading).rejects.toMatchObject({ name: "CanonicalLineError", line: 5 });
@@ -103,7 +114,9 @@ describe("the README's library calls, with defaults", () => {
 
   it("verifyStream(readable), without options: counts lines and problems", async () => {
     // The built library: its default validator is compiled at build time.
-    const { verifyStream } = (await import(new URL("../dist/index.js", import.meta.url).href)) as typeof import("../src/index.js");
+    const { verifyStream } = (await import(
+      new URL("../dist/index.js", import.meta.url).href
+    )) as typeof import("../src/index.js");
     const jsonl = toJsonl(translate(NATIVE).events);
     const lines = jsonl.trimEnd().split("\n").length;
     await expect(verifyStream(Readable.from([jsonl]))).resolves.toEqual({ lines, problems: 0, looksNative: false });

@@ -20,8 +20,14 @@ function retainedMiB(stderr: string): number {
 
 function normalizeGenerated(protocol: string, megabytes: number): Promise<{ heapMiB: number; lastLine: string }> {
   return new Promise((resolve, reject) => {
-    const generator = spawn(process.execPath, [GENERATOR, protocol, String(megabytes)], { stdio: ["ignore", "pipe", "inherit"] });
-    const agentstream = spawn(process.execPath, ["--expose-gc", "--import", REPORT_RETAINED_HEAP, BIN, "normalize", "--from", protocol], { stdio: ["pipe", "pipe", "pipe"] });
+    const generator = spawn(process.execPath, [GENERATOR, protocol, String(megabytes)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const agentstream = spawn(
+      process.execPath,
+      ["--expose-gc", "--import", REPORT_RETAINED_HEAP, BIN, "normalize", "--from", protocol],
+      { stdio: ["pipe", "pipe", "pipe"] },
+    );
     generator.stdout.pipe(agentstream.stdin);
     let stderr = "";
     let tail = "";
@@ -39,23 +45,31 @@ function normalizeGenerated(protocol: string, megabytes: number): Promise<{ heap
 }
 
 describe("memory", () => {
-  it.each(["evosci", "atomic"])("stays flat on a %s stream ten times longer", async (protocol) => {
-    const small = await normalizeGenerated(protocol, 8);
-    const large = await normalizeGenerated(protocol, 80);
-    expect(JSON.parse(large.lastLine)).toMatchObject({ type: "run.finished", status: "succeeded" });
-    // About 6 MiB at any length; holding the stream (or its events) would keep tens of MiB more.
-    expect(large.heapMiB - small.heapMiB).toBeLessThan(8);
-  }, 60_000);
+  it.each(["evosci", "atomic"])(
+    "stays flat on a %s stream ten times longer",
+    async (protocol) => {
+      const small = await normalizeGenerated(protocol, 8);
+      const large = await normalizeGenerated(protocol, 80);
+      expect(JSON.parse(large.lastLine)).toMatchObject({ type: "run.finished", status: "succeeded" });
+      // About 6 MiB at any length; holding the stream (or its events) would keep tens of MiB more.
+      expect(large.heapMiB - small.heapMiB).toBeLessThan(8);
+    },
+    60_000,
+  );
 });
 
 describe("memory with --from auto", () => {
   it("reads many large garbage lines with a small heap: detection holds bytes, not lines", async () => {
     // 40 lines of 4 MiB: holding them all, as detection once did, needs far more than the 64 MiB heap.
     const line = Buffer.from(`${"garbage ".repeat(512 * 1024)}\n`);
-    const agentstream = spawn(process.execPath, ["--max-old-space-size=64", BIN, "normalize", "-"], { stdio: ["pipe", "pipe", "pipe"] });
-    Readable.from((function* () {
-      for (let i = 0; i < 40; i++) yield line;
-    })()).pipe(agentstream.stdin);
+    const agentstream = spawn(process.execPath, ["--max-old-space-size=64", BIN, "normalize", "-"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    Readable.from(
+      (function* () {
+        for (let i = 0; i < 40; i++) yield line;
+      })(),
+    ).pipe(agentstream.stdin);
     agentstream.stdin.on("error", () => {}); // a crashed child closes its stdin early; the exit is what is checked
     let tail = "";
     let stderr = "";
@@ -66,7 +80,10 @@ describe("memory with --from auto", () => {
       agentstream.on("close", resolve);
     });
     expect(stderr).not.toMatch(/heap out of memory/);
-    expect(JSON.parse(tail.trimEnd().split("\n").pop() ?? "")).toMatchObject({ type: "run.finished", counts: { unparsed_lines: 40 } });
+    expect(JSON.parse(tail.trimEnd().split("\n").pop() ?? "")).toMatchObject({
+      type: "run.finished",
+      counts: { unparsed_lines: 40 },
+    });
     expect(code).not.toBeNull();
   }, 120_000);
 });

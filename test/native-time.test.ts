@@ -31,7 +31,10 @@ describe("nativeTime", () => {
     expect(nativeTime("2026-12-03T12:55:41.707Z")).toBe("2026-12-03T12:55:41.707Z");
     expect(nativeTime("2026-12-03T23:59:59.999Z")).toBe("2026-12-03T23:59:59.999Z");
     // Same shape, but Date moves it: the day after 2026-02-28, and hour 24.
-    for (const [given, utc] of [["2026-02-30T00:00:00.000Z", "2026-03-02T00:00:00.000Z"], ["2026-12-03T24:00:00.000Z", "2026-12-04T00:00:00.000Z"]] as const) {
+    for (const [given, utc] of [
+      ["2026-02-30T00:00:00.000Z", "2026-03-02T00:00:00.000Z"],
+      ["2026-12-03T24:00:00.000Z", "2026-12-04T00:00:00.000Z"],
+    ] as const) {
       expect(nativeTime(given)).toBe(utc);
       expect(nativeTime(given)).toBe(utc);
     }
@@ -41,25 +44,49 @@ describe("nativeTime", () => {
   });
 
   it("anything else is not reported", () => {
-    for (const v of ["yesterday", "2026-12-02", "2026-13-02T00:00:00Z", "1796216833814", 1e300, Number.NaN, null, true, {}]) {
+    for (const v of [
+      "yesterday",
+      "2026-12-02",
+      "2026-13-02T00:00:00Z",
+      "1796216833814",
+      1e300,
+      Number.NaN,
+      null,
+      true,
+      {},
+    ]) {
       expect(nativeTime(v), JSON.stringify(v)).toBeUndefined();
     }
   });
 });
 
 describe("native_ts in real captures", () => {
-  for (const file of [join(LIVE, "pi-1.6.0/tool.jsonl"), join(LIVE, "pi-0.84.4/tool.jsonl"), join(SAMPLES, "atomic/tool.jsonl")]) {
+  for (const file of [
+    join(LIVE, "pi-1.6.0/tool.jsonl"),
+    join(LIVE, "pi-0.84.4/tool.jsonl"),
+    join(SAMPLES, "atomic/tool.jsonl"),
+  ]) {
     it(file.split("/").slice(-2).join("/"), () => {
       const native = nativeLines(file);
       const { events } = translate(readFileSync(file), { from: "pi", end: { backendExit: { code: 0, signal: null } } });
       const of = (type: string): CanonicalEvent[] => events.filter((e) => e.type === type);
       expect(of("session.started")[0]!.native_ts).toBe(nativeTime(native[0]!.timestamp));
       // Each finished assistant message's time is on what it gives.
-      const stamps = native.filter((e) => e.type === "message_end" && e.message.role === "assistant").map((e) => iso(e.message.timestamp));
+      const stamps = native
+        .filter((e) => e.type === "message_end" && e.message.role === "assistant")
+        .map((e) => iso(e.message.timestamp));
       expect(of("message.completed").map((e) => e.native_ts)).toEqual(stamps);
       expect(of("usage").map((e) => e.native_ts)).toEqual(stamps);
       // Events whose native line states no time carry none.
-      for (const e of [...of("tool.started"), ...of("tool.completed"), ...of("turn.started"), ...of("turn.completed"), ...of("message.delta"), ...of("run.started"), ...of("run.finished")]) {
+      for (const e of [
+        ...of("tool.started"),
+        ...of("tool.completed"),
+        ...of("turn.started"),
+        ...of("turn.completed"),
+        ...of("message.delta"),
+        ...of("run.started"),
+        ...of("run.finished"),
+      ]) {
         expect(e.native_ts, `${e.type} seq ${e.seq}`).toBeUndefined();
       }
     });
@@ -74,7 +101,10 @@ describe("native_ts in real captures", () => {
 
 describe("examples/jq/tool-timeline.jq over a normalized recording (the machine's jq)", () => {
   const session = { type: "session", version: 3, id: "s1", timestamp: "2026-12-02T13:00:00.000Z", cwd: "/w" };
-  const assistant = (t: number, content: object[], stopReason: string) => ({ type: "message_end", message: { role: "assistant", content, stopReason, timestamp: t } });
+  const assistant = (t: number, content: object[], stopReason: string) => ({
+    type: "message_end",
+    message: { role: "assistant", content, stopReason, timestamp: t },
+  });
   const call = { type: "toolCall", id: "c1", name: "bash", arguments: { command: "sleep 4" } };
   const run = (end: Record<string, unknown>): string =>
     [
@@ -83,7 +113,14 @@ describe("examples/jq/tool-timeline.jq over a normalized recording (the machine'
       { type: "turn_start" },
       assistant(Date.parse("2026-12-02T13:00:01.000Z"), [call], "toolUse"),
       { type: "tool_execution_start", toolCallId: "c1", toolName: "bash", args: { command: "sleep 4" } },
-      { type: "tool_execution_end", toolCallId: "c1", toolName: "bash", result: { content: [{ type: "text", text: "" }] }, isError: false, ...end },
+      {
+        type: "tool_execution_end",
+        toolCallId: "c1",
+        toolName: "bash",
+        result: { content: [{ type: "text", text: "" }] },
+        isError: false,
+        ...end,
+      },
       { type: "turn_end" },
       assistant(Date.parse("2026-12-02T13:00:05.500Z"), [{ type: "text", text: "slept" }], "stop"),
       { type: "agent_end" },
@@ -97,7 +134,9 @@ describe("examples/jq/tool-timeline.jq over a normalized recording (the machine'
     writeFileSync(file, native);
     const result = await runCli(["normalize", "--from", "pi", "--backend-exit", "0", file]);
     expect(result.code, result.stderr).toBe(0);
-    expect(parseJsonl(result.stdout).find((e) => e.type === "message.completed")!.native_ts).toBe("2026-12-02T13:00:05.500Z");
+    expect(parseJsonl(result.stdout).find((e) => e.type === "message.completed")!.native_ts).toBe(
+      "2026-12-02T13:00:05.500Z",
+    );
     return execFileSync("jq", ["-rn", "-f", TIMELINE], { input: result.stdout, encoding: "utf8" });
   }
 
@@ -106,7 +145,9 @@ describe("examples/jq/tool-timeline.jq over a normalized recording (the machine'
   });
 
   it("and Atomic's bash wall time", async () => {
-    expect(await timeline(run({ result: { content: [], details: { wallTimeMs: 3900 } } }))).toMatch(/\tbash\tsucceeded\t3900ms\n$/);
+    expect(await timeline(run({ result: { content: [], details: { wallTimeMs: 3900 } } }))).toMatch(
+      /\tbash\tsucceeded\t3900ms\n$/,
+    );
   });
 
   it("says '-' where the recording keeps no duration, rather than the replay's", async () => {

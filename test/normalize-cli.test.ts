@@ -10,9 +10,15 @@ import { nextOfType, startCli, transcript } from "./run/helpers.js";
 
 describe("agentstream normalize", () => {
   it("reads stdin and exits with the outcome's code", async () => {
-    const run = await runCli(["normalize", "--from", "evosci"], { input: '{"type": "error", "message": "Error code: 529 - overloaded"}\n' });
+    const run = await runCli(["normalize", "--from", "evosci"], {
+      input: '{"type": "error", "message": "Error code: 529 - overloaded"}\n',
+    });
     expect(run.code).toBe(75);
-    expect(parseJsonl(run.stdout).at(-1)).toMatchObject({ type: "run.finished", exit_code: 75, error: { code: "overloaded" } });
+    expect(parseJsonl(run.stdout).at(-1)).toMatchObject({
+      type: "run.finished",
+      exit_code: 75,
+      error: { code: "overloaded" },
+    });
   });
 
   it("refuses a missing file with exit 2 and writes nothing on stdout", async () => {
@@ -29,17 +35,28 @@ describe("agentstream normalize", () => {
   });
 
   // Reading /proc/self/mem fails with EIO at once: a read error in the middle of the input.
-  it.skipIf(!existsSync("/proc/self/mem"))("ends with run.finished failed/internal when the input cannot be read", async () => {
-    const run = await runCli(["normalize", "--from", "evosci", "/proc/self/mem"]);
-    const events = parseJsonl(run.stdout);
-    expect(run.code).toBe(1);
-    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "failed", exit_code: 1, error: { code: "internal" } });
-    expect(verifyEvents(events)).toEqual([]);
-    expect(run.stderr).toMatch(/cannot read \/proc\/self\/mem: EIO/);
-  });
+  it.skipIf(!existsSync("/proc/self/mem"))(
+    "ends with run.finished failed/internal when the input cannot be read",
+    async () => {
+      const run = await runCli(["normalize", "--from", "evosci", "/proc/self/mem"]);
+      const events = parseJsonl(run.stdout);
+      expect(run.code).toBe(1);
+      expect(events.at(-1)).toMatchObject({
+        type: "run.finished",
+        status: "failed",
+        exit_code: 1,
+        error: { code: "internal" },
+      });
+      expect(verifyEvents(events)).toEqual([]);
+      expect(run.stderr).toMatch(/cannot read \/proc\/self\/mem: EIO/);
+    },
+  );
 
   it("refuses a directory on stdin with exit 2 and a message", () => {
-    const run = spawnSync(process.execPath, [BIN, "normalize", "-"], { stdio: [openDir(tmpdir()), "pipe", "pipe"], encoding: "utf8" });
+    const run = spawnSync(process.execPath, [BIN, "normalize", "-"], {
+      stdio: [openDir(tmpdir()), "pipe", "pipe"],
+      encoding: "utf8",
+    });
     expect(run.status).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(/cannot read stdin: it is a directory/);
@@ -55,7 +72,11 @@ describe("agentstream normalize", () => {
     chmodSync(file, 0o600);
     try {
       for (const command of ["normalize", "verify"]) {
-        const run = spawnSync("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, command, file], { encoding: "utf8" });
+        const run = spawnSync(
+          "/usr/bin/setpriv",
+          ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, command, file],
+          { encoding: "utf8" },
+        );
         expect(run.stderr, command).toMatch(new RegExp(`cannot read ${file}: permission denied`));
         expect(run.stderr).not.toMatch(/Unhandled|at .*\.js:\d+/);
         expect(run.status, command).toBe(2);
@@ -70,19 +91,27 @@ describe("agentstream normalize", () => {
     ["SIGINT", 130],
     ["SIGTERM", 143],
     ["SIGHUP", 143],
-  ] as const)("%s while reading an open pipe ends the stream with run.finished cancelled, exit %d", async (signal, code) => {
-    const run = startCli(["normalize", "--from", "evosci"], { stdin: "pipe" });
-    const firstLine = readFileSync(transcript("evosci-steps.jsonl"), "utf8").split("\n")[0]!;
-    // The pipe stays open: only the signal can end the reading.
-    run.child.stdin!.write(`${firstLine}\n`);
-    await nextOfType(run, "run.started");
-    run.child.kill(signal);
-    const result = await run.done;
-    const events = parseJsonl(result.stdout);
-    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "cancelled", exit_code: code, error: { code: "cancelled" } });
-    expect(result.code).toBe(code);
-    expect(verifyEvents(events)).toEqual([]);
-  });
+  ] as const)(
+    "%s while reading an open pipe ends the stream with run.finished cancelled, exit %d",
+    async (signal, code) => {
+      const run = startCli(["normalize", "--from", "evosci"], { stdin: "pipe" });
+      const firstLine = readFileSync(transcript("evosci-steps.jsonl"), "utf8").split("\n")[0]!;
+      // The pipe stays open: only the signal can end the reading.
+      run.child.stdin!.write(`${firstLine}\n`);
+      await nextOfType(run, "run.started");
+      run.child.kill(signal);
+      const result = await run.done;
+      const events = parseJsonl(result.stdout);
+      expect(events.at(-1)).toMatchObject({
+        type: "run.finished",
+        status: "cancelled",
+        exit_code: code,
+        error: { code: "cancelled" },
+      });
+      expect(result.code).toBe(code);
+      expect(verifyEvents(events)).toEqual([]);
+    },
+  );
 });
 
 describe("agentstream normalize: secrets", () => {

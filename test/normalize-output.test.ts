@@ -19,7 +19,9 @@ describe("agentstream normalize --output", () => {
     expect(json.code).toBe(0);
     expect(json.stdout.endsWith("\n")).toBe(true);
     expect(json.stdout.trimEnd().split("\n")).toHaveLength(1);
-    expect(comparable(JSON.parse(json.stdout) as Record<string, unknown>)).toEqual(comparable(parseJsonl(stream.stdout).at(-1)!));
+    expect(comparable(JSON.parse(json.stdout) as Record<string, unknown>)).toEqual(
+      comparable(parseJsonl(stream.stdout).at(-1)!),
+    );
   });
 
   it("text: only the final answer, ending with a newline", async () => {
@@ -34,14 +36,23 @@ describe("agentstream normalize --output", () => {
       expect(run.code, output).toBe(75);
     }
     const json = await runCli(["normalize", "--output", "json", OVERLOADED]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ type: "run.finished", status: "failed", exit_code: 75, error: { code: "overloaded" } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      type: "run.finished",
+      status: "failed",
+      exit_code: 75,
+      error: { code: "overloaded" },
+    });
     const text = await runCli(["normalize", "--output", "text", OVERLOADED]);
     expect(text.stdout).toBe("");
   });
 
   it("redacts the environment's secret values in the answer", async () => {
-    const input = '{"type": "text", "content": "the key is s3cr3t-value-123"}\n{"type": "done", "response": "the key is s3cr3t-value-123"}\n';
-    const run = await runCli(["normalize", "--from", "evosci", "--output", "text"], { input, env: { MY_API_KEY: "s3cr3t-value-123" } });
+    const input =
+      '{"type": "text", "content": "the key is s3cr3t-value-123"}\n{"type": "done", "response": "the key is s3cr3t-value-123"}\n';
+    const run = await runCli(["normalize", "--from", "evosci", "--output", "text"], {
+      input,
+      env: { MY_API_KEY: "s3cr3t-value-123" },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("the key is [redacted]\n");
   });

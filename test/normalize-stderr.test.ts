@@ -32,9 +32,13 @@ describe("normalize on stderr", () => {
     expect(run.code).toBe(76);
     expectCanonical(run);
     const [summary, hint, ...rest] = stderrLines(run);
-    expect(summary).toMatch(/^agentstream: .*README\.md: 1 JSON event and \d+ other lines, read as evosci \(a guess\) · ✖ failed .*exit 76$/);
+    expect(summary).toMatch(
+      /^agentstream: .*README\.md: 1 JSON event and \d+ other lines, read as evosci \(a guess\) · ✖ failed .*exit 76$/,
+    );
     const names = BACKENDS.map((b) => b.displayName);
-    expect(hint).toBe(`hint: this is not a native stream: normalize reads the JSON lines ${names.slice(0, -1).join(", ")} or ${names.at(-1)} write on stdout`);
+    expect(hint).toBe(
+      `hint: this is not a native stream: normalize reads the JSON lines ${names.slice(0, -1).join(", ")} or ${names.at(-1)} write on stdout`,
+    );
     expect(rest).toEqual([]);
   });
 
@@ -42,7 +46,12 @@ describe("normalize on stderr", () => {
     const run = await runCli(["normalize", "/bin/ls"]);
     expect(run.code).toBe(76);
     expectCanonical(run);
-    expect(stderrLines(run)).toEqual([expect.stringMatching(/^agentstream: \/bin\/ls: no JSON event in \d+ lines, read as evosci \(a guess\) · .*backend_protocol.*exit 76$/), expect.stringMatching(/^hint: this is not a native stream/)]);
+    expect(stderrLines(run)).toEqual([
+      expect.stringMatching(
+        /^agentstream: \/bin\/ls: no JSON event in \d+ lines, read as evosci \(a guess\) · .*backend_protocol.*exit 76$/,
+      ),
+      expect.stringMatching(/^hint: this is not a native stream/),
+    ]);
   });
 
   it("an empty file says so", async () => {
@@ -51,14 +60,19 @@ describe("normalize on stderr", () => {
     const run = await runCli(["normalize", empty]);
     expect(run.code).toBe(76);
     expectCanonical(run);
-    expect(stderrLines(run)).toEqual([expect.stringMatching(/^agentstream: .*empty\.jsonl: empty input, read as evosci \(a guess\) · .*exit 76$/)]);
+    expect(stderrLines(run)).toEqual([
+      expect.stringMatching(/^agentstream: .*empty\.jsonl: empty input, read as evosci \(a guess\) · .*exit 76$/),
+    ]);
   });
 
   it("--from evosci on an Atomic stream: try --from atomic", async () => {
     const run = await runCli(["normalize", "--from", "evosci", join(SAMPLES, "atomic/text.jsonl")]);
     expect(run.code).toBe(76);
     expectCanonical(run);
-    expect(stderrLines(run)).toEqual([expect.stringMatching(/read as evosci \(as given\) · .*exit 76$/), "hint: this looks like Atomic: try --from atomic"]);
+    expect(stderrLines(run)).toEqual([
+      expect.stringMatching(/read as evosci \(as given\) · .*exit 76$/),
+      "hint: this looks like Atomic: try --from atomic",
+    ]);
   });
 
   it("an already-canonical file: use verify", async () => {
@@ -67,14 +81,20 @@ describe("normalize on stderr", () => {
     const run = await runCli(["normalize", file]);
     expect(run.code).toBe(76);
     expectCanonical(run);
-    expect(stderrLines(run)).toEqual([expect.stringMatching(new RegExp(`${lines} JSON events, read as evosci \\(a guess\\)`)), "hint: this looks like a canonical stream (agentstream's own output): check it with agentstream verify"]);
+    expect(stderrLines(run)).toEqual([
+      expect.stringMatching(new RegExp(`${lines} JSON events, read as evosci \\(a guess\\)`)),
+      "hint: this looks like a canonical stream (agentstream's own output): check it with agentstream verify",
+    ]);
   });
 
   it("a stream that does not tell pi from Atomic: the guess is said", async () => {
     const run = await runCli(["normalize", join(SAMPLES, "pi/0.73.1-error400.jsonl")]);
     expect(run.code).toBe(1);
     expect(expectCanonical(run)[0]).toMatchObject({ backend: "pi", detection: "guessed" });
-    expect(stderrLines(run)).toEqual([expect.stringMatching(/9 JSON events, read as pi \(a guess\) · ✖ failed .*exit 1$/), "hint: the stream does not tell pi from Atomic: name it with --from pi or --from atomic"]);
+    expect(stderrLines(run)).toEqual([
+      expect.stringMatching(/9 JSON events, read as pi \(a guess\) · ✖ failed .*exit 1$/),
+      "hint: the stream does not tell pi from Atomic: name it with --from pi or --from atomic",
+    ]);
   });
 
   it("a clean pi run after more warning lines than detection holds: the guess is said at once, the hint at the end", async () => {
@@ -84,11 +104,15 @@ describe("normalize on stderr", () => {
     expect(expectCanonical(run)[0]).toMatchObject({ backend: "evosci", detection: "guessed" });
     expect(stderrLines(run)).toEqual([
       "agentstream: 1 MiB read and the input has not shown which backend wrote it: read as evosci, a guess (name it with --from)",
-      expect.stringMatching(/^agentstream: stdin: 27 JSON events and \d+ other lines, read as evosci \(a guess\) · .*exit 76$/),
+      expect.stringMatching(
+        /^agentstream: stdin: 27 JSON events and \d+ other lines, read as evosci \(a guess\) · .*exit 76$/,
+      ),
       "hint: this looks like pi: try --from pi",
     ]);
     // Within the bound the same stream is told by its content.
-    const fewer = await runCli(["normalize", "--backend-exit", "0"], { input: "Warning: something minor\n".repeat(1001) + readFileSync(PI, "utf8") });
+    const fewer = await runCli(["normalize", "--backend-exit", "0"], {
+      input: "Warning: something minor\n".repeat(1001) + readFileSync(PI, "utf8"),
+    });
     expect(fewer.code).toBe(0);
     expect(expectCanonical(fewer)[0]).toMatchObject({ backend: "pi", detection: "detected" });
     expect(fewer.stderr).toBe("");
@@ -102,7 +126,11 @@ describe("normalize on stderr", () => {
 
   it("reading stdin from a terminal says so once; a pipe does not", () => {
     const done = '{"type": "done", "content": "hi", "response": "hi"}\n';
-    const tty = spawnSync("python3", [join(ROOT, "test/helpers/with_pty_stdin.py"), done, process.execPath, BIN, "normalize"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const tty = spawnSync(
+      "python3",
+      [join(ROOT, "test/helpers/with_pty_stdin.py"), done, process.execPath, BIN, "normalize"],
+      { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
+    );
     expect(tty.status, tty.stderr).toBe(0);
     const run = JSON.parse(tty.stdout) as { code: number; stdout: string; stderr: string };
     expect(run.code).toBe(0);
@@ -117,9 +145,14 @@ describe("normalize on stderr", () => {
 describe("normalize's summary and secrets", () => {
   it("hides a secret value of its environment that the error message echoes, as stdout does", async () => {
     const key = "plain-secret-value-1234567890";
-    const run = await runCli(["normalize", "--from", "evosci"], { input: `{"type": "error", "message": "401: bad key ${key}"}\n`, env: { ...process.env, DB_PASSWORD: key } });
+    const run = await runCli(["normalize", "--from", "evosci"], {
+      input: `{"type": "error", "message": "401: bad key ${key}"}\n`,
+      env: { ...process.env, DB_PASSWORD: key },
+    });
     expect(run.code).toBe(77);
-    expect(run.stderr).toMatch(/^agentstream: stdin: 1 JSON event, read as evosci \(as given\) · .*\[redacted\].*exit 77\n$/);
+    expect(run.stderr).toMatch(
+      /^agentstream: stdin: 1 JSON event, read as evosci \(as given\) · .*\[redacted\].*exit 77\n$/,
+    );
     expect(run.stderr).not.toContain("1234567890");
   });
 });

@@ -29,21 +29,33 @@ describe("provideCollector (the globalSetup)", () => {
   it("without Go: provides nothing and says so (the collector tests then skip)", async () => {
     const project = fakeProject();
     let said = "";
-    await provideCollector(project, { env: {}, ensure: () => Promise.reject(new GoMissingError()), notice: (t) => (said += t) });
+    await provideCollector(project, {
+      env: {},
+      ensure: () => Promise.reject(new GoMissingError()),
+      notice: (t) => (said += t),
+    });
     expect(project.provided).toEqual({});
     expect(said).toMatch(/NOTICE: the Go toolchain .* not on PATH.*SKIPPED/);
   });
 
   it("without Go and AGENTSTREAM_REQUIRE_COLLECTOR=1: fails", async () => {
     await expect(
-      provideCollector(fakeProject(), { env: { AGENTSTREAM_REQUIRE_COLLECTOR: "1" }, ensure: () => Promise.reject(new GoMissingError()), notice: () => {} }),
+      provideCollector(fakeProject(), {
+        env: { AGENTSTREAM_REQUIRE_COLLECTOR: "1" },
+        ensure: () => Promise.reject(new GoMissingError()),
+        notice: () => {},
+      }),
     ).rejects.toBeInstanceOf(GoMissingError);
   });
 
   it("a failed build fails whether or not the collector is required", async () => {
-    await expect(provideCollector(fakeProject(), { env: {}, ensure: () => Promise.reject(new Error("go build failed")), notice: () => {} })).rejects.toThrow(
-      "go build failed",
-    );
+    await expect(
+      provideCollector(fakeProject(), {
+        env: {},
+        ensure: () => Promise.reject(new Error("go build failed")),
+        notice: () => {},
+      }),
+    ).rejects.toThrow("go build failed");
   });
 });
 
@@ -51,7 +63,10 @@ describe("build-collector.mjs", () => {
   it("without Go on PATH and nothing cached: exit 2, a message on stderr, nothing on stdout, no file left", () => {
     const dir = mkdtempSync(join(tmpdir(), "agentstream-otelcol-cache-"));
     try {
-      const run = spawnSync(process.execPath, [SCRIPT], { env: { PATH: PATH_WITHOUT_GO, AGENTSTREAM_OTELCOL_DIR: dir }, encoding: "utf8" });
+      const run = spawnSync(process.execPath, [SCRIPT], {
+        env: { PATH: PATH_WITHOUT_GO, AGENTSTREAM_OTELCOL_DIR: dir },
+        encoding: "utf8",
+      });
       expect(run.status).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(/otelcol: the Go toolchain \(`go`\) is not on PATH/);

@@ -33,14 +33,21 @@ const SERVICE = "agentstream-harness-test";
 function provider(exporter: OTLPTraceExporter, batch = false): BasicTracerProvider {
   return new BasicTracerProvider({
     resource: resourceFromAttributes({ "service.name": SERVICE, "service.version": "9.9.9" }),
-    spanProcessors: [batch ? new BatchSpanProcessor(exporter, { maxExportBatchSize: 64, scheduledDelayMillis: 100 }) : new SimpleSpanProcessor(exporter)],
+    spanProcessors: [
+      batch
+        ? new BatchSpanProcessor(exporter, { maxExportBatchSize: 64, scheduledDelayMillis: 100 })
+        : new SimpleSpanProcessor(exporter),
+    ],
   });
 }
 
 /** Spans made by the SDK but not sent, to hand to an exporter's export() directly. */
 function recordedSpans(names: string[]): ReadableSpan[] {
   const memory = new InMemorySpanExporter();
-  const p = new BasicTracerProvider({ resource: resourceFromAttributes({ "service.name": SERVICE }), spanProcessors: [new SimpleSpanProcessor(memory)] });
+  const p = new BasicTracerProvider({
+    resource: resourceFromAttributes({ "service.name": SERVICE }),
+    spanProcessors: [new SimpleSpanProcessor(memory)],
+  });
   const tracer = p.getTracer("recorded");
   for (const name of names) tracer.startSpan(name).end();
   return memory.getFinishedSpans();
@@ -95,7 +102,15 @@ describe("parseFileExporterOutput", () => {
       status: { code: 0, message: "" },
       resource: { "service.name": "svc" },
       scope: { name: "lib", version: "1.2" },
-      attributes: { small: 42, big: 9223372036854775807n, d: 1.5, b: false, arr: ["x", 7], kv: { k: true }, empty: null },
+      attributes: {
+        small: 42,
+        big: 9223372036854775807n,
+        d: 1.5,
+        b: false,
+        arr: ["x", 7],
+        kv: { k: true },
+        empty: null,
+      },
     });
     expect(Array.from(span!.attributes.bytes as Uint8Array)).toEqual([1, 2, 255]);
   });
@@ -119,7 +134,14 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
     const root = tracer.startSpan("invoke_agent demo", {
       kind: SpanKind.SERVER,
       startTime: t0,
-      attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.usage.input_tokens": 1234, "cost.usd": 0.25, ok: true, tags: ["a", "b"], sizes: [1, 2, 3] },
+      attributes: {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.usage.input_tokens": 1234,
+        "cost.usd": 0.25,
+        ok: true,
+        tags: ["a", "b"],
+        sizes: [1, 2, 3],
+      },
     });
     const child = tracer.startSpan(
       "execute_tool Bash",
@@ -133,7 +155,9 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
     root.end(new Date(t0.getTime() + 3000));
     await p.forceFlush();
 
-    const spans = await collector.waitForSpans((s) => s.some((x) => x.name === "invoke_agent demo") && s.some((x) => x.name === "execute_tool Bash"));
+    const spans = await collector.waitForSpans(
+      (s) => s.some((x) => x.name === "invoke_agent demo") && s.some((x) => x.name === "execute_tool Bash"),
+    );
     const r = spans.find((s) => s.name === "invoke_agent demo")!;
     const c = spans.find((s) => s.name === "execute_tool Bash")!;
     expect(r.parentSpanId).toBeUndefined();
@@ -148,8 +172,21 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
     expect(r.endTimeUnixNano).toBe(ns(t0.getTime() + 3000));
     expect(c.startTimeUnixNano).toBe(ns(t0.getTime() + 1000));
     expect(c.endTimeUnixNano).toBe(ns(t0.getTime() + 2000));
-    expect(r.attributes).toEqual({ "gen_ai.operation.name": "invoke_agent", "gen_ai.usage.input_tokens": 1234, "cost.usd": 0.25, ok: true, tags: ["a", "b"], sizes: [1, 2, 3] });
-    expect(c.events).toEqual([{ name: "gen_ai.tool.message", timeUnixNano: ns(t0.getTime() + 1500), attributes: { "gen_ai.tool.call.id": "call_1", exit: 2 } }]);
+    expect(r.attributes).toEqual({
+      "gen_ai.operation.name": "invoke_agent",
+      "gen_ai.usage.input_tokens": 1234,
+      "cost.usd": 0.25,
+      ok: true,
+      tags: ["a", "b"],
+      sizes: [1, 2, 3],
+    });
+    expect(c.events).toEqual([
+      {
+        name: "gen_ai.tool.message",
+        timeUnixNano: ns(t0.getTime() + 1500),
+        attributes: { "gen_ai.tool.call.id": "call_1", exit: 2 },
+      },
+    ]);
     expect(r.status).toEqual({ code: SpanStatusCode.OK, message: "" });
     expect(c.status).toEqual({ code: SpanStatusCode.ERROR, message: "tool failed" });
     expect(r.resource).toMatchObject({ "service.name": SERVICE, "service.version": "9.9.9" });
@@ -162,9 +199,9 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
     const tracer = p.getTracer("batch");
     for (let i = 0; i < 500; i++) tracer.startSpan(`batch span ${i}`, { attributes: { i } }).end();
     await p.forceFlush();
-    const spans = (await collector.waitForSpans((s) => s.filter((x) => x.name.startsWith("batch span ")).length >= 500)).filter((x) =>
-      x.name.startsWith("batch span "),
-    );
+    const spans = (
+      await collector.waitForSpans((s) => s.filter((x) => x.name.startsWith("batch span ")).length >= 500)
+    ).filter((x) => x.name.startsWith("batch span "));
     expect(spans).toHaveLength(500);
     expect(new Set(spans.map((s) => s.attributes.i))).toEqual(new Set(Array.from({ length: 500 }, (_, i) => i)));
     await p.shutdown();
@@ -189,7 +226,14 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
     );
     const sender = await runCollector({ config, healthUrl: `http://127.0.0.1:${health}/` });
     try {
-      expect((await exportOnce(new OTLPTraceExporter({ url: `http://127.0.0.1:${http}/v1/traces` }), recordedSpans(["over grpc"]))).code).toBe(ExportResultCode.SUCCESS);
+      expect(
+        (
+          await exportOnce(
+            new OTLPTraceExporter({ url: `http://127.0.0.1:${http}/v1/traces` }),
+            recordedSpans(["over grpc"]),
+          )
+        ).code,
+      ).toBe(ExportResultCode.SUCCESS);
       const spans = await collector.waitForSpans((s) => s.some((x) => x.name === "over grpc"));
       expect(spans.find((x) => x.name === "over grpc")!.resource["service.name"]).toBe(SERVICE);
     } finally {
@@ -201,7 +245,10 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
   it("slowProxy forwards every request to the collector after its delay", async () => {
     const proxy = await slowProxy(collector.endpoint, 200);
     try {
-      const result = await exportOnce(new OTLPTraceExporter({ url: proxy.tracesUrl, timeoutMillis: 30_000 }), recordedSpans(["through the slow proxy"]));
+      const result = await exportOnce(
+        new OTLPTraceExporter({ url: proxy.tracesUrl, timeoutMillis: 30_000 }),
+        recordedSpans(["through the slow proxy"]),
+      );
       expect(result.code).toBe(ExportResultCode.SUCCESS);
       expect(proxy.requests()).toBeGreaterThanOrEqual(1);
       await collector.waitForSpans((s) => s.some((x) => x.name === "through the slow proxy"));
@@ -213,7 +260,10 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
   it("slowProxy with Infinity never answers: an exporter with a short timeout fails, and nothing arrives", async () => {
     const proxy = await slowProxy(collector.endpoint, Infinity);
     try {
-      const result = await exportOnce(new OTLPTraceExporter({ url: proxy.tracesUrl, timeoutMillis: 300 }), recordedSpans(["held forever"]));
+      const result = await exportOnce(
+        new OTLPTraceExporter({ url: proxy.tracesUrl, timeoutMillis: 300 }),
+        recordedSpans(["held forever"]),
+      );
       expect(result.code).toBe(ExportResultCode.FAILED);
       expect(proxy.requests()).toBeGreaterThanOrEqual(1);
     } finally {
@@ -229,7 +279,10 @@ describe.skipIf(!collectorBinary())("a real OpenTelemetry Collector on loopback"
 describe.skipIf(!collectorBinary())("collector down and stop()", () => {
   it("closedPort() refuses: the SDK's export fails", async () => {
     const endpoint = await closedPort();
-    const result = await exportOnce(new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, timeoutMillis: 2000 }), recordedSpans(["nowhere"]));
+    const result = await exportOnce(
+      new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, timeoutMillis: 2000 }),
+      recordedSpans(["nowhere"]),
+    );
     expect(result.code).toBe(ExportResultCode.FAILED);
   });
 
@@ -241,7 +294,10 @@ describe.skipIf(!collectorBinary())("collector down and stop()", () => {
     await c.stop();
     await c.stop();
     expect(existsSync(dirname(c.outputFile))).toBe(false);
-    const result = await exportOnce(new OTLPTraceExporter({ url: c.tracesUrl, timeoutMillis: 2000 }), recordedSpans(["after stop"]));
+    const result = await exportOnce(
+      new OTLPTraceExporter({ url: c.tracesUrl, timeoutMillis: 2000 }),
+      recordedSpans(["after stop"]),
+    );
     expect(result.code).toBe(ExportResultCode.FAILED);
   });
 
@@ -260,6 +316,8 @@ describe.skipIf(!collectorBinary())("collector down and stop()", () => {
 
 describe("startCollector without a runnable binary", () => {
   it("fails at once with the reason, whether or not a collector was built", async () => {
-    await expect(startCollector({ binary: "/nonexistent/otelcol" })).rejects.toThrow(/exited .*before it was ready.*ENOENT/s);
+    await expect(startCollector({ binary: "/nonexistent/otelcol" })).rejects.toThrow(
+      /exited .*before it was ready.*ENOENT/s,
+    );
   });
 });

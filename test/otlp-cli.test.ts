@@ -9,7 +9,9 @@ describe("OTLP options", () => {
     const result = await runCli(["run", "--backend", "pi", "--bin", "/nonexistent", "--otlp", "Say hi"]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toMatch(/^agentstream: option '--otlp \[url\]' argument 'Say hi' is invalid\. expected an http\(s\) URL of an OTLP collector/);
+    expect(result.stderr).toMatch(
+      /^agentstream: option '--otlp \[url\]' argument 'Say hi' is invalid\. expected an http\(s\) URL of an OTLP collector/,
+    );
   });
 
   it("export otlp wants files and an http(s) endpoint", async () => {
@@ -23,7 +25,15 @@ describe("OTLP options", () => {
 
   it("--otlp-content without --otlp says it does nothing, and the run is as without it", async () => {
     const plain = await runCli(["normalize", "--from", "pi", "--backend-exit", "0", `${EXAMPLES}pi/tool.native.jsonl`]);
-    const result = await runCli(["normalize", "--from", "pi", "--backend-exit", "0", "--otlp-content", `${EXAMPLES}pi/tool.native.jsonl`]);
+    const result = await runCli([
+      "normalize",
+      "--from",
+      "pi",
+      "--backend-exit",
+      "0",
+      "--otlp-content",
+      `${EXAMPLES}pi/tool.native.jsonl`,
+    ]);
     expect(result.code).toBe(plain.code);
     expect(result.stderr).toBe(`agentstream: --otlp-content does nothing without --otlp\n${plain.stderr}`);
   });

@@ -20,14 +20,24 @@ let n = 0;
 function modulesOf(args: string[], env: NodeJS.ProcessEnv = {}): string[] {
   const log = join(dir, `modules-${n++}.log`);
   const result = spawnSync(process.execPath, ["--import", REGISTER, BIN, ...args], {
-    env: { ...process.env, NO_COLOR: "1", AGENTSTREAM_MODULE_LOG: log, STANDIN_TRANSCRIPT: TRANSCRIPT, OTEL_EXPORTER_OTLP_TIMEOUT: "500", ...env },
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      AGENTSTREAM_MODULE_LOG: log,
+      STANDIN_TRANSCRIPT: TRANSCRIPT,
+      OTEL_EXPORTER_OTLP_TIMEOUT: "500",
+      ...env,
+    },
     encoding: "utf8",
   });
   expect(result.error).toBeUndefined();
   return readFileSync(log, "utf8").split("\n").filter(Boolean);
 }
 
-const otel = (modules: string[]) => modules.filter((url) => url.includes("@opentelemetry") || url.includes("/dist/export/") || url.includes("cli-progress"));
+const otel = (modules: string[]) =>
+  modules.filter(
+    (url) => url.includes("@opentelemetry") || url.includes("/dist/export/") || url.includes("cli-progress"),
+  );
 
 describe("OpenTelemetry is loaded only when export is asked for", () => {
   it("--version, normalize and run load none of it", () => {
@@ -44,7 +54,15 @@ describe("OpenTelemetry is loaded only when export is asked for", () => {
 
   it("--otlp loads it (the check above can see it)", () => {
     // Port 9 (discard) has no collector here: the export fails fast, which does not matter.
-    const modules = modulesOf(["normalize", "--from", "pi", "--backend-exit", "0", `--otlp=http://127.0.0.1:9`, PI_NATIVE]);
+    const modules = modulesOf([
+      "normalize",
+      "--from",
+      "pi",
+      "--backend-exit",
+      "0",
+      `--otlp=http://127.0.0.1:9`,
+      PI_NATIVE,
+    ]);
     expect(otel(modules).some((url) => url.includes("@opentelemetry/exporter-trace-otlp-proto"))).toBe(true);
     expect(otel(modules).some((url) => url.endsWith("/dist/export/otlp.js"))).toBe(true);
   });

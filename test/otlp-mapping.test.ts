@@ -5,12 +5,30 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
 import { Redactor } from "../src/core/redactor.js";
 import { exportWarning, OtlpExport, tracesUrl } from "../src/export/otlp.js";
-import { CONTENT_ATTRIBUTES, EXAMPLES, exampleStreams, expectTraceOf, fromReadable, goldenStreams, readEvents, statusOf, type FlatSpan } from "./helpers/otlp-spans.js";
+import {
+  CONTENT_ATTRIBUTES,
+  EXAMPLES,
+  exampleStreams,
+  expectTraceOf,
+  fromReadable,
+  goldenStreams,
+  readEvents,
+  statusOf,
+  type FlatSpan,
+} from "./helpers/otlp-spans.js";
 
-
-async function exportEvents(events: CanonicalEvent[], options: { content?: boolean; redactor?: Redactor; env?: NodeJS.ProcessEnv; finish?: boolean } = {}): Promise<FlatSpan[]> {
+async function exportEvents(
+  events: CanonicalEvent[],
+  options: { content?: boolean; redactor?: Redactor; env?: NodeJS.ProcessEnv; finish?: boolean } = {},
+): Promise<FlatSpan[]> {
   const memory = new InMemorySpanExporter();
-  const otlp = new OtlpExport({ content: options.content ?? false, redactor: options.redactor ?? new Redactor([]), version: "9.9.9", exporter: memory, env: options.env ?? {} });
+  const otlp = new OtlpExport({
+    content: options.content ?? false,
+    redactor: options.redactor ?? new Redactor([]),
+    version: "9.9.9",
+    exporter: memory,
+    env: options.env ?? {},
+  });
   const { trace, counts } = otlp.run();
   for (const event of events) trace.event(event);
   if (options.finish === false) trace.abandon("cut");
@@ -67,12 +85,31 @@ describe("canonical stream → spans (SDK in-memory exporter)", () => {
 
   it("a failed run's root span carries its error; retries and errors are span events", async () => {
     const base = readEvents(`${EXAMPLES}pi/tool.canonical.jsonl`).slice(0, 3);
-    const env = (seq: number, type: string, extra: object) => ({ ...base[0]!, seq, ts: `2026-01-01T00:00:00.0${10 + seq}Z`, elapsed_ms: 10 + seq, type, ...extra }) as unknown as CanonicalEvent;
+    const env = (seq: number, type: string, extra: object) =>
+      ({
+        ...base[0]!,
+        seq,
+        ts: `2026-01-01T00:00:00.0${10 + seq}Z`,
+        elapsed_ms: 10 + seq,
+        type,
+        ...extra,
+      }) as unknown as CanonicalEvent;
     const events = [
       ...base,
-      env(4, "retry.started", { scope: "request", attempt: 1, max_attempts: 3, delay_ms: 2000, error: "503 overloaded" }),
+      env(4, "retry.started", {
+        scope: "request",
+        attempt: 1,
+        max_attempts: 3,
+        delay_ms: 2000,
+        error: "503 overloaded",
+      }),
       env(5, "compaction.started", { reason: "overflow" }),
-      env(6, "compaction.completed", { reason: "overflow", tokens_before: 9000, tokens_after: 1000, summary: "secret summary" }),
+      env(6, "compaction.completed", {
+        reason: "overflow",
+        tokens_before: 9000,
+        tokens_after: 1000,
+        summary: "secret summary",
+      }),
       env(7, "error", { code: "overloaded", message: "503 overloaded", retryable: true, http_status: 503 }),
       env(8, "turn.completed", { turn: 1 }),
       env(9, "run.finished", {
@@ -81,7 +118,16 @@ describe("canonical stream → spans (SDK in-memory exporter)", () => {
         backend_exit: { code: 0, signal: null },
         duration_ms: 19,
         result: null,
-        counts: { turns: 1, messages: 0, tool_calls: 0, tool_failures: 0, errors: 1, retries: 1, unknown_events: 0, unparsed_lines: 0 },
+        counts: {
+          turns: 1,
+          messages: 0,
+          tool_calls: 0,
+          tool_failures: 0,
+          errors: 1,
+          retries: 1,
+          unknown_events: 0,
+          unparsed_lines: 0,
+        },
         error: { code: "overloaded", message: "503 overloaded", retryable: true },
       }),
     ];
@@ -92,15 +138,29 @@ describe("canonical stream → spans (SDK in-memory exporter)", () => {
     expect(root.status?.message).toBe("503 overloaded");
     expect(root.attributes["error.type"]).toBe("overloaded");
     const turn = spans.find((s) => s.attributes["agentstream.turn"] === 1)!;
-    expect(turn.events!.map((e) => e.name)).toEqual(["retry.started", "compaction.started", "compaction.completed", "error"]);
-    expect(turn.events![0]!.attributes).toMatchObject({ "agentstream.retry.attempt": 1, "agentstream.retry.max_attempts": 3, "agentstream.retry.delay_ms": 2000 });
+    expect(turn.events!.map((e) => e.name)).toEqual([
+      "retry.started",
+      "compaction.started",
+      "compaction.completed",
+      "error",
+    ]);
+    expect(turn.events![0]!.attributes).toMatchObject({
+      "agentstream.retry.attempt": 1,
+      "agentstream.retry.max_attempts": 3,
+      "agentstream.retry.delay_ms": 2000,
+    });
     expect(turn.events![2]!.attributes).not.toHaveProperty("agentstream.compaction.summary");
     expect(turn.events![3]!.attributes).toMatchObject({ "error.type": "overloaded", "http.response.status_code": 503 });
   });
 
   it("secrets are redacted in what is exported, as in run.started.command", async () => {
     const events = readEvents(`${EXAMPLES}pi/tool.canonical.jsonl`).map((e) =>
-      e.type === "tool.started" ? ({ ...e, args: { command: "curl -H 'Authorization: Bearer abcdefghijklmnop' --key hunter2hunter2" } } as CanonicalEvent) : e,
+      e.type === "tool.started"
+        ? ({
+            ...e,
+            args: { command: "curl -H 'Authorization: Bearer abcdefghijklmnop' --key hunter2hunter2" },
+          } as CanonicalEvent)
+        : e,
     );
     const spans = await exportEvents(events, { content: true, redactor: new Redactor(["hunter2hunter2"]) });
     const args = String(spans.find((s) => s.name === "execute_tool bash")!.attributes["gen_ai.tool.call.arguments"]);
@@ -111,14 +171,18 @@ describe("canonical stream → spans (SDK in-memory exporter)", () => {
 
   it("a stream cut before run.finished closes its open spans at its last time, marked incomplete", async () => {
     const events = readEvents(`${EXAMPLES}pi/tool.canonical.jsonl`);
-    const cut = events.slice(0, events.findIndex((e) => e.type === "tool.completed"));
+    const cut = events.slice(
+      0,
+      events.findIndex((e) => e.type === "tool.completed"),
+    );
     const spans = await exportEvents(cut, { finish: false });
     const root = spans.find((s) => !s.parentSpanId)!;
     expect(root.attributes["agentstream.stream.incomplete"]).toBe(true);
     expect(statusOf(root)).toBe("error");
     expect(spans.map((s) => s.name).sort()).toEqual(["chat fake-model", "execute_tool bash", "invoke_agent pi"]);
     const last = cut.at(-1)!;
-    for (const span of spans) expect(BigInt(span.endTimeUnixNano as bigint)).toBe(BigInt(Date.parse(last.ts)) * 1_000_000n);
+    for (const span of spans)
+      expect(BigInt(span.endTimeUnixNano as bigint)).toBe(BigInt(Date.parse(last.ts)) * 1_000_000n);
   });
 
   it("service.name is agentstream unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES say otherwise", async () => {
@@ -127,11 +191,20 @@ describe("canonical stream → spans (SDK in-memory exporter)", () => {
     try {
       delete process.env.OTEL_SERVICE_NAME;
       delete process.env.OTEL_RESOURCE_ATTRIBUTES;
-      expect((await exportEvents(events))[0]!.resource).toMatchObject({ "service.name": "agentstream", "service.version": "9.9.9" });
+      expect((await exportEvents(events))[0]!.resource).toMatchObject({
+        "service.name": "agentstream",
+        "service.version": "9.9.9",
+      });
       process.env.OTEL_RESOURCE_ATTRIBUTES = "deployment.environment.name=ci,service.name=from-attributes";
-      expect((await exportEvents(events))[0]!.resource).toMatchObject({ "service.name": "from-attributes", "deployment.environment.name": "ci" });
+      expect((await exportEvents(events))[0]!.resource).toMatchObject({
+        "service.name": "from-attributes",
+        "deployment.environment.name": "ci",
+      });
       process.env.OTEL_SERVICE_NAME = "fleet-7";
-      expect((await exportEvents(events))[0]!.resource).toMatchObject({ "service.name": "fleet-7", "deployment.environment.name": "ci" });
+      expect((await exportEvents(events))[0]!.resource).toMatchObject({
+        "service.name": "fleet-7",
+        "deployment.environment.name": "ci",
+      });
     } finally {
       process.env = before;
     }
@@ -149,14 +222,28 @@ describe("the traces URL", () => {
     expect(tracesUrl("https://otel.example.com/v1/traces", {})).toBe("https://otel.example.com/v1/traces");
     expect(tracesUrl("https://gw.example.com/otlp", {})).toBe("https://gw.example.com/otlp/v1/traces");
     expect(tracesUrl(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318" })).toBe("http://c:4318/v1/traces");
-    expect(tracesUrl(undefined, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318", OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://t:9/custom" })).toBe("http://t:9/custom");
+    expect(
+      tracesUrl(undefined, {
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://c:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://t:9/custom",
+      }),
+    ).toBe("http://t:9/custom");
     expect(tracesUrl(undefined, {})).toBe("http://localhost:4318/v1/traces");
   });
 
   it("a warning says what failed and how much was lost; none when all was sent", () => {
-    expect(exportWarning("http://x/v1/traces", { ended: 4, sent: 4, failed: 0, notSent: 0, timedOut: false })).toBeUndefined();
-    expect(exportWarning("http://x/v1/traces", { ended: 4, sent: 0, failed: 4, notSent: 4, timedOut: false, error: "connect ECONNREFUSED" })).toBe(
-      "OTLP export to http://x/v1/traces failed: connect ECONNREFUSED (4 of 4 spans not sent)",
-    );
+    expect(
+      exportWarning("http://x/v1/traces", { ended: 4, sent: 4, failed: 0, notSent: 0, timedOut: false }),
+    ).toBeUndefined();
+    expect(
+      exportWarning("http://x/v1/traces", {
+        ended: 4,
+        sent: 0,
+        failed: 4,
+        notSent: 4,
+        timedOut: false,
+        error: "connect ECONNREFUSED",
+      }),
+    ).toBe("OTLP export to http://x/v1/traces failed: connect ECONNREFUSED (4 of 4 spans not sent)");
   });
 });

@@ -37,7 +37,13 @@ function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 function run(command: string, args: string[], options: SpawnSyncOptions = {}) {
-  const result = spawnSync(command, args, { cwd: project, env: userEnv(), encoding: "utf8", timeout: 60_000, ...options });
+  const result = spawnSync(command, args, {
+    cwd: project,
+    env: userEnv(),
+    encoding: "utf8",
+    timeout: 60_000,
+    ...options,
+  });
   if (result.error) throw result.error;
   return { code: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
@@ -93,10 +99,16 @@ describe("the packed tarball", SLOW, () => {
 describe("the installed package", SLOW, () => {
   it("carries the MIT licence it names, and runs no script of its own on install (the tarball is built already)", () => {
     const installed = join(project, "node_modules", "agentstream");
-    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { license: string; scripts?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+      license: string;
+      scripts?: Record<string, string>;
+    };
     expect(manifest.license).toBe("MIT");
-    expect(readFileSync(join(installed, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the agentstream authors\n/);
-    for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(manifest.scripts?.[script], script).toBeUndefined();
+    expect(readFileSync(join(installed, "LICENSE"), "utf8")).toMatch(
+      /^MIT License\n\nCopyright \(c\) 2026 the agentstream authors\n/,
+    );
+    for (const script of ["preinstall", "install", "postinstall", "prepare"])
+      expect(manifest.scripts?.[script], script).toBeUndefined();
   });
 });
 
@@ -107,11 +119,14 @@ describe("npx agentstream, installed from the tarball", SLOW, () => {
 
   it("--help names every command", () => {
     const help = ok(npx(["--help"]));
-    for (const command of ["run", "normalize", "verify", "report", "schema"]) expect(help).toMatch(new RegExp(`^  ${command} `, "m"));
+    for (const command of ["run", "normalize", "verify", "report", "schema"])
+      expect(help).toMatch(new RegExp(`^  ${command} `, "m"));
   });
 
   it("schema prints the shipped schema", () => {
-    expect(JSON.parse(ok(npx(["schema"])))).toEqual(JSON.parse(readFileSync(repo("schemas/canonical-v1.schema.json"), "utf8")));
+    expect(JSON.parse(ok(npx(["schema"])))).toEqual(
+      JSON.parse(readFileSync(repo("schemas/canonical-v1.schema.json"), "utf8")),
+    );
   });
 
   it("normalize turns an example into its canonical events; verify accepts them and rejects a cut stream", () => {
@@ -120,7 +135,11 @@ describe("npx agentstream, installed from the tarball", SLOW, () => {
     const expected = parseJsonl(readFileSync(repo("examples/evosci/research.canonical.jsonl"), "utf8"));
     const events = parseJsonl(stdout);
     expect(events.map((e) => e.type)).toEqual(expected.map((e) => e.type));
-    expect(events.at(-1)).toMatchObject({ status: "succeeded", exit_code: 0, result: expected.at(-1)!.result as object });
+    expect(events.at(-1)).toMatchObject({
+      status: "succeeded",
+      exit_code: 0,
+      result: expected.at(-1)!.result as object,
+    });
 
     const canonical = join(scratch, "research.canonical.jsonl");
     writeFileSync(canonical, stdout);

@@ -21,7 +21,13 @@ function tableAfter(heading: string): string[][] {
   expect(start, heading).toBeGreaterThan(-1);
   const rows: string[][] = [];
   for (const line of README.slice(start + heading.length + 2).split("\n")) {
-    if (line.startsWith("|")) rows.push(line.split("|").slice(1, -1).map((c) => c.trim()));
+    if (line.startsWith("|"))
+      rows.push(
+        line
+          .split("|")
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     else if (rows.length > 0) break;
   }
   return rows.slice(2);
@@ -45,7 +51,9 @@ describe("README", () => {
   it("documents every exit code the schema allows, plus those of a lost stdout (EPIPE's 141, a write error's 74)", () => {
     const documented = tableAfter("### Exit codes").map((row) => Number(row[0]));
     const allowed = schema.$defs["run.finished"]!.properties!.exit_code!.enum as number[];
-    expect([...documented].sort((a, b) => a - b)).toEqual([...allowed, EXIT_EPIPE, EXIT_OUTPUT_ERROR].sort((a, b) => a - b));
+    expect([...documented].sort((a, b) => a - b)).toEqual(
+      [...allowed, EXIT_EPIPE, EXIT_OUTPUT_ERROR].sort((a, b) => a - b),
+    );
   });
 
   it("names every error code", () => {
@@ -56,20 +64,32 @@ describe("README", () => {
 describe("README set-up", () => {
   const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-  it("says `npm install && npm run demo`, and the demo builds first: it works on a fresh clone, which has no dist/", { timeout: 180_000 }, () => {
+  it("says `npm install && npm run demo`, and the demo builds first: it works on a fresh clone, which has no dist/", {
+    timeout: 180_000,
+  }, () => {
     expect(README).toContain("npm install && npm run demo");
     const clone = mkdtempSync(join(tmpdir(), "agentstream-clone-"));
     try {
       // What git would check out (this worktree's files, committed or not), with the installed node_modules
       // (in a git worktree, node_modules may be a symlink, which .gitignore's `node_modules/` does not match).
-      const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, encoding: "utf8" });
-      for (const file of listed.stdout.split("\0").filter((f) => f !== "" && !f.startsWith("dist/") && f !== "node_modules")) {
+      const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+        cwd: ROOT,
+        encoding: "utf8",
+      });
+      for (const file of listed.stdout
+        .split("\0")
+        .filter((f) => f !== "" && !f.startsWith("dist/") && f !== "node_modules")) {
         mkdirSync(dirname(join(clone, file)), { recursive: true });
         cpSync(join(ROOT, file), join(clone, file));
       }
       symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
       const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
-      const demo = spawnSync("npm", ["run", "demo"], { cwd: clone, env: { ...env, REPLAY_SPEED: "200", NO_COLOR: "1" }, encoding: "utf8", timeout: 170_000 });
+      const demo = spawnSync("npm", ["run", "demo"], {
+        cwd: clone,
+        env: { ...env, REPLAY_SPEED: "200", NO_COLOR: "1" },
+        encoding: "utf8",
+        timeout: 170_000,
+      });
       expect(demo.status, demo.stderr).toBe(0);
       expect(demo.stdout).toMatch(/"type":"run\.finished".*"status":"succeeded"/);
     } finally {

@@ -12,7 +12,9 @@ import { runCli } from "./helpers/cli.js";
 const example = (path: string): string => fileURLToPath(new URL(`../examples/${path}`, import.meta.url));
 const RESEARCH = example("evosci/research.canonical.jsonl");
 const PI = example("pi/tool.canonical.jsonl");
-const SCHEMA = JSON.parse(readFileSync(fileURLToPath(new URL("../schemas/report-v1.schema.json", import.meta.url)), "utf8")) as object;
+const SCHEMA = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../schemas/report-v1.schema.json", import.meta.url)), "utf8"),
+) as object;
 const validate = new Ajv2020({ strict: true }).compile(SCHEMA);
 
 const dir = mkdtempSync(join(tmpdir(), "agentstream-report-"));
@@ -28,7 +30,9 @@ describe("agentstream report", () => {
   });
 
   it("reads stdin as -, and a failed run still reports with exit 0", async () => {
-    const result = await runCli(["report", "--format", "json", "-"], { input: readFileSync(example("evosci/overloaded.canonical.jsonl")) });
+    const result = await runCli(["report", "--format", "json", "-"], {
+      input: readFileSync(example("evosci/overloaded.canonical.jsonl")),
+    });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as { runs: { file: string; status: string; exit_code: number }[] };
     expect(report.runs).toEqual([expect.objectContaining({ file: "-", status: "failed", exit_code: 75 })]);
@@ -42,7 +46,10 @@ describe("agentstream report", () => {
     const json = await runCli(["report", "--out", out, RESEARCH, PI]);
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout).toBe("");
-    const report = JSON.parse(readFileSync(out, "utf8")) as { runs: unknown[]; totals: { runs: number; success_rate: number } };
+    const report = JSON.parse(readFileSync(out, "utf8")) as {
+      runs: unknown[];
+      totals: { runs: number; success_rate: number };
+    };
     expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
     expect(report.totals).toMatchObject({ runs: 2, success_rate: 1 });
     const markdown = await runCli(["report", "--out", md, RESEARCH, PI]);
@@ -74,7 +81,9 @@ describe("agentstream report", () => {
     writeFileSync(bad, `${readFileSync(PI, "utf8")}not json\n`);
     const notJson = await runCli(["report", bad]);
     expect(notJson.code).toBe(2);
-    expect(notJson.stderr).toBe(`agentstream: ${bad} is not a canonical stream: line 15: not a JSON object: not json\n`);
+    expect(notJson.stderr).toBe(
+      `agentstream: ${bad} is not a canonical stream: line 15: not a JSON object: not json\n`,
+    );
     const empty = await runCli(["report", "-"], { input: "" });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("agentstream: stdin holds no canonical events\n");
@@ -100,7 +109,9 @@ describe("agentstream report", () => {
     expect(byFlag.stdout).toBe(page);
     const { buildProgram } = await import("../src/cli/main.js");
     const { REPORT_FORMAT_NAMES } = await import("../src/report/formats.js");
-    const format = buildProgram().commands.find((c) => c.name() === "report")!.options.find((o) => o.long === "--format")!;
+    const format = buildProgram()
+      .commands.find((c) => c.name() === "report")!
+      .options.find((o) => o.long === "--format")!;
     expect([...format.argChoices!].sort()).toEqual([...REPORT_FORMAT_NAMES].sort());
   });
 
@@ -110,7 +121,9 @@ describe("agentstream report", () => {
     const start = readme.indexOf(intro);
     expect(start).toBeGreaterThan(-1);
     const sample = readme.slice(start + intro.length, readme.indexOf("````\n", start + intro.length));
-    const result = await runCli(["report", "examples/evosci/research.canonical.jsonl"], { cwd: fileURLToPath(new URL("..", import.meta.url)) });
+    const result = await runCli(["report", "examples/evosci/research.canonical.jsonl"], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    });
     expect(result.stdout).toBe(sample);
   });
 
@@ -121,7 +134,9 @@ describe("agentstream report", () => {
     const md = await runCli(["report", leaky], { env });
     const json = await runCli(["report", "--format", "json", leaky], { env });
     expect(md.stdout).toContain("key [redacted]");
-    expect((JSON.parse(json.stdout) as { runs: { result_text: string }[] }).runs[0]!.result_text).toBe("key [redacted]");
+    expect((JSON.parse(json.stdout) as { runs: { result_text: string }[] }).runs[0]!.result_text).toBe(
+      "key [redacted]",
+    );
     expect(md.stdout + json.stdout).not.toContain("s3cr3t");
   });
 });

@@ -11,11 +11,17 @@ import { htmlReport, readEvents } from "./support/html-report.js";
 
 const EXAMPLES_DIR = fileURLToPath(new URL("../examples/", import.meta.url));
 const OUT = fileURLToPath(new URL("./output/report-html/", import.meta.url));
-const { longRun } = (await import(new URL("./bench/long-run.mjs", import.meta.url).href)) as { longRun: (events: number) => CanonicalEvent[] };
+const { longRun } = (await import(new URL("./bench/long-run.mjs", import.meta.url).href)) as {
+  longRun: (events: number) => CanonicalEvent[];
+};
 
 const EXAMPLES = readdirSync(EXAMPLES_DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory())
-  .flatMap((d) => readdirSync(join(EXAMPLES_DIR, d.name)).filter((f) => f.endsWith(".canonical.jsonl")).map((f) => join(d.name, f)));
+  .flatMap((d) =>
+    readdirSync(join(EXAMPLES_DIR, d.name))
+      .filter((f) => f.endsWith(".canonical.jsonl"))
+      .map((f) => join(d.name, f)),
+  );
 
 function writePage(name: string, html: string): string {
   const file = join(OUT, `${name}.html`);
@@ -37,11 +43,17 @@ function expectedStatuses(events: CanonicalEvent[]): string[] {
 }
 
 async function barStatuses(opened: OpenedPage): Promise<string[]> {
-  return opened.page.locator(".bar.tool").evaluateAll((bars) =>
-    bars
-      .sort((a, b) => Number(a.getAttribute("data-i")) - Number(b.getAttribute("data-i")))
-      .map((b) => (b.classList.contains(`status-${b.getAttribute("data-status")}`) ? b.getAttribute("data-status")! : `class mismatch: ${b.className}`)),
-  );
+  return opened.page
+    .locator(".bar.tool")
+    .evaluateAll((bars) =>
+      bars
+        .sort((a, b) => Number(a.getAttribute("data-i")) - Number(b.getAttribute("data-i")))
+        .map((b) =>
+          b.classList.contains(`status-${b.getAttribute("data-status")}`)
+            ? b.getAttribute("data-status")!
+            : `class mismatch: ${b.className}`,
+        ),
+    );
 }
 
 // Page-side expressions as strings: the tests compile without the DOM library.
@@ -86,7 +98,8 @@ describe.skipIf(!hasBrowser)("HTML report in headless Chromium", () => {
 
       // Keyboard: Tab to the first bar, Enter opens its details with args and output, Escape closes them and gives focus back.
       if (started.length > 0) {
-        for (let i = 0; i < 40 && !(await page.evaluate(`document.activeElement?.classList.contains("tool")`)); i++) await page.keyboard.press("Tab");
+        for (let i = 0; i < 40 && !(await page.evaluate(`document.activeElement?.classList.contains("tool")`)); i++)
+          await page.keyboard.press("Tab");
         const focused = await page.evaluate(ACTIVE_BAR);
         expect(focused).toBe("0");
         await page.keyboard.press("Enter");
@@ -94,7 +107,9 @@ describe.skipIf(!hasBrowser)("HTML report in headless Chromium", () => {
         await details.waitFor({ state: "visible" });
         expect(await details.locator("h2").textContent()).toBe(started[0]!.name);
         expect(await details.locator("pre.args").textContent()).toBe(JSON.stringify(started[0]!.args, null, 2));
-        const output = ofType(events, "tool.completed").find((e) => e.tool_call_id === started[0]!.tool_call_id)!.output;
+        const output = ofType(events, "tool.completed").find(
+          (e) => e.tool_call_id === started[0]!.tool_call_id,
+        )!.output;
         expect(await details.locator("pre.output").textContent()).toBe(output === "" ? "(empty)" : output);
         await page.keyboard.press("Escape");
         await details.waitFor({ state: "hidden" });
@@ -160,23 +175,37 @@ describe.skipIf(!hasBrowser)("HTML report in headless Chromium", () => {
   });
 
   it("several runs: one section each and a run picker", async () => {
-    const files: [string, CanonicalEvent[]][] = ["pi/tool.canonical.jsonl", "evosci/overloaded.canonical.jsonl"].map((f) => [f, readEvents(join(EXAMPLES_DIR, f))]);
+    const files: [string, CanonicalEvent[]][] = ["pi/tool.canonical.jsonl", "evosci/overloaded.canonical.jsonl"].map(
+      (f) => [f, readEvents(join(EXAMPLES_DIR, f))],
+    );
     // Two runs in one file as well.
     files.push(["both.jsonl", [...files[0]![1], ...files[1]![1]]]);
     const opened = await browser.open(writePage("several", htmlReport(files)));
     const { page } = opened;
     expect(await page.locator("section.run").count()).toBe(4);
-    expect(await page.locator("nav .picker a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual(["#run-1", "#run-2", "#run-3", "#run-4"]);
-    expect(await page.locator("section.run").evaluateAll((s) => s.map((x) => x.getAttribute("data-status")))).toEqual(["succeeded", "failed", "succeeded", "failed"]);
+    expect(
+      await page.locator("nav .picker a").evaluateAll((links) => links.map((a) => a.getAttribute("href"))),
+    ).toEqual(["#run-1", "#run-2", "#run-3", "#run-4"]);
+    expect(await page.locator("section.run").evaluateAll((s) => s.map((x) => x.getAttribute("data-status")))).toEqual([
+      "succeeded",
+      "failed",
+      "succeeded",
+      "failed",
+    ]);
     expect(opened.errors).toEqual([]);
     await page.close();
   });
 
   it("light and dark: the colours follow prefers-color-scheme", async () => {
-    const file = writePage("scheme", htmlReport([["x", readEvents(join(EXAMPLES_DIR, "atomic/tools.canonical.jsonl"))]]));
+    const file = writePage(
+      "scheme",
+      htmlReport([["x", readEvents(join(EXAMPLES_DIR, "atomic/tools.canonical.jsonl"))]]),
+    );
     const colours = async (scheme: "light" | "dark") => {
       const opened = await browser.open(file, { colorScheme: scheme });
-      const result = await opened.page.evaluate(`[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`);
+      const result = await opened.page.evaluate(
+        `[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`,
+      );
       await opened.page.screenshot({ path: join(OUT, `scheme-${scheme}.png`) });
       await opened.page.close();
       return result;

@@ -13,7 +13,17 @@ const EXAMPLE = fileURLToPath(new URL("../examples/evosci/research.canonical.jso
 let seq = 0;
 function event(type: string, payload: object, extra: object = {}): CanonicalEvent {
   seq++;
-  return { v: 1, seq, ts: new Date(Date.UTC(2026, 0, 1) + seq).toISOString(), elapsed_ms: seq, run_id: "r", backend: "x", type, ...extra, ...payload } as CanonicalEvent;
+  return {
+    v: 1,
+    seq,
+    ts: new Date(Date.UTC(2026, 0, 1) + seq).toISOString(),
+    elapsed_ms: seq,
+    run_id: "r",
+    backend: "x",
+    type,
+    ...extra,
+    ...payload,
+  } as CanonicalEvent;
 }
 
 describe("HTML report data", () => {
@@ -23,7 +33,14 @@ describe("HTML report data", () => {
     expect(data.runs).toHaveLength(1);
     const run = data.runs[0]!;
     const finished = events.at(-1) as CanonicalEvent & { type: "run.finished" };
-    expect(run).toMatchObject({ file: "research.jsonl", status: finished.status, exit_code: finished.exit_code, duration_ms: finished.duration_ms, counts: finished.counts, usage: finished.usage });
+    expect(run).toMatchObject({
+      file: "research.jsonl",
+      status: finished.status,
+      exit_code: finished.exit_code,
+      duration_ms: finished.duration_ms,
+      counts: finished.counts,
+      usage: finished.usage,
+    });
     expect(run.answer).toEqual({ x: finished.result!.text });
     expect(run.tools.map((t) => [t.name, t.status, t.lane])).toEqual([
       ["task", "succeeded", 0],
@@ -46,7 +63,14 @@ describe("HTML report data", () => {
     const events: CanonicalEvent[] = [event("run.started", { agentstream_version: "0", mode: "normalize" })];
     for (let i = 0; i < 20_000; i++) {
       events.push(event("tool.started", { tool_call_id: `c${i}`, name: "bash", args: { big } }));
-      events.push(event("tool.completed", { tool_call_id: `c${i}`, name: "bash", status: i % 2 ? "failed" : "succeeded", output: big }));
+      events.push(
+        event("tool.completed", {
+          tool_call_id: `c${i}`,
+          name: "bash",
+          status: i % 2 ? "failed" : "succeeded",
+          output: big,
+        }),
+      );
       events.push(event("message.completed", { message_id: `m${i}`, text: big }));
       events.push(event("usage", { scope: "call", input_tokens: 10, output_tokens: 1 }));
     }
@@ -83,7 +107,16 @@ describe("HTML report data", () => {
 
   it("one run per run.started, across files and within one; runs beyond the limit get a summary row", () => {
     const run = readEvents(EXAMPLE);
-    const data = embeddedData(htmlReport([["a", run], ["b", [...run, ...run]], ["c", run]], { limits: { runs: 3 } }));
+    const data = embeddedData(
+      htmlReport(
+        [
+          ["a", run],
+          ["b", [...run, ...run]],
+          ["c", run],
+        ],
+        { limits: { runs: 3 } },
+      ),
+    );
     expect(data.runs.map((r) => r.file)).toEqual(["a", "b", "b"]);
     expect(data.moreRunsCount).toBe(1);
     expect(data.moreRuns).toEqual([{ file: "c", run_id: "run-test", status: "succeeded", events: run.length }]);
@@ -103,7 +136,15 @@ describe("HTML report page", () => {
     const hostile = "</script><!-- </SCRIPT > <script> \u2028\u2029";
     expect(embedJson({ hostile })).not.toMatch(/<|>|\u2028|\u2029/);
     expect(JSON.parse(embedJson({ hostile }))).toEqual({ hostile });
-    const html = htmlReport([[hostile, readEvents(EXAMPLE).map((e) => (e.type === "run.finished" ? { ...e, result: { text: hostile } } : e))]], { title: hostile });
+    const html = htmlReport(
+      [
+        [
+          hostile,
+          readEvents(EXAMPLE).map((e) => (e.type === "run.finished" ? { ...e, result: { text: hostile } } : e)),
+        ],
+      ],
+      { title: hostile },
+    );
     expect(html.match(/<\/script/gi)).toHaveLength(2);
     expect(html).not.toContain("<!--");
     expect(embeddedData(html).runs[0]!.answer).toEqual({ x: hostile });
@@ -116,7 +157,9 @@ describe("browser tests without Chromium", () => {
     const before = process.env.AGENTSTREAM_REQUIRE_BROWSER;
     try {
       process.env.AGENTSTREAM_REQUIRE_BROWSER = "1";
-      expect(() => browserAvailable("suite", "/nonexistent/chromium")).toThrow(/Chromium not found at \/nonexistent\/chromium.*AGENTSTREAM_REQUIRE_BROWSER=1/);
+      expect(() => browserAvailable("suite", "/nonexistent/chromium")).toThrow(
+        /Chromium not found at \/nonexistent\/chromium.*AGENTSTREAM_REQUIRE_BROWSER=1/,
+      );
       delete process.env.AGENTSTREAM_REQUIRE_BROWSER;
       expect(browserAvailable("suite", "/nonexistent/chromium")).toBe(false);
     } finally {

@@ -17,18 +17,27 @@ import { REPORT_LIMITS, type Report } from "../src/report/summary.js";
 
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
 const GOLDEN = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));
-const SCHEMA = JSON.parse(readFileSync(fileURLToPath(new URL("../schemas/report-v1.schema.json", import.meta.url)), "utf8")) as object;
+const SCHEMA = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../schemas/report-v1.schema.json", import.meta.url)), "utf8"),
+) as object;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(SCHEMA);
 
 function canonicalFiles(root: string): string[] {
   return readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(root, d.name)).filter((f) => f.endsWith(".canonical.jsonl")).map((f) => join(root, d.name, f)));
+    .flatMap((d) =>
+      readdirSync(join(root, d.name))
+        .filter((f) => f.endsWith(".canonical.jsonl"))
+        .map((f) => join(root, d.name, f)),
+    );
 }
 const examples = canonicalFiles(EXAMPLES);
 
 function eventsOf(path: string): CanonicalEvent[] {
-  return readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as CanonicalEvent);
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CanonicalEvent);
 }
 
 function build<B extends ReportBuilder>(builder: B, files: [string, CanonicalEvent[]][]): string {
@@ -46,7 +55,9 @@ const html = (md: string) => marked.parse(md, { gfm: true, async: false });
 /** The rows of each rendered table, as the text of their cells. */
 function tables(rendered: string): string[][][] {
   return [...rendered.matchAll(/<table>([\s\S]*?)<\/table>/g)].map((t) =>
-    [...t[1]!.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => decode(c[1]!))),
+    [...t[1]!.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+      [...r[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => decode(c[1]!)),
+    ),
   );
 }
 
@@ -63,16 +74,38 @@ function decode(cell: string): string {
 
 /** The first table (the facts) as key → value. */
 function facts(rendered: string): Record<string, string> {
-  return Object.fromEntries(tables(rendered)[0]!.slice(1).map(([k, v]) => [k!, v!]));
+  return Object.fromEntries(
+    tables(rendered)[0]!
+      .slice(1)
+      .map(([k, v]) => [k!, v!]),
+  );
 }
 
 function finishedOf(events: CanonicalEvent[]): EventOf<"run.finished"> {
   return events.find((e) => e.type === "run.finished") as EventOf<"run.finished">;
 }
 
-function tool(seq: number, type: "tool.started" | "tool.completed", id: string, name: string, extra: Record<string, unknown> = {}): CanonicalEvent {
-  const base = { v: 1, seq, ts: "2026-01-01T00:00:00.000Z", elapsed_ms: seq, run_id: "r", backend: "pi", type, tool_call_id: id, name };
-  return (type === "tool.started" ? { ...base, args: {} } : { ...base, status: "succeeded", output: "", ...extra }) as unknown as CanonicalEvent;
+function tool(
+  seq: number,
+  type: "tool.started" | "tool.completed",
+  id: string,
+  name: string,
+  extra: Record<string, unknown> = {},
+): CanonicalEvent {
+  const base = {
+    v: 1,
+    seq,
+    ts: "2026-01-01T00:00:00.000Z",
+    elapsed_ms: seq,
+    run_id: "r",
+    backend: "pi",
+    type,
+    tool_call_id: id,
+    name,
+  };
+  return (type === "tool.started"
+    ? { ...base, args: {} }
+    : { ...base, status: "succeeded", output: "", ...extra }) as unknown as CanonicalEvent;
 }
 
 /** A small run of the "run" mode (timed by elapsed_ms) with the given middle events and a run.finished. */
@@ -89,7 +122,16 @@ function run(middle: CanonicalEvent[], finished: Record<string, unknown> = {}): 
     backend_exit: { code: 0, signal: null },
     duration_ms: 99,
     result: { text: "done" },
-    counts: { turns: 1, messages: 1, tool_calls: 0, tool_failures: 0, errors: 0, retries: 0, unknown_events: 0, unparsed_lines: 0 },
+    counts: {
+      turns: 1,
+      messages: 1,
+      tool_calls: 0,
+      tool_failures: 0,
+      errors: 0,
+      retries: 0,
+      unknown_events: 0,
+      unparsed_lines: 0,
+    },
     ...finished,
   };
   return [started, ...middle, end] as unknown as CanonicalEvent[];
@@ -102,39 +144,66 @@ describe("report figures equal run.finished", () => {
     const data = json([[name, events]]);
     const r = data.runs[0]!;
     expect(data.runs).toHaveLength(1);
-    expect(r).toMatchObject({ finished: true, status: f.status, exit_code: f.exit_code, duration_ms: f.duration_ms, counts: f.counts, result_text: f.result?.text ?? null });
+    expect(r).toMatchObject({
+      finished: true,
+      status: f.status,
+      exit_code: f.exit_code,
+      duration_ms: f.duration_ms,
+      counts: f.counts,
+      result_text: f.result?.text ?? null,
+    });
     expect(r.usage).toEqual(f.usage ?? null);
     expect(r.error).toEqual(f.error ?? null);
     expect(r.resume).toEqual(f.resume ?? null);
-    expect(data.totals).toMatchObject({ runs: 1, finished: 1, tool_calls: f.counts.tool_calls, tool_failures: f.counts.tool_failures, duration_ms: f.duration_ms });
+    expect(data.totals).toMatchObject({
+      runs: 1,
+      finished: 1,
+      tool_calls: f.counts.tool_calls,
+      tool_failures: f.counts.tool_failures,
+      duration_ms: f.duration_ms,
+    });
 
     const rendered = html(markdown([[name, events]]));
     const shown = facts(rendered);
     expect(shown.status).toBe(`${f.status.replace("_", " ")} (exit ${f.exit_code})`);
     expect(shown.duration).toBe(formatDuration(f.duration_ms));
-    expect(shown["tool calls"]).toBe(`${f.counts.tool_calls}${f.counts.tool_failures > 0 ? ` (${f.counts.tool_failures} failed)` : ""}`);
+    expect(shown["tool calls"]).toBe(
+      `${f.counts.tool_calls}${f.counts.tool_failures > 0 ? ` (${f.counts.tool_failures} failed)` : ""}`,
+    );
     const usage = f.usage!;
-    expect(shown.tokens).toBe(`${usage.input_tokens.toLocaleString("en-US")} in / ${usage.output_tokens.toLocaleString("en-US")} out${usage.complete === false ? " (incomplete: the backend under-reports)" : ""}`);
+    expect(shown.tokens).toBe(
+      `${usage.input_tokens.toLocaleString("en-US")} in / ${usage.output_tokens.toLocaleString("en-US")} out${usage.complete === false ? " (incomplete: the backend under-reports)" : ""}`,
+    );
     expect(shown.cost).toBe(usage.cost_usd === undefined ? "–" : `$${usage.cost_usd}`);
-    if (f.error) expect(shown.error!.startsWith(`${f.error.code}${f.error.retryable ? " (retryable)" : ""}: `)).toBe(true);
-    if (f.result) expect(rendered).toContain(`<pre><code>${f.result.text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}`);
+    if (f.error)
+      expect(shown.error!.startsWith(`${f.error.code}${f.error.retryable ? " (retryable)" : ""}: `)).toBe(true);
+    if (f.result)
+      expect(rendered).toContain(
+        `<pre><code>${f.result.text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}`,
+      );
     // The resume hint is shown where the run did not succeed.
     if (f.resume) expect(rendered.includes(f.resume.hint)).toBe(f.status !== "succeeded");
   });
 });
 
 describe("report --format json", () => {
-  it.each([...examples, ...canonicalFiles(GOLDEN)].map((f) => [f.slice(f.indexOf("/", f.indexOf(f.startsWith(EXAMPLES) ? "examples" : "golden")) + 1), f]))(
-    "validates against schemas/report-v1.schema.json: %s",
-    (name, path) => {
-      const data = json([[name, eventsOf(path)]]);
-      expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
-    },
-  );
+  it.each(
+    [...examples, ...canonicalFiles(GOLDEN)].map((f) => [
+      f.slice(f.indexOf("/", f.indexOf(f.startsWith(EXAMPLES) ? "examples" : "golden")) + 1),
+      f,
+    ]),
+  )("validates against schemas/report-v1.schema.json: %s", (name, path) => {
+    const data = json([[name, eventsOf(path)]]);
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+  });
 
   it("validates for several files, a stream cut short, and no tool calls at all", () => {
     const cut = eventsOf(examples[0]!).slice(0, -3);
-    const data = json([...examples.map((f): [string, CanonicalEvent[]] => [f, eventsOf(f)]), ["cut.jsonl", cut], ["plain.jsonl", run([])]]);
+    const data = json([
+      ...examples.map((f): [string, CanonicalEvent[]] => [f, eventsOf(f)]),
+      ["cut.jsonl", cut],
+      ["plain.jsonl", run([])],
+    ]);
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
     expect(data.runs).toHaveLength(examples.length + 2);
   });
@@ -145,7 +214,15 @@ describe("a stream without run.finished", () => {
 
   it("is incomplete: no outcome, duration, usage or answer is made up; what the lines show is counted", () => {
     const r = json([["cut.jsonl", events]]).runs[0]!;
-    expect(r).toMatchObject({ finished: false, status: "incomplete", exit_code: null, duration_ms: null, error: null, usage: null, result_text: null });
+    expect(r).toMatchObject({
+      finished: false,
+      status: "incomplete",
+      exit_code: null,
+      duration_ms: null,
+      error: null,
+      usage: null,
+      result_text: null,
+    });
     expect(r.counts.tool_calls).toBe(events.filter((e) => e.type === "tool.started").length);
     expect(r.tools.open).toBe(r.tools.calls - r.tools.completed);
     expect(r.tools.open).toBeGreaterThan(0);
@@ -156,7 +233,10 @@ describe("a stream without run.finished", () => {
     expect(facts(rendered).status).toBe("incomplete: the stream ended before run.finished, so the outcome is unknown");
     expect(facts(rendered).duration).toBe("–");
     const ok = eventsOf(join(EXAMPLES, "pi/tool.canonical.jsonl"));
-    const totals = json([["cut.jsonl", events], ["ok.jsonl", ok]]).totals;
+    const totals = json([
+      ["cut.jsonl", events],
+      ["ok.jsonl", ok],
+    ]).totals;
     expect(totals).toMatchObject({ runs: 2, finished: 1, success_rate: 0.5, usage_complete: false });
     expect(totals.by_status).toMatchObject({ succeeded: 1, incomplete: 1 });
   });
@@ -189,7 +269,10 @@ describe("several files", () => {
       duration_ms: sum((f) => f.duration_ms),
       success_rate: finished.filter((f) => f.status === "succeeded").length / files.length,
     });
-    expect(t.cost_usd).toBeCloseTo(sum((f) => f.usage!.cost_usd ?? 0), 12);
+    expect(t.cost_usd).toBeCloseTo(
+      sum((f) => f.usage!.cost_usd ?? 0),
+      12,
+    );
     expect(Object.fromEntries(summary!.slice(1).map(([k, v]) => [k, v]))).toMatchObject({
       "tool calls": `${t.tool_calls} (${t.tool_failures} failed)`,
       "success rate": `${Math.round(t.success_rate! * 1000) / 10}%`,
@@ -198,8 +281,16 @@ describe("several files", () => {
   });
 
   it("ranks the slowest tools over all runs", () => {
-    const slow = run([tool(2, "tool.started", "a", "build"), tool(3, "tool.completed", "a", "build", { duration_ms: 5000 }), tool(4, "tool.started", "b", "ls"), tool(5, "tool.completed", "b", "ls", { duration_ms: 10 })]);
-    const t = json([["1", slow], ["2", slow]]).totals;
+    const slow = run([
+      tool(2, "tool.started", "a", "build"),
+      tool(3, "tool.completed", "a", "build", { duration_ms: 5000 }),
+      tool(4, "tool.started", "b", "ls"),
+      tool(5, "tool.completed", "b", "ls", { duration_ms: 10 }),
+    ]);
+    const t = json([
+      ["1", slow],
+      ["2", slow],
+    ]).totals;
     expect(t.slowest_tools.map((s) => [s.name, s.calls, s.total_ms, s.mean_ms, s.max_ms])).toEqual([
       ["build", 2, 10_000, 5000, 5000],
       ["ls", 2, 20, 10, 10],
@@ -221,8 +312,25 @@ describe("Markdown that hostile text cannot break", () => {
   const SHOWN = "a|b`c`<script>alert(1)</script>*em*_u_ [link](http://x) www.y.z https://w ~~s~~ $x$ @me next";
   const ANSWER = "```\n</details>\n<script>alert(1)</script>\n| a | b |\n````\nend";
   const events = run(
-    [tool(2, "tool.started", "t1", NAME), tool(3, "tool.completed", "t1", NAME, { status: "failed", output: "bad | output\n<img src=x onerror=alert(1)>" }), tool(4, "tool.started", "t2", "- list"), tool(5, "tool.completed", "t2", "- list")],
-    { result: { text: ANSWER }, counts: { turns: 1, messages: 1, tool_calls: 2, tool_failures: 1, errors: 0, retries: 0, unknown_events: 0, unparsed_lines: 0 } },
+    [
+      tool(2, "tool.started", "t1", NAME),
+      tool(3, "tool.completed", "t1", NAME, { status: "failed", output: "bad | output\n<img src=x onerror=alert(1)>" }),
+      tool(4, "tool.started", "t2", "- list"),
+      tool(5, "tool.completed", "t2", "- list"),
+    ],
+    {
+      result: { text: ANSWER },
+      counts: {
+        turns: 1,
+        messages: 1,
+        tool_calls: 2,
+        tool_failures: 1,
+        errors: 0,
+        retries: 0,
+        unknown_events: 0,
+        unparsed_lines: 0,
+      },
+    },
   );
   const rendered = html(markdown([["x.jsonl", events]]));
 
@@ -238,7 +346,8 @@ describe("Markdown that hostile text cannot break", () => {
 
   it("makes no HTML, emphasis, code, link, strikethrough or list of the text", () => {
     const tools = rendered.slice(rendered.indexOf("Tool calls"));
-    for (const tag of ["<script", "<img", "<em>", "<strong>", "<a ", "<del>", "<ul>", "<li>"]) expect(tools).not.toContain(tag);
+    for (const tag of ["<script", "<img", "<em>", "<strong>", "<a ", "<del>", "<ul>", "<li>"])
+      expect(tools).not.toContain(tag);
     expect(tools.slice(0, tools.indexOf("</table>"))).not.toContain("<code>");
   });
 
@@ -257,7 +366,12 @@ describe("Markdown that hostile text cannot break", () => {
   });
 
   it("shows control characters instead of sending them", () => {
-    const out = markdown([["x.jsonl", run([tool(2, "tool.started", "t", "a\u001b[31mred"), tool(3, "tool.completed", "t", "a\u001b[31mred")])]]);
+    const out = markdown([
+      [
+        "x.jsonl",
+        run([tool(2, "tool.started", "t", "a\u001b[31mred"), tool(3, "tool.completed", "t", "a\u001b[31mred")]),
+      ],
+    ]);
     expect(out).not.toContain("\u001b");
     expect(out).toContain("a␛\\[31mred");
   });
@@ -265,7 +379,13 @@ describe("Markdown that hostile text cannot break", () => {
 
 describe("needs input, retries, compaction and sub-agents", () => {
   it("shows what the run waits for and the resume hint", () => {
-    const pending = [{ request_id: "q1", kind: "approval", actions: [{ name: "execute", args: {}, description: "rm -rf build", allowed_decisions: ["approve"] }] }];
+    const pending = [
+      {
+        request_id: "q1",
+        kind: "approval",
+        actions: [{ name: "execute", args: {}, description: "rm -rf build", allowed_decisions: ["approve"] }],
+      },
+    ];
     const events = run([], {
       status: "needs_input",
       exit_code: 3,
@@ -282,10 +402,35 @@ describe("needs input, retries, compaction and sub-agents", () => {
   it("lists retries and compactions", () => {
     const head = { v: 1, ts: "2026-01-01T00:00:00.000Z", elapsed_ms: 1, run_id: "r", backend: "pi" };
     const middle = [
-      { ...head, seq: 2, type: "retry.started", scope: "request", attempt: 1, max_attempts: 3, delay_ms: 2000, error: "529 overloaded" },
-      { ...head, seq: 3, type: "compaction.completed", reason: "threshold", tokens_before: 180000, tokens_after: 20000 },
+      {
+        ...head,
+        seq: 2,
+        type: "retry.started",
+        scope: "request",
+        attempt: 1,
+        max_attempts: 3,
+        delay_ms: 2000,
+        error: "529 overloaded",
+      },
+      {
+        ...head,
+        seq: 3,
+        type: "compaction.completed",
+        reason: "threshold",
+        tokens_before: 180000,
+        tokens_after: 20000,
+      },
     ] as unknown as CanonicalEvent[];
-    const counts = { turns: 1, messages: 1, tool_calls: 0, tool_failures: 0, errors: 0, retries: 1, unknown_events: 0, unparsed_lines: 0 };
+    const counts = {
+      turns: 1,
+      messages: 1,
+      tool_calls: 0,
+      tool_failures: 0,
+      errors: 0,
+      retries: 1,
+      unknown_events: 0,
+      unparsed_lines: 0,
+    };
     const out = html(markdown([["x.jsonl", run(middle, { counts })]]));
     const [, retries, compactions] = tables(out);
     expect(retries![1]).toEqual(["1/3", "request", "2.0s", "529 overloaded"]);
@@ -298,12 +443,24 @@ describe("bounded memory", () => {
     const reducer = new ReportReducer();
     reducer.file("big.jsonl");
     const head = { v: 1, ts: "2026-01-01T00:00:00.000Z", run_id: "r", backend: "pi" };
-    reducer.add({ ...head, seq: 1, elapsed_ms: 0, type: "run.started", agentstream_version: "0", mode: "run" } as unknown as CanonicalEvent);
+    reducer.add({
+      ...head,
+      seq: 1,
+      elapsed_ms: 0,
+      type: "run.started",
+      agentstream_version: "0",
+      mode: "run",
+    } as unknown as CanonicalEvent);
     const calls = 20_000;
     for (let i = 0; i < calls; i++) {
       const name = `tool-${i % 1000}`;
       reducer.add(tool(2 * i + 2, "tool.started", `c${i}`, name));
-      reducer.add(tool(2 * i + 3, "tool.completed", `c${i}`, name, { status: i % 7 === 0 ? "failed" : "succeeded", output: "x".repeat(10_000) }));
+      reducer.add(
+        tool(2 * i + 3, "tool.completed", `c${i}`, name, {
+          status: i % 7 === 0 ? "failed" : "succeeded",
+          output: "x".repeat(10_000),
+        }),
+      );
     }
     const r = reducer.finish().runs[0]!;
     expect(r.tools).toMatchObject({ calls, completed: calls, open: 0, all: [] });
@@ -312,6 +469,8 @@ describe("bounded memory", () => {
     expect(r.tools.failures).toHaveLength(REPORT_LIMITS.failures);
     expect(r.tools.failures[0]!.output!.length).toBeLessThanOrEqual(REPORT_LIMITS.outputChars);
     expect(r.tools.slowest).toHaveLength(REPORT_LIMITS.slowest);
-    expect(r.tools.slowest.map((s) => s.duration_ms)).toEqual([...r.tools.slowest.map((s) => s.duration_ms)].sort((a, b) => b! - a!));
+    expect(r.tools.slowest.map((s) => s.duration_ms)).toEqual(
+      [...r.tools.slowest.map((s) => s.duration_ms)].sort((a, b) => b! - a!),
+    );
   });
 });

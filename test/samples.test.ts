@@ -19,13 +19,28 @@ interface Expected {
   counts?: Record<string, number>;
 }
 
-const ok = (result?: string | null, counts?: Record<string, number>): Expected => ({ status: "succeeded", exit: 0, result, counts });
-const failed = (exit: number, error: string, retryable = false): Expected => ({ status: "failed", exit, error, retryable });
+const ok = (result?: string | null, counts?: Record<string, number>): Expected => ({
+  status: "succeeded",
+  exit: 0,
+  result,
+  counts,
+});
+const failed = (exit: number, error: string, retryable = false): Expected => ({
+  status: "failed",
+  exit,
+  error,
+  retryable,
+});
 
 const EXPECTED: Record<string, Record<string, Expected>> = {
   atomic: {
     "text.jsonl": ok(),
-    "tool.jsonl": ok("The directory contains a.txt and b.txt.", { tool_calls: 1, tool_failures: 0, turns: 2, messages: 2 }),
+    "tool.jsonl": ok("The directory contains a.txt and b.txt.", {
+      tool_calls: 1,
+      tool_failures: 0,
+      turns: 2,
+      messages: 2,
+    }),
     "tools2.jsonl": ok(undefined, { tool_calls: 2 }),
     "toolerror.jsonl": ok(undefined, { tool_calls: 1, tool_failures: 1 }),
     "thinking.jsonl": ok("Hi there!"),
@@ -149,11 +164,24 @@ function checkTranscripts(dir: string, backend: string, expectations: Record<str
       const file = join(dir, entry.file);
       const stderrFile = file.replace(/\.jsonl$/, ".stderr.txt");
       const ended = entry.signal ?? String(entry.exit_code);
-      const args = ["normalize", "--from", backend, "--backend-exit", ended, ...(existsSync(stderrFile) ? ["--stderr", stderrFile] : []), file];
+      const args = [
+        "normalize",
+        "--from",
+        backend,
+        "--backend-exit",
+        ended,
+        ...(existsSync(stderrFile) ? ["--stderr", stderrFile] : []),
+        file,
+      ];
       const run = await runCli(args);
       // Nothing on stderr but, for a bad outcome, normalize's one summary line (no hint: --from matches the content).
       if (expected.exit === 0) expect(run.stderr).toBe("");
-      else expect(run.stderr).toMatch(new RegExp(`^agentstream: [^\n]+: (empty input|\\d+ JSON events?[^\n]*), read as ${backend} \\(as given\\) · [^\n]* · exit ${expected.exit}\n$`));
+      else
+        expect(run.stderr).toMatch(
+          new RegExp(
+            `^agentstream: [^\n]+: (empty input|\\d+ JSON events?[^\n]*), read as ${backend} \\(as given\\) · [^\n]* · exit ${expected.exit}\n$`,
+          ),
+        );
       expect(run.code).toBe(expected.exit);
       const events = parseJsonl(run.stdout);
       for (const event of events) expect(strictProblems(event), `seq ${String(event.seq)}`).toEqual([]);
@@ -161,7 +189,8 @@ function checkTranscripts(dir: string, backend: string, expectations: Record<str
       expect(finished).toMatchObject({ type: "run.finished", status: expected.status, exit_code: expected.exit });
       if (expected.error) expect(finished.error).toMatchObject({ code: expected.error, retryable: expected.retryable });
       else expect(finished.error).toBeUndefined();
-      if (expected.result !== undefined) expect(finished.result).toEqual(expected.result === null ? null : { text: expected.result });
+      if (expected.result !== undefined)
+        expect(finished.result).toEqual(expected.result === null ? null : { text: expected.result });
       if (expected.counts) expect(finished.counts).toMatchObject(expected.counts);
       const verified = await runCli(["verify"], { input: run.stdout });
       expect(verified.stderr).toMatch(/^ok/);

@@ -24,7 +24,8 @@ function declaredType(name: string): ts.Type {
 /** field name → required? */
 function tsFields(type: ts.Type): Record<string, boolean> {
   const fields: Record<string, boolean> = {};
-  for (const prop of checker.getPropertiesOfType(type)) fields[prop.name] = (prop.flags & ts.SymbolFlags.Optional) === 0;
+  for (const prop of checker.getPropertiesOfType(type))
+    fields[prop.name] = (prop.flags & ts.SymbolFlags.Optional) === 0;
   return fields;
 }
 
@@ -33,7 +34,13 @@ function memberType(type: ts.Type, name: string): ts.Type {
   return checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(prop, source));
 }
 
-type SchemaNode = { properties?: Record<string, SchemaNode>; required?: string[]; $ref?: string; oneOf?: SchemaNode[]; items?: SchemaNode };
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  $ref?: string;
+  oneOf?: SchemaNode[];
+  items?: SchemaNode;
+};
 const schema = loadSchema() as SchemaNode & { $defs: Record<string, SchemaNode>; allOf: { then: { $ref: string } }[] };
 
 function deref(node: SchemaNode): SchemaNode {

@@ -19,7 +19,16 @@ const finished = {
   backend_exit: { code: 0, signal: null },
   duration_ms: 2,
   result: { text: "hi" },
-  counts: { turns: 1, messages: 1, tool_calls: 0, tool_failures: 0, errors: 0, retries: 0, unknown_events: 0, unparsed_lines: 0 },
+  counts: {
+    turns: 1,
+    messages: 1,
+    tool_calls: 0,
+    tool_failures: 0,
+    errors: 0,
+    retries: 0,
+    unknown_events: 0,
+    unparsed_lines: 0,
+  },
   synthetic: true,
 };
 
@@ -54,8 +63,16 @@ describe("the strict variant used by the tests", () => {
   });
 
   it("still accepts anything inside raw and tool args", () => {
-    const tool = { ...finished, type: "tool.started", tool_call_id: "t", name: "bash", args: { anything: [1, { deep: true }] }, raw: { any: "thing" } };
-    for (const k of ["status", "exit_code", "backend_exit", "duration_ms", "result", "counts", "synthetic"]) delete (tool as Record<string, unknown>)[k];
+    const tool = {
+      ...finished,
+      type: "tool.started",
+      tool_call_id: "t",
+      name: "bash",
+      args: { anything: [1, { deep: true }] },
+      raw: { any: "thing" },
+    };
+    for (const k of ["status", "exit_code", "backend_exit", "duration_ms", "result", "counts", "synthetic"])
+      delete (tool as Record<string, unknown>)[k];
     expect(strictProblems(tool)).toEqual([]);
   });
 });

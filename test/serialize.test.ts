@@ -36,7 +36,13 @@ describe("serializeEvent", () => {
   });
 
   it("escapes what JSON must escape, in the envelope and in the fields", () => {
-    same({ ...base, ts: 'quote " and \\ and \u2028', run_id: "\ud800 lone surrogate", type: "a\nb", text: "\u0000\u001f \ud83d\ude00 \udc00" });
+    same({
+      ...base,
+      ts: 'quote " and \\ and \u2028',
+      run_id: "\ud800 lone surrogate",
+      type: "a\nb",
+      text: "\u0000\u001f \ud83d\ude00 \udc00",
+    });
     same({ ...base, backend: "é", native: "</script>" });
   });
 

@@ -71,7 +71,8 @@ function stringsOf(value: unknown): string[] {
   return Object.entries(value).flatMap(([k, v]) => [k, ...stringsOf(v)]);
 }
 
-const isWellFormed = (s: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+const isWellFormed = (s: string): boolean =>
+  !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
 /** Undo capNesting: a string where `levels` ran out is the JSON text of what was there. */
 function uncap(value: unknown, levels: number): unknown {
@@ -81,7 +82,15 @@ function uncap(value: unknown, levels: number): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, uncap(v, levels - 1)]));
 }
 
-const DEPTHS = [DEEP_NATIVE_LINE, DEEP_NATIVE_LINE + 1, MAX_LINE_DEPTH - 1, MAX_LINE_DEPTH, MAX_LINE_DEPTH + 1, MAX_NATIVE_DEPTH, MAX_NATIVE_DEPTH + 1];
+const DEPTHS = [
+  DEEP_NATIVE_LINE,
+  DEEP_NATIVE_LINE + 1,
+  MAX_LINE_DEPTH - 1,
+  MAX_LINE_DEPTH,
+  MAX_LINE_DEPTH + 1,
+  MAX_NATIVE_DEPTH,
+  MAX_NATIVE_DEPTH + 1,
+];
 
 describe("canonical lines every strict JSON reader takes (the CLI, then jq)", () => {
   const cases = DEPTHS.flatMap((depth) => [
@@ -97,7 +106,9 @@ describe("canonical lines every strict JSON reader takes (the CLI, then jq)", ()
     expect(result.code, result.stderr).toBe(0);
 
     // The real jq reads every line, and the final-answer recipe prints the answer.
-    expect(jq(["-c", "."], result.stdout).split("\n").filter(Boolean)).toHaveLength(result.stdout.split("\n").length - 1);
+    expect(jq(["-c", "."], result.stdout).split("\n").filter(Boolean)).toHaveLength(
+      result.stdout.split("\n").length - 1,
+    );
     expect(jq(["-r", "-f", FINAL_ANSWER], result.stdout)).toBe(`${ANSWER}\n`);
 
     const events = parseJsonl(result.stdout);
@@ -108,42 +119,65 @@ describe("canonical lines every strict JSON reader takes (the CLI, then jq)", ()
     const started = events.find((e) => e.type === "tool.started")!;
     expect((started.args as { command: string }).command).toMatch(/^ls \ufffd$/);
     expect(events.find((e) => e.type === "tool.completed")!.output).toBe("out \ufffd");
-    if (raw) expect(((started.raw as { args: { command: string } }).args.command)).toMatch(/^ls \ufffd$/);
+    if (raw) expect((started.raw as { args: { command: string } }).args.command).toMatch(/^ls \ufffd$/);
 
     const deepLines = native.split("\n").filter((l) => /"(future_event|memory_flush)"/.test(l));
-    const kept = events.filter((e) => e.type === "backend.event" || (e.type === "backend.unparsed" && e.reason === "invalid_json"));
+    const kept = events.filter(
+      (e) => e.type === "backend.event" || (e.type === "backend.unparsed" && e.reason === "invalid_json"),
+    );
     expect(kept).toHaveLength(deepLines.length);
     kept.forEach((event, i) => {
-      if (depth > MAX_NATIVE_DEPTH) return expect(event).toMatchObject({ type: "backend.unparsed", line: deepLines[i] });
+      if (depth > MAX_NATIVE_DEPTH)
+        return expect(event).toMatchObject({ type: "backend.unparsed", line: deepLines[i] });
       // The native object is all there, its deepest part as JSON text where the line would nest too deep.
       const native = wellFormedJson(JSON.parse(deepLines[i]!));
       expect(uncap(event, MAX_LINE_DEPTH)).toMatchObject({ type: "backend.event", raw: native });
     });
-    if (from === "pi") expect(events.find((e) => e.type === "backend.unparsed" && e.reason === "not_an_object")!.line).toBe('"\\ud800"');
+    if (from === "pi")
+      expect(events.find((e) => e.type === "backend.unparsed" && e.reason === "not_an_object")!.line).toBe('"\\ud800"');
   });
 
   it("run: the same lines from a live backend, and its stderr tail cut mid-pair", async () => {
     const file = join(SCRATCH, "live.jsonl");
     // A run whose last message failed, so the stderr tail is written too.
-    writeFileSync(file, piRun(MAX_NATIVE_DEPTH).replace('"stopReason":"stop"', '"stopReason":"error","errorMessage":"boom \\udc00"'));
+    writeFileSync(
+      file,
+      piRun(MAX_NATIVE_DEPTH).replace('"stopReason":"stop"', '"stopReason":"error","errorMessage":"boom \\udc00"'),
+    );
     const stderr = `${"e".repeat(999)}😀 late\n`;
-    const env = { STANDIN_TRANSCRIPT: file, STANDIN_VERSION: "1.6.0", STANDIN_STDERR_AT_END: stderr, STANDIN_END: "exit:1" };
+    const env = {
+      STANDIN_TRANSCRIPT: file,
+      STANDIN_VERSION: "1.6.0",
+      STANDIN_STDERR_AT_END: stderr,
+      STANDIN_END: "exit:1",
+    };
     const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "--raw", "hi"], { env });
-    expect(jq(["-c", "."], result.stdout).split("\n").filter(Boolean)).toHaveLength(result.stdout.split("\n").length - 1);
+    expect(jq(["-c", "."], result.stdout).split("\n").filter(Boolean)).toHaveLength(
+      result.stdout.split("\n").length - 1,
+    );
     const events = parseJsonl(result.stdout);
     for (const event of events) {
       expect(depthOf(event), `seq ${event.seq}`).toBeLessThanOrEqual(MAX_LINE_DEPTH);
       for (const s of stringsOf(event)) expect(isWellFormed(s), JSON.stringify(s)).toBe(true);
     }
-    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "failed", error: { message: "boom \ufffd" }, stderr_tail: ["e".repeat(999)] });
+    expect(events.at(-1)).toMatchObject({
+      type: "run.finished",
+      status: "failed",
+      error: { message: "boom \ufffd" },
+      stderr_tail: ["e".repeat(999)],
+    });
   });
 
   it("a stderr tail cut in the middle of a surrogate pair keeps no half of it", async () => {
     const stderr = join(SCRATCH, "stderr.txt");
     writeFileSync(stderr, `${"a".repeat(999)}😀 and more\n`);
-    const result = await runCli(["normalize", "--from", "pi", "--backend-exit", "1", "--stderr", stderr], { input: '{"type":"agent_start"}\n' });
+    const result = await runCli(["normalize", "--from", "pi", "--backend-exit", "1", "--stderr", stderr], {
+      input: '{"type":"agent_start"}\n',
+    });
     expect(result.code).toBe(76);
-    const finished = JSON.parse(jq(["-c", 'select(.type == "run.finished")'], result.stdout)) as { stderr_tail: string[] };
+    const finished = JSON.parse(jq(["-c", 'select(.type == "run.finished")'], result.stdout)) as {
+      stderr_tail: string[];
+    };
     expect(finished.stderr_tail).toEqual(["a".repeat(999)]);
   });
 });
@@ -168,7 +202,9 @@ describe("capNesting", () => {
 
 describe("wellFormedJson", () => {
   it("replaces lone surrogates in strings and keys with U+FFFD, keeps pairs and key order", () => {
-    const value = JSON.parse('{"k":"\\ud83d\\ude00 \\ud800","\\udc00":["\\udbff\\udbff\\udfff"],"z":1,"__proto__":"\\ud800"}');
+    const value = JSON.parse(
+      '{"k":"\\ud83d\\ude00 \\ud800","\\udc00":["\\udbff\\udbff\\udfff"],"z":1,"__proto__":"\\ud800"}',
+    );
     const fixed = wellFormedJson(value) as Record<string, unknown>;
     expect(JSON.stringify(fixed)).toBe('{"k":"😀 \ufffd","\ufffd":["\ufffd\udbff\udfff"],"z":1,"__proto__":"\ufffd"}');
   });

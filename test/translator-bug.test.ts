@@ -22,7 +22,10 @@ const STREAM = [
 
 function breakOn(type: string): void {
   const original = EvosciTranslator.prototype.translate;
-  vi.spyOn(EvosciTranslator.prototype, "translate").mockImplementation(function (this: EvosciTranslator, event: NativeEvent) {
+  vi.spyOn(EvosciTranslator.prototype, "translate").mockImplementation(function (
+    this: EvosciTranslator,
+    event: NativeEvent,
+  ) {
     if (event.type === type) throw new Error("boom");
     return original.call(this, event);
   });
@@ -40,7 +43,11 @@ describe("a translator that throws", () => {
 
     const kept = events.filter((e) => e.type === "backend.event");
     expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatchObject({ native: "tool_call", native_type: "tool_call", raw: { type: "tool_call", id: "t1", name: "read_file" } });
+    expect(kept[0]).toMatchObject({
+      native: "tool_call",
+      native_type: "tool_call",
+      raw: { type: "tool_call", id: "t1", name: "read_file" },
+    });
     expect(events.some((e) => e.type === "tool.started")).toBe(false);
     expect(bugs).toEqual(['bug: translating a "tool_call" event failed (boom); it is kept as backend.event']);
     expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded", counts: { unknown_events: 1 } });
@@ -50,7 +57,9 @@ describe("a translator that throws", () => {
   it("is reported as a process warning when no one listens for it", () => {
     breakOn("text");
     const warnings: string[] = [];
-    const spy = vi.spyOn(process, "emitWarning").mockImplementation((w: string | Error) => void warnings.push(String(w)));
+    const spy = vi
+      .spyOn(process, "emitWarning")
+      .mockImplementation((w: string | Error) => void warnings.push(String(w)));
     const { events } = translate(STREAM, { from: "evosci" });
     expect(spy).toHaveBeenCalled();
     expect(warnings[0]).toContain('translating a "text" event failed (boom)');
@@ -62,15 +71,21 @@ describe("a translator that throws", () => {
     breakOn("tool_call");
     const bugs: string[] = [];
     const events: CanonicalEvent[] = [];
-    for await (const event of normalizeStream([STREAM], { from: "evosci", onTranslatorBug: (m) => bugs.push(m) })) events.push(event);
+    for await (const event of normalizeStream([STREAM], { from: "evosci", onTranslatorBug: (m) => bugs.push(m) }))
+      events.push(event);
     expect(bugs).toHaveLength(1);
     expect(events.filter((e) => e.type === "backend.event")).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
   });
 
   it("in the built CLI, says so on stderr and still ends with run.finished and exit 0", async () => {
-    const result = await runCli(["normalize", "--from", "evosci", "-"], { input: STREAM, env: { NODE_OPTIONS: `--import ${BREAK_TRANSLATOR}` } });
-    expect(result.stderr).toContain('agentstream: bug: translating a "tool_call" event failed (boom); it is kept as backend.event');
+    const result = await runCli(["normalize", "--from", "evosci", "-"], {
+      input: STREAM,
+      env: { NODE_OPTIONS: `--import ${BREAK_TRANSLATOR}` },
+    });
+    expect(result.stderr).toContain(
+      'agentstream: bug: translating a "tool_call" event failed (boom); it is kept as backend.event',
+    );
     const events = parseJsonl(result.stdout);
     expect(events.filter((e) => e.type === "backend.event")).toMatchObject([{ native_type: "tool_call" }]);
     expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });

@@ -9,7 +9,6 @@ import { BIN, runCli } from "./helpers/cli.js";
 import { publishedValidator, verifyEvents, verifyLines } from "./helpers/verify.js";
 import { TEST_RUN_ID, toJsonl, translate, type TranslateOptions } from "./helpers/translate.js";
 
-
 type Event = Record<string, unknown>;
 
 // An EvoSci run with main-agent tool calls, a sub-agent with a failing call, usage and an unknown event.
@@ -19,8 +18,23 @@ const EVOSCI_NATIVE = [
   { type: "tool_result", name: "ls", content: "a.txt", success: true, id: "call_ls" },
   { type: "subagent_start", name: "researcher", instance_id: "sub_1" },
   { type: "subagent_text", subagent: "researcher", instance_id: "sub_1", content: "Reading a.txt" },
-  { type: "subagent_tool_call", subagent: "researcher", instance_id: "sub_1", name: "read_file", args: { file_path: "a.txt" }, id: "call_read" },
-  { type: "subagent_tool_result", subagent: "researcher", instance_id: "sub_1", name: "read_file", content: "Error: not found", success: false, id: "call_read" },
+  {
+    type: "subagent_tool_call",
+    subagent: "researcher",
+    instance_id: "sub_1",
+    name: "read_file",
+    args: { file_path: "a.txt" },
+    id: "call_read",
+  },
+  {
+    type: "subagent_tool_result",
+    subagent: "researcher",
+    instance_id: "sub_1",
+    name: "read_file",
+    content: "Error: not found",
+    success: false,
+    id: "call_read",
+  },
   { type: "subagent_end", name: "researcher", instance_id: "sub_1" },
   { type: "usage_stats", input_tokens: 100, output_tokens: 20 },
   { type: "panel_dispatch_start", panel: "x" },
@@ -36,16 +50,38 @@ const ATOMIC_NATIVE = [
   { type: "message_start", message: { role: "assistant", content: [] } },
   {
     type: "message_end",
-    message: { role: "assistant", content: [{ type: "text", text: "Listing." }], provider: "fake", model: "m", usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 12, cost: { total: 0.001 } }, stopReason: "toolUse" },
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "Listing." }],
+      provider: "fake",
+      model: "m",
+      usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 12, cost: { total: 0.001 } },
+      stopReason: "toolUse",
+    },
   },
   { type: "tool_execution_start", toolCallId: "c1", toolName: "bash", args: { command: "ls" } },
-  { type: "tool_execution_end", toolCallId: "c1", toolName: "bash", result: { content: [{ type: "text", text: "denied" }] }, isError: true },
+  {
+    type: "tool_execution_end",
+    toolCallId: "c1",
+    toolName: "bash",
+    result: { content: [{ type: "text", text: "denied" }] },
+    isError: true,
+  },
   { type: "turn_end", message: { role: "assistant", stopReason: "toolUse" } },
   { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 10, errorMessage: "529 overloaded" },
   { type: "auto_retry_end", success: true, attempt: 1 },
   { type: "turn_start" },
   { type: "message_start", message: { role: "assistant", content: [] } },
-  { type: "message_end", message: { role: "assistant", content: [{ type: "text", text: "Done." }], provider: "fake", model: "m", stopReason: "stop" } },
+  {
+    type: "message_end",
+    message: {
+      role: "assistant",
+      content: [{ type: "text", text: "Done." }],
+      provider: "fake",
+      model: "m",
+      stopReason: "stop",
+    },
+  },
   { type: "turn_end", message: { role: "assistant", stopReason: "stop" } },
   { type: "agent_end" },
   { type: "agent_settled" },
@@ -53,7 +89,12 @@ const ATOMIC_NATIVE = [
 
 const EVOSCI_INTERRUPT = [
   { type: "text", content: "I need to run the script." },
-  { type: "interrupt", interrupt_id: "int_1", action_requests: [{ name: "execute", args: { command: "python train.py" }, description: "approve?" }], review_configs: [{ action_name: "execute", allowed_decisions: ["approve", "reject"] }] },
+  {
+    type: "interrupt",
+    interrupt_id: "int_1",
+    action_requests: [{ name: "execute", args: { command: "python train.py" }, description: "approve?" }],
+    review_configs: [{ action_name: "execute", allowed_decisions: ["approve", "reject"] }],
+  },
   { type: "done", content: "I need to run the script." },
 ];
 
@@ -120,9 +161,21 @@ describe("StreamVerifier on valid streams", () => {
     ["an Atomic run with a session, turns, a failing tool and a retry", ATOMIC_NATIVE, { from: "atomic" as const }],
     ["a run paused for approval (needs_input, pending)", EVOSCI_INTERRUPT, {}],
     ["a run that failed with a provider error", EVOSCI_ERROR, {}],
-    ["a run cut off mid tool call (synthetic closing events)", EVOSCI_CUT_OFF, { end: { backendExit: { code: null, signal: "SIGKILL" } } }],
-    ["a run cancelled by SIGTERM (exit 143)", EVOSCI_CUT_OFF, { interruption: { kind: "signal" as const, signal: "SIGTERM" as const } }],
-    ["a run cancelled by SIGINT (exit 130)", EVOSCI_CUT_OFF, { interruption: { kind: "signal" as const, signal: "SIGINT" as const } }],
+    [
+      "a run cut off mid tool call (synthetic closing events)",
+      EVOSCI_CUT_OFF,
+      { end: { backendExit: { code: null, signal: "SIGKILL" } } },
+    ],
+    [
+      "a run cancelled by SIGTERM (exit 143)",
+      EVOSCI_CUT_OFF,
+      { interruption: { kind: "signal" as const, signal: "SIGTERM" as const } },
+    ],
+    [
+      "a run cancelled by SIGINT (exit 130)",
+      EVOSCI_CUT_OFF,
+      { interruption: { kind: "signal" as const, signal: "SIGINT" as const } },
+    ],
     ["a timed-out run", EVOSCI_CUT_OFF, { interruption: { kind: "timeout" as const } }],
     ["a run with raw native objects attached", EVOSCI_NATIVE, { includeRaw: true }],
   ])("%s has no problems", (_name, native, options) => {
@@ -162,7 +215,9 @@ describe("StreamVerifier: each line", () => {
     const line = lineOf(events, ofType("tool.completed"));
     const broken = structuredClone(events);
     eventAt(broken, line).status = "done";
-    expect(verifyEvents(broken)).toEqual([problem(line, 'schema: status is "done", but must be one of "succeeded", "failed", "cancelled"')]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(line, 'schema: status is "done", but must be one of "succeeded", "failed", "cancelled"'),
+    ]);
   });
 
   it("reports a wrong schema version", () => {
@@ -184,15 +239,21 @@ describe("StreamVerifier: first and last line", () => {
   const last = events.length;
 
   it("reports an empty stream", () => {
-    expect(verifyLines([])).toEqual([problem(0, "the stream is empty, but must have run.started first and run.finished last")]);
+    expect(verifyLines([])).toEqual([
+      problem(0, "the stream is empty, but must have run.started first and run.finished last"),
+    ]);
   });
 
   it("reports a first line that is not run.started", () => {
-    expect(verifyEvents(dropLine(events, 1))).toEqual([problem(1, `the first line is ${events[1]!.type}, but must be run.started`)]);
+    expect(verifyEvents(dropLine(events, 1))).toEqual([
+      problem(1, `the first line is ${events[1]!.type}, but must be run.started`),
+    ]);
   });
 
   it("reports a second run.started", () => {
-    expect(verifyEvents(insertLine(events, 3, events[0]!))).toEqual([problem(3, "second run.started (first at line 1)")]);
+    expect(verifyEvents(insertLine(events, 3, events[0]!))).toEqual([
+      problem(3, "second run.started (first at line 1)"),
+    ]);
   });
 
   it("reports run.started that is not the first line", () => {
@@ -220,7 +281,9 @@ describe("StreamVerifier: first and last line", () => {
   it("reports an event after run.finished once, however many follow", () => {
     const delta = events.find(ofType("message.delta"))!;
     const broken = insertLine(insertLine(events, last + 1, delta), last + 2, delta);
-    expect(verifyEvents(broken)).toEqual([problem(last + 1, `line after run.finished (line ${last}): run.finished must be the last line`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(last + 1, `line after run.finished (line ${last}): run.finished must be the last line`),
+    ]);
   });
 
   it("reports a second run.finished", () => {
@@ -238,7 +301,9 @@ describe("StreamVerifier: envelope across lines", () => {
 
   it("reports a dropped line as a gap in seq", () => {
     const broken = events.filter((_, i) => i !== deltaLine - 1);
-    expect(verifyEvents(broken)).toEqual([problem(deltaLine, `seq is ${deltaLine + 1} after seq ${deltaLine - 1}, but must be ${deltaLine}`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(deltaLine, `seq is ${deltaLine + 1} after seq ${deltaLine - 1}, but must be ${deltaLine}`),
+    ]);
   });
 
   it("reports two lines with their seq swapped at each step that is not +1", () => {
@@ -260,7 +325,12 @@ describe("StreamVerifier: envelope across lines", () => {
   it("reports a ts earlier than the line before", () => {
     const broken = structuredClone(events);
     eventAt(broken, 5).ts = "2025-12-31T23:59:59.000Z";
-    expect(verifyEvents(broken)).toEqual([problem(5, `ts goes back: 2025-12-31T23:59:59.000Z comes after ${String(eventAt(events, 4).ts)} on line 4, but must never decrease`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(
+        5,
+        `ts goes back: 2025-12-31T23:59:59.000Z comes after ${String(eventAt(events, 4).ts)} on line 4, but must never decrease`,
+      ),
+    ]);
   });
 
   it("reports an elapsed_ms smaller than the line before", () => {
@@ -268,19 +338,25 @@ describe("StreamVerifier: envelope across lines", () => {
     const previous = eventAt(events, 5).elapsed_ms as number;
     eventAt(broken, 6).elapsed_ms = previous - 1;
     eventAt(broken, 6).ts = eventAt(events, 5).ts;
-    expect(verifyEvents(broken)).toEqual([problem(6, `elapsed_ms goes back: ${previous - 1} comes after ${previous} on line 5, but must never decrease`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(6, `elapsed_ms goes back: ${previous - 1} comes after ${previous} on line 5, but must never decrease`),
+    ]);
   });
 
   it("reports a line with another run_id", () => {
     const broken = structuredClone(events);
     eventAt(broken, 4).run_id = "run-other";
-    expect(verifyEvents(broken)).toEqual([problem(4, `run_id is "run-other", but was "${TEST_RUN_ID}" on line 1 and must not change`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(4, `run_id is "run-other", but was "${TEST_RUN_ID}" on line 1 and must not change`),
+    ]);
   });
 
   it("reports a line with another backend", () => {
     const broken = structuredClone(events);
     eventAt(broken, 4).backend = "pi";
-    expect(verifyEvents(broken)).toEqual([problem(4, 'backend is "pi", but was "evosci" on line 1 and must not change')]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(4, 'backend is "pi", but was "evosci" on line 1 and must not change'),
+    ]);
   });
 
   describe("session_id", () => {
@@ -290,13 +366,17 @@ describe("StreamVerifier: envelope across lines", () => {
     it("reports a session_id that changes", () => {
       const broken = structuredClone(atomic);
       eventAt(broken, sessionLine + 2).session_id = "sess-2";
-      expect(verifyEvents(broken)).toEqual([problem(sessionLine + 2, `session_id is "sess-2", but was "sess-1" on line ${sessionLine} and must not change`)]);
+      expect(verifyEvents(broken)).toEqual([
+        problem(sessionLine + 2, `session_id is "sess-2", but was "sess-1" on line ${sessionLine} and must not change`),
+      ]);
     });
 
     it("reports a session_id that disappears", () => {
       const broken = structuredClone(atomic);
       delete finished(broken).session_id;
-      expect(verifyEvents(broken)).toEqual([problem(broken.length, `session_id is missing, but once present (since line ${sessionLine}) it must stay`)]);
+      expect(verifyEvents(broken)).toEqual([
+        problem(broken.length, `session_id is missing, but once present (since line ${sessionLine}) it must stay`),
+      ]);
     });
   });
 });
@@ -311,7 +391,10 @@ describe("StreamVerifier: tool calls and sub-agents pair up", () => {
   it("reports a tool call still open at run.finished", () => {
     const broken = dropLine(events, toolCompleted);
     expect(verifyEvents(broken)).toEqual([
-      problem(broken.length, `tool call "call_ls" (started at line ${toolStarted}) has no tool.completed before run.finished`),
+      problem(
+        broken.length,
+        `tool call "call_ls" (started at line ${toolStarted}) has no tool.completed before run.finished`,
+      ),
     ]);
   });
 
@@ -325,19 +408,28 @@ describe("StreamVerifier: tool calls and sub-agents pair up", () => {
 
   it("reports a second tool.completed for the same call", () => {
     const broken = insertLine(events, toolCompleted + 1, eventAt(events, toolCompleted));
-    expect(verifyEvents(broken)).toEqual([problem(toolCompleted + 1, `second tool.completed for tool call "call_ls" (first at line ${toolCompleted})`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(toolCompleted + 1, `second tool.completed for tool call "call_ls" (first at line ${toolCompleted})`),
+    ]);
   });
 
   it("reports a second tool.started while the call is open", () => {
     const broken = insertLine(events, toolStarted + 1, eventAt(events, toolStarted));
     expect(verifyEvents(broken)).toEqual([
-      problem(toolStarted + 1, `tool.started for tool call "call_ls", which is already open (started at line ${toolStarted})`),
+      problem(
+        toolStarted + 1,
+        `tool.started for tool call "call_ls", which is already open (started at line ${toolStarted})`,
+      ),
       problem(broken.length, "counts.tool_calls is 2, but the stream has 3 tool.started lines"),
     ]);
   });
 
   it("accepts a tool call id used again after its call completed", () => {
-    const again = insertLine(insertLine(events, toolCompleted + 1, eventAt(events, toolStarted)), toolCompleted + 2, eventAt(events, toolCompleted));
+    const again = insertLine(
+      insertLine(events, toolCompleted + 1, eventAt(events, toolStarted)),
+      toolCompleted + 2,
+      eventAt(events, toolCompleted),
+    );
     finished(again).counts = { ...(finished(again).counts as object), tool_calls: 3 };
     expect(verifyEvents(again)).toEqual([]);
   });
@@ -345,25 +437,35 @@ describe("StreamVerifier: tool calls and sub-agents pair up", () => {
   it("reports a sub-agent still open at run.finished", () => {
     const broken = dropLine(events, subCompleted);
     expect(verifyEvents(broken)).toEqual([
-      problem(broken.length, `sub-agent "sub_1" (started at line ${subStarted}) has no subagent.completed before run.finished`),
+      problem(
+        broken.length,
+        `sub-agent "sub_1" (started at line ${subStarted}) has no subagent.completed before run.finished`,
+      ),
     ]);
   });
 
   it("reports a subagent.completed without its subagent.started", () => {
     const broken = dropLine(events, subStarted);
-    expect(verifyEvents(broken)).toEqual([problem(subCompleted - 1, 'subagent.completed for sub-agent "sub_1", which never started')]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(subCompleted - 1, 'subagent.completed for sub-agent "sub_1", which never started'),
+    ]);
   });
 
   it("reports a second subagent.started while the sub-agent is open", () => {
     const broken = insertLine(events, subStarted + 1, eventAt(events, subStarted));
     expect(verifyEvents(broken)).toEqual([
-      problem(subStarted + 1, `subagent.started for sub-agent "sub_1", which is already open (started at line ${subStarted})`),
+      problem(
+        subStarted + 1,
+        `subagent.started for sub-agent "sub_1", which is already open (started at line ${subStarted})`,
+      ),
     ]);
   });
 
   it("reports a second subagent.completed", () => {
     const broken = insertLine(events, subCompleted + 1, eventAt(events, subCompleted));
-    expect(verifyEvents(broken)).toEqual([problem(subCompleted + 1, `second subagent.completed for sub-agent "sub_1" (first at line ${subCompleted})`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(subCompleted + 1, `second subagent.completed for sub-agent "sub_1" (first at line ${subCompleted})`),
+    ]);
   });
 });
 
@@ -385,26 +487,34 @@ describe("StreamVerifier: run.finished", () => {
     const counts = finished(broken).counts as Record<string, number>;
     const actual = counts[key]!;
     counts[key] = actual + 1;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, `counts.${key} is ${actual + 1}, but the stream has ${actual} ${what}`)]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(broken.length, `counts.${key} is ${actual + 1}, but the stream has ${actual} ${what}`),
+    ]);
   });
 
   it("reports an exit_code that does not follow from a successful run", () => {
     const broken = structuredClone(evosci);
     finished(broken).exit_code = 1;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code is 1, but must be 0 for status succeeded")]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(broken.length, "exit_code is 1, but must be 0 for status succeeded"),
+    ]);
   });
 
   it("reports an exit_code that does not follow from the error", () => {
     const broken = canonical(EVOSCI_CUT_OFF, { end: { backendExit: { code: null, signal: "SIGKILL" } } });
     expect(finished(broken).error).toMatchObject({ code: "backend_crashed" });
     finished(broken).exit_code = 1;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code is 1, but must be 76 for status failed with error code backend_crashed")]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(broken.length, "exit_code is 1, but must be 76 for status failed with error code backend_crashed"),
+    ]);
   });
 
   it("reports a cancelled run whose exit_code is neither 130 nor 143", () => {
     const broken = canonical(EVOSCI_CUT_OFF, { interruption: { kind: "signal", signal: "SIGINT" } });
     finished(broken).exit_code = 1;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, "exit_code is 1, but must be 130 or 143 for status cancelled")]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(broken.length, "exit_code is 1, but must be 130 or 143 for status cancelled"),
+    ]);
   });
 
   it("reports a failed run without error (its exit code then no longer follows either)", () => {
@@ -431,16 +541,25 @@ describe("StreamVerifier: run.finished", () => {
     const broken = canonical(EVOSCI_INTERRUPT);
     expect(finished(broken).status).toBe("needs_input");
     delete finished(broken).pending;
-    expect(verifyEvents(broken)).toEqual([problem(broken.length, "run.finished with status needs_input has no pending")]);
+    expect(verifyEvents(broken)).toEqual([
+      problem(broken.length, "run.finished with status needs_input has no pending"),
+    ]);
   });
 });
 
 describe("verifyStream", () => {
   const text = toJsonl(translate(jsonl(EVOSCI_NATIVE)).events);
 
-  async function collect(input: Iterable<Buffer | string>, maxLineBytes?: number): Promise<{ problems: VerifyProblem[]; summary: unknown }> {
+  async function collect(
+    input: Iterable<Buffer | string>,
+    maxLineBytes?: number,
+  ): Promise<{ problems: VerifyProblem[]; summary: unknown }> {
     const problems: VerifyProblem[] = [];
-    const summary = await verifyStream(toAsync(input), { validate: publishedValidator, onProblem: (p) => problems.push(p), ...(maxLineBytes ? { maxLineBytes } : {}) });
+    const summary = await verifyStream(toAsync(input), {
+      validate: publishedValidator,
+      onProblem: (p) => problems.push(p),
+      ...(maxLineBytes ? { maxLineBytes } : {}),
+    });
     return { problems, summary };
   }
 
@@ -448,7 +567,10 @@ describe("verifyStream", () => {
     const bytes = Buffer.from(text);
     const chunks = Array.from({ length: Math.ceil(bytes.length / 7) }, (_, i) => bytes.subarray(i * 7, i * 7 + 7));
     const lineCount = text.split("\n").length - 1;
-    expect(await collect(chunks)).toEqual({ problems: [], summary: { lines: lineCount, problems: 0, looksNative: false } });
+    expect(await collect(chunks)).toEqual({
+      problems: [],
+      summary: { lines: lineCount, problems: 0, looksNative: false },
+    });
   });
 
   it("numbers lines as in the input: blank lines count, though they are skipped", async () => {
@@ -534,7 +656,9 @@ describe("agentstream verify (built CLI)", () => {
   it("reports an empty stream", async () => {
     const result = await runCli(["verify"], { input: "" });
     expect(result).toMatchObject({ code: 1, stdout: "" });
-    expect(result.stderr).toBe("line 0: the stream is empty, but must have run.started first and run.finished last\n1 problem in 0 lines\n");
+    expect(result.stderr).toBe(
+      "line 0: the stream is empty, but must have run.started first and run.finished last\n1 problem in 0 lines\n",
+    );
   });
 
   it("hints to run normalize first when fed a native stream, from a file or stdin", async () => {
@@ -560,7 +684,9 @@ describe("agentstream verify (built CLI)", () => {
     eventAt(events, events.length).status = "done";
     const result = await runCli(["verify"], { input: toJsonl(events as never) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`line ${events.length}: schema: status is "done", but must be one of "succeeded", "failed", "needs_input", "cancelled", "timed_out"\n`);
+    expect(result.stderr).toContain(
+      `line ${events.length}: schema: status is "done", but must be one of "succeeded", "failed", "needs_input", "cancelled", "timed_out"\n`,
+    );
   });
 
   it("exits 2 when the file cannot be read", async () => {

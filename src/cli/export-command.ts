@@ -38,7 +38,12 @@ export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions
   const { OtlpExport, exportWarning } = await import("../export/otlp.js");
   // A recording may echo a key of this environment: hidden as in normalize.
   const redactor = runRedactor([], process.env);
-  const otlp = new OtlpExport({ endpoint: opts.endpoint, content: opts.otlpContent === true, redactor, version: VERSION });
+  const otlp = new OtlpExport({
+    endpoint: opts.endpoint,
+    content: opts.otlpContent === true,
+    redactor,
+    version: VERSION,
+  });
   const progress = await openProgress(files.length);
   const outcomes: FileOutcome[] = [];
   let spans = 0;
@@ -62,7 +67,9 @@ export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions
   const sentFiles = outcomes.length - unreadable - unsent;
   const warning = exportWarning(otlp.url, report);
   const exitCode = exportExitCode(unreadable, unsent);
-  const tally = [`${sentFiles} of ${outcomes.length} ${outcomes.length === 1 ? "run" : "runs"} exported to ${otlp.url} (${report.sent} spans)`];
+  const tally = [
+    `${sentFiles} of ${outcomes.length} ${outcomes.length === 1 ? "run" : "runs"} exported to ${otlp.url} (${report.sent} spans)`,
+  ];
   if (unsent > 0) tally.push(`${unsent} not sent`);
   if (unreadable > 0) tally.push(`${unreadable} unreadable`);
   if (warning && unsent === 0) tally.push(warning);
@@ -88,26 +95,38 @@ async function exportFile(otlp: OtlpExport, file: string): Promise<FileOutcome> 
     trace.abandon((err as Error).message);
     return { file, unreadable: (err as Error).message, counts, trace };
   }
-  if (trace.spans === 0) return { file, unreadable: "no run.started: not a canonical stream (normalize a native stream first)" };
+  if (trace.spans === 0)
+    return { file, unreadable: "no run.started: not a canonical stream (normalize a native stream first)" };
   trace.abandon("the stream ended without run.finished");
   return { file, counts, trace };
 }
 
 function describe(outcome: FileOutcome, firstError: string | undefined): { text: string; sent: boolean } {
   if (outcome.unreadable !== undefined) return { text: `not exported: ${outcome.unreadable}`, sent: false };
-  if (outcome.skipped) return { text: `not sent: the collector failed earlier (${firstError ?? "export failed"})`, sent: false };
+  if (outcome.skipped)
+    return { text: `not sent: the collector failed earlier (${firstError ?? "export failed"})`, sent: false };
   const counts = outcome.counts!;
   const trace = outcome.trace!;
   const run = trace.finished ? `run ${trace.finished.status}` : "no run.finished: exported as incomplete";
-  if (counts.sent === counts.ended) return { text: `sent ${counts.sent} spans, trace ${trace.traceId} (${run})`, sent: true };
-  return { text: `not sent: ${counts.error ?? "no answer from the collector in time"} (${counts.ended - counts.sent} of ${counts.ended} spans)`, sent: false };
+  if (counts.sent === counts.ended)
+    return { text: `sent ${counts.sent} spans, trace ${trace.traceId} (${run})`, sent: true };
+  return {
+    text: `not sent: ${counts.error ?? "no answer from the collector in time"} (${counts.ended - counts.sent} of ${counts.ended} spans)`,
+    sent: false,
+  };
 }
 
 async function openProgress(files: number): Promise<Progress> {
   if (!process.stderr.isTTY) return { advance: () => {}, stop: () => {} };
   const { SingleBar, Presets } = await import("cli-progress");
   const bar = new SingleBar(
-    { stream: process.stderr, format: "exporting {bar} {value}/{total} files · {spans} spans", hideCursor: true, clearOnComplete: true, noTTYOutput: false },
+    {
+      stream: process.stderr,
+      format: "exporting {bar} {value}/{total} files · {spans} spans",
+      hideCursor: true,
+      clearOnComplete: true,
+      noTTYOutput: false,
+    },
     Presets.shades_classic,
   );
   bar.start(files, 0, { spans: 0 });

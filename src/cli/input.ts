@@ -14,7 +14,8 @@ const READ_CHUNK_BYTES = 64 * 1024;
  */
 export function openInput(file: string): Readable {
   if (file === "-") {
-    if (isDirectory(0)) throw new UsageError("cannot read stdin: it is a directory", "give a file, or pipe a stream into agentstream");
+    if (isDirectory(0))
+      throw new UsageError("cannot read stdin: it is a directory", "give a file, or pipe a stream into agentstream");
     return process.stdin;
   }
   let fd: number;

@@ -62,7 +62,11 @@ function addTranslationOptions(command: Command): Command {
   return command
     .addOption(new Option("--raw", "attach each native object to its canonical event as `raw`").default(false, "off"))
     .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events (default: kept)")
-    .option("--max-line-bytes <n>", "longest native line kept whole, in bytes; longer ones become backend.unparsed (default: 16777216, 16 MiB; at most 268435456, 256 MiB)", parseLineBytes)
+    .option(
+      "--max-line-bytes <n>",
+      "longest native line kept whole, in bytes; longer ones become backend.unparsed (default: 16777216, 16 MiB; at most 268435456, 256 MiB)",
+      parseLineBytes,
+    )
     .option("--no-validate", "skip the runtime schema check of each output event (default: every event is checked)");
 }
 
@@ -70,9 +74,17 @@ function addTranslationOptions(command: Command): Command {
 function addOutputOptions(command: Command): Command {
   return command
     .addOption(
-      new Option("--output <format>", "stdout: the canonical stream, only the run.finished object, or only the final answer").choices(["jsonl", "json", "text"]).default("jsonl"),
+      new Option(
+        "--output <format>",
+        "stdout: the canonical stream, only the run.finished object, or only the final answer",
+      )
+        .choices(["jsonl", "json", "text"])
+        .default("jsonl"),
     )
-    .option("--answer-file <file>", "also write the final answer (as --output text prints it) to this file when the run ends; removed when there is none (default: none)");
+    .option(
+      "--answer-file <file>",
+      "also write the final answer (as --output text prints it) to this file when the run ends; removed when there is none (default: none)",
+    );
 }
 
 export function buildProgram(): Command {
@@ -104,21 +116,46 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
     .usage("--backend <name> [options] [--] <prompt>")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
-    .addOption(new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES).makeOptionMandatory())
+    .addOption(
+      new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES).makeOptionMandatory(),
+    )
     .option("--prompt-file <file>", "read the prompt from a file instead (one trailing newline dropped)")
     .option("--bin <path>", binHelp())
     .option("--cwd <dir>", "directory the backend runs in (default: the current one)")
     .option("--model <id>", flagHelp("model", "the model", "the backend's own"))
     .option("--provider <name>", flagHelp("provider", "the provider", "the backend's own"))
-    .option("--workdir <dir>", flagHelp("workdir", "the agent's working directory (its /), created if missing", "the backend's own"))
+    .option(
+      "--workdir <dir>",
+      flagHelp("workdir", "the agent's working directory (its /), created if missing", "the backend's own"),
+    )
     .option("--no-auto-mode", flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"))
-    .addOption(new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)").argParser(collect).default([], "none"))
-    .option("--timeout <seconds>", "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)", parseSeconds)
-    .option("--linger <seconds>", "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)", parseSecondsOrZero)
-    .option("--grace <seconds>", "how long a stopped backend gets before it is killed; 0 kills at once", parseSecondsOrZero, 5)
+    .addOption(
+      new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)")
+        .argParser(collect)
+        .default([], "none"),
+    )
+    .option(
+      "--timeout <seconds>",
+      "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)",
+      parseSeconds,
+    )
+    .option(
+      "--linger <seconds>",
+      "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)",
+      parseSecondsOrZero,
+    )
+    .option(
+      "--grace <seconds>",
+      "how long a stopped backend gets before it is killed; 0 kills at once",
+      parseSecondsOrZero,
+      5,
+    )
     .option("-q, --quiet", "stderr: only what went wrong (default: off)")
     .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)")
-    .option("--report <file>", "also write a report of the run to this file when it ends, its format from the extension: .md, .json or .html (see agentstream report)")
+    .option(
+      "--report <file>",
+      "also write a report of the run to this file when it ends, its format from the extension: .md, .json or .html (see agentstream report)",
+    )
     .option("--summary", "append the run's Markdown report to $GITHUB_STEP_SUMMARY (the GitHub Actions job summary)");
   addOtlpOptions(addOutputOptions(addTranslationOptions(run)))
     .addHelpText(
@@ -152,9 +189,20 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .command("normalize")
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
-    .addOption(new Option("--from <backend>", "protocol of the input; auto detects it from the first event").choices(["auto", ...BACKEND_NAMES]).default("auto"))
-    .option("--backend-exit <code|signal>", "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)", parseBackendExit)
-    .option("--stderr <file>", "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)");
+    .addOption(
+      new Option("--from <backend>", "protocol of the input; auto detects it from the first event")
+        .choices(["auto", ...BACKEND_NAMES])
+        .default("auto"),
+    )
+    .option(
+      "--backend-exit <code|signal>",
+      "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)",
+      parseBackendExit,
+    )
+    .option(
+      "--stderr <file>",
+      "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)",
+    );
   addOtlpOptions(addOutputOptions(addTranslationOptions(normalize)))
     .addHelpText(
       "after",
@@ -194,10 +242,16 @@ Examples:
     .command("export")
     .description("Send recorded canonical streams elsewhere (export otlp: to an OpenTelemetry collector).")
     .command("otlp")
-    .description("Export recorded canonical streams (agentstream's own output) as OpenTelemetry traces over OTLP/HTTP, one trace per file.")
+    .description(
+      "Export recorded canonical streams (agentstream's own output) as OpenTelemetry traces over OTLP/HTTP, one trace per file.",
+    )
     .usage("[--endpoint <url>] [--otlp-content] <file...>")
     .argument("<files...>", "canonical JSONL files, as run or normalize wrote them")
-    .option("--endpoint <url>", "the collector (/v1/traces is added to a base URL) (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)", parseEndpoint)
+    .option(
+      "--endpoint <url>",
+      "the collector (/v1/traces is added to a base URL) (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)",
+      parseEndpoint,
+    )
     .option("--otlp-content", "also export prompts, answers, tool arguments and outputs (default: left out)")
     .addHelpText(
       "after",
@@ -221,10 +275,19 @@ Examples:
 
   program
     .command("report")
-    .description("Summarize canonical streams as Markdown (for a CI job summary), JSON or HTML: outcome, answer, tool calls, tokens, cost.")
+    .description(
+      "Summarize canonical streams as Markdown (for a CI job summary), JSON or HTML: outcome, answer, tool calls, tokens, cost.",
+    )
     .argument("[files...]", "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin")
-    .addOption(new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(REPORT_FORMAT_CHOICES))
-    .option("--out <file>", "write the report to this file (through a temporary file renamed over it) instead of stdout")
+    .addOption(
+      new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(
+        REPORT_FORMAT_CHOICES,
+      ),
+    )
+    .option(
+      "--out <file>",
+      "write the report to this file (through a temporary file renamed over it) instead of stdout",
+    )
     .addHelpText(
       "after",
       `
@@ -295,7 +358,9 @@ function withOurPrefix(text: string): string {
   const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
   if (!unknown) return showControlsInLines(said);
   const arg = JSON.stringify(unknown[1]);
-  return showControlsInLines(`${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`);
+  return showControlsInLines(
+    `${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`,
+  );
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */

@@ -49,14 +49,25 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
   await translateInput(input, file, opts, () => interruption);
 }
 
-async function translateInput(input: Readable, file: string, opts: NormalizeOptions, interruption: () => Interruption | undefined): Promise<void> {
+async function translateInput(
+  input: Readable,
+  file: string,
+  opts: NormalizeOptions,
+  interruption: () => Interruption | undefined,
+): Promise<void> {
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
   const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
   const otlp = await openOtlp(opts, redactor);
-  const output = withOtlp(withAnswerFile(await runOutput(opts.output, { validate: opts.validate, onGone: () => input.destroy(), redactor }), answerFile), otlp);
+  const output = withOtlp(
+    withAnswerFile(
+      await runOutput(opts.output, { validate: opts.validate, onGone: () => input.destroy(), redactor }),
+      answerFile,
+    ),
+    otlp,
+  );
   let reading = true;
   let bytesRead = 0;
   let nativeEvents = 0;
@@ -105,11 +116,23 @@ async function translateInput(input: Readable, file: string, opts: NormalizeOpti
   }
   if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
   reading = false;
-  const outcome = session.end({ backendExit, stderrTail }, interruption(), readError ? { code: "internal", message: readError } : undefined);
+  const outcome = session.end(
+    { backendExit, stderrTail },
+    interruption(),
+    readError ? { code: "internal", message: readError } : undefined,
+  );
   output.finish();
   process.exitCode = output.writer.lostExitCode ?? outcome.exitCode;
   if (!output.writer.closed && finished) {
-    const facts = { input: file, backend: session.backend!, detection: session.detection!, content: session.content, bytesRead, nativeEvents, finished };
+    const facts = {
+      input: file,
+      backend: session.backend!,
+      detection: session.detection!,
+      content: session.content,
+      bytesRead,
+      nativeEvents,
+      finished,
+    };
     process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
   }
   await otlp?.end();

@@ -40,7 +40,11 @@ export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
   if (f.finished.exit_code === 0 && f.detection !== "guessed" && hint === undefined) return "";
   const unparsed = f.finished.counts.unparsed_lines;
   const read =
-    f.bytesRead === 0 ? "empty input" : f.nativeEvents === 0 ? `no JSON event in ${plural(unparsed, "line")}` : `${plural(f.nativeEvents, "JSON event")}${unparsed > 0 ? ` and ${plural(unparsed, "other line")}` : ""}`;
+    f.bytesRead === 0
+      ? "empty input"
+      : f.nativeEvents === 0
+        ? `no JSON event in ${plural(unparsed, "line")}`
+        : `${plural(f.nativeEvents, "JSON event")}${unparsed > 0 ? ` and ${plural(unparsed, "other line")}` : ""}`;
   const name = f.input === "-" ? "stdin" : showControls(f.input);
   const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${withError(summaryLines(f.finished, c, ONE_LINE)[0]!, f.finished)}\n`;
   return hint === undefined ? line : `${line}hint: ${hint}\n`;
@@ -57,15 +61,19 @@ function withError(head: string, finished: EventOf<"run.finished">): string {
 
 function hintFor(f: NormalizeFacts): string | undefined {
   const unparsed = f.finished.counts.unparsed_lines;
-  if (!f.content.showedNative && f.content.canonicalEvents > 0 && f.content.canonicalEvents >= unparsed) return "this looks like a canonical stream (agentstream's own output): check it with agentstream verify";
+  if (!f.content.showedNative && f.content.canonicalEvents > 0 && f.content.canonicalEvents >= unparsed)
+    return "this looks like a canonical stream (agentstream's own output): check it with agentstream verify";
   const shown = shownBackend(f.content, f.backend);
   if (shown && !shown.includes(f.backend)) {
     const tries = shown.map((b) => `--from ${b}`).join(" or ");
     return `this looks like ${shown.map(displayName).join(" or ")}: try ${tries}`;
   }
-  if (f.bytesRead > 0 && !f.content.showedNative) return `this is not a native stream: normalize reads the JSON lines ${inWords(BACKENDS.map((b) => b.displayName))} write on stdout`;
+  if (f.bytesRead > 0 && !f.content.showedNative)
+    return `this is not a native stream: normalize reads the JSON lines ${inWords(BACKENDS.map((b) => b.displayName))} write on stdout`;
   if (f.detection === "guessed" && f.nativeEvents > 0) {
-    return shown ? `the stream does not tell ${shown.map(displayName).join(" from ")}: name it with ${shown.map((b) => `--from ${b}`).join(" or ")}` : `name the backend with --from ${inWords(BACKEND_NAMES)}`;
+    return shown
+      ? `the stream does not tell ${shown.map(displayName).join(" from ")}: name it with ${shown.map((b) => `--from ${b}`).join(" or ")}`
+      : `name the backend with --from ${inWords(BACKEND_NAMES)}`;
   }
   return undefined;
 }

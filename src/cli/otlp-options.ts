@@ -23,9 +23,13 @@ export function parseEndpoint(value: string): string {
 export function addOtlpOptions(command: Command): Command {
   return command
     .addOption(
-      new Option("--otlp [url]", "also export the run as OpenTelemetry traces over OTLP/HTTP to this collector (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)").argParser(
-        parseEndpoint,
-      ),
+      new Option(
+        "--otlp [url]",
+        "also export the run as OpenTelemetry traces over OTLP/HTTP to this collector (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)",
+      ).argParser(parseEndpoint),
     )
-    .option("--otlp-content", "with --otlp: also export prompts, answers, tool arguments and outputs (default: left out)");
+    .option(
+      "--otlp-content",
+      "with --otlp: also export prompts, answers, tool arguments and outputs (default: left out)",
+    );
 }

@@ -1,5 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { accessSync, closeSync, constants, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UsageError } from "../core/errors.js";
 import { fileErrorReason } from "./input.js";
@@ -72,7 +83,9 @@ export class ReplacedFile {
       else if (text === null) rmSync(this.path, { force: true });
       return true;
     } catch (err) {
-      process.stderr.write(`agentstream: cannot write ${this.what} ${this.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}\n`);
+      process.stderr.write(
+        `agentstream: cannot write ${this.what} ${this.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}\n`,
+      );
       return false;
     } finally {
       rmSync(this.temp, { force: true });
@@ -94,7 +107,11 @@ function existingTarget(path: string, what: string): string {
   } catch {
     return target;
   }
-  if (!isFile) throw new UsageError(`cannot write ${what} ${path}: it is not a regular file`, "give the path of a file to create or replace");
+  if (!isFile)
+    throw new UsageError(
+      `cannot write ${what} ${path}: it is not a regular file`,
+      "give the path of a file to create or replace",
+    );
   // Renaming would replace a read-only file; refuse it, as a shell's `>` does.
   try {
     accessSync(target, constants.W_OK);

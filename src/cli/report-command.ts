@@ -46,7 +46,11 @@ function reportFormat(opts: ReportOptions): ReportFormat {
   if (opts.format !== undefined) return opts.format;
   if (opts.out === undefined) return "md";
   const format = formatOfPath(opts.out);
-  if (format === undefined) throw new UsageError(`--out ${opts.out}: cannot tell the format from its name`, `give --format, or a name ending in ${REPORT_EXTENSIONS.join(", ")}`);
+  if (format === undefined)
+    throw new UsageError(
+      `--out ${opts.out}: cannot tell the format from its name`,
+      `give --format, or a name ending in ${REPORT_EXTENSIONS.join(", ")}`,
+    );
   return format;
 }
 
@@ -57,7 +61,9 @@ async function readInto(builder: ReportBuilder, file: string): Promise<void> {
   const notCanonical = (problem: string, first: boolean): UsageError =>
     new UsageError(
       `${name} is not a canonical stream: ${problem}`,
-      first ? `a backend's native stream is translated first: agentstream normalize ${file === "-" ? "" : `${file} `}| agentstream report -` : undefined,
+      first
+        ? `a backend's native stream is translated first: agentstream normalize ${file === "-" ? "" : `${file} `}| agentstream report -`
+        : undefined,
     );
   builder.file(file);
   let events = 0;
@@ -74,5 +80,9 @@ async function readInto(builder: ReportBuilder, file: string): Promise<void> {
     if (err instanceof CanonicalLineError) throw notCanonical(err.message.replace(/^canonical stream, /, ""), false);
     throw new UsageError(`cannot read ${name}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
   }
-  if (events === 0) throw new UsageError(`${name} holds no canonical events`, "a canonical stream starts with run.started: see agentstream run and agentstream normalize");
+  if (events === 0)
+    throw new UsageError(
+      `${name} holds no canonical events`,
+      "a canonical stream starts with run.started: see agentstream run and agentstream normalize",
+    );
 }

@@ -60,14 +60,24 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     backendArgs: opts.backendArg,
   };
   const graceMs = seconds(opts.grace)!;
-  const plan = await planRun(request, () => readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend, stops), { graceMs, stops });
+  const plan = await planRun(
+    request,
+    () => readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend, stops),
+    { graceMs, stops },
+  );
 
   // Whatever the backend prints (its key on stderr, in an error event) is written through the plan's redactor.
   const { redactor } = plan;
   const stderr = redactor.stream(process.stderr);
   // --output json and text write stdout after the run, when the spinner is gone.
   const stdoutIsTerminal = process.stdout.isTTY === true && opts.output === "jsonl";
-  const renderer = new HumanRenderer({ stream: stderr, verbosity: verbosity(opts), backend: plan.definition.name, stdoutIsTerminal, redact: (text) => redactor.text(text) });
+  const renderer = new HumanRenderer({
+    stream: stderr,
+    verbosity: verbosity(opts),
+    backend: plan.definition.name,
+    stdoutIsTerminal,
+    redact: (text) => redactor.text(text),
+  });
   let readerGone: (() => void) | undefined;
   const onGone = (): void => {
     readerGone?.();
@@ -107,7 +117,8 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   if (end.kind === "stdout_closed") {
     renderer.close();
     // A write error was said already, as it happened.
-    if (output.writer.lostExitCode === EXIT_EPIPE) renderer.note("stdout was closed by its reader; the backend was stopped");
+    if (output.writer.lostExitCode === EXIT_EPIPE)
+      renderer.note("stdout was closed by its reader; the backend was stopped");
     process.exitCode = output.writer.lostExitCode;
     await otlp?.end();
     return;

@@ -42,23 +42,35 @@ export class RunReport implements RunTarget {
   }
 
   /** Undefined when neither is asked for. `env` is where GITHUB_STEP_SUMMARY is looked up; `say` tells the user it is missing. */
-  static open(opts: RunReportOptions, redactor: Redactor, env: NodeJS.ProcessEnv, say: (message: string) => void): RunReport | undefined {
+  static open(
+    opts: RunReportOptions,
+    redactor: Redactor,
+    env: NodeJS.ProcessEnv,
+    say: (message: string) => void,
+  ): RunReport | undefined {
     let report: RunReport | undefined;
     let file: { out: ReplacedFile; format: ReportFormat } | undefined;
     if (opts.report !== undefined) {
       const format = formatOfPath(opts.report);
-      if (format === undefined) throw new UsageError(`--report ${opts.report}: cannot tell the format from its name`, `give a name ending in ${REPORT_EXTENSIONS.join(", ")}`);
+      if (format === undefined)
+        throw new UsageError(
+          `--report ${opts.report}: cannot tell the format from its name`,
+          `give a name ending in ${REPORT_EXTENSIONS.join(", ")}`,
+        );
       file = { format, out: ReplacedFile.open(opts.report, "--report", () => report?.finish()) };
     }
     let summaryFd: number | undefined;
     const summaryPath = opts.summary ? env[STEP_SUMMARY] : undefined;
-    if (opts.summary && !summaryPath) say(`--summary: ${STEP_SUMMARY} is not set (not a GitHub Actions step), so no job summary is written`);
+    if (opts.summary && !summaryPath)
+      say(`--summary: ${STEP_SUMMARY} is not set (not a GitHub Actions step), so no job summary is written`);
     if (summaryPath) {
       try {
         summaryFd = openSync(summaryPath, "a");
       } catch (err) {
         file?.out.discard();
-        throw new UsageError(`cannot write --summary to ${STEP_SUMMARY} (${summaryPath}): ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+        throw new UsageError(
+          `cannot write --summary to ${STEP_SUMMARY} (${summaryPath}): ${fileErrorReason(err as NodeJS.ErrnoException)}`,
+        );
       }
     }
     if (!file && summaryFd === undefined) return undefined;
@@ -74,14 +86,18 @@ export class RunReport implements RunTarget {
     if (this.done) return;
     this.done = true;
     process.off("exit", this.onExit);
-    const texts = new Map([...this.builders].map(([format, builder]) => [format, redactReport(format, builder.finish(), this.redactor)]));
+    const texts = new Map(
+      [...this.builders].map(([format, builder]) => [format, redactReport(format, builder.finish(), this.redactor)]),
+    );
     if (this.file) this.file.out.commit(texts.get(this.file.format)!);
     if (this.summaryFd !== undefined) {
       try {
         writeSync(this.summaryFd, `${texts.get("md")!}\n`);
         closeSync(this.summaryFd);
       } catch (err) {
-        process.stderr.write(`agentstream: cannot write --summary to ${STEP_SUMMARY}: ${fileErrorReason(err as NodeJS.ErrnoException)}\n`);
+        process.stderr.write(
+          `agentstream: cannot write --summary to ${STEP_SUMMARY}: ${fileErrorReason(err as NodeJS.ErrnoException)}\n`,
+        );
       }
     }
   }

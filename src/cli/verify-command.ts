@@ -21,10 +21,14 @@ export async function verifyCommand(file: string): Promise<void> {
   });
   if (summary.problems > printed) process.stderr.write(`... and ${summary.problems - printed} more\n`);
   const lines = plural(summary.lines, "line");
-  process.stderr.write(summary.problems === 0 ? `ok: ${lines}\n` : `${plural(summary.problems, "problem")} in ${lines}\n`);
+  process.stderr.write(
+    summary.problems === 0 ? `ok: ${lines}\n` : `${plural(summary.problems, "problem")} in ${lines}\n`,
+  );
   if (summary.problems > 0 && summary.looksNative) {
     const shownFile = file === "-" ? "" : ` ${/^[\w./-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`}`;
-    process.stderr.write(`hint: this looks like a backend's native stream, not a canonical one: run normalize first: agentstream normalize${shownFile} | agentstream verify\n`);
+    process.stderr.write(
+      `hint: this looks like a backend's native stream, not a canonical one: run normalize first: agentstream normalize${shownFile} | agentstream verify\n`,
+    );
   }
   process.exitCode = summary.problems === 0 ? 0 : 1;
 }

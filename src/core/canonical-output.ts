@@ -24,13 +24,19 @@ export async function eventChecker(enabled: boolean): Promise<(event: CanonicalE
   const validate = await loadValidator();
   return (event) => {
     if (!validate(event)) {
-      reportBug(`bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors, event)}`);
+      reportBug(
+        `bug: event seq ${event.seq} (${event.type}) fails the schema: ${describeErrors(validate.errors, event)}`,
+      );
     }
   };
 }
 
 /** stdout as a canonical sink: each event checked, serialized, redacted, and written as one line. */
-export async function canonicalStdout(options: { validate: boolean; onGone?: () => void; redactor?: Redactor }): Promise<CanonicalOutput> {
+export async function canonicalStdout(options: {
+  validate: boolean;
+  onGone?: () => void;
+  redactor?: Redactor;
+}): Promise<CanonicalOutput> {
   const redactor = options.redactor ?? new Redactor([]);
   const writer = new LineWriter(process.stdout, options.onGone);
   const check = await eventChecker(options.validate);

@@ -124,8 +124,12 @@ export class CanonicalStream {
       // Native strings are well-formed already; these may come from stderr or a library caller.
       ...(outcome.error ? { error: { ...outcome.error, message: wellFormed(outcome.error.message) } } : {}),
       ...(outcome.status === "needs_input" ? { pending: this.pending } : {}),
-      ...(outcome.resume ? { resume: { session_id: wellFormed(outcome.resume.session_id), hint: wellFormed(outcome.resume.hint) } } : {}),
-      ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0 ? { stderr_tail: outcome.stderrTail.map(wellFormed) } : {}),
+      ...(outcome.resume
+        ? { resume: { session_id: wellFormed(outcome.resume.session_id), hint: wellFormed(outcome.resume.hint) } }
+        : {}),
+      ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0
+        ? { stderr_tail: outcome.stderrTail.map(wellFormed) }
+        : {}),
     };
     if (finished.usage && (outcome.usageComplete === false || this.usageCapped)) finished.usage.complete = false;
     out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
@@ -147,12 +151,25 @@ export class CanonicalStream {
         const id = p.tool_call_id as string;
         if (!this.openTools.has(id)) {
           // A result for a call never announced: announce it so every completion has its start.
-          out.push(this.push({ type: "tool.started", payload: { tool_call_id: id, name: p.name as string, args: {} }, synthetic: true, ...agentOf(draft) })[0]!);
+          out.push(
+            this.push({
+              type: "tool.started",
+              payload: { tool_call_id: id, name: p.name as string, args: {} },
+              synthetic: true,
+              ...agentOf(draft),
+            })[0]!,
+          );
         }
         const tool = this.openTools.get(id)!;
         this.openTools.delete(id);
         if (p.duration_ms === undefined && this.options.liveDurations) {
-          return { ...draft, payload: { ...draft.payload, duration_ms: Math.max(0, this.elapsed() - tool.startedMs) } as Draft["payload"] };
+          return {
+            ...draft,
+            payload: {
+              ...draft.payload,
+              duration_ms: Math.max(0, this.elapsed() - tool.startedMs),
+            } as Draft["payload"],
+          };
         }
         break;
       }
@@ -165,14 +182,21 @@ export class CanonicalStream {
       case "subagent.completed": {
         const id = p.instance_id as string;
         if (!this.openSubagents.has(id)) {
-          out.push(this.push({ type: "subagent.started", payload: { name: p.name as string, instance_id: id }, synthetic: true })[0]!);
+          out.push(
+            this.push({
+              type: "subagent.started",
+              payload: { name: p.name as string, instance_id: id },
+              synthetic: true,
+            })[0]!,
+          );
         }
         this.openSubagents.delete(id);
         break;
       }
       case "session.started":
         // session_id never changes once known: a header naming another session is kept as data.
-        if (this.sessionId !== undefined && this.sessionId !== p.session_id) return this.keepInvariants(asBackendEvent(draft), out);
+        if (this.sessionId !== undefined && this.sessionId !== p.session_id)
+          return this.keepInvariants(asBackendEvent(draft), out);
         this.sessionId = p.session_id as string;
         break;
       case "input.requested":
@@ -189,8 +213,10 @@ export class CanonicalStream {
     const t = (this.usage ??= { input_tokens: 0, output_tokens: 0 });
     t.input_tokens = this.sum(t.input_tokens, u.input_tokens);
     t.output_tokens = this.sum(t.output_tokens, u.output_tokens);
-    if (u.cache_read_input_tokens !== undefined) t.cache_read_input_tokens = this.sum(t.cache_read_input_tokens ?? 0, u.cache_read_input_tokens);
-    if (u.cache_write_input_tokens !== undefined) t.cache_write_input_tokens = this.sum(t.cache_write_input_tokens ?? 0, u.cache_write_input_tokens);
+    if (u.cache_read_input_tokens !== undefined)
+      t.cache_read_input_tokens = this.sum(t.cache_read_input_tokens ?? 0, u.cache_read_input_tokens);
+    if (u.cache_write_input_tokens !== undefined)
+      t.cache_write_input_tokens = this.sum(t.cache_write_input_tokens ?? 0, u.cache_write_input_tokens);
     if (u.reasoning_tokens !== undefined) t.reasoning_tokens = this.sum(t.reasoning_tokens ?? 0, u.reasoning_tokens);
     if (u.total_tokens !== undefined) t.total_tokens = this.sum(t.total_tokens ?? 0, u.total_tokens);
     if (u.cost_usd !== undefined) t.cost_usd = roundCost(this.sum(t.cost_usd ?? 0, u.cost_usd));
@@ -220,7 +246,11 @@ export class CanonicalStream {
     return this.lastElapsed;
   }
 
-  private stamp(d: Omit<Draft, "synthetic"> & { synthetic?: true | undefined }, raw?: unknown, elapsed = this.elapsed()): CanonicalEvent {
+  private stamp(
+    d: Omit<Draft, "synthetic"> & { synthetic?: true | undefined },
+    raw?: unknown,
+    elapsed = this.elapsed(),
+  ): CanonicalEvent {
     const event: Record<string, unknown> = {
       v: 1,
       seq: ++this.seq,
@@ -237,7 +267,8 @@ export class CanonicalStream {
     if (d.nativeTs !== undefined) event.native_ts = d.nativeTs;
     if (d.synthetic) event.synthetic = true;
     // raw goes only on events translated from that native object (backend.event already carries it).
-    if (raw !== undefined && this.options.includeRaw && d.native !== undefined && d.type !== "backend.event") event.raw = raw;
+    if (raw !== undefined && this.options.includeRaw && d.native !== undefined && d.type !== "backend.event")
+      event.raw = raw;
     return (this.capping ? capNesting(event, MAX_LINE_DEPTH) : event) as unknown as CanonicalEvent;
   }
 }

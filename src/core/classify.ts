@@ -26,7 +26,10 @@ const NO_QUOTA = /insufficient_quota|exceeded your current quota|credit balance 
 // retry (middleware/model_retry.py) treats a response that ended with finish_reason=error,
 // Anthropic's api_error and OpenAI's server_error as transient, like a 5xx.
 const PHRASES: Array<[RegExp, ErrorCode, boolean?]> = [
-  [/context[_ ]length|context[_ ]window|maximum context|prompt is too long|too many tokens|string_too_long|max_tokens_exceeded|output too large/i, "context_length"],
+  [
+    /context[_ ]length|context[_ ]window|maximum context|prompt is too long|too many tokens|string_too_long|max_tokens_exceeded|output too large/i,
+    "context_length",
+  ],
   [NO_QUOTA, "provider", false],
   [/rate[_ ]limit|too many requests|resource[_ ]exhausted/i, "rate_limit"],
   [/overloaded/i, "overloaded"],
@@ -74,6 +77,11 @@ export function classifyError(message: string): ClassifiedError {
  */
 export function classifyStartupFailure(stderrText: string): "auth" | "config" | "backend_startup" {
   if (/no api key|api[_ ]key|unauthori[sz]ed|authentication|\/login\b|credentials/i.test(stderrText)) return "auth";
-  if (/unknown (?:provider|option|model|flag)|usage:|invalid (?:option|value|choice)|no such option|error: option/i.test(stderrText)) return "config";
+  if (
+    /unknown (?:provider|option|model|flag)|usage:|invalid (?:option|value|choice)|no such option|error: option/i.test(
+      stderrText,
+    )
+  )
+    return "config";
   return "backend_startup";
 }

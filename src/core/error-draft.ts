@@ -12,5 +12,7 @@ export function errorInfo(message: string): ErrorInfo {
 /** A backend's error message as an `error` event. */
 export function errorDraft(message: string, native: string): Draft<"error"> {
   const c = classifyError(message);
-  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native });
+  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), {
+    native,
+  });
 }

@@ -22,6 +22,9 @@ export class UsageError extends AgentstreamError {
 /** A stop signal before anything started (while the prompt was read): exit 130 or 143, nothing on stdout. */
 export class StoppedBeforeStart extends AgentstreamError {
   constructor(signal: "SIGINT" | "SIGTERM" | "SIGHUP", while_: string) {
-    super(`${signal} while ${while_}: nothing was started`, exitCodeFor("cancelled", undefined, signal === "SIGINT" ? "SIGINT" : "SIGTERM"));
+    super(
+      `${signal} while ${while_}: nothing was started`,
+      exitCodeFor("cancelled", undefined, signal === "SIGINT" ? "SIGINT" : "SIGTERM"),
+    );
   }
 }

@@ -4,8 +4,7 @@ import type { NativeEvent } from "./translator.js";
 
 export type ParsedLine =
   /** deep: nested more than DEEP_NATIVE_LINE, so what is written from here on must have its nesting capped. */
-  | { ok: true; event: NativeEvent; deep: boolean }
-  | { ok: false; reason: EventPayloads["backend.unparsed"]["reason"] };
+  { ok: true; event: NativeEvent; deep: boolean } | { ok: false; reason: EventPayloads["backend.unparsed"]["reason"] };
 
 /**
  * Deepest nesting of arrays and objects a native line may have. Real events
@@ -38,7 +37,8 @@ export function parseNativeLine(text: string): ParsedLine {
   // takes at least 2n characters, so a shorter line need not be walked.
   const depth = text.length > 2 * DEEP_NATIVE_LINE ? nestingDepth(value, MAX_NATIVE_DEPTH) : 0;
   if (depth > MAX_NATIVE_DEPTH) return { ok: false, reason: "invalid_json" };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { ok: false, reason: "not_an_object" };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, reason: "not_an_object" };
   if (mayHoldLoneSurrogate(text)) value = wellFormedJson(value);
   if (typeof (value as { type?: unknown }).type !== "string" || (value as { type: string }).type === "") {
     return { ok: false, reason: "missing_type" };
@@ -66,7 +66,8 @@ function nestingDepth(value: unknown, limit: number): number {
     if (typeof node !== "object" || node === null) continue;
     if (depth > limit) return depth;
     if (depth > deepest) deepest = depth;
-    for (const child of Object.values(node)) if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
+    for (const child of Object.values(node))
+      if (typeof child === "object" && child !== null) pending.push([child, depth + 1]);
   }
   return deepest;
 }

@@ -4,7 +4,10 @@ import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
 
 /** Why agentstream itself stopped the backend, when it did. */
-export type Interruption = { kind: "timeout" } | { kind: "signal"; signal: "SIGINT" | "SIGTERM" | "SIGHUP" } | { kind: "aborted" };
+export type Interruption =
+  | { kind: "timeout" }
+  | { kind: "signal"; signal: "SIGINT" | "SIGTERM" | "SIGHUP" }
+  | { kind: "aborted" };
 
 /** A failure on agentstream's side: the backend could not be started, or the input could not be read. */
 export interface OwnFailure {
@@ -52,7 +55,14 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
   };
   if (facts.ownFailure) {
     const error: ErrorInfo = { code: facts.ownFailure.code, message: facts.ownFailure.message, retryable: false };
-    return { ...base, status: "failed", error, resultText: null, exitCode: exitCodeFor("failed", error), backendGone: false };
+    return {
+      ...base,
+      status: "failed",
+      error,
+      resultText: null,
+      exitCode: exitCodeFor("failed", error),
+      backendGone: false,
+    };
   }
   if (facts.terminal) {
     const t = facts.terminal;
@@ -65,13 +75,31 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
   }
   const resultText = null;
   if (facts.interruption?.kind === "timeout") {
-    const error: ErrorInfo = { code: "timeout", message: "the run exceeded --timeout and was stopped", retryable: false };
-    return { ...base, status: "timed_out", error, resultText, exitCode: exitCodeFor("timed_out", error), backendGone: false };
+    const error: ErrorInfo = {
+      code: "timeout",
+      message: "the run exceeded --timeout and was stopped",
+      retryable: false,
+    };
+    return {
+      ...base,
+      status: "timed_out",
+      error,
+      resultText,
+      exitCode: exitCodeFor("timed_out", error),
+      backendGone: false,
+    };
   }
   if (facts.interruption?.kind === "aborted") {
     // A library caller's AbortSignal: a cancellation asked for by the user, exit status as for Ctrl-C.
     const error: ErrorInfo = { code: "cancelled", message: "cancelled: the run was aborted", retryable: false };
-    return { ...base, status: "cancelled", error, resultText, exitCode: exitCodeFor("cancelled", error, "SIGINT"), backendGone: false };
+    return {
+      ...base,
+      status: "cancelled",
+      error,
+      resultText,
+      exitCode: exitCodeFor("cancelled", error, "SIGINT"),
+      backendGone: false,
+    };
   }
   if (facts.interruption?.kind === "signal") {
     const signal = facts.interruption.signal;
@@ -81,7 +109,14 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
     return { ...base, status: "cancelled", error, resultText, exitCode, backendGone: false };
   }
   const error = unterminatedError(facts);
-  return { ...base, status: "failed", error, resultText, exitCode: exitCodeFor("failed", error), backendGone: end.backendExit !== null };
+  return {
+    ...base,
+    status: "failed",
+    error,
+    resultText,
+    exitCode: exitCodeFor("failed", error),
+    backendGone: end.backendExit !== null,
+  };
 }
 
 function unterminatedError(facts: OutcomeFacts): ErrorInfo {
@@ -93,12 +128,18 @@ function unterminatedError(facts: OutcomeFacts): ErrorInfo {
   if (exit === null) return fail("backend_crashed", "the stream ended without a terminal event");
   if (exit.signal) return fail("backend_crashed", `the backend was killed by ${exit.signal}`);
   const code = exit.code ?? -1;
-  if (code > 128 && code < 160) return fail("backend_crashed", `the backend exited with code ${code} (killed by a signal)`);
+  if (code > 128 && code < 160)
+    return fail("backend_crashed", `the backend exited with code ${code} (killed by a signal)`);
   if (code !== 0 && !facts.started) {
     const stderr = facts.end.stderrTail.join("\n");
     const kind = classifyStartupFailure(stderr);
     const said = mostTellingLine(facts.end.stderrTail);
-    return fail(kind, said ? `the backend exited with code ${code} before starting: ${said}` : `the backend exited with code ${code} before starting`);
+    return fail(
+      kind,
+      said
+        ? `the backend exited with code ${code} before starting: ${said}`
+        : `the backend exited with code ${code} before starting`,
+    );
   }
   return fail("backend_crashed", `the backend exited with code ${code} without a terminal event`);
 }

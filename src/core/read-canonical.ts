@@ -25,7 +25,9 @@ export const CANONICAL_MAX_LINE_BYTES = 4 * DEFAULT_MAX_LINE_BYTES;
  * CanonicalLineError naming that line (unlike a native stream, where a bad
  * line becomes backend.unparsed).
  */
-export async function* readCanonicalStream(input: Readable | AsyncIterable<Buffer | string>): AsyncGenerator<CanonicalEvent> {
+export async function* readCanonicalStream(
+  input: Readable | AsyncIterable<Buffer | string>,
+): AsyncGenerator<CanonicalEvent> {
   let ready: CanonicalEvent[] = [];
   let failure: CanonicalLineError | undefined;
   const lines = new NumberedLineSplitter(

@@ -33,8 +33,12 @@ export class Redactor {
 
   constructor(secrets: Iterable<string>) {
     // The longest first: a secret that contains another is hidden whole.
-    this.plain = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
-    this.escaped = [...new Set(this.plain.map((secret) => JSON.stringify(secret).slice(1, -1)))].sort((a, b) => b.length - a.length);
+    this.plain = [...new Set(secrets)]
+      .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+      .sort((a, b) => b.length - a.length);
+    this.escaped = [...new Set(this.plain.map((secret) => JSON.stringify(secret).slice(1, -1)))].sort(
+      (a, b) => b.length - a.length,
+    );
   }
 
   /** Text as written to a terminal or a plain stream. */
@@ -65,7 +69,10 @@ export class Redactor {
   /** The stream, with every string written through it redacted (its other members untouched). */
   stream<S extends NodeJS.WritableStream>(target: S): S {
     const write = (chunk: unknown, ...rest: unknown[]): boolean =>
-      (target.write as (...args: unknown[]) => boolean)(this.text(typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk)), ...rest);
+      (target.write as (...args: unknown[]) => boolean)(
+        this.text(typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : String(chunk)),
+        ...rest,
+      );
     return new Proxy(target, {
       get(object, property) {
         if (property === "write") return write;

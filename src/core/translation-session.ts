@@ -1,5 +1,14 @@
 import type { Backend, CanonicalEvent, Detection, EventPayloads } from "../canonical/events.js";
-import { passThrough, type BackendDetector, type Draft, type NativeEvent, type StreamEnd, type Translator, type TranslatorCatalog, type Verdict } from "./translator.js";
+import {
+  passThrough,
+  type BackendDetector,
+  type Draft,
+  type NativeEvent,
+  type StreamEnd,
+  type Translator,
+  type TranslatorCatalog,
+  type Verdict,
+} from "./translator.js";
 import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
@@ -129,7 +138,9 @@ export class TranslationSession {
       deltas: this.options.deltas,
       liveDurations: this.options.liveDurations,
     });
-    this.options.sink(this.stream.start({ agentstream_version: this.options.agentstreamVersion, ...this.options.started, detection }));
+    this.options.sink(
+      this.stream.start({ agentstream_version: this.options.agentstreamVersion, ...this.options.started, detection }),
+    );
     const held = this.held;
     this.held = undefined;
     if (held) for (const line of held) this.onLine(line, true);
@@ -170,7 +181,8 @@ export class TranslationSession {
       return this.translator!.translate(event);
     } catch (err) {
       const message = `bug: translating a ${JSON.stringify(event.type)} event failed (${(err as Error)?.message ?? String(err)}); it is kept as backend.event`;
-      const report = this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
+      const report =
+        this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
       report(message);
       return [passThrough(event)];
     }

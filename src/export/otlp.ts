@@ -2,7 +2,14 @@ import type { Context } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type Span, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type Span,
+  type SpanExporter,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import type { Redactor } from "../core/redactor.js";
 import { RunTrace } from "./run-trace.js";
@@ -171,7 +178,10 @@ export class OtlpExport {
     const counts: SpanCounts = { ended: 0, sent: 0, failed: 0 };
     this.processor.current = counts;
     const tracer = this.provider.getTracer("agentstream", this.settings.version);
-    return { trace: new RunTrace({ tracer, redactor: this.settings.redactor, content: this.settings.content }), counts };
+    return {
+      trace: new RunTrace({ tracer, redactor: this.settings.redactor, content: this.settings.content }),
+      counts,
+    };
   }
 
   /** Spans are queued faster than they are sent: a replay should wait (drained()) before it reads on. */
@@ -207,7 +217,13 @@ export class OtlpExport {
       timer = setTimeout(() => resolve(true), this.timeoutMs + 1000);
       timer.unref();
     });
-    const timedOut = await Promise.race([this.provider.shutdown().then(() => false, () => false), waited]);
+    const timedOut = await Promise.race([
+      this.provider.shutdown().then(
+        () => false,
+        () => false,
+      ),
+      waited,
+    ]);
     clearTimeout(timer);
     const total = this.exporter.total;
     return { ...total, notSent: total.ended - total.sent, timedOut };
@@ -219,7 +235,8 @@ function describeExportError(error: Error | undefined): string {
   if (!error) return "the export failed";
   const withCode = error as Error & { code?: number | string; data?: string };
   if (typeof withCode.code === "number") return `HTTP ${withCode.code}${error.message ? ` ${error.message}` : ""}`;
-  if (/retryable status/.test(error.message)) return "the collector kept answering that it is busy (HTTP 429/502/503/504)";
+  if (/retryable status/.test(error.message))
+    return "the collector kept answering that it is busy (HTTP 429/502/503/504)";
   return error.message || error.name;
 }
 

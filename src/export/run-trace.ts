@@ -1,4 +1,15 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type AttributeValue, type Context, type HrTime, type Span, type Tracer } from "@opentelemetry/api";
+import {
+  context,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type AttributeValue,
+  type Context,
+  type HrTime,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_AGENT_DESCRIPTION,
@@ -72,7 +83,8 @@ export interface RunTraceOptions {
   content: boolean;
 }
 
-type Totals = Required<Pick<TokenCounts, "input_tokens" | "output_tokens">> & Omit<TokenCounts, "input_tokens" | "output_tokens">;
+type Totals = Required<Pick<TokenCounts, "input_tokens" | "output_tokens">> &
+  Omit<TokenCounts, "input_tokens" | "output_tokens">;
 
 /** One open span, with what is learnt about it before it ends. */
 class Node {
@@ -94,7 +106,12 @@ class Node {
     const into = (this.usage ??= { input_tokens: 0, output_tokens: 0 });
     into.input_tokens += event.input_tokens;
     into.output_tokens += event.output_tokens;
-    for (const key of ["cache_read_input_tokens", "cache_write_input_tokens", "reasoning_tokens", "cost_usd"] as const) {
+    for (const key of [
+      "cache_read_input_tokens",
+      "cache_write_input_tokens",
+      "reasoning_tokens",
+      "cost_usd",
+    ] as const) {
       if (event[key] !== undefined) into[key] = (into[key] ?? 0) + event[key];
     }
   }
@@ -221,7 +238,11 @@ export class RunTrace {
     };
     if (this.options.content && event.command) attributes[ATTR.command] = event.command.map((arg) => this.text(arg));
     if (this.options.content && event.cwd) attributes[ATTR.cwd] = this.text(event.cwd);
-    const span = this.options.tracer.startSpan(`invoke_agent ${event.backend}`, { kind: SpanKind.INTERNAL, startTime: hr(at), attributes, root: true }, context.active());
+    const span = this.options.tracer.startSpan(
+      `invoke_agent ${event.backend}`,
+      { kind: SpanKind.INTERNAL, startTime: hr(at), attributes, root: true },
+      context.active(),
+    );
     this.spans++;
     this.traceId = span.spanContext().traceId;
     this.root = { node: new Node(span, context.active(), "agent"), messageStarts: new Map() };
@@ -238,7 +259,10 @@ export class RunTrace {
     }
     root.span.setAttributes({ [ATTR.status]: event.status, [ATTR.exitCode]: event.exit_code });
     if (event.error) {
-      root.span.setAttributes({ [ATTR_ERROR_TYPE]: event.error.code, [ATTR.errorMessage]: this.text(event.error.message) });
+      root.span.setAttributes({
+        [ATTR_ERROR_TYPE]: event.error.code,
+        [ATTR.errorMessage]: this.text(event.error.message),
+      });
     } else if (event.status !== "succeeded") {
       root.span.setAttribute(ATTR_ERROR_TYPE, event.status);
     }
@@ -269,7 +293,11 @@ export class RunTrace {
       {
         kind: SpanKind.CLIENT,
         startTime: hr(at),
-        attributes: { [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_CHAT, [ATTR_GEN_AI_PROVIDER_NAME]: agent.node.provider ?? this.backend, ...attributes },
+        attributes: {
+          [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_CHAT,
+          [ATTR_GEN_AI_PROVIDER_NAME]: agent.node.provider ?? this.backend,
+          ...attributes,
+        },
       },
       agent.node.ctx,
     );
@@ -299,7 +327,11 @@ export class RunTrace {
       [ATTR_GEN_AI_TOOL_TYPE]: "function",
     };
     if (this.options.content) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.text(JSON.stringify(event.args));
-    const span = this.options.tracer.startSpan(`execute_tool ${event.name}`, { kind: SpanKind.INTERNAL, startTime: hr(at), attributes }, parent.ctx);
+    const span = this.options.tracer.startSpan(
+      `execute_tool ${event.name}`,
+      { kind: SpanKind.INTERNAL, startTime: hr(at), attributes },
+      parent.ctx,
+    );
     this.spans++;
     const calls = this.tools.get(event.tool_call_id);
     const node = new Node(span, parent.ctx, "tool");
@@ -313,7 +345,11 @@ export class RunTrace {
     if (calls && calls.length === 0) this.tools.delete(event.tool_call_id);
     if (!node) {
       // A completion without its start: a span of the backend's duration, where it gives one.
-      this.toolStarted(agent, { ...event, type: "tool.started", args: {} } as EventOf<"tool.started">, at - (event.duration_ms ?? 0));
+      this.toolStarted(
+        agent,
+        { ...event, type: "tool.started", args: {} } as EventOf<"tool.started">,
+        at - (event.duration_ms ?? 0),
+      );
       node = this.tools.get(event.tool_call_id)!.pop()!;
       this.tools.delete(event.tool_call_id);
     }
@@ -324,7 +360,13 @@ export class RunTrace {
     if (this.options.content) span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, this.text(event.output));
     if (event.status !== "succeeded") {
       span.setAttribute(ATTR_ERROR_TYPE, event.status === "failed" ? "tool_error" : "cancelled");
-      span.setStatus({ code: SpanStatusCode.ERROR, message: event.status === "failed" ? "the tool call failed" : `the tool call was cancelled${event.reason ? ` (${event.reason})` : ""}` });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message:
+          event.status === "failed"
+            ? "the tool call failed"
+            : `the tool call was cancelled${event.reason ? ` (${event.reason})` : ""}`,
+      });
     }
     this.endNode(node, at);
   }
@@ -339,8 +381,13 @@ export class RunTrace {
       [ATTR_GEN_AI_AGENT_ID]: event.instance_id,
     };
     if (event.tool_call_id !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = event.tool_call_id;
-    if (this.options.content && event.description) attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = this.text(event.description);
-    const span = this.options.tracer.startSpan(`invoke_agent ${event.name}`, { kind: SpanKind.INTERNAL, startTime: hr(at), attributes }, parent.ctx);
+    if (this.options.content && event.description)
+      attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = this.text(event.description);
+    const span = this.options.tracer.startSpan(
+      `invoke_agent ${event.name}`,
+      { kind: SpanKind.INTERNAL, startTime: hr(at), attributes },
+      parent.ctx,
+    );
     this.spans++;
     this.agents.set(event.instance_id, { node: new Node(span, parent.ctx, "agent"), messageStarts: new Map() });
   }
@@ -369,9 +416,26 @@ export class RunTrace {
         if (event.http_status !== undefined) out["http.response.status_code"] = event.http_status;
         return out;
       case "retry.started":
-        return scalars({ scope: event.scope, attempt: event.attempt, max_attempts: event.max_attempts, delay_ms: event.delay_ms, error: this.text(event.error) }, "agentstream.retry.");
+        return scalars(
+          {
+            scope: event.scope,
+            attempt: event.attempt,
+            max_attempts: event.max_attempts,
+            delay_ms: event.delay_ms,
+            error: this.text(event.error),
+          },
+          "agentstream.retry.",
+        );
       case "retry.completed":
-        return scalars({ scope: event.scope, success: event.success, attempt: event.attempt, error: event.error && this.text(event.error) }, "agentstream.retry.");
+        return scalars(
+          {
+            scope: event.scope,
+            success: event.success,
+            attempt: event.attempt,
+            error: event.error && this.text(event.error),
+          },
+          "agentstream.retry.",
+        );
       case "compaction.started":
         return scalars({ reason: event.reason }, "agentstream.compaction.");
       case "compaction.completed":
@@ -388,11 +452,26 @@ export class RunTrace {
           "agentstream.compaction.",
         );
       case "model.changed":
-        return scalars({ model: event.model, provider: event.provider, previous_model: event.previous_model, reason: event.reason }, "agentstream.model.");
+        return scalars(
+          { model: event.model, provider: event.provider, previous_model: event.previous_model, reason: event.reason },
+          "agentstream.model.",
+        );
       case "model.fallback":
-        return scalars({ phase: event.phase, from: event.from, to: event.to, success: event.success, error: event.error && this.text(event.error) }, "agentstream.fallback.");
+        return scalars(
+          {
+            phase: event.phase,
+            from: event.from,
+            to: event.to,
+            success: event.success,
+            error: event.error && this.text(event.error),
+          },
+          "agentstream.fallback.",
+        );
       case "input.requested":
-        return scalars({ request_id: event.request_id, kind: event.kind, tool_call_id: event.tool_call_id }, "agentstream.input.");
+        return scalars(
+          { request_id: event.request_id, kind: event.kind, tool_call_id: event.tool_call_id },
+          "agentstream.input.",
+        );
       default:
         return out;
     }
@@ -442,7 +521,11 @@ export class RunTrace {
     const texts = node.output.filter((part) => part.text !== "");
     if (this.options.content && texts.length > 0) {
       // The spec's output-messages form, as a JSON string (span attributes cannot hold objects).
-      const messages = texts.map((part) => ({ role: "assistant", parts: [{ type: "text", content: this.text(part.text) }], ...(part.finish ? { finish_reason: part.finish } : {}) }));
+      const messages = texts.map((part) => ({
+        role: "assistant",
+        parts: [{ type: "text", content: this.text(part.text) }],
+        ...(part.finish ? { finish_reason: part.finish } : {}),
+      }));
       span.setAttribute(ATTR_GEN_AI_OUTPUT_MESSAGES, JSON.stringify(messages));
     }
     span.end(hr(at));

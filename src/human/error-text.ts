@@ -16,7 +16,10 @@ const MAX_FIELDS = 6;
 const MAX_FIELD_VALUE = 80;
 
 export function errorText(message: string): ErrorText {
-  const lines = message.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const lines = message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
   const first = lines[0] ?? "";
   const brace = first.indexOf("{");
   const body = brace === -1 ? undefined : parseBody(first.slice(brace));
@@ -49,7 +52,11 @@ function parseBody(text: string): Body | undefined {
 /** {'type': 'error', 'ok': None} → {"type": "error", "ok": null}; only for a dict with no double quotes inside. */
 function pythonToJson(text: string): string {
   if (text.includes('"')) return text;
-  return text.replace(/'/g, '"').replace(/\bNone\b/g, "null").replace(/\bTrue\b/g, "true").replace(/\bFalse\b/g, "false");
+  return text
+    .replace(/'/g, '"')
+    .replace(/\bNone\b/g, "null")
+    .replace(/\bTrue\b/g, "true")
+    .replace(/\bFalse\b/g, "false");
 }
 
 /** The first "message" (or "detail") string, depth first. */

@@ -5,10 +5,11 @@ import { formatDuration } from "../core/figures.js";
 
 export { formatCount, formatDuration } from "../core/figures.js";
 
-
 /** An argv as a shell would show it, for humans (never executed), its control characters shown. */
 export function shellQuote(argv: readonly string[]): string {
-  return showControls(argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(" "));
+  return showControls(
+    argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(" "),
+  );
 }
 
 /** "2/5", or "2" when the backend retries within a time budget (no max_attempts). */

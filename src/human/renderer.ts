@@ -54,7 +54,12 @@ export class HumanRenderer {
     const interactive = options.stream.isTTY === true;
     this.prefix = interactive ? "" : "[agentstream] ";
     // A terminal that reports no width (a bare pty) would make ora's line counting loop forever.
-    if (interactive && (options.stream.columns ?? 0) > 0 && options.verbosity !== "quiet" && options.stdoutIsTerminal !== true) {
+    if (
+      interactive &&
+      (options.stream.columns ?? 0) > 0 &&
+      options.verbosity !== "quiet" &&
+      options.stdoutIsTerminal !== true
+    ) {
       this.spinner = new Spinner(options.stream, this.c.level > 0);
     }
     // A closed stderr must not crash the run.
@@ -68,14 +73,18 @@ export class HumanRenderer {
     const verbose = this.options.verbosity === "verbose";
     switch (e.type) {
       case "run.started":
-        if (verbose && e.command) this.line(this.c.dim(`running ${shellQuote(e.command)}${e.cwd ? ` in ${showControls(e.cwd)}` : ""}`));
+        if (verbose && e.command)
+          this.line(this.c.dim(`running ${shellQuote(e.command)}${e.cwd ? ` in ${showControls(e.cwd)}` : ""}`));
         this.spinner?.start();
         break;
       case "tool.completed":
         if (normal) this.line(toolLine(e, this.c));
         break;
       case "retry.started":
-        if (normal) this.line(`${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${this.firstLine(errorText(e.error).lines[0] ?? "")}`);
+        if (normal)
+          this.line(
+            `${this.c.yellow("↻")} retry ${attemptOf(e)} in ${formatDuration(e.delay_ms)}: ${this.firstLine(errorText(e.error).lines[0] ?? "")}`,
+          );
         break;
       case "input.requested":
         if (normal) this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(e)}`);
@@ -191,7 +200,8 @@ export class HumanRenderer {
   }
 
   private describeRequest(e: EventOf<"input.requested">): string {
-    if (e.kind === "approval") return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
+    if (e.kind === "approval")
+      return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
     return this.firstLine(e.questions?.[0]?.question ?? "a question", 120);
   }
 

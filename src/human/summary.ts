@@ -51,11 +51,17 @@ const FIELDS = " · ";
 export function summaryLines(f: Finished, c: ChalkInstance, width: number): string[] {
   const head = HEADS[f.status];
   const error = f.status === "succeeded" ? undefined : f.error;
-  const signal = f.status === "cancelled" && error?.code === "cancelled" ? /^cancelled by (SIG[A-Z0-9]+)$/.exec(error.message)?.[1] : undefined;
+  const signal =
+    f.status === "cancelled" && error?.code === "cancelled"
+      ? /^cancelled by (SIG[A-Z0-9]+)$/.exec(error.message)?.[1]
+      : undefined;
   // "cancelled by SIGINT", "timed out" (--timeout): agentstream's own stop, already said by the head.
   const ownStop = signal !== undefined || (f.status === "timed_out" && error?.code === "timeout");
   const word = signal ? `${head.word} by ${signal}` : head.word;
-  const cause = error && !ownStop ? `: ${CAUSES[error.code] ?? showControls(error.code)}${error.retryable ? ", worth retrying" : ""}` : "";
+  const cause =
+    error && !ownStop
+      ? `: ${CAUSES[error.code] ?? showControls(error.code)}${error.retryable ? ", worth retrying" : ""}`
+      : "";
   const counts = countParts(f);
   const parts = [`${word} ${head.took} ${formatDuration(f.duration_ms)}${cause}`];
   if (f.status === "succeeded") parts.push(...counts);
@@ -65,20 +71,25 @@ export function summaryLines(f: Finished, c: ChalkInstance, width: number): stri
   const [first = "", ...rest] = wrapText(`- ${parts.join(FIELDS)}`, width, DETAIL);
   const lines = [`${head.symbol(c)} ${c.bold(word)}${first.slice(2 + word.length)}`, ...rest];
   if (error && !ownStop) lines.push(...errorLines(error.message, c, width));
-  if (f.status !== "succeeded" && counts.length > 0) lines.push(...wrapText(counts.join(FIELDS), width, DETAIL, DETAIL, FIELDS));
+  if (f.status !== "succeeded" && counts.length > 0)
+    lines.push(...wrapText(counts.join(FIELDS), width, DETAIL, DETAIL, FIELDS));
   return lines;
 }
 
 function countParts(f: Finished): string[] {
   const parts: string[] = [];
   const { tool_calls, tool_failures } = f.counts;
-  if (tool_calls > 0) parts.push(`${tool_calls} tool call${tool_calls === 1 ? "" : "s"}${tool_failures > 0 ? ` (${tool_failures} failed)` : ""}`);
+  if (tool_calls > 0)
+    parts.push(
+      `${tool_calls} tool call${tool_calls === 1 ? "" : "s"}${tool_failures > 0 ? ` (${tool_failures} failed)` : ""}`,
+    );
   if (f.usage) {
     const partial = f.usage.complete === false ? " (main agent only)" : "";
     parts.push(`${formatCount(f.usage.input_tokens)} in / ${formatCount(f.usage.output_tokens)} out tokens${partial}`);
     if (f.usage.cost_usd !== undefined) parts.push(`$${f.usage.cost_usd.toFixed(4)}`);
   }
-  if (f.pending && f.pending.length > 0) parts.push(`${f.pending.length} request${f.pending.length === 1 ? "" : "s"} pending`);
+  if (f.pending && f.pending.length > 0)
+    parts.push(`${f.pending.length} request${f.pending.length === 1 ? "" : "s"} pending`);
   return parts;
 }
 

@@ -18,13 +18,15 @@ const ACTIVE = /[\\`*_[\]<>&|~$@]/g;
  * which GitHub would make a link).
  */
 export function inline(text: string): string {
-  return showControls(text.replace(/\s+/g, " ").trim())
-    .replace(ACTIVE, "\\$&")
-    // GitHub's bare autolinks (https://…, www.…).
-    .replace(/:(?=\/\/)/g, "\\:")
-    .replace(/\b(www)\./gi, "$1\\.")
-    .replace(/^([-+])/, "\\$1")
-    .replace(/^(\d+)([.)])/, "$1\\$2");
+  return (
+    showControls(text.replace(/\s+/g, " ").trim())
+      .replace(ACTIVE, "\\$&")
+      // GitHub's bare autolinks (https://…, www.…).
+      .replace(/:(?=\/\/)/g, "\\:")
+      .replace(/\b(www)\./gi, "$1\\.")
+      .replace(/^([-+])/, "\\$1")
+      .replace(/^(\d+)([.)])/, "$1\\$2")
+  );
 }
 
 /** A table row; each cell is already inline Markdown. */
@@ -33,7 +35,11 @@ export function row(cells: readonly string[]): string {
 }
 
 /** A table: a header row, its delimiter row, then the rows. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly ("l" | "r")[]): string[] {
+export function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align?: readonly ("l" | "r")[],
+): string[] {
   const delimiter = header.map((_, i) => (align?.[i] === "r" ? "---:" : "---"));
   return [row(header), `|${delimiter.join("|")}|`, ...rows.map(row)];
 }
@@ -42,7 +48,10 @@ export function table(header: readonly string[], rows: readonly (readonly string
 export function fenced(text: string): string[] {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(Math.max(3, longest + 1));
-  const lines = text.replace(/\r\n?/g, "\n").split("\n").map((line) => line.split("\t").map(showControls).join("\t"));
+  const lines = text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.split("\t").map(showControls).join("\t"));
   return [fence, ...lines, fence];
 }
 
@@ -52,7 +61,13 @@ export function fenced(text: string): string[] {
  * HTML block, where Markdown is not read: `summary` is plain text, HTML-escaped here.
  */
 export function details(summary: string, body: readonly string[]): string[] {
-  return [`<details><summary>${escapeHtml(showControls(summary.replace(/\s+/g, " ")))}</summary>`, "", ...body, "", "</details>"];
+  return [
+    `<details><summary>${escapeHtml(showControls(summary.replace(/\s+/g, " ")))}</summary>`,
+    "",
+    ...body,
+    "",
+    "</details>",
+  ];
 }
 
 export function escapeHtml(text: string): string {

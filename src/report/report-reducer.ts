@@ -1,6 +1,14 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import { RunReducer } from "./run-reducer.js";
-import { REPORT_LIMITS, REPORT_VERSION, type Report, type ReportStatus, type ReportTotals, type RunSummary, type ToolTotals } from "./summary.js";
+import {
+  REPORT_LIMITS,
+  REPORT_VERSION,
+  type Report,
+  type ReportStatus,
+  type ReportTotals,
+  type RunSummary,
+  type ToolTotals,
+} from "./summary.js";
 
 const STATUSES: ReportStatus[] = ["succeeded", "failed", "needs_input", "cancelled", "timed_out", "incomplete"];
 

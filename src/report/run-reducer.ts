@@ -1,6 +1,14 @@
 import type { CanonicalEvent, EventOf, InputRequest } from "../canonical/events.js";
 import { RunCounter } from "../canonical/run-counts.js";
-import { REPORT_LIMITS, type CompactionNote, type ErrorNote, type PendingNote, type RetryNote, type RunSummary, type SubagentNote } from "./summary.js";
+import {
+  REPORT_LIMITS,
+  type CompactionNote,
+  type ErrorNote,
+  type PendingNote,
+  type RetryNote,
+  type RunSummary,
+  type SubagentNote,
+} from "./summary.js";
 import { clip } from "./text.js";
 import { ToolStats } from "./tool-stats.js";
 
@@ -84,24 +92,41 @@ export class RunReducer {
         break;
       case "subagent.completed": {
         const note = this.subagents.find((s) => s.instance_id === e.instance_id && !s.completed);
-        if (note) Object.assign(note, { completed: true, paused: e.paused === true, duration_ms: e.duration_ms ?? null });
+        if (note)
+          Object.assign(note, { completed: true, paused: e.paused === true, duration_ms: e.duration_ms ?? null });
         break;
       }
       case "retry.started":
         if (this.retries.length < REPORT_LIMITS.notes) {
-          this.retries.push({ scope: e.scope, attempt: e.attempt, ...(e.max_attempts !== undefined ? { max_attempts: e.max_attempts } : {}), delay_ms: e.delay_ms, error: clip(e.error, REPORT_LIMITS.outputChars) });
+          this.retries.push({
+            scope: e.scope,
+            attempt: e.attempt,
+            ...(e.max_attempts !== undefined ? { max_attempts: e.max_attempts } : {}),
+            delay_ms: e.delay_ms,
+            error: clip(e.error, REPORT_LIMITS.outputChars),
+          });
         }
         break;
       case "compaction.completed":
         if (this.compactions.length < REPORT_LIMITS.notes) {
           const { reason, tokens_before, tokens_after, aborted, error } = e;
-          this.compactions.push(defined({ reason, tokens_before, tokens_after, aborted, error: error === undefined ? undefined : clip(error, REPORT_LIMITS.outputChars) }));
+          this.compactions.push(
+            defined({
+              reason,
+              tokens_before,
+              tokens_after,
+              aborted,
+              error: error === undefined ? undefined : clip(error, REPORT_LIMITS.outputChars),
+            }),
+          );
         }
         break;
       case "error":
         if (this.errors.length < REPORT_LIMITS.notes) {
           const { code, retryable, http_status, agent } = e;
-          this.errors.push(defined({ code, message: clip(e.message, REPORT_LIMITS.messageChars), retryable, http_status, agent }));
+          this.errors.push(
+            defined({ code, message: clip(e.message, REPORT_LIMITS.messageChars), retryable, http_status, agent }),
+          );
         }
         break;
       case "run.finished":
@@ -152,7 +177,12 @@ function pendingNote(p: InputRequest): PendingNote {
     ...(p.actions ?? []).map((a) => (a.description ? `${a.name}: ${a.description}` : a.name)),
     ...(p.questions ?? []).map((q) => q.question),
   ].slice(0, REPORT_LIMITS.notes);
-  return { request_id: p.request_id, kind: p.kind, ...(p.tool_call_id !== undefined ? { tool_call_id: p.tool_call_id } : {}), asks: asks.map((a) => clip(a, REPORT_LIMITS.outputChars)) };
+  return {
+    request_id: p.request_id,
+    kind: p.kind,
+    ...(p.tool_call_id !== undefined ? { tool_call_id: p.tool_call_id } : {}),
+    asks: asks.map((a) => clip(a, REPORT_LIMITS.outputChars)),
+  };
 }
 
 /** The object without its undefined members (JSON leaves them out; the schema forbids null there). */

@@ -1,4 +1,12 @@
-import type { AgentRef, ErrorCode, ErrorInfo, RunCounts, RunStatus, ToolStatus, UsageTotals } from "../canonical/events.js";
+import type {
+  AgentRef,
+  ErrorCode,
+  ErrorInfo,
+  RunCounts,
+  RunStatus,
+  ToolStatus,
+  UsageTotals,
+} from "../canonical/events.js";
 
 // The report as data: what `agentstream report --format json` writes, and what
 // every format renders. schemas/report-v1.schema.json is its machine form

@@ -36,7 +36,8 @@ export class ToolStats {
     const stats = this.stats(e.name);
     if (stats) stats.calls++;
     else this.omitted++;
-    if (this.open.size < MAX_OPEN_CALLS) this.open.set(e.tool_call_id, { name: e.name, elapsed_ms: e.elapsed_ms, native_ms: nativeMs(e.native_ts) });
+    if (this.open.size < MAX_OPEN_CALLS)
+      this.open.set(e.tool_call_id, { name: e.name, elapsed_ms: e.elapsed_ms, native_ms: nativeMs(e.native_ts) });
   }
 
   complete(e: EventOf<"tool.completed">): void {
@@ -44,7 +45,13 @@ export class ToolStats {
     const start = this.open.get(e.tool_call_id);
     this.open.delete(e.tool_call_id);
     const duration = this.duration(e, start);
-    const note: ToolCallNote = { tool_call_id: e.tool_call_id, name: e.name, status: e.status, duration_ms: duration, ...(e.agent ? { agent: e.agent } : {}) };
+    const note: ToolCallNote = {
+      tool_call_id: e.tool_call_id,
+      name: e.name,
+      status: e.status,
+      duration_ms: duration,
+      ...(e.agent ? { agent: e.agent } : {}),
+    };
     if (e.status !== "succeeded") note.output = clip(e.output, REPORT_LIMITS.outputChars);
     if (e.status === "failed") this.failed++;
     if (e.status === "cancelled") this.cancelled++;
@@ -64,7 +71,9 @@ export class ToolStats {
   }
 
   summary(): ToolsSummary {
-    const byName = [...this.byName.values()].sort((a, b) => b.failed + b.cancelled - (a.failed + a.cancelled) || b.calls - a.calls || (a.name < b.name ? -1 : 1));
+    const byName = [...this.byName.values()].sort(
+      (a, b) => b.failed + b.cancelled - (a.failed + a.cancelled) || b.calls - a.calls || (a.name < b.name ? -1 : 1),
+    );
     const few = this.completed <= REPORT_LIMITS.listedCalls;
     return {
       calls: this.calls,

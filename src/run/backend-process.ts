@@ -47,7 +47,10 @@ export class BackendProcess {
       detached: USE_PROCESS_GROUP,
       windowsHide: true,
     });
-    this.stdioIds = this.child.pid !== undefined ? stdioIdentities(this.child.pid, [this.child.stdout, this.child.stderr].map(fileDescriptor)) : { names: [] };
+    this.stdioIds =
+      this.child.pid !== undefined
+        ? stdioIdentities(this.child.pid, [this.child.stdout, this.child.stderr].map(fileDescriptor))
+        : { names: [] };
     // Last resort should agentstream itself die of an error: take the backend with it.
     if (this.child.pid !== undefined) process.once("exit", this.killOnExit);
     this.ended = new Promise((resolve) => {
@@ -103,7 +106,11 @@ export class BackendProcess {
   private async afterExit(): Promise<void> {
     const pid = this.child.pid!;
     // The backend is gone but may have left processes behind: they must not outlive the run.
-    if (USE_PROCESS_GROUP) await this.stopAll(() => groupAlive(pid), (signal) => signalGroup(pid, signal));
+    if (USE_PROCESS_GROUP)
+      await this.stopAll(
+        () => groupAlive(pid),
+        (signal) => signalGroup(pid, signal),
+      );
     this.reaped = true;
     await this.stopStrays();
     process.removeListener("exit", this.killOnExit);
@@ -132,7 +139,8 @@ export class BackendProcess {
         killDue.set(pid, performance.now() + this.options.graceMs);
         giveUpAt = performance.now() + this.options.graceMs + 1000;
       }
-      for (const [pid, due] of killDue) if (performance.now() >= due && processRunning(pid)) signalProcess(pid, "SIGKILL");
+      for (const [pid, due] of killDue)
+        if (performance.now() >= due && processRunning(pid)) signalProcess(pid, "SIGKILL");
       await new Promise((resolve) => setTimeout(resolve, interval));
       interval = Math.min(interval * 2, 200);
     }
@@ -164,7 +172,8 @@ export class BackendProcess {
       const giveUp = (): void => {
         const held = streams.filter((s) => !s.closed);
         if (held.length === 0) return;
-        if (held.some((s) => s.isPaused()) || !possiblyHeld(this.stdioIds)) return void setTimeout(giveUp, Math.max(this.options.graceMs, 100)).unref();
+        if (held.some((s) => s.isPaused()) || !possiblyHeld(this.stdioIds))
+          return void setTimeout(giveUp, Math.max(this.options.graceMs, 100)).unref();
         for (const s of held) s.destroy();
       };
       setTimeout(giveUp, this.options.graceMs).unref();

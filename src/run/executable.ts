@@ -16,7 +16,8 @@ export function findExecutable(spec: LaunchSpec, bin: string | undefined, env: N
     const source = bin !== undefined ? "--bin" : spec.binEnvVar;
     const path = resolve(given);
     const problem = whyNotRunnable(path);
-    if (problem) return { found: false, message: `${spec.displayName} executable ${path} (from ${source}) ${problem}`, hint };
+    if (problem)
+      return { found: false, message: `${spec.displayName} executable ${path} (from ${source}) ${problem}`, hint };
     return { found: true, path };
   }
   for (const dir of (env.PATH ?? "").split(delimiter)) {

@@ -17,7 +17,10 @@ export interface RunOutput {
  * as one JSON document (json), or only the final answer (text). The stream is
  * built and checked the same way in all three.
  */
-export async function runOutput(format: OutputFormat, options: { validate: boolean; onGone: () => void; redactor?: Redactor }): Promise<RunOutput> {
+export async function runOutput(
+  format: OutputFormat,
+  options: { validate: boolean; onGone: () => void; redactor?: Redactor },
+): Promise<RunOutput> {
   if (format === "jsonl") return { ...(await canonicalStdout(options)), finish: () => {} };
   const redactor = options.redactor ?? new Redactor([]);
   const writer = new LineWriter(process.stdout, options.onGone);

@@ -21,7 +21,13 @@ const SHOWN_PROMPT_CHARS = 4096;
  * a prompt that cannot reach the backend byte for byte is refused, as is one
  * too long to be an argument (read no further than that).
  */
-export async function readPrompt(argument: string | undefined, promptFile: string | undefined, stdin: Readable, backend: Backend, stops: EarlyStop): Promise<string> {
+export async function readPrompt(
+  argument: string | undefined,
+  promptFile: string | undefined,
+  stdin: Readable,
+  backend: Backend,
+  stops: EarlyStop,
+): Promise<string> {
   if (argument !== undefined && promptFile !== undefined) {
     throw new UsageError("give the prompt either as PROMPT or with --prompt-file, not both");
   }
@@ -29,8 +35,15 @@ export async function readPrompt(argument: string | undefined, promptFile: strin
   if (promptFile !== undefined) text = utf8(readPromptFile(promptFile), `--prompt-file ${promptFile}`);
   else if (argument === "-") text = utf8(await readStdinUnlessStopped(stdin, stops), "the prompt on stdin");
   else if (argument !== undefined) return passable(argument, "the prompt");
-  else throw new UsageError("no prompt given", `agentstream run --backend ${backend} "your prompt" (or - to read it from stdin, or --prompt-file FILE)`);
-  return passable(text.replace(/\r?\n$/, ""), promptFile !== undefined ? `--prompt-file ${promptFile}` : "the prompt on stdin");
+  else
+    throw new UsageError(
+      "no prompt given",
+      `agentstream run --backend ${backend} "your prompt" (or - to read it from stdin, or --prompt-file FILE)`,
+    );
+  return passable(
+    text.replace(/\r?\n$/, ""),
+    promptFile !== undefined ? `--prompt-file ${promptFile}` : "the prompt on stdin",
+  );
 }
 
 /** The directory the backend runs in: --cwd, checked before anything is spawned. */
@@ -53,7 +66,10 @@ export function workingDirectory(dir: string | undefined): string {
 export function promptAsShown(prompt: string): string {
   if (prompt.length <= SHOWN_PROMPT_CHARS) return prompt;
   // Not half a surrogate pair.
-  const head = prompt.slice(0, /[\uD800-\uDBFF]/.test(prompt[SHOWN_PROMPT_CHARS - 1]!) ? SHOWN_PROMPT_CHARS - 1 : SHOWN_PROMPT_CHARS);
+  const head = prompt.slice(
+    0,
+    /[\uD800-\uDBFF]/.test(prompt[SHOWN_PROMPT_CHARS - 1]!) ? SHOWN_PROMPT_CHARS - 1 : SHOWN_PROMPT_CHARS,
+  );
   return `${head}… [prompt shortened here: ${Buffer.byteLength(prompt)} bytes in all]`;
 }
 
@@ -68,7 +84,9 @@ function readPromptFile(file: string): Buffer {
   } catch (err) {
     if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read --prompt-file ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`);
+    throw new UsageError(
+      `cannot read --prompt-file ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`,
+    );
   }
 }
 
@@ -120,7 +138,8 @@ function utf8(bytes: Buffer, source: string): string {
 export function passable(prompt: string, source: string): string {
   if (prompt.trim() === "") throw new UsageError("the prompt is empty");
   // No program can be given an argument holding a NUL byte.
-  if (prompt.includes("\0")) throw new UsageError("the prompt contains a NUL byte, which no program can be given as an argument");
+  if (prompt.includes("\0"))
+    throw new UsageError("the prompt contains a NUL byte, which no program can be given as an argument");
   const bytes = Buffer.byteLength(prompt);
   if (bytes > MAX_PROMPT_BYTES) throw tooLong(source, bytes);
   return prompt;

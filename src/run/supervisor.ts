@@ -65,7 +65,13 @@ export class RunSupervisor {
     const { options } = this;
     let backend: BackendProcess;
     try {
-      backend = new BackendProcess({ file: options.file, args: options.args, cwd: options.cwd, env: options.env, graceMs: options.graceMs });
+      backend = new BackendProcess({
+        file: options.file,
+        args: options.args,
+        cwd: options.cwd,
+        env: options.env,
+        graceMs: options.graceMs,
+      });
     } catch (err) {
       // spawn refuses some argv outright (a NUL byte): nothing ran, and the run still ends properly.
       // Its message would quote the argument, which may hold a secret: only its code is said.
@@ -73,7 +79,8 @@ export class RunSupervisor {
       return this.launchFailed(code ?? "spawn refused its arguments", code);
     }
     this.backend = backend;
-    const unhear = options.processSignals !== false ? onStopSignals((signal) => this.signalled(signal)) : () => undefined;
+    const unhear =
+      options.processSignals !== false ? onStopSignals((signal) => this.signalled(signal)) : () => undefined;
     options.abortSignal?.addEventListener("abort", this.onAbort, { once: true });
     try {
       if (options.abortSignal?.aborted) this.aborted();
@@ -105,7 +112,11 @@ export class RunSupervisor {
 
   private launchFailed(reason: string, code?: string): SupervisedEnd {
     const why = code === "E2BIG" ? "its command line and environment are too long for the system (E2BIG)" : reason;
-    return { kind: "launch_failed", message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${why}`, ...(code ? { code } : {}) };
+    return {
+      kind: "launch_failed",
+      message: `${this.options.spec.displayName} executable ${this.options.file} could not be started: ${why}`,
+      ...(code ? { code } : {}),
+    };
   }
 
   /** The backend wrote its terminal event: the outcome is known, only its exit is awaited. */
@@ -113,7 +124,8 @@ export class RunSupervisor {
     if (this.terminalSeen) return;
     this.terminalSeen = true;
     this.options.onStatus(`waiting for ${this.options.spec.displayName} to exit`);
-    if (this.options.lingerMs !== undefined) this.later(this.options.lingerMs, () => this.stop(this.options.spec.stopSignal));
+    if (this.options.lingerMs !== undefined)
+      this.later(this.options.lingerMs, () => this.stop(this.options.spec.stopSignal));
   }
 
   /** Our reader closed stdout (EPIPE): nothing more can be written, so the backend is stopped. */

@@ -28,7 +28,12 @@ interface ObjectSchema {
 
 type Defs = Record<string, ObjectSchema>;
 
-const { allOf, $defs, $id, ...envelope } = loadSchema() as unknown as { allOf: TypeRule[]; $defs: Defs; $id: string; $schema: string } & ObjectSchema;
+const { allOf, $defs, $id, ...envelope } = loadSchema() as unknown as {
+  allOf: TypeRule[];
+  $defs: Defs;
+  $id: string;
+  $schema: string;
+} & ObjectSchema;
 const idFor = (name: string): string => `${$id.replace(/\.schema\.json$/, "")}/${name}`;
 const ajv = new Ajv2020({ code: { source: true, esm: true }, allErrors: false, strict: true });
 // The shared definitions keep the schema's own $id; refs into them are made absolute below.
@@ -41,7 +46,10 @@ function absoluteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(absoluteRefs);
   if (typeof value !== "object" || value === null) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#") ? `${$id}${v}` : absoluteRefs(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === "$ref" && typeof v === "string" && v.startsWith("#") ? `${$id}${v}` : absoluteRefs(v),
+    ]),
   );
 }
 
@@ -55,7 +63,8 @@ function envelopeWith(type: string, payload: ObjectSchema): object {
   for (const [name, rule] of Object.entries(absoluteRefs(payload.properties) as Record<string, unknown>)) {
     const outer = properties[name];
     // A field both describe (session_id) must meet both rules.
-    properties[name] = outer === undefined || JSON.stringify(outer) === JSON.stringify(rule) ? rule : { allOf: [outer, rule] };
+    properties[name] =
+      outer === undefined || JSON.stringify(outer) === JSON.stringify(rule) ? rule : { allOf: [outer, rule] };
   }
   return {
     $schema: envelope.$schema,

@@ -57,7 +57,10 @@ function fieldName(instancePath: string): string {
 function joinPath(instancePath: string, last?: string): string {
   const parts = instancePath.split("/").slice(1).map(unescapePointer);
   if (last !== undefined) parts.push(last);
-  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === "" ? part : `${path}.${part}`), "");
+  return parts.reduce(
+    (path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === "" ? part : `${path}.${part}`),
+    "",
+  );
 }
 
 function unescapePointer(part: string): string {

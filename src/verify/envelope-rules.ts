@@ -19,7 +19,8 @@ export class EnvelopeRules {
     };
     add(this.checkSeq(event.seq));
     if (typeof event.ts === "string") add(this.ts.check(Date.parse(event.ts), event.ts, line));
-    if (Number.isInteger(event.elapsed_ms)) add(this.elapsed.check(event.elapsed_ms as number, String(event.elapsed_ms), line));
+    if (Number.isInteger(event.elapsed_ms))
+      add(this.elapsed.check(event.elapsed_ms as number, String(event.elapsed_ms), line));
     add(this.runId.check(event.run_id, line));
     add(this.backend.check(event.backend, line));
     add(this.sessionId.check(event.session_id, line));
@@ -31,7 +32,8 @@ export class EnvelopeRules {
     if (!Number.isInteger(seq)) return undefined;
     const last = this.lastSeq;
     this.lastSeq = seq as number;
-    if (last === undefined) return seq === 1 ? undefined : `seq is ${seq as number}, but the first line must have seq 1`;
+    if (last === undefined)
+      return seq === 1 ? undefined : `seq is ${seq as number}, but the first line must have seq 1`;
     return seq === last + 1 ? undefined : `seq is ${seq as number} after seq ${last}, but must be ${last + 1}`;
   }
 }
@@ -63,7 +65,9 @@ class FixedField {
   check(value: unknown, line: number): string | undefined {
     const first = this.first;
     if (value === undefined) {
-      return first && this.options.mustStay ? `${this.name} is missing, but once present (since line ${first.line}) it must stay` : undefined;
+      return first && this.options.mustStay
+        ? `${this.name} is missing, but once present (since line ${first.line}) it must stay`
+        : undefined;
     }
     if (typeof value !== "string") return undefined;
     if (first === undefined) {

@@ -42,7 +42,8 @@ export class OpenPairs {
   /** One message per pair still open. */
   stillOpen(): string[] {
     return [...this.open].map(
-      ([id, line]) => `${this.names.what} ${JSON.stringify(id)} (started at line ${line}) has no ${this.names.completed} before run.finished`,
+      ([id, line]) =>
+        `${this.names.what} ${JSON.stringify(id)} (started at line ${line}) has no ${this.names.completed} before run.finished`,
     );
   }
 }

@@ -10,8 +10,10 @@ export function runFinishedProblems(event: Record<string, unknown>): string[] {
   if (typeof event.status !== "string" || !STATUSES.has(event.status)) return [];
   const status = event.status as RunStatus;
   const out: string[] = [];
-  if (STATUSES_WITH_ERROR.has(status) && event.error === undefined) out.push(`run.finished with status ${status} has no error`);
-  if (status === "needs_input" && event.pending === undefined) out.push("run.finished with status needs_input has no pending");
+  if (STATUSES_WITH_ERROR.has(status) && event.error === undefined)
+    out.push(`run.finished with status ${status} has no error`);
+  if (status === "needs_input" && event.pending === undefined)
+    out.push("run.finished with status needs_input has no pending");
   const exitProblem = exitCodeProblem(status, event.exit_code, errorOf(event.error));
   if (exitProblem) out.push(exitProblem);
   return out;
@@ -23,9 +25,12 @@ function exitCodeProblem(status: RunStatus, exitCode: unknown, error: ErrorKind 
   if (typeof exitCode !== "number") return undefined;
   // The signal that cancelled the run is not in the stream: either code is right.
   const expected =
-    status === "cancelled" ? [exitCodeFor(status, error, "SIGINT"), exitCodeFor(status, error, "SIGTERM")] : [exitCodeFor(status, error)];
+    status === "cancelled"
+      ? [exitCodeFor(status, error, "SIGINT"), exitCodeFor(status, error, "SIGTERM")]
+      : [exitCodeFor(status, error)];
   if (expected.includes(exitCode as never)) return undefined;
-  const cause = status === "failed" && error ? ` with error code ${error.code}${error.retryable ? " (retryable)" : ""}` : "";
+  const cause =
+    status === "failed" && error ? ` with error code ${error.code}${error.retryable ? " (retryable)" : ""}` : "";
   return `exit_code is ${exitCode}, but must be ${expected.join(" or ")} for status ${status}${cause}`;
 }
 

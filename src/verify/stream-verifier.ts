@@ -24,7 +24,11 @@ export class StreamVerifier {
   private readonly envelope = new EnvelopeRules();
   private readonly counts = new EventCounts();
   private readonly tools = new OpenPairs({ started: "tool.started", completed: "tool.completed", what: "tool call" });
-  private readonly subagents = new OpenPairs({ started: "subagent.started", completed: "subagent.completed", what: "sub-agent" });
+  private readonly subagents = new OpenPairs({
+    started: "subagent.started",
+    completed: "subagent.completed",
+    what: "sub-agent",
+  });
 
   constructor(private readonly validate: Validator) {}
 
@@ -56,8 +60,10 @@ export class StreamVerifier {
 
   /** The input ended: problems only the end can show. */
   finish(): VerifyProblem[] {
-    if (this.lines === 0) return [{ line: 0, message: "the stream is empty, but must have run.started first and run.finished last" }];
-    if (this.runFinishedLine === undefined) return [{ line: this.lastLine, message: "the stream ends without run.finished" }];
+    if (this.lines === 0)
+      return [{ line: 0, message: "the stream is empty, but must have run.started first and run.finished last" }];
+    if (this.runFinishedLine === undefined)
+      return [{ line: this.lastLine, message: "the stream ends without run.finished" }];
     return [];
   }
 
@@ -76,7 +82,9 @@ export class StreamVerifier {
     const type = event.type;
     if (this.lines === 1) this.nativeFirstLine = !("v" in event) && !("seq" in event) && !("run_id" in event);
     if (this.lines === 1 && type !== "run.started") {
-      out.push(`the first line is ${typeof type === "string" ? type : "an event without a type"}, but must be run.started`);
+      out.push(
+        `the first line is ${typeof type === "string" ? type : "an event without a type"}, but must be run.started`,
+      );
     }
     for (const message of this.checkByType(event, line)) if (message !== undefined) out.push(message);
     if (this.runFinishedLine === undefined) this.counts.add(event);

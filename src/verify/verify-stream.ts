@@ -22,7 +22,10 @@ export interface VerifySummary {
 }
 
 /** Verify a canonical JSONL stream as it arrives, reporting each problem through onProblem. */
-export async function verifyStream(input: AsyncIterable<Buffer | string>, options: VerifyStreamOptions = {}): Promise<VerifySummary> {
+export async function verifyStream(
+  input: AsyncIterable<Buffer | string>,
+  options: VerifyStreamOptions = {},
+): Promise<VerifySummary> {
   const verifier = new StreamVerifier(options.validate ?? (await loadValidator()));
   let problems = 0;
   const report = (found: VerifyProblem[]): void => {
@@ -32,7 +35,8 @@ export async function verifyStream(input: AsyncIterable<Buffer | string>, option
     }
   };
   const lines = new NumberedLineSplitter(
-    (line, number) => report("overlong" in line ? verifier.pushOverlong(line.bytes, number) : verifier.push(line.text, number)),
+    (line, number) =>
+      report("overlong" in line ? verifier.pushOverlong(line.bytes, number) : verifier.push(line.text, number)),
     { maxLineBytes: options.maxLineBytes ?? CANONICAL_MAX_LINE_BYTES },
   );
   for await (const chunk of input) lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);

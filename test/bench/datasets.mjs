@@ -3,7 +3,18 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const GENERATOR = fileURLToPath(new URL("../fixtures/generate-stream.mjs", import.meta.url));
@@ -12,7 +23,11 @@ export const CACHE_DIR = fileURLToPath(new URL("../../.cache/bench/", import.met
 
 /** The generator and the protocol's own module: a change to another protocol's lines keeps this one's stream. */
 function generatorHash(protocol) {
-  return createHash("sha256").update(readFileSync(GENERATOR)).update(readFileSync(streamModule(protocol))).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(readFileSync(GENERATOR))
+    .update(readFileSync(streamModule(protocol)))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /** Native events: lines that are not empty (the generator may write a blank one). */
@@ -34,7 +49,9 @@ async function countLines(path) {
 function generate(protocol, megabytes, path) {
   return new Promise((resolve, reject) => {
     const fd = openSync(path, "w");
-    const child = spawn(process.execPath, [GENERATOR, protocol, String(megabytes)], { stdio: ["ignore", fd, "inherit"] });
+    const child = spawn(process.execPath, [GENERATOR, protocol, String(megabytes)], {
+      stdio: ["ignore", fd, "inherit"],
+    });
     child.on("error", reject);
     child.on("close", (code) => {
       closeSync(fd);
@@ -82,8 +99,10 @@ export async function emptyIdStream(calls, log) {
   const write = async (line) => {
     if (!out.write(`${line}\n`)) await once(out, "drain");
   };
-  for (let i = 0; i < calls; i++) await write(`{"type": "tool_call", "name": "execute", "args": {"command": "echo ${i}"}, "id": ""}`);
-  for (let i = 0; i < calls; i++) await write(`{"type": "tool_result", "name": "execute", "content": "${i}", "success": true, "id": ""}`);
+  for (let i = 0; i < calls; i++)
+    await write(`{"type": "tool_call", "name": "execute", "args": {"command": "echo ${i}"}, "id": ""}`);
+  for (let i = 0; i < calls; i++)
+    await write(`{"type": "tool_result", "name": "execute", "content": "${i}", "success": true, "id": ""}`);
   await write(`{"type": "done", "content": "ran ${calls} commands", "response": "ran ${calls} commands"}`);
   out.end();
   await once(out, "close");

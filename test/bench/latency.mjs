@@ -48,7 +48,9 @@ function waitForExit(child, name) {
     let stderr = "";
     child.stderr?.setEncoding("utf8").on("data", (d) => (stderr = (stderr + d).slice(-2000)));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${name} exited with ${code}: ${stderr.trim()}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${name} exited with ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 
@@ -64,7 +66,19 @@ function spawnPiped(command, args) {
 }
 
 export function agentstreamRun(agentstreamBin, wrapper, extra) {
-  return delaysOf(spawnPiped(process.execPath, [agentstreamBin, "run", "--backend", "evosci", "--bin", wrapper, ...extra, "bench latency"]), "agentstream run");
+  return delaysOf(
+    spawnPiped(process.execPath, [
+      agentstreamBin,
+      "run",
+      "--backend",
+      "evosci",
+      "--bin",
+      wrapper,
+      ...extra,
+      "bench latency",
+    ]),
+    "agentstream run",
+  );
 }
 
 /** The machine's own floor: the stand-in's lines read straight from it, no translator between. */
@@ -80,7 +94,12 @@ function minimalPipe() {
 }
 
 export function summarize(delays) {
-  return { lines: delays.length, p50_ms: percentile(delays, 50), p99_ms: percentile(delays, 99), max_ms: Math.max(...delays) };
+  return {
+    lines: delays.length,
+    p50_ms: percentile(delays, 50),
+    p99_ms: percentile(delays, 99),
+    max_ms: Math.max(...delays),
+  };
 }
 
 /** Rows for the builds that have run mode, or { skipped } when this build has none. */
@@ -94,21 +113,36 @@ export async function measureLatency({ builds, cacheDir, rounds, log }) {
   const programs = builds
     .filter(({ bin }) => runModeMissing(bin) === undefined)
     .flatMap(({ bin, prefix }) =>
-      withAndWithoutValidation(`${prefix}agentstream run`).map(({ name, flags }) => ({ name, measure: () => agentstreamRun(bin, wrapper, flags) })),
+      withAndWithoutValidation(`${prefix}agentstream run`).map(({ name, flags }) => ({
+        name,
+        measure: () => agentstreamRun(bin, wrapper, flags),
+      })),
     );
-  programs.push({ name: "stand-in → minimal node translator", measure: minimalPipe }, { name: "stand-in → reader, no translator", measure: standInAlone });
+  programs.push(
+    { name: "stand-in → minimal node translator", measure: minimalPipe },
+    { name: "stand-in → reader, no translator", measure: standInAlone },
+  );
   const runs = new Map(programs.map((p) => [p.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const program of programs) {
       const summary = summarize(await program.measure());
       runs.get(program.name).push(summary);
-      log(`  latency round ${round + 1}/${rounds}: ${program.name} p50 ${summary.p50_ms.toFixed(2)} ms, p99 ${summary.p99_ms.toFixed(2)} ms`);
+      log(
+        `  latency round ${round + 1}/${rounds}: ${program.name} p50 ${summary.p50_ms.toFixed(2)} ms, p99 ${summary.p99_ms.toFixed(2)} ms`,
+      );
     }
   }
   const rows = programs.map(({ name }) => {
     const summaries = runs.get(name);
     const med = (key) => median(summaries.map((s) => s[key]));
-    return { program: name, runs: summaries.length, lines: summaries[0].lines, p50_ms: med("p50_ms"), p99_ms: med("p99_ms"), max_ms: med("max_ms") };
+    return {
+      program: name,
+      runs: summaries.length,
+      lines: summaries[0].lines,
+      p50_ms: med("p50_ms"),
+      p99_ms: med("p99_ms"),
+      max_ms: med("max_ms"),
+    };
   });
   return { rows };
 }

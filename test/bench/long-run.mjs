@@ -9,13 +9,32 @@ export function longRun(events, options = {}) {
   const out = [];
   let seq = 0;
   let t = 0;
-  const counts = { turns: 0, messages: 0, tool_calls: 0, tool_failures: 0, errors: 0, retries: 0, unknown_events: 0, unparsed_lines: 0 };
+  const counts = {
+    turns: 0,
+    messages: 0,
+    tool_calls: 0,
+    tool_failures: 0,
+    errors: 0,
+    retries: 0,
+    unknown_events: 0,
+    unparsed_lines: 0,
+  };
   const usage = { input_tokens: 0, output_tokens: 0, cost_usd: 0 };
   const base = Date.parse("2026-01-01T00:00:00.000Z");
   const emit = (type, payload, agent) => {
     seq++;
     t += 1 + (seq % 7);
-    out.push({ v: 1, seq, ts: new Date(base + t).toISOString(), elapsed_ms: t, run_id: runId, backend: "pi", type, ...(agent ? { agent } : {}), ...payload });
+    out.push({
+      v: 1,
+      seq,
+      ts: new Date(base + t).toISOString(),
+      elapsed_ms: t,
+      run_id: runId,
+      backend: "pi",
+      type,
+      ...(agent ? { agent } : {}),
+      ...payload,
+    });
   };
   emit("run.started", { agentstream_version: "0.0.0-bench", mode: "normalize", input: "long.jsonl" });
   let turn = 0;
@@ -36,13 +55,24 @@ export function longRun(events, options = {}) {
     usage.cost_usd += 0.001;
     // Two calls in parallel.
     const ids = [`call-${++call}`, `call-${++call}`];
-    for (const id of ids) emit("tool.started", { tool_call_id: id, name: call % 3 ? "bash" : "read", args: { command: `ls part-${call}`, n: call } });
+    for (const id of ids)
+      emit("tool.started", {
+        tool_call_id: id,
+        name: call % 3 ? "bash" : "read",
+        args: { command: `ls part-${call}`, n: call },
+      });
     counts.tool_calls += 2;
     emit("tool.updated", { tool_call_id: ids[0], name: "bash", output: "partial" });
     ids.forEach((id, i) => {
       const status = turn % 17 === 0 && i === 0 ? "failed" : turn % 29 === 0 && i === 1 ? "cancelled" : "succeeded";
       if (status === "failed") counts.tool_failures++;
-      emit("tool.completed", { tool_call_id: id, name: call % 3 ? "bash" : "read", status, output: `output of ${id}\n`.repeat(3), duration_ms: 3 + (turn % 5) });
+      emit("tool.completed", {
+        tool_call_id: id,
+        name: call % 3 ? "bash" : "read",
+        status,
+        output: `output of ${id}\n`.repeat(3),
+        duration_ms: 3 + (turn % 5),
+      });
     });
     if (turn % 10 === 0) {
       // A sub-agent spawned by a task call, with one call of its own.

@@ -28,7 +28,10 @@ export function describeAgentstream(agentstreamBin) {
   let commit = "not a git checkout";
   try {
     const head = execFileSync("git", ["-C", repo, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["-C", repo, "status", "--porcelain", "--", "src", "bin", "schemas"], { encoding: "utf8" }).trim() !== "";
+    const dirty =
+      execFileSync("git", ["-C", repo, "status", "--porcelain", "--", "src", "bin", "schemas"], {
+        encoding: "utf8",
+      }).trim() !== "";
     commit = dirty ? `${head} with uncommitted changes` : head;
   } catch {
     // measured from a copy without .git

@@ -10,7 +10,9 @@ import { join } from "node:path";
 const GNU_TIME = "/usr/bin/time";
 export const canMeasureResources = (() => {
   try {
-    return execFileSync(GNU_TIME, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).includes("GNU");
+    return execFileSync(GNU_TIME, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).includes(
+      "GNU",
+    );
   } catch {
     return false;
   }
@@ -20,7 +22,8 @@ let runs = 0;
 
 /** `resources: false` skips GNU time, whose own start would blur a start-up measurement. */
 export function measureProcess(command, args, { resources = true } = {}) {
-  const report = resources && canMeasureResources ? join(tmpdir(), `agentstream-bench-${process.pid}-${runs++}.time`) : undefined;
+  const report =
+    resources && canMeasureResources ? join(tmpdir(), `agentstream-bench-${process.pid}-${runs++}.time`) : undefined;
   const [file, argv] = report ? [GNU_TIME, ["-f", "%U %S %M", "-o", report, command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -39,7 +42,16 @@ export function measureProcess(command, args, { resources = true } = {}) {
     child.on("close", (code, signal) => {
       const seconds = (performance.now() - started) / 1000;
       const lastLine = tail.toString("utf8").trimEnd().split("\n").pop() ?? "";
-      resolve({ seconds, ...(report ? readTimeReport(report) : {}), outBytes, outLines, lastLine, code, signal, stderr });
+      resolve({
+        seconds,
+        ...(report ? readTimeReport(report) : {}),
+        outBytes,
+        outLines,
+        lastLine,
+        code,
+        signal,
+        stderr,
+      });
     });
   });
 }

@@ -27,7 +27,15 @@ function wrap(line) {
     native = { type: "unparsed", line };
   }
   const elapsed = Math.floor(performance.now() - startMono);
-  const envelope = { v: 1, seq: ++seq, ts: new Date(startWall + elapsed).toISOString(), elapsed_ms: elapsed, run_id: runId, type: native.type, native };
+  const envelope = {
+    v: 1,
+    seq: ++seq,
+    ts: new Date(startWall + elapsed).toISOString(),
+    elapsed_ms: elapsed,
+    run_id: runId,
+    type: native.type,
+    native,
+  };
   return `${JSON.stringify(envelope)}\n`;
 }
 

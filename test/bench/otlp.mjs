@@ -34,12 +34,19 @@ async function startCollector(binary, cacheDir) {
       receivers: { otlp: { protocols: { http: { endpoint: `127.0.0.1:${http}` } } } },
       exporters: { debug: { verbosity: "basic" } },
       extensions: { health_check: { endpoint: `127.0.0.1:${health}` } },
-      service: { extensions: ["health_check"], pipelines: { traces: { receivers: ["otlp"], exporters: ["debug"] } }, telemetry: { metrics: { level: "none" }, logs: { level: "warn" } } },
+      service: {
+        extensions: ["health_check"],
+        pipelines: { traces: { receivers: ["otlp"], exporters: ["debug"] } },
+        telemetry: { metrics: { level: "none" }, logs: { level: "warn" } },
+      },
     }),
   );
   const child = spawn(binary, ["--config", config], { stdio: ["ignore", "ignore", "ignore"] });
   for (const guard = Date.now() + 60_000; ; ) {
-    const ready = await fetch(`http://127.0.0.1:${health}/`).then((r) => r.ok, () => false);
+    const ready = await fetch(`http://127.0.0.1:${health}/`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > guard || child.exitCode !== null) throw new Error("the collector did not become ready");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -53,7 +60,8 @@ function recordedRuns(cacheDir) {
   if (!existsSync(dir) || readdirSync(dir).length !== RUNS) {
     mkdirSync(dir, { recursive: true });
     const template = readFileSync(TEMPLATE, "utf8");
-    for (let i = 0; i < RUNS; i++) writeFileSync(`${dir}run-${i}.jsonl`, template.replaceAll('"run_id":"run-test"', `"run_id":"${randomUUID()}"`));
+    for (let i = 0; i < RUNS; i++)
+      writeFileSync(`${dir}run-${i}.jsonl`, template.replaceAll('"run_id":"run-test"', `"run_id":"${randomUUID()}"`));
   }
   return readdirSync(dir).map((name) => `${dir}${name}`);
 }
@@ -61,7 +69,9 @@ function recordedRuns(cacheDir) {
 function exportOnce(bin, endpoint, files) {
   return new Promise((resolve, reject) => {
     const start = preciseNowMs();
-    const child = spawn(process.execPath, [bin, "export", "otlp", "--endpoint", endpoint, ...files], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [bin, "export", "otlp", "--endpoint", endpoint, ...files], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr = (stderr + d).slice(-2000)));
     child.on("error", reject);
@@ -105,16 +115,28 @@ export async function measureOtlp({ bin, cacheDir, rounds, log }) {
       for (const { name, flags } of programs) {
         const s = summarize(await agentstreamRun(bin, wrapper, flags));
         runs.get(name).push(s);
-        log(`  latency round ${round + 1}/${LATENCY_ROUNDS}: ${name} p50 ${s.p50_ms.toFixed(2)} ms, p99 ${s.p99_ms.toFixed(2)} ms`);
+        log(
+          `  latency round ${round + 1}/${LATENCY_ROUNDS}: ${name} p50 ${s.p50_ms.toFixed(2)} ms, p99 ${s.p99_ms.toFixed(2)} ms`,
+        );
       }
     }
     const latency = programs.map(({ name }) => {
       const all = runs.get(name);
       const med = (key) => median(all.map((s) => s[key]));
-      return { program: name, runs: all.length, lines: all[0].lines, p50_ms: med("p50_ms"), p99_ms: med("p99_ms"), max_ms: med("max_ms") };
+      return {
+        program: name,
+        runs: all.length,
+        lines: all[0].lines,
+        p50_ms: med("p50_ms"),
+        p99_ms: med("p99_ms"),
+        max_ms: med("max_ms"),
+      };
     });
     const medianSeconds = median(seconds);
-    return { export: { runs: RUNS, rounds, median_s: medianSeconds, runs_per_s: RUNS / medianSeconds, summary }, latency };
+    return {
+      export: { runs: RUNS, rounds, median_s: medianSeconds, runs_per_s: RUNS / medianSeconds, summary },
+      latency,
+    };
   } finally {
     collector.stop();
   }
@@ -131,7 +153,10 @@ export function formatOtlp(otlp) {
     "",
     "| live latency | lines | p50 | p99 | max |",
     "|---|---|---|---|---|",
-    ...otlp.latency.map((r) => `| ${r.program} | ${r.lines} | ${r.p50_ms.toFixed(2)} ms | ${r.p99_ms.toFixed(2)} ms | ${r.max_ms.toFixed(1)} ms |`),
+    ...otlp.latency.map(
+      (r) =>
+        `| ${r.program} | ${r.lines} | ${r.p50_ms.toFixed(2)} ms | ${r.p99_ms.toFixed(2)} ms | ${r.max_ms.toFixed(1)} ms |`,
+    ),
   ];
   return lines.join("\n");
 }

@@ -51,7 +51,13 @@ export function throughputPrograms({ builds, protocol, withJq, withoutValidation
       heapProbe: flags.length === 0,
     })),
   );
-  programs.push({ name: BASELINE, command: process.execPath, args: (file) => [MINIMAL_TRANSLATOR, file], succeeded: oneLinePerLine });
-  if (withJq) programs.push({ name: "jq -c .", command: "jq", args: (file) => ["-c", ".", file], succeeded: oneLinePerLine });
+  programs.push({
+    name: BASELINE,
+    command: process.execPath,
+    args: (file) => [MINIMAL_TRANSLATOR, file],
+    succeeded: oneLinePerLine,
+  });
+  if (withJq)
+    programs.push({ name: "jq -c .", command: "jq", args: (file) => ["-c", ".", file], succeeded: oneLinePerLine });
   return programs;
 }

@@ -2,7 +2,17 @@
 // must not grow with the stream) and over 1,000 files in one process: wall
 // time, CPU time and peak RSS of the real CLI, from outside (GNU time).
 import { once } from "node:events";
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { fileURLToPath } from "node:url";
 import { measureProcess } from "./measure-process.mjs";
 import { median } from "./stats.mjs";
@@ -10,7 +20,18 @@ import { median } from "./stats.mjs";
 const EXAMPLES = fileURLToPath(new URL("../../examples/", import.meta.url));
 // Bump when the generated stream changes: the cached one is made again.
 const GENERATOR_VERSION = 1;
-const TOOLS = ["bash", "read_file", "write_file", "edit", "grep", "list_directory", "web_search", "execute", "task", "tavily_search"];
+const TOOLS = [
+  "bash",
+  "read_file",
+  "write_file",
+  "edit",
+  "grep",
+  "list_directory",
+  "web_search",
+  "execute",
+  "task",
+  "tavily_search",
+];
 const WORDS = "the model reads the file then runs the tests and edits the code until every check passes".split(" ");
 
 function sentence(n, i) {
@@ -27,7 +48,16 @@ function sentence(n, i) {
 async function generateCanonical(path, megabytes) {
   const out = createWriteStream(path);
   const target = megabytes * 1024 * 1024;
-  const counts = { turns: 0, messages: 0, tool_calls: 0, tool_failures: 0, errors: 0, retries: 0, unknown_events: 0, unparsed_lines: 0 };
+  const counts = {
+    turns: 0,
+    messages: 0,
+    tool_calls: 0,
+    tool_failures: 0,
+    errors: 0,
+    retries: 0,
+    unknown_events: 0,
+    unparsed_lines: 0,
+  };
   const usage = { input_tokens: 0, output_tokens: 0 };
   let bytes = 0;
   let seq = 0;
@@ -50,20 +80,30 @@ async function generateCanonical(path, megabytes) {
     counts.turns++;
     line("turn.started", `,"turn":${turn}`);
     const id = `msg_${turn}`;
-    for (let d = 0; d < 5; d++) line("message.delta", `,"message_id":"${id}","text":${JSON.stringify(sentence(12, turn + d))}`);
+    for (let d = 0; d < 5; d++)
+      line("message.delta", `,"message_id":"${id}","text":${JSON.stringify(sentence(12, turn + d))}`);
     counts.messages++;
-    line("message.completed", `,"message_id":"${id}","text":${JSON.stringify(sentence(60, turn))},"model":"bench-model","provider":"bench"`);
+    line(
+      "message.completed",
+      `,"message_id":"${id}","text":${JSON.stringify(sentence(60, turn))},"model":"bench-model","provider":"bench"`,
+    );
     usage.input_tokens += 1200;
     usage.output_tokens += 80;
     line("usage", `,"scope":"call","input_tokens":1200,"output_tokens":80,"model":"bench-model"`);
     const name = TOOLS[turn % TOOLS.length];
     const call = `call_${turn}`;
     counts.tool_calls++;
-    line("tool.started", `,"tool_call_id":"${call}","name":"${name}","args":{"command":${JSON.stringify(sentence(10, turn))}}`);
+    line(
+      "tool.started",
+      `,"tool_call_id":"${call}","name":"${name}","args":{"command":${JSON.stringify(sentence(10, turn))}}`,
+    );
     line("tool.updated", `,"tool_call_id":"${call}","name":"${name}","output":${JSON.stringify(sentence(30, turn))}`);
     const failed = turn % 10 === 0;
     if (failed) counts.tool_failures++;
-    line("tool.completed", `,"tool_call_id":"${call}","name":"${name}","status":"${failed ? "failed" : "succeeded"}","output":${JSON.stringify(sentence(100, turn))},"duration_ms":${(turn * 37) % 5000}`);
+    line(
+      "tool.completed",
+      `,"tool_call_id":"${call}","name":"${name}","status":"${failed ? "failed" : "succeeded"}","output":${JSON.stringify(sentence(100, turn))},"duration_ms":${(turn * 37) % 5000}`,
+    );
     line("turn.completed", `,"turn":${turn}`);
     if (batch.length > 2000) await flush();
   }
@@ -97,7 +137,11 @@ function manyFiles(cacheDir, count) {
   const dir = `${cacheDir}report-${count}-files/`;
   const sources = readdirSync(EXAMPLES, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(`${EXAMPLES}${d.name}`).filter((f) => f.endsWith(".canonical.jsonl")).map((f) => `${EXAMPLES}${d.name}/${f}`))
+    .flatMap((d) =>
+      readdirSync(`${EXAMPLES}${d.name}`)
+        .filter((f) => f.endsWith(".canonical.jsonl"))
+        .map((f) => `${EXAMPLES}${d.name}/${f}`),
+    )
     .sort();
   mkdirSync(dir, { recursive: true });
   const files = [];
@@ -139,21 +183,46 @@ export async function measureReport({ bin, cacheDir, quick, log }) {
       if (m.outBytes === 0) throw new Error("empty report");
     };
     const m = await measure(bin, ["--format", "md", stream.path], megabytes >= 1024 ? 3 : 5, check, log);
-    rows.push({ input: `one stream, ${megabytes >= 1024 ? "1 GB" : `${megabytes} MB`}`, bytes: stream.bytes, events: stream.lines, ...m, mb_per_s: stream.bytes / 1e6 / m.seconds });
+    rows.push({
+      input: `one stream, ${megabytes >= 1024 ? "1 GB" : `${megabytes} MB`}`,
+      bytes: stream.bytes,
+      events: stream.lines,
+      ...m,
+      mb_per_s: stream.bytes / 1e6 / m.seconds,
+    });
   }
   const many = manyFiles(cacheDir, 1000);
   log("report: 1,000 files in one process");
-  const m = await measure(bin, ["--format", "md", ...many.files], 5, (r) => {
-    if (!r.outBytes) throw new Error("empty report");
-  }, log);
-  rows.push({ input: "1,000 files", bytes: many.bytes, events: undefined, ...m, mb_per_s: many.bytes / 1e6 / m.seconds });
+  const m = await measure(
+    bin,
+    ["--format", "md", ...many.files],
+    5,
+    (r) => {
+      if (!r.outBytes) throw new Error("empty report");
+    },
+    log,
+  );
+  rows.push({
+    input: "1,000 files",
+    bytes: many.bytes,
+    events: undefined,
+    ...m,
+    mb_per_s: many.bytes / 1e6 / m.seconds,
+  });
   return rows;
 }
 
 export function formatReportBench(rows) {
   const header = "| input | size | runs | wall s | CPU s | MB/s | peak RSS MiB | report |";
-  const lines = rows.map((r) =>
-    `| ${r.input} | ${(r.bytes / 1e6).toFixed(1)} MB | ${r.runs} | ${r.seconds.toFixed(2)} | ${r.cpu_seconds?.toFixed(2) ?? ""} | ${r.mb_per_s.toFixed(1)} | ${r.peak_rss_mib?.toFixed(0) ?? ""} | ${(r.report_bytes / 1024).toFixed(1)} KiB |`,
+  const lines = rows.map(
+    (r) =>
+      `| ${r.input} | ${(r.bytes / 1e6).toFixed(1)} MB | ${r.runs} | ${r.seconds.toFixed(2)} | ${r.cpu_seconds?.toFixed(2) ?? ""} | ${r.mb_per_s.toFixed(1)} | ${r.peak_rss_mib?.toFixed(0) ?? ""} | ${(r.report_bytes / 1024).toFixed(1)} KiB |`,
   );
-  return ["agentstream report --format md (medians; peak RSS = the highest of the runs):", "", header, "|---|---|---|---|---|---|---|---|", ...lines].join("\n");
+  return [
+    "agentstream report --format md (medians; peak RSS = the highest of the runs):",
+    "",
+    header,
+    "|---|---|---|---|---|---|---|---|",
+    ...lines,
+  ].join("\n");
 }

@@ -42,7 +42,9 @@ export async function measureReportHtml({ repo, cacheDir, rounds, log }) {
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto(pathToFileURL(file).href);
       await page.waitForSelector("html[data-rendered=true]");
-      const [mark, count] = await page.evaluate(`[performance.getEntriesByName("agentstream-rendered")[0].startTime, document.querySelectorAll(".bar.tool").length]`);
+      const [mark, count] = await page.evaluate(
+        `[performance.getEntriesByName("agentstream-rendered")[0].startTime, document.querySelectorAll(".bar.tool").length]`,
+      );
       if (round > 0) renderMs.push(mark);
       bars.push(count);
       await page.close();

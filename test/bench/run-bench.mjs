@@ -35,9 +35,33 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // shows whether it grows with the stream: EvoScientist and Atomic at 1 GB,
 // Claude Code, Codex and Gemini CLI at 200 MB (enough to tell, in a fifth of the time).
 const SIZES = [
-  { part: "40mb", label: "40 MB", megabytes: 40, rounds: 5, protocols: ["evosci", "atomic", "claude", "codex", "gemini"], withJq: true, withoutValidation: true },
-  { part: "200mb", label: "200 MB", megabytes: 200, rounds: 3, protocols: ["claude", "codex", "gemini"], withJq: false, withoutValidation: false },
-  { part: "1gb", label: "1 GB", megabytes: 1024, rounds: 3, protocols: ["evosci", "atomic"], withJq: false, withoutValidation: false },
+  {
+    part: "40mb",
+    label: "40 MB",
+    megabytes: 40,
+    rounds: 5,
+    protocols: ["evosci", "atomic", "claude", "codex", "gemini"],
+    withJq: true,
+    withoutValidation: true,
+  },
+  {
+    part: "200mb",
+    label: "200 MB",
+    megabytes: 200,
+    rounds: 3,
+    protocols: ["claude", "codex", "gemini"],
+    withJq: false,
+    withoutValidation: false,
+  },
+  {
+    part: "1gb",
+    label: "1 GB",
+    megabytes: 1024,
+    rounds: 3,
+    protocols: ["evosci", "atomic"],
+    withJq: false,
+    withoutValidation: false,
+  },
 ];
 // Issue 19's case: EvoScientist tool calls that all have "id": "".
 const EMPTY_IDS = { part: "empty-ids", label: "40,000 calls without ids", calls: 40_000, rounds: 3 };
@@ -75,14 +99,34 @@ for (const size of SIZES.filter((s) => measures(s.part))) {
     const stream = await nativeStream(protocol, size.megabytes, log);
     log(`throughput: ${protocol} ${size.label}`);
     const { label: sizeLabel, rounds, withoutValidation } = size;
-    throughput.push(...(await measureThroughput({ builds, protocol, stream, sizeLabel, rounds, withJq: withJq && size.withJq, withoutValidation, log })));
+    throughput.push(
+      ...(await measureThroughput({
+        builds,
+        protocol,
+        stream,
+        sizeLabel,
+        rounds,
+        withJq: withJq && size.withJq,
+        withoutValidation,
+        log,
+      })),
+    );
   }
 }
 
 if (measures(EMPTY_IDS.part)) {
   const stream = await emptyIdStream(EMPTY_IDS.calls, log);
   log(`throughput: evosci ${EMPTY_IDS.label}`);
-  const rows = await measureThroughput({ builds, protocol: "evosci", stream, sizeLabel: EMPTY_IDS.label, rounds: EMPTY_IDS.rounds, withJq: false, withoutValidation: false, log });
+  const rows = await measureThroughput({
+    builds,
+    protocol: "evosci",
+    stream,
+    sizeLabel: EMPTY_IDS.label,
+    rounds: EMPTY_IDS.rounds,
+    withJq: false,
+    withoutValidation: false,
+    log,
+  });
   // A case, not a size: left out of the "memory does not grow with the stream" comparison.
   throughput.push(...rows.map((row) => ({ ...row, case: EMPTY_IDS.part })));
 }
@@ -109,14 +153,28 @@ if (measures("otlp")) {
 
 // agentstream report over a 100 MB and a 1 GB canonical stream (not with --quick) and over 1,000 files.
 let report = [];
-if (measures("report")) report = await measureReport({ bin: builds[0].bin, cacheDir: CACHE_DIR, quick: options.quick, log });
+if (measures("report"))
+  report = await measureReport({ bin: builds[0].bin, cacheDir: CACHE_DIR, quick: options.quick, log });
 
 // The HTML report of a 10,000-event run: build, size, render in headless Chromium.
-const reportHtml = measures("report-html") ? await measureReportHtml({ repo: REPO, cacheDir: CACHE_DIR, rounds: 5, log }) : { skipped: "not asked for (--only)" };
+const reportHtml = measures("report-html")
+  ? await measureReportHtml({ repo: REPO, cacheDir: CACHE_DIR, rounds: 5, log })
+  : { skipped: "not asked for (--only)" };
 
 machine.load_after = loadNow();
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
-const results = { date: new Date().toISOString(), command, machine, agentstream, throughput, startup, latency, otlp, report, report_html: reportHtml };
+const results = {
+  date: new Date().toISOString(),
+  command,
+  machine,
+  agentstream,
+  throughput,
+  startup,
+  latency,
+  otlp,
+  report,
+  report_html: reportHtml,
+};
 if (options.compare) results.compare = describeAgentstream(builds[1].bin);
 results.targets = builds.flatMap(({ prefix }) => checkTargets(results, prefix));
 

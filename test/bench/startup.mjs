@@ -13,7 +13,10 @@ export async function measureStartup({ builds, cacheDir, rounds, log }) {
     ...builds.flatMap(({ bin, prefix }) => [
       { name: `${prefix}agentstream --version`, args: [bin, "--version"] },
       { name: `${prefix}agentstream normalize (one line)`, args: [bin, "normalize", "--from", "evosci", oneLine] },
-      { name: `${prefix}agentstream normalize --no-validate (one line)`, args: [bin, "normalize", "--from", "evosci", "--no-validate", oneLine] },
+      {
+        name: `${prefix}agentstream normalize --no-validate (one line)`,
+        args: [bin, "normalize", "--from", "evosci", "--no-validate", oneLine],
+      },
     ]),
   ];
   const times = new Map(programs.map((p) => [p.name, []]));

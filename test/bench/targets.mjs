@@ -6,21 +6,45 @@ export function checkTargets({ throughput, startup, latency }, prefix = "") {
   const add = (name, value, met) => targets.push({ name: `${prefix}${name}`, value, met });
   const normalize = throughput.filter((row) => row.program === `${prefix}agentstream normalize`);
   for (const row of normalize) {
-    add(`normalize ${row.protocol} ${row.size}: time ≤ 1.5× minimal node`, `${row.time_vs_minimal.toFixed(2)}×`, row.time_vs_minimal <= 1.5);
-    if (row.time_vs_jq !== undefined) add(`normalize ${row.protocol} ${row.size}: faster than jq -c .`, `${row.time_vs_jq.toFixed(2)}× jq's time`, row.time_vs_jq < 1);
-    if (row.peak_rss_mib !== undefined) add(`normalize ${row.protocol} ${row.size}: peak RSS ≤ 120 MiB`, `${row.peak_rss_mib.toFixed(0)} MiB`, row.peak_rss_mib <= 120);
+    add(
+      `normalize ${row.protocol} ${row.size}: time ≤ 1.5× minimal node`,
+      `${row.time_vs_minimal.toFixed(2)}×`,
+      row.time_vs_minimal <= 1.5,
+    );
+    if (row.time_vs_jq !== undefined)
+      add(
+        `normalize ${row.protocol} ${row.size}: faster than jq -c .`,
+        `${row.time_vs_jq.toFixed(2)}× jq's time`,
+        row.time_vs_jq < 1,
+      );
+    if (row.peak_rss_mib !== undefined)
+      add(
+        `normalize ${row.protocol} ${row.size}: peak RSS ≤ 120 MiB`,
+        `${row.peak_rss_mib.toFixed(0)} MiB`,
+        row.peak_rss_mib <= 120,
+      );
   }
   for (const protocol of new Set(normalize.map((r) => r.protocol))) {
-    const sizes = normalize.filter((r) => r.protocol === protocol && r.case === undefined).sort((a, b) => a.input_bytes - b.input_bytes);
+    const sizes = normalize
+      .filter((r) => r.protocol === protocol && r.case === undefined)
+      .sort((a, b) => a.input_bytes - b.input_bytes);
     const [small, large] = [sizes[0], sizes.at(-1)];
     if (sizes.length < 2 || small.peak_rss_mib === undefined) continue;
     // "The same": within 10 MiB, about the run-to-run spread of a garbage-collected heap.
     const growth = large.peak_rss_mib - small.peak_rss_mib;
-    add(`normalize ${protocol}: peak RSS at ${large.size} same as at ${small.size} (±10 MiB)`, `${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MiB`, growth <= 10);
+    add(
+      `normalize ${protocol}: peak RSS at ${large.size} same as at ${small.size} (±10 MiB)`,
+      `${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MiB`,
+      growth <= 10,
+    );
     if (large.heap_after_gc_mib === undefined || small.heap_after_gc_mib === undefined) continue;
     // What is still held at the end: anything kept per event would show here first (a map of every call: megabytes).
     const held = large.heap_after_gc_mib - small.heap_after_gc_mib;
-    add(`normalize ${protocol}: heap after GC at the end of ${large.size} same as of ${small.size} (±2 MiB)`, `${held >= 0 ? "+" : ""}${held.toFixed(1)} MiB`, held <= 2);
+    add(
+      `normalize ${protocol}: heap after GC at the end of ${large.size} same as of ${small.size} (±2 MiB)`,
+      `${held >= 0 ? "+" : ""}${held.toFixed(1)} MiB`,
+      held <= 2,
+    );
   }
   for (const command of ["--version", "normalize (one line)"]) {
     const row = startup.find((r) => r.program === `${prefix}agentstream ${command}`);

@@ -10,14 +10,30 @@ const HEAP_PROBE = `data:text/javascript,process.on("exit",()=>{globalThis.gc();
 
 /** One more run of an agentstream program with HEAP_PROBE: the MiB its heap holds at the end, after a collection. */
 async function heapAtEnd(program, stream) {
-  const result = await measureProcess(program.command, ["--expose-gc", "--import", HEAP_PROBE, ...program.args(stream.path)], { resources: false });
+  const result = await measureProcess(
+    program.command,
+    ["--expose-gc", "--import", HEAP_PROBE, ...program.args(stream.path)],
+    { resources: false },
+  );
   const match = /heap_after_gc=(\d+)/.exec(result.stderr);
-  if (!program.succeeded(result, stream) || !match) throw new Error(`${program.name} with the heap probe on ${stream.path} failed (exit ${result.code}): ${result.stderr.trim()}`);
+  if (!program.succeeded(result, stream) || !match)
+    throw new Error(
+      `${program.name} with the heap probe on ${stream.path} failed (exit ${result.code}): ${result.stderr.trim()}`,
+    );
   return Number(match[1]) / MB;
 }
 
 /** One row per program: medians over `rounds` runs, peak RSS the highest seen. */
-export async function measureThroughput({ builds, protocol, stream, sizeLabel, rounds, withJq, withoutValidation, log }) {
+export async function measureThroughput({
+  builds,
+  protocol,
+  stream,
+  sizeLabel,
+  rounds,
+  withJq,
+  withoutValidation,
+  log,
+}) {
   const programs = throughputPrograms({ builds, protocol, withJq, withoutValidation });
   const runs = new Map(programs.map((p) => [p.name, []]));
   for (let round = 0; round < rounds; round++) {
@@ -26,7 +42,9 @@ export async function measureThroughput({ builds, protocol, stream, sizeLabel, r
       const program = programs[(k + round) % programs.length];
       const result = await measureProcess(program.command, program.args(stream.path));
       if (!program.succeeded(result, stream)) {
-        throw new Error(`${program.name} on ${stream.path} failed (exit ${result.code}): ${result.stderr.trim() || result.lastLine.slice(0, 300)}`);
+        throw new Error(
+          `${program.name} on ${stream.path} failed (exit ${result.code}): ${result.stderr.trim() || result.lastLine.slice(0, 300)}`,
+        );
       }
       runs.get(program.name).push(result);
       log(`  ${protocol} ${sizeLabel} round ${round + 1}/${rounds}: ${program.name} ${result.seconds.toFixed(2)} s`);

@@ -14,13 +14,26 @@ const EVOSCI_DELTAS = new Set(["text", "thinking", "subagent_text"]);
 const ATOMIC_SILENT = new Set(["agent_start", "agent_end", "agent_settled", "message_start"]);
 // message_update kinds that message_end or tool_execution_start carry; start/done/error are in
 // the protocol's type but never on the wire.
-const ABSORBED_UPDATES = new Set(["text_start", "text_end", "thinking_start", "thinking_end", "toolcall_start", "toolcall_delta", "toolcall_end", "start", "done", "error"]);
+const ABSORBED_UPDATES = new Set([
+  "text_start",
+  "text_end",
+  "thinking_start",
+  "thinking_end",
+  "toolcall_start",
+  "toolcall_delta",
+  "toolcall_end",
+  "start",
+  "done",
+  "error",
+]);
 const DELTA_UPDATES = new Set(["text_delta", "thinking_delta"]);
 
 /** An assistant message with a text block whose text is not empty. */
 function saysSomething(message: Record<string, unknown>): boolean {
   const content = Array.isArray(message.content) ? message.content : [];
-  return content.some((b) => isObject(b) && b.type === "text" && b.text !== "" && b.text !== undefined && b.text !== null);
+  return content.some(
+    (b) => isObject(b) && b.type === "text" && b.text !== "" && b.text !== undefined && b.text !== null,
+  );
 }
 
 /** True when this native event may legitimately produce no canonical event with its type as `native`. */
@@ -29,7 +42,8 @@ export function mayBeSilent(protocol: Protocol, event: Record<string, unknown>, 
   if (protocol === "evosci") return EVOSCI_SILENT.has(type) || (!deltas && EVOSCI_DELTAS.has(type));
   if (ATOMIC_SILENT.has(type)) return true;
   // An assistant message without text (only tool calls, thinking, or a failure) has no message.completed.
-  if (type === "message_end") return !isObject(event.message) || event.message.role !== "assistant" || !saysSomething(event.message);
+  if (type === "message_end")
+    return !isObject(event.message) || event.message.role !== "assistant" || !saysSomething(event.message);
   if (type === "tool_execution_update") return !deltas;
   if (type === "message_update") {
     const kind = isObject(event.assistantMessageEvent) ? event.assistantMessageEvent.type : undefined;

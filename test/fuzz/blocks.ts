@@ -8,14 +8,18 @@ export function numberBlocks(blocks: NativeEvent[][]): NativeEvent[] {
   return blocks.flatMap((block, n) =>
     block.map((event) => {
       const out: NativeEvent = { ...event };
-      for (const [key, value] of Object.entries(out)) if (typeof value === "string" && value.includes("#")) out[key] = value.replaceAll("#", String(n));
+      for (const [key, value] of Object.entries(out))
+        if (typeof value === "string" && value.includes("#")) out[key] = value.replaceAll("#", String(n));
       return out;
     }),
   );
 }
 
 // Neither protocol knows these; a random type string almost never collides with a known one.
-const unknownType = fc.oneof(fc.constantFrom("memory_flush", "future_event", "Text", "done_v2", "__proto__", "constructor", "toString"), anyText.filter((t) => t !== ""));
+const unknownType = fc.oneof(
+  fc.constantFrom("memory_flush", "future_event", "Text", "done_v2", "__proto__", "constructor", "toString"),
+  anyText.filter((t) => t !== ""),
+);
 
 /** A type the translator has never heard of, with any fields. */
 export const unknownEvent: fc.Arbitrary<NativeEvent> = fc

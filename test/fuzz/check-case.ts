@@ -42,13 +42,20 @@ export function checkCase(c: FuzzCase): void {
   checkCounts(events);
   const finished = events.at(-1) as EventOf<"run.finished">;
   if (finished.exit_code !== outcome.exitCode || finished.status !== outcome.status) {
-    fail(`run.finished says ${finished.status}/${finished.exit_code}, the outcome ${outcome.status}/${outcome.exitCode}`);
+    fail(
+      `run.finished says ${finished.status}/${finished.exit_code}, the outcome ${outcome.status}/${outcome.exitCode}`,
+    );
   }
   checkOutcome(finished, lines, c);
-  if (c.flags.deltas === false && events.some((e) => DELTA_TYPES.has(e.type))) fail("a delta event despite --no-deltas");
+  if (c.flags.deltas === false && events.some((e) => DELTA_TYPES.has(e.type)))
+    fail("a delta event despite --no-deltas");
 
   const expected = toJsonl(events);
-  sameOutput(expected, translate(bytes, { ...options, chunkBytes: c.chunkBytes }).events, `fed in chunks of ${c.chunkBytes} bytes`);
+  sameOutput(
+    expected,
+    translate(bytes, { ...options, chunkBytes: c.chunkBytes }).events,
+    `fed in chunks of ${c.chunkBytes} bytes`,
+  );
   sameOutput(expected, feedChunks(cutAt(bytes, c.cuts), options).events, "fed in chunks cut at arbitrary offsets");
   if (c.from === "auto") {
     // Detection only picks the translator: the output is the one --from would give, but for saying how it was known.
@@ -70,10 +77,13 @@ function checkValid(events: CanonicalEvent[]): void {
     if (problems.length > 0) fail(`seq ${event.seq} (${event.type}) breaks the strict schema: ${problems.join("; ")}`);
     const order = keyOrderProblem(event);
     if (order) fail(`seq ${event.seq} (${event.type}): ${order}`);
-    if (serializeEvent(event) !== JSON.stringify(event)) fail(`seq ${event.seq} (${event.type}): the line written differs from JSON.stringify`);
+    if (serializeEvent(event) !== JSON.stringify(event))
+      fail(`seq ${event.seq} (${event.type}): the line written differs from JSON.stringify`);
     // What jq 1.6 and every strict reader take: bounded nesting, no lone surrogate.
-    if (depthOf(event) > MAX_LINE_DEPTH) fail(`seq ${event.seq} (${event.type}) nests ${depthOf(event)} deep, past ${MAX_LINE_DEPTH}`);
-    if (JSON.stringify(withoutLoneSurrogates(event)) !== JSON.stringify(event)) fail(`seq ${event.seq} (${event.type}) holds a lone surrogate`);
+    if (depthOf(event) > MAX_LINE_DEPTH)
+      fail(`seq ${event.seq} (${event.type}) nests ${depthOf(event)} deep, past ${MAX_LINE_DEPTH}`);
+    if (JSON.stringify(withoutLoneSurrogates(event)) !== JSON.stringify(event))
+      fail(`seq ${event.seq} (${event.type}) holds a lone surrogate`);
   }
   const problems = verifyEvents(events);
   if (problems.length > 0) fail(`verify: ${problems.map((p) => `line ${p.line}: ${p.message}`).join("; ")}`);
@@ -94,24 +104,36 @@ function checkCounts(events: CanonicalEvent[]): void {
   const { counts } = events.at(-1) as EventOf<"run.finished">;
   for (const [key, counted] of Object.entries(COUNTED)) {
     const seen = events.filter(counted).length;
-    if (counts[key as keyof RunCounts] !== seen) fail(`counts.${key} is ${counts[key as keyof RunCounts]}, the stream shows ${seen}`);
+    if (counts[key as keyof RunCounts] !== seen)
+      fail(`counts.${key} is ${counts[key as keyof RunCounts]}, the stream shows ${seen}`);
   }
 }
 
 function checkOutcome(finished: EventOf<"run.finished">, lines: NativeLineBytes[], c: FuzzCase): void {
   const exitCode = contractExitCode(finished.status, finished.error, c.interruption);
-  if (finished.exit_code !== exitCode) fail(`exit_code ${finished.exit_code} for ${finished.status} (${JSON.stringify(finished.error)}), the contract says ${exitCode}`);
+  if (finished.exit_code !== exitCode)
+    fail(
+      `exit_code ${finished.exit_code} for ${finished.status} (${JSON.stringify(finished.error)}), the contract says ${exitCode}`,
+    );
   const types = lines.flatMap((l) => (l.verdict.kind === "event" ? [l.verdict.type] : []));
   const allowed = allowedStatuses(protocolOf(finished.backend), types, c.end, c.interruption);
-  if (!allowed.includes(finished.status)) fail(`status ${finished.status}, the mapping allows ${allowed.join(" or ")} for native types ${types.join(",")}`);
+  if (!allowed.includes(finished.status))
+    fail(`status ${finished.status}, the mapping allows ${allowed.join(" or ")} for native types ${types.join(",")}`);
   checkEndingFacts(finished, c);
 }
 
 /** What run.finished repeats from how the backend ended: its exit, its stderr tail on failure, EvoSci's resume hint. */
 function checkEndingFacts(finished: EventOf<"run.finished">, c: FuzzCase): void {
-  if (!isDeepStrictEqual(finished.backend_exit, c.end.backendExit)) fail(`backend_exit ${JSON.stringify(finished.backend_exit)}, the backend ended ${JSON.stringify(c.end.backendExit)}`);
-  const tail = finished.status !== "succeeded" && c.end.stderrTail.length > 0 ? withoutLoneSurrogates(c.end.stderrTail) : undefined;
-  if (!isDeepStrictEqual(finished.stderr_tail, tail)) fail(`stderr_tail ${JSON.stringify(finished.stderr_tail)} for status ${finished.status}`);
+  if (!isDeepStrictEqual(finished.backend_exit, c.end.backendExit))
+    fail(
+      `backend_exit ${JSON.stringify(finished.backend_exit)}, the backend ended ${JSON.stringify(c.end.backendExit)}`,
+    );
+  const tail =
+    finished.status !== "succeeded" && c.end.stderrTail.length > 0
+      ? withoutLoneSurrogates(c.end.stderrTail)
+      : undefined;
+  if (!isDeepStrictEqual(finished.stderr_tail, tail))
+    fail(`stderr_tail ${JSON.stringify(finished.stderr_tail)} for status ${finished.status}`);
   const hinted = finished.backend === "evosci" && c.end.stderrTail.includes(RESUME_LINE);
   if (hinted && finished.resume === undefined) fail(`no resume though stderr says ${RESUME_LINE}`);
   if (finished.backend !== "evosci" && finished.resume !== undefined) fail("resume from a backend that gives no hint");

@@ -13,5 +13,7 @@ export function sameOutput(expected: string, events: CanonicalEvent[], how: stri
   const a = actual.split("\n");
   const e = expected.split("\n");
   const at = e.findIndex((line, i) => line !== a[i]);
-  fail(`output differs when ${how}, first at line ${at + 1}:\n  expected ${e[at]?.slice(0, 400)}\n  actual   ${a[at]?.slice(0, 400)}`);
+  fail(
+    `output differs when ${how}, first at line ${at + 1}:\n  expected ${e[at]?.slice(0, 400)}\n  actual   ${a[at]?.slice(0, 400)}`,
+  );
 }

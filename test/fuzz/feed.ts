@@ -21,7 +21,16 @@ export function feedChunks(chunks: Buffer[], options: Omit<TranslateOptions, "ch
   const { from = "auto", end, interruption, ...flags } = options;
   // Run id, clock and run.started as translate() sets them, so the outputs compare equal.
   const started = { mode: "normalize" as const, input: "-" };
-  const session = new TranslationSession({ ...flags, from, translators: TRANSLATORS, runId: TEST_RUN_ID, clock: steppingClock(), agentstreamVersion: "0.0.0-test", started, sink: (e) => current.push(e) });
+  const session = new TranslationSession({
+    ...flags,
+    from,
+    translators: TRANSLATORS,
+    runId: TEST_RUN_ID,
+    clock: steppingClock(),
+    agentstreamVersion: "0.0.0-test",
+    started,
+    sink: (e) => current.push(e),
+  });
   const atStart = current;
   for (const chunk of chunks) {
     current = [];

@@ -6,14 +6,13 @@ import { interruption, streamEnd, translateFlags } from "./run-end.js";
 
 /** A native stream with everything else a translation depends on: --from, flags, how the run ended, chunking. */
 export function fuzzCase(from: fc.Arbitrary<Source>, stream: fc.Arbitrary<NativeStream>): fc.Arbitrary<FuzzCase> {
-  return fc
-    .record({
-      from,
-      stream,
-      flags: translateFlags,
-      end: streamEnd,
-      interruption,
-      chunkBytes: fc.integer({ min: 1, max: 64 }),
-      cuts: fc.array(fc.nat(), { maxLength: 12 }),
-    })
+  return fc.record({
+    from,
+    stream,
+    flags: translateFlags,
+    end: streamEnd,
+    interruption,
+    chunkBytes: fc.integer({ min: 1, max: 64 }),
+    cuts: fc.array(fc.nat(), { maxLength: 12 }),
+  });
 }

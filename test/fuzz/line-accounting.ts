@@ -13,7 +13,10 @@ import type { NativeLineBytes } from "./native-lines.js";
 
 /** Fed one native line at a time, each line's events are its own: check each line is accounted for. */
 export function checkEveryLineAccounted(lines: NativeLineBytes[], options: TranslateOptions, expected: string): void {
-  const fed = feedChunks(lines.map((l) => Buffer.concat([l.bytes, Buffer.from("\n")])), options);
+  const fed = feedChunks(
+    lines.map((l) => Buffer.concat([l.bytes, Buffer.from("\n")])),
+    options,
+  );
   sameOutput(expected, fed.events, "fed one line at a time, each with a final newline");
   const protocol = protocolOf(fed.events[0]!.backend);
   lines.forEach((line, i) => {
@@ -27,8 +30,10 @@ export function checkEveryLineAccounted(lines: NativeLineBytes[], options: Trans
     if (v.kind === "overlong" || v.kind === "unparsed") {
       const reason = v.kind === "overlong" ? "line_too_long" : v.reason;
       const only = produced.length === 1 ? (produced[0] as EventOf<"backend.unparsed">) : undefined;
-      if (only?.type !== "backend.unparsed" || only.reason !== reason) fail(`${where} should give one backend.unparsed (${reason}), gave ${JSON.stringify(produced).slice(0, 400)}`);
-      if (v.kind === "unparsed" && only.line !== capLine(v.text)) fail(`${where}: backend.unparsed.line is not the line (capped)`);
+      if (only?.type !== "backend.unparsed" || only.reason !== reason)
+        fail(`${where} should give one backend.unparsed (${reason}), gave ${JSON.stringify(produced).slice(0, 400)}`);
+      if (v.kind === "unparsed" && only.line !== capLine(v.text))
+        fail(`${where}: backend.unparsed.line is not the line (capped)`);
       return;
     }
     const foreign = produced.find((e) => e.native !== undefined && e.native !== v.type);
@@ -45,7 +50,8 @@ function checkRaw(e: CanonicalEvent, native: Record<string, unknown>, includeRaw
   if (e.type === "backend.event") return;
   const wanted = includeRaw && e.native !== undefined;
   if (!wanted && "raw" in e) fail(`${where}: ${e.type} carries raw without --raw or without native`);
-  if (wanted && !isDeepStrictEqual(e.raw, asWritten(native, MAX_LINE_DEPTH - 1))) fail(`${where}: ${e.type}.raw is not the native object`);
+  if (wanted && !isDeepStrictEqual(e.raw, asWritten(native, MAX_LINE_DEPTH - 1)))
+    fail(`${where}: ${e.type}.raw is not the native object`);
 }
 
 /** A value `levels` levels from the line's bottom: an array or object that would nest deeper is written as its JSON text. */

@@ -21,7 +21,9 @@ export interface NativeStream {
 export function pythonJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
   if (typeof value === "object" && value !== null) {
-    return `{${Object.entries(value).map(([k, v]) => `${asciiJson(k)}: ${pythonJson(v)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${asciiJson(k)}: ${pythonJson(v)}`)
+      .join(", ")}}`;
   }
   return typeof value === "string" ? asciiJson(value) : JSON.stringify(value);
 }
@@ -41,15 +43,34 @@ const deepLine: fc.Arbitrary<NativeLine> = fc
     // Around the cap on nesting, or far past what a recursive serializer survives.
     depth: fc.oneof(fc.integer({ min: 125, max: 130 }), fc.integer({ min: 1, max: 20_000 })),
   })
-  .map(({ type, field, open, depth }) => `{"type":"${type}","${field}":${open.repeat(depth)}1${(open === "[" ? "]" : "}").repeat(depth)}}`);
+  .map(
+    ({ type, field, open, depth }) =>
+      `{"type":"${type}","${field}":${open.repeat(depth)}1${(open === "[" ? "]" : "}").repeat(depth)}}`,
+  );
 
 /** Lines between the events: blank, garbage, JSON that is no event, odd numbers, deep nesting, bytes that are not UTF-8. */
 const noiseLine: fc.Arbitrary<NativeLine> = fc.oneof(
   deepLine,
   fc.constantFrom("", " ", "\t", "\r", " \u3000", "\u2028", "\u00a0\u2029", "\ufeff"),
-  fc.constantFrom("Loading agent...", "[1]", "42", "null", '"text"', "{}", '{"content": "x"}', '{"type": 5}', '{"type": ""}', '{"type": null}', '{"type": "text"', "{'type': 'text'}"),
+  fc.constantFrom(
+    "Loading agent...",
+    "[1]",
+    "42",
+    "null",
+    '"text"',
+    "{}",
+    '{"content": "x"}',
+    '{"type": 5}',
+    '{"type": ""}',
+    '{"type": null}',
+    '{"type": "text"',
+    "{'type': 'text'}",
+  ),
   // Numbers JSON.parse turns into Infinity and -0.
-  fc.constantFrom('{"type": "usage_stats", "input_tokens": 1e400, "output_tokens": -0}', '{"type":"message_end","message":{"role":"assistant","content":[],"usage":{"input":1e400,"cost":{"total":1e400}}}}'),
+  fc.constantFrom(
+    '{"type": "usage_stats", "input_tokens": 1e400, "output_tokens": -0}',
+    '{"type":"message_end","message":{"role":"assistant","content":[],"usage":{"input":1e400,"cost":{"total":1e400}}}}',
+  ),
   anyText,
   fc.uint8Array({ maxLength: 12 }),
   fc.array(fc.constantFrom(...NOT_UTF8, 0x7b, 0x22, 0x0d), { maxLength: 8 }).map((b) => Uint8Array.from(b)),
@@ -69,12 +90,25 @@ function damage(line: string, d: Damage): NativeLine {
  * Native streams built from `events`, serialized one per line by `serialize`,
  * with noise inserted, lines duplicated, dropped and damaged.
  */
-export function nativeStream(events: fc.Arbitrary<NativeEvent[]>, serialize: fc.Arbitrary<(e: NativeEvent) => string>): fc.Arbitrary<NativeStream> {
+export function nativeStream(
+  events: fc.Arbitrary<NativeEvent[]>,
+  serialize: fc.Arbitrary<(e: NativeEvent) => string>,
+): fc.Arbitrary<NativeStream> {
   const edits = fc.record({
     noise: fc.array(fc.tuple(fc.nat(), noiseLine), { maxLength: 4 }),
     duplicate: fc.array(fc.nat(), { maxLength: 2 }),
     drop: fc.array(fc.nat(), { maxLength: 2 }),
-    damage: fc.array(fc.tuple(fc.nat(), fc.record({ at: fc.nat(), kind: fc.constantFrom("truncate" as const, "splice" as const), byte: fc.constantFrom(...NOT_UTF8) })), { maxLength: 2 }),
+    damage: fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.record({
+          at: fc.nat(),
+          kind: fc.constantFrom("truncate" as const, "splice" as const),
+          byte: fc.constantFrom(...NOT_UTF8),
+        }),
+      ),
+      { maxLength: 2 },
+    ),
   });
   const clean = fc.constant({ noise: [], duplicate: [], drop: [], damage: [] });
   return fc
@@ -104,7 +138,10 @@ export function streamBytes(stream: NativeStream): Buffer {
   const parts = stream.lines.map((line, i) => {
     const terminator = stream.eol === "mixed" ? (i % 2 === 0 ? "\r\n" : "\n") : stream.eol;
     const last = i === stream.lines.length - 1;
-    return Buffer.concat([typeof line === "string" ? Buffer.from(line) : line, Buffer.from(last && !stream.finalNewline ? "" : terminator)]);
+    return Buffer.concat([
+      typeof line === "string" ? Buffer.from(line) : line,
+      Buffer.from(last && !stream.finalNewline ? "" : terminator),
+    ]);
   });
   const bytes = Buffer.concat(parts);
   if (stream.cut === undefined) return bytes;
@@ -117,7 +154,10 @@ export function streamBytes(stream: NativeStream): Buffer {
 }
 
 /** EvoSci's serializer, and now and then compact JSON (raw UTF-8, raw U+2028) as other writers produce. */
-export const evosciSerializer = fc.oneof({ arbitrary: fc.constant(pythonJson), weight: 3 }, { arbitrary: fc.constant((e: NativeEvent) => JSON.stringify(e)), weight: 1 });
+export const evosciSerializer = fc.oneof(
+  { arbitrary: fc.constant(pythonJson), weight: 3 },
+  { arbitrary: fc.constant((e: NativeEvent) => JSON.stringify(e)), weight: 1 },
+);
 
 /** Atomic's serializer: compact JSON.stringify. */
 export const atomicSerializer = fc.constant((e: NativeEvent) => JSON.stringify(e));

@@ -47,7 +47,8 @@ function judge(line: Buffer, maxLineBytes: number, firstLine: boolean): LineVerd
     return { kind: "unparsed", text, reason: "invalid_json" };
   }
   if (depthOf(value) > MAX_NATIVE_DEPTH) return { kind: "unparsed", text, reason: "invalid_json" };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "unparsed", text, reason: "not_an_object" };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { kind: "unparsed", text, reason: "not_an_object" };
   const event = withoutLoneSurrogates(value) as Record<string, unknown>;
   const type = event.type;
   if (typeof type !== "string" || type === "") return { kind: "unparsed", text, reason: "missing_type" };
@@ -60,7 +61,9 @@ export function withoutLoneSurrogates(value: unknown): unknown {
   if (typeof value === "string") return value.replace(LONE, "\ufffd");
   if (Array.isArray(value)) return value.map(withoutLoneSurrogates);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(LONE, "\ufffd"), withoutLoneSurrogates(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k.replace(LONE, "\ufffd"), withoutLoneSurrogates(v)]),
+  );
 }
 
 /** Levels of arrays and objects, counted a level at a time. */

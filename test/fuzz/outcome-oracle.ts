@@ -8,10 +8,21 @@ import type { StreamEnd } from "../../src/core/translator.js";
 // The contract's exit-code table, row by row; deliberately not src/core/exit-codes.ts,
 // whose answers run.finished carries and this oracle checks.
 const EXIT_BY_STATUS = { succeeded: 0, needs_input: 3, timed_out: 124 } as const;
-const EXIT_BY_ERROR: Partial<Record<ErrorCode, number>> = { backend_not_found: 69, backend_crashed: 76, backend_protocol: 76, auth: 77, config: 78, backend_startup: 78 };
+const EXIT_BY_ERROR: Partial<Record<ErrorCode, number>> = {
+  backend_not_found: 69,
+  backend_crashed: 76,
+  backend_protocol: 76,
+  auth: 77,
+  config: 78,
+  backend_startup: 78,
+};
 
 /** The exit code the contract gives an outcome. */
-export function contractExitCode(status: RunStatus, error: Pick<ErrorInfo, "code" | "retryable"> | undefined, interruption: Interruption | undefined): number {
+export function contractExitCode(
+  status: RunStatus,
+  error: Pick<ErrorInfo, "code" | "retryable"> | undefined,
+  interruption: Interruption | undefined,
+): number {
   if (status === "cancelled") return interruption?.kind === "signal" && interruption.signal === "SIGTERM" ? 143 : 130;
   if (status === "failed") return (error && EXIT_BY_ERROR[error.code]) ?? (error?.retryable ? 75 : 1);
   return EXIT_BY_STATUS[status];
@@ -25,7 +36,12 @@ function unterminated(interruption: Interruption | undefined): RunStatus {
 }
 
 /** The statuses the mapping allows for these native event types (in stream order) and this ending. */
-export function allowedStatuses(protocol: Protocol, types: string[], end: StreamEnd, interruption: Interruption | undefined): RunStatus[] {
+export function allowedStatuses(
+  protocol: Protocol,
+  types: string[],
+  end: StreamEnd,
+  interruption: Interruption | undefined,
+): RunStatus[] {
   if (protocol === "evosci") {
     const terminal = types.findIndex((t) => t === "done" || t === "error");
     if (terminal === -1) return [unterminated(interruption)];

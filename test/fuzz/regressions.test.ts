@@ -9,14 +9,17 @@ import { verifyLines } from "../helpers/verify.js";
 /** Translate, and check the written JSONL (not the objects in memory) against verify and the strict schema. */
 function translateValid(native: string, options: TranslateOptions) {
   const { events } = translate(native, options);
-  const written = toJsonl(events).split("\n").filter((l) => l !== "");
+  const written = toJsonl(events)
+    .split("\n")
+    .filter((l) => l !== "");
   expect(verifyLines(written)).toEqual([]);
   for (const line of written) expect(strictProblems(JSON.parse(line))).toEqual([]);
   return { events, finished: events.at(-1) as EventOf<"run.finished"> };
 }
 
 const types = (events: CanonicalEvent[]) => events.map((e) => e.type);
-const assistantEnd = (usage: object) => JSON.stringify({ type: "message_end", message: { role: "assistant", content: [], usage, stopReason: "stop" } });
+const assistantEnd = (usage: object) =>
+  JSON.stringify({ type: "message_end", message: { role: "assistant", content: [], usage, stopReason: "stop" } });
 
 describe("fuzz regressions: framing", () => {
   it("a line of U+2028 alone is blank, like one of spaces and U+2029", () => {
@@ -30,13 +33,18 @@ describe("fuzz regressions: framing", () => {
 
 describe("fuzz regressions: usage numbers", () => {
   it("token counts past 2^53 are not reported, so totals never overflow to null", () => {
-    const { events, finished } = translateValid([assistantEnd({ cacheWrite: 1e308 }), assistantEnd({ cacheWrite: 1e308 })].join("\n"), { from: "atomic" });
+    const { events, finished } = translateValid(
+      [assistantEnd({ cacheWrite: 1e308 }), assistantEnd({ cacheWrite: 1e308 })].join("\n"),
+      { from: "atomic" },
+    );
     expect(events.filter((e) => e.type === "usage")).toEqual([]);
     expect(finished.usage).toBeUndefined();
   });
 
   it("a cost past 2^53 is not reported", () => {
-    const { finished } = translateValid(assistantEnd({ input: 0, output: 1, cost: { total: 1e308 } }), { from: "atomic" });
+    const { finished } = translateValid(assistantEnd({ input: 0, output: 1, cost: { total: 1e308 } }), {
+      from: "atomic",
+    });
     expect(finished.usage).toEqual({ input_tokens: 0, output_tokens: 1 });
   });
 
@@ -51,7 +59,8 @@ describe("fuzz regressions: usage numbers", () => {
 
 describe("fuzz regressions: session id", () => {
   it("a second session header naming another session is kept as backend.event; session_id stays", () => {
-    const header = (id: string) => JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
+    const header = (id: string) =>
+      JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w" });
     const { events } = translateValid([header("sess_3"), header("sess_1")].join("\n"), { from: "atomic" });
     expect(types(events)).toEqual(["run.started", "session.started", "backend.event", "run.finished"]);
     expect(events[2]).toMatchObject({ native: "session", native_type: "session", session_id: "sess_3" });

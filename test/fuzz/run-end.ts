@@ -14,15 +14,28 @@ const backendExit = fc.oneof(
 export const RESUME_LINE = "EvoSci --resume 5e6f7a8b";
 
 const stderrLine = fc.oneof(
-  fc.constantFrom("Loading agent...", "Goodbye!", RESUME_LINE, "Error: Unknown option --x", "No API key found for provider", "Traceback (most recent call last):"),
+  fc.constantFrom(
+    "Loading agent...",
+    "Goodbye!",
+    RESUME_LINE,
+    "Error: Unknown option --x",
+    "No API key found for provider",
+    "Traceback (most recent call last):",
+  ),
   anyText,
 );
 
-export const streamEnd: fc.Arbitrary<StreamEnd> = fc.record({ backendExit, stderrTail: fc.array(stderrLine, { maxLength: 3 }) });
+export const streamEnd: fc.Arbitrary<StreamEnd> = fc.record({
+  backendExit,
+  stderrTail: fc.array(stderrLine, { maxLength: 3 }),
+});
 
 /** agentstream stopped the backend itself (--timeout, a signal), or did not. */
 export const interruption: fc.Arbitrary<Interruption | undefined> = fc.option(
-  fc.oneof(fc.constant({ kind: "timeout" as const }), fc.constantFrom("SIGINT" as const, "SIGTERM" as const).map((signal) => ({ kind: "signal" as const, signal }))),
+  fc.oneof(
+    fc.constant({ kind: "timeout" as const }),
+    fc.constantFrom("SIGINT" as const, "SIGTERM" as const).map((signal) => ({ kind: "signal" as const, signal })),
+  ),
   { nil: undefined, freq: 3 },
 );
 

@@ -22,15 +22,28 @@ export interface TranslatorFuzzSpec {
 
 /** The same properties for each translator, over streams of increasing disorder. */
 export function describeTranslatorProperties(name: string, spec: TranslatorFuzzSpec): void {
-  const check = (events: fc.Arbitrary<NativeEvent[]>) => () => fc.assert(fc.property(fuzzCase(spec.from, nativeStream(events, spec.serialize)), checkCase), fuzzParameters());
+  const check = (events: fc.Arbitrary<NativeEvent[]>) => () =>
+    fc.assert(fc.property(fuzzCase(spec.from, nativeStream(events, spec.serialize)), checkCase), fuzzParameters());
   const shuffled = spec.plausible.chain((events) => fc.shuffledSubarray(events, { minLength: events.length }));
 
   describe(`${name} translator: properties over generated streams`, () => {
     it("plausible runs, damaged (noise, duplicates, drops, cuts, CRLF)", check(spec.plausible), fuzzTimeoutMs());
     it("plausible runs in a random order", check(shuffled), fuzzTimeoutMs());
-    it("valid events in any order, ids repeated, missing and mismatched", check(fc.array(spec.event, { maxLength: 25 })), fuzzTimeoutMs());
-    it("wild events: unknown types, unknown fields, fields of the wrong type", check(fc.array(spec.wildEvent, { maxLength: 25 })), fuzzTimeoutMs());
+    it(
+      "valid events in any order, ids repeated, missing and mismatched",
+      check(fc.array(spec.event, { maxLength: 25 })),
+      fuzzTimeoutMs(),
+    );
+    it(
+      "wild events: unknown types, unknown fields, fields of the wrong type",
+      check(fc.array(spec.wildEvent, { maxLength: 25 })),
+      fuzzTimeoutMs(),
+    );
     // Where start-up failures live: an exit before (or right after) the first event, told apart by stderr.
-    it("runs that end at once: no events or a few, any exit, any stderr", check(fc.array(spec.event, { maxLength: 2 })), fuzzTimeoutMs());
+    it(
+      "runs that end at once: no events or a few, any exit, any stderr",
+      check(fc.array(spec.event, { maxLength: 2 })),
+      fuzzTimeoutMs(),
+    );
   });
 }

@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import type { NativeEvent } from "../../src/core/translator.js";
 
-const extraKey = fc.oneof(fc.constantFrom("extra", "__proto__", "constructor", "native", "seq", "raw", "v", "id", "content", "message"), fc.string({ maxLength: 6 }));
+const extraKey = fc.oneof(
+  fc.constantFrom("extra", "__proto__", "constructor", "native", "seq", "raw", "v", "id", "content", "message"),
+  fc.string({ maxLength: 6 }),
+);
 
 /** Any JSON value, with numbers at the edges (huge, negative, fractional) more often than by chance. */
 export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
@@ -32,7 +35,9 @@ function replaceDeep(top: Record<string, unknown>, steps: number[], value: unkno
 
 /** The event with unknown fields added and some values, at any depth, replaced by any JSON; `type` is kept. */
 export function wildVariant(event: fc.Arbitrary<NativeEvent>): fc.Arbitrary<NativeEvent> {
-  const replacements = fc.array(fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), anyJson), { maxLength: 3 });
+  const replacements = fc.array(fc.tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), anyJson), {
+    maxLength: 3,
+  });
   const extras = fc.array(fc.tuple(extraKey, anyJson), { maxLength: 3 });
   return fc.tuple(event, replacements, extras).map(([e, replaced, added]) => {
     // A deep copy as JSON.parse would make it (own __proto__ keys stay own keys).

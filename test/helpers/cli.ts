@@ -12,7 +12,10 @@ export interface CliResult {
 }
 
 /** Run the built CLI as a real process. */
-export function runCli(args: string[], options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { input?: string | Buffer; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
@@ -32,7 +35,10 @@ export function runCli(args: string[], options: { input?: string | Buffer; env?:
 }
 
 export function parseJsonl(text: string): Record<string, unknown>[] {
-  return text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>);
+  return text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 // Prints the process's peak resident set size (KiB) on stderr as it exits: `node --import REPORT_PEAK_RSS ...`.

@@ -9,7 +9,12 @@ export function goldenEvents(): Record<string, unknown>[] {
   return readdirSync(GOLDEN).flatMap((protocol) =>
     readdirSync(join(GOLDEN, protocol))
       .filter((f) => f.endsWith(".canonical.jsonl"))
-      .flatMap((f) => readFileSync(join(GOLDEN, protocol, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)),
+      .flatMap((f) =>
+        readFileSync(join(GOLDEN, protocol, f), "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      ),
   );
 }
 
@@ -19,7 +24,8 @@ export function* variants(event: Record<string, unknown>): Generator<Record<stri
   for (const key of Object.keys(event)) {
     const { [key]: _, ...without } = event;
     yield without;
-    for (const value of [null, "x", "", 0, -1, 1.5, true, [], {}, { code: null, signal: "SIGTERM" }]) yield { ...event, [key]: value };
+    for (const value of [null, "x", "", 0, -1, 1.5, true, [], {}, { code: null, signal: "SIGTERM" }])
+      yield { ...event, [key]: value };
   }
   yield { ...event, type: "something.new" };
   yield { ...event, extra_field: 1 };

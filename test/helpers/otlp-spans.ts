@@ -13,7 +13,11 @@ export const EXAMPLES = fileURLToPath(new URL("../../examples/", import.meta.url
 export function exampleStreams(): { name: string; path: string }[] {
   return readdirSync(EXAMPLES, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(`${EXAMPLES}${d.name}`).filter((f) => f.endsWith(".canonical.jsonl")).map((f) => ({ name: `${d.name}/${f}`, path: `${EXAMPLES}${d.name}/${f}` })));
+    .flatMap((d) =>
+      readdirSync(`${EXAMPLES}${d.name}`)
+        .filter((f) => f.endsWith(".canonical.jsonl"))
+        .map((f) => ({ name: `${d.name}/${f}`, path: `${EXAMPLES}${d.name}/${f}` })),
+    );
 }
 
 const GOLDEN = fileURLToPath(new URL("../fixtures/golden/", import.meta.url));
@@ -27,7 +31,11 @@ export function goldenStreams(): { name: string; path: string }[] {
   );
 }
 
-export const readEvents = (path: string): CanonicalEvent[] => readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as CanonicalEvent);
+export const readEvents = (path: string): CanonicalEvent[] =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as CanonicalEvent);
 
 /** One span, flat, as the collector harness gives them. */
 export interface FlatSpan {
@@ -45,7 +53,14 @@ export interface FlatSpan {
 }
 
 /** Content attributes: never exported unless --otlp-content asks. */
-export const CONTENT_ATTRIBUTES = ["gen_ai.output.messages", "gen_ai.input.messages", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result", "gen_ai.agent.description", "agentstream.run.command"];
+export const CONTENT_ATTRIBUTES = [
+  "gen_ai.output.messages",
+  "gen_ai.input.messages",
+  "gen_ai.tool.call.arguments",
+  "gen_ai.tool.call.result",
+  "gen_ai.agent.description",
+  "agentstream.run.command",
+];
 
 const hrNanos = ([s, ns]: [number, number]): bigint => BigInt(s) * 1_000_000_000n + BigInt(ns);
 
@@ -73,7 +88,8 @@ export function statusOf(span: FlatSpan): "unset" | "ok" | "error" {
   return "unset";
 }
 
-const nanos = (value: string | number | bigint): bigint => BigInt(typeof value === "number" ? Math.round(value) : value);
+const nanos = (value: string | number | bigint): bigint =>
+  BigInt(typeof value === "number" ? Math.round(value) : value);
 
 /**
  * Checks the trace's spans against the canonical stream they came from: tree
@@ -123,7 +139,8 @@ export function expectTraceOf(events: CanonicalEvent[], spans: FlatSpan[], optio
     expect(nanos(span!.startTimeUnixNano)).toBe(at(sub));
     const done = events.find((e) => e.type === "subagent.completed" && e.instance_id === sub.instance_id);
     if (done) expect(nanos(span!.endTimeUnixNano)).toBe(at(done));
-    if (sub.tool_call_id !== undefined) expect(parentOf(span!)!.attributes["gen_ai.tool.call.id"]).toBe(sub.tool_call_id);
+    if (sub.tool_call_id !== undefined)
+      expect(parentOf(span!)!.attributes["gen_ai.tool.call.id"]).toBe(sub.tool_call_id);
     agentSpan.set(sub.instance_id, span!);
   }
 
@@ -147,7 +164,11 @@ export function expectTraceOf(events: CanonicalEvent[], spans: FlatSpan[], optio
     return e.type === "usage" && (e.agent ? e.scope !== "run" : mainTurnOpen);
   });
   if (perCall.length > 0) {
-    const sum = (key: string) => chats.reduce((n, s) => n + Number(s.attributes[key] ?? 0), 0) + spans.filter((s) => s.attributes["gen_ai.operation.name"] === "invoke_agent" && s !== root).reduce((n, s) => n + Number(s.attributes[key] ?? 0), 0);
+    const sum = (key: string) =>
+      chats.reduce((n, s) => n + Number(s.attributes[key] ?? 0), 0) +
+      spans
+        .filter((s) => s.attributes["gen_ai.operation.name"] === "invoke_agent" && s !== root)
+        .reduce((n, s) => n + Number(s.attributes[key] ?? 0), 0);
     expect(sum("gen_ai.usage.input_tokens")).toBe(perCall.reduce((n, e) => n + e.input_tokens, 0));
     expect(sum("gen_ai.usage.output_tokens")).toBe(perCall.reduce((n, e) => n + e.output_tokens, 0));
   }
@@ -162,7 +183,9 @@ export function expectTraceOf(events: CanonicalEvent[], spans: FlatSpan[], optio
     expect(span.name).toBe(`execute_tool ${call.name}`);
     expect(span.attributes["gen_ai.tool.name"]).toBe(call.name);
     expect(nanos(span.startTimeUnixNano)).toBe(at(call));
-    const done = events.find((e): e is EventOf<"tool.completed"> => e.type === "tool.completed" && e.tool_call_id === call.tool_call_id)!;
+    const done = events.find(
+      (e): e is EventOf<"tool.completed"> => e.type === "tool.completed" && e.tool_call_id === call.tool_call_id,
+    )!;
     expect(nanos(span.endTimeUnixNano)).toBe(at(done));
     expect(span.attributes["agentstream.tool.status"]).toBe(done.status);
     expect(statusOf(span)).toBe(done.status === "succeeded" ? "unset" : "error");
@@ -183,5 +206,6 @@ export function expectTraceOf(events: CanonicalEvent[], spans: FlatSpan[], optio
 
   const contentKeys = spans.flatMap((s) => Object.keys(s.attributes).filter((k) => CONTENT_ATTRIBUTES.includes(k)));
   if (!options.content) expect(contentKeys).toEqual([]);
-  else if (finished?.result) expect(root.attributes["gen_ai.output.messages"]).toContain(JSON.stringify(finished.result.text).slice(1, -1));
+  else if (finished?.result)
+    expect(root.attributes["gen_ai.output.messages"]).toContain(JSON.stringify(finished.result.text).slice(1, -1));
 }

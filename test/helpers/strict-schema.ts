@@ -7,7 +7,10 @@ const validateStrict = ajv.compile(strictSchema(loadSchema()));
 /** Problems of one event against the strict schema (no undeclared fields); [] when valid. */
 export function strictProblems(event: unknown): string[] {
   if (validateStrict(event)) return [];
-  return (validateStrict.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}${e.params && "unevaluatedProperty" in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ""}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+  return (validateStrict.errors ?? []).map(
+    (e) =>
+      `${e.instancePath || "/"} ${e.message}${e.params && "unevaluatedProperty" in e.params ? ` (${String(e.params.unevaluatedProperty)})` : ""}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+  );
 }
 
 /**
@@ -19,10 +22,17 @@ export function strictSchema(schema: Record<string, unknown>): Record<string, un
   copy.$id = String(schema.$id).replace(/\.schema\.json$/, ".strict.schema.json");
   // Envelope and payload are checked together: the payload's fields count as evaluated.
   copy.unevaluatedProperties = false;
-  const eventDefs = new Set((copy.allOf as SchemaNode[]).map((rule) => String((rule.then as SchemaNode).$ref).split("/").pop()));
+  const eventDefs = new Set(
+    (copy.allOf as SchemaNode[]).map((rule) =>
+      String((rule.then as SchemaNode).$ref)
+        .split("/")
+        .pop(),
+    ),
+  );
   for (const value of Object.values(copy.properties as Record<string, SchemaNode>)) closeObjects(value);
   for (const [name, def] of Object.entries(copy.$defs as Record<string, SchemaNode>)) {
-    if (eventDefs.has(name)) for (const value of Object.values((def.properties ?? {}) as Record<string, SchemaNode>)) closeObjects(value);
+    if (eventDefs.has(name))
+      for (const value of Object.values((def.properties ?? {}) as Record<string, SchemaNode>)) closeObjects(value);
     else closeObjects(def);
   }
   return copy;

@@ -15,17 +15,24 @@ export class Terminal {
   private readonly socket = `agentstream-test-${process.pid}-${++sessions}`;
   private readonly marker: string;
 
-  constructor(
-    dir: string,
-    script: string,
-    options: { width?: number; height?: number } = {},
-  ) {
+  constructor(dir: string, script: string, options: { width?: number; height?: number } = {}) {
     const file = join(dir, `${this.socket}.sh`);
     this.marker = join(dir, `${this.socket}.exit`);
     // The exit status lands in the marker once the script is done; the pane stays open to be read.
     // A Ctrl-C reaches the shell too: trapped (not ignored, which its children would inherit), it carries on.
-    writeFileSync(file, `trap true INT\n${script}\necho $? > ${this.marker}.tmp && mv ${this.marker}.tmp ${this.marker}\nexec sleep 999\n`);
-    this.tmux("new-session", "-d", "-x", String(options.width ?? 100), "-y", String(options.height ?? 40), `sh ${file}`);
+    writeFileSync(
+      file,
+      `trap true INT\n${script}\necho $? > ${this.marker}.tmp && mv ${this.marker}.tmp ${this.marker}\nexec sleep 999\n`,
+    );
+    this.tmux(
+      "new-session",
+      "-d",
+      "-x",
+      String(options.width ?? 100),
+      "-y",
+      String(options.height ?? 40),
+      `sh ${file}`,
+    );
   }
 
   /** Everything the pane shows and has scrolled by, trailing blank lines dropped. */
@@ -37,14 +44,20 @@ export class Terminal {
   async waitForScreen(condition: (screen: string) => boolean, what: string): Promise<string> {
     // A script that has ended will not show it later: no need to wait out the guard.
     const ended = (): boolean => existsSync(this.marker) && !condition(this.screen());
-    await until(() => ended() || condition(this.screen()), () => `${what}; the screen:\n${this.screen()}`);
+    await until(
+      () => ended() || condition(this.screen()),
+      () => `${what}; the screen:\n${this.screen()}`,
+    );
     if (!condition(this.screen())) throw new Error(`${what} (the script has ended); the screen:\n${this.screen()}`);
     return this.screen();
   }
 
   /** Resolves with the script's exit status once it has ended. */
   async exited(): Promise<number> {
-    await until(() => existsSync(this.marker) || !this.alive(), () => `the script did not end; the screen:\n${this.screen()}`);
+    await until(
+      () => existsSync(this.marker) || !this.alive(),
+      () => `the script did not end; the screen:\n${this.screen()}`,
+    );
     if (!existsSync(this.marker)) throw new Error("the terminal closed before the script's end (did the shell die?)");
     return Number(readFileSync(this.marker, "utf8"));
   }

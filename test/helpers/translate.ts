@@ -7,7 +7,13 @@ import { TRANSLATORS } from "../../src/backends/registry.js";
 
 export const TEST_RUN_ID = "run-test";
 
-export interface TranslateOptions extends Partial<Pick<TranslationSessionOptions, "from" | "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations" | "onTranslatorBug">> {
+export interface TranslateOptions
+  extends Partial<
+    Pick<
+      TranslationSessionOptions,
+      "from" | "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations" | "onTranslatorBug"
+    >
+  > {
   end?: Partial<StreamEnd>;
   interruption?: Interruption;
   /** Feed the input in chunks of this many bytes (default: all at once). */
@@ -15,7 +21,10 @@ export interface TranslateOptions extends Partial<Pick<TranslationSessionOptions
 }
 
 /** Translate native bytes deterministically (fixed run id, stepping clock). */
-export function translate(native: string | Buffer, options: TranslateOptions = {}): { events: CanonicalEvent[]; outcome: ResolvedOutcome } {
+export function translate(
+  native: string | Buffer,
+  options: TranslateOptions = {},
+): { events: CanonicalEvent[]; outcome: ResolvedOutcome } {
   const events: CanonicalEvent[] = [];
   const session = new TranslationSession({
     from: options.from ?? "auto",
@@ -34,7 +43,10 @@ export function translate(native: string | Buffer, options: TranslateOptions = {
   const bytes = typeof native === "string" ? Buffer.from(native) : native;
   const step = options.chunkBytes ?? Math.max(bytes.length, 1);
   for (let i = 0; i < bytes.length; i += step) session.write(bytes.subarray(i, i + step));
-  const outcome = session.end({ backendExit: options.end?.backendExit ?? null, stderrTail: options.end?.stderrTail ?? [] }, options.interruption);
+  const outcome = session.end(
+    { backendExit: options.end?.backendExit ?? null, stderrTail: options.end?.stderrTail ?? [] },
+    options.interruption,
+  );
   return { events, outcome };
 }
 

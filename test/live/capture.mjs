@@ -52,7 +52,9 @@ async function captureTarget(target) {
       ...(run.stopSignal ? { stopped_with: run.stopSignal } : {}),
       model_requests: run.modelRequests,
     });
-    process.stderr.write(`capture: ${target.id} ${scenario}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines\n`);
+    process.stderr.write(
+      `capture: ${target.id} ${scenario}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines\n`,
+    );
   }
   writeFileSync(join(dir, "manifest.json"), `${JSON.stringify(manifest, null, 1)}\n`);
 }

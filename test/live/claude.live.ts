@@ -1,6 +1,13 @@
 import { describe, expect, inject, it } from "vitest";
 import { eventsOfType } from "./support/live-run.js";
-import { checkedRun, describeLiveTarget, expectFailed, expectSucceeded, expectUsageMatchesServer, type TargetFacts } from "./support/live-suite.js";
+import {
+  checkedRun,
+  describeLiveTarget,
+  expectFailed,
+  expectSucceeded,
+  expectUsageMatchesServer,
+  type TargetFacts,
+} from "./support/live-suite.js";
 import { ANSWERS, DENIED_COMMAND, SUBAGENT_PROMPT } from "./support/scenarios.mjs";
 
 // Claude Code names its shell tool Bash and keeps the model's call id behind "toolu_" (the fake API's
@@ -25,7 +32,9 @@ describe.skipIf(!claude)(`${ID} live, Claude Code's own cases`, () => {
     const run = await checkedRun(claude!, "retry429");
     expectSucceeded(run, ANSWERS.retry429);
     expect(run.server.requestsFor("retry429")).toHaveLength(2);
-    expect(eventsOfType(run, "retry.started")).toEqual([expect.objectContaining({ scope: "request", attempt: 1, error: "HTTP 429: rate_limit" })]);
+    expect(eventsOfType(run, "retry.started")).toEqual([
+      expect.objectContaining({ scope: "request", attempt: 1, error: "HTTP 429: rate_limit" }),
+    ]);
     expectUsageMatchesServer(run, FACTS);
   });
 
@@ -33,7 +42,9 @@ describe.skipIf(!claude)(`${ID} live, Claude Code's own cases`, () => {
     const run = await checkedRun(claude!, "retry529");
     expectSucceeded(run, ANSWERS.retry529);
     expect(run.server.requestsFor("retry529")).toHaveLength(2);
-    expect(eventsOfType(run, "retry.started")).toEqual([expect.objectContaining({ attempt: 1, error: expect.stringMatching(/^HTTP 529: /) })]);
+    expect(eventsOfType(run, "retry.started")).toEqual([
+      expect.objectContaining({ attempt: 1, error: expect.stringMatching(/^HTTP 529: /) }),
+    ]);
     expect(run.finished.counts.retries).toBe(1);
     expectUsageMatchesServer(run, FACTS);
   });
@@ -44,7 +55,9 @@ describe.skipIf(!claude)(`${ID} live, Claude Code's own cases`, () => {
     // CLAUDE_CODE_MAX_RETRIES=2: the first attempt and two retries, each retry shown.
     expect(run.server.requestsFor("error529")).toHaveLength(3);
     expect(eventsOfType(run, "retry.started").map((e) => e.attempt)).toEqual([1, 2]);
-    expect(eventsOfType(run, "error")).toEqual([expect.objectContaining({ code: "overloaded", http_status: 529, retryable: true })]);
+    expect(eventsOfType(run, "error")).toEqual([
+      expect.objectContaining({ code: "overloaded", http_status: 529, retryable: true }),
+    ]);
     expect(run.finished.result).toBeNull();
   });
 
@@ -54,22 +67,37 @@ describe.skipIf(!claude)(`${ID} live, Claude Code's own cases`, () => {
     expect(run.finished.error.message).toMatch(/maximum number of turns \(1\)/);
     // The tool of the last turn still runs; the model call after it is never made.
     expect(run.server.requestsFor("maxturns")).toHaveLength(1);
-    expect(eventsOfType(run, "tool.completed")).toEqual([expect.objectContaining({ name: "Bash", status: "succeeded" })]);
+    expect(eventsOfType(run, "tool.completed")).toEqual([
+      expect.objectContaining({ name: "Bash", status: "succeeded" }),
+    ]);
     expectUsageMatchesServer(run, FACTS);
   });
 
   it("ends needs_input (exit 3) with the denied call as a pending approval, never a silent success", async () => {
     const run = await checkedRun(claude!, "denied");
-    expect(run.finished, run.stderr).toMatchObject({ status: "needs_input", exit_code: 3, result: { text: ANSWERS.deniedFinal } });
+    expect(run.finished, run.stderr).toMatchObject({
+      status: "needs_input",
+      exit_code: 3,
+      result: { text: ANSWERS.deniedFinal },
+    });
     expect(run.exitCode).toBe(3);
     const call = run.server.requestsFor("denied")[0]!.reply.toolCalls[0]!;
     const id = `toolu_${call.id}`;
-    const approval = { request_id: id, kind: "approval", tool_call_id: id, actions: [expect.objectContaining({ name: "Bash", args: { command: DENIED_COMMAND } })] };
+    const approval = {
+      request_id: id,
+      kind: "approval",
+      tool_call_id: id,
+      actions: [expect.objectContaining({ name: "Bash", args: { command: DENIED_COMMAND } })],
+    };
     expect(eventsOfType(run, "input.requested")).toEqual([expect.objectContaining(approval)]);
     expect(run.finished.pending).toEqual([expect.objectContaining(approval)]);
-    expect(run.finished.resume).toMatchObject({ session_id: run.events.find((e) => e.type === "session.started")!.session_id });
+    expect(run.finished.resume).toMatchObject({
+      session_id: run.events.find((e) => e.type === "session.started")!.session_id,
+    });
     // The call itself was refused: it shows as a failed tool call, and the file was not made.
-    expect(eventsOfType(run, "tool.completed")).toEqual([expect.objectContaining({ tool_call_id: id, status: "failed" })]);
+    expect(eventsOfType(run, "tool.completed")).toEqual([
+      expect.objectContaining({ tool_call_id: id, status: "failed" }),
+    ]);
     expect(run.finished.counts).toMatchObject({ tool_calls: 1, tool_failures: 1 });
     expectUsageMatchesServer(run, FACTS);
   });
@@ -91,7 +119,9 @@ describe.skipIf(!claude)(`${ID} live, Claude Code's own cases`, () => {
     const seq = (type: string) => run.events.find((e) => e.type === type)!.seq as number;
     expect(seq("subagent.started")).toBeLessThan(nested.find((e) => e.type === "message.completed")!.seq);
     expect(seq("subagent.completed")).toBeLessThan(run.finished.seq);
-    expect(eventsOfType(run, "tool.completed")).toEqual([expect.objectContaining({ tool_call_id: id, name: call.name, status: "succeeded" })]);
+    expect(eventsOfType(run, "tool.completed")).toEqual([
+      expect.objectContaining({ tool_call_id: id, name: call.name, status: "succeeded" }),
+    ]);
     // Every model call counts, the sub-agent's too (result.usage leaves it out; modelUsage has it).
     expectUsageMatchesServer(run, FACTS);
   });

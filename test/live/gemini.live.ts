@@ -18,9 +18,16 @@ const gemini = inject("liveTargets").find((t) => t.id === "gemini-0.61.0");
 describe.skipIf(!gemini)("gemini-0.61.0 live, rate limited", () => {
   it("recovers when HTTP 429 comes once", async () => {
     const run = await runScenario(gemini!, "retry429");
-    expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0, result: { text: ANSWERS.retry429 } });
+    expect(run.finished, run.stderr).toMatchObject({
+      status: "succeeded",
+      exit_code: 0,
+      result: { text: ANSWERS.retry429 },
+    });
     expect(run.exitCode).toBe(0);
     expect(run.server.requestsFor("retry429")).toHaveLength(2);
-    expect(run.finished.usage).toMatchObject({ input_tokens: run.server.usage.input_tokens, output_tokens: run.server.usage.output_tokens });
+    expect(run.finished.usage).toMatchObject({
+      input_tokens: run.server.usage.input_tokens,
+      output_tokens: run.server.usage.output_tokens,
+    });
   });
 });

@@ -89,8 +89,13 @@ export async function ensureCollector({ log = (line) => process.stderr.write(`${
   mkdirSync(dir, { recursive: true });
   const temporary = join(dir, `otelcol.tmp-${process.pid}-${Date.now()}`);
   const started = Date.now();
-  log(`otelcol: building the test OpenTelemetry Collector with ${version} into ${dir} (a cold build downloads the modules and takes a few minutes)`);
-  const heartbeat = setInterval(() => log(`otelcol: still building (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+  log(
+    `otelcol: building the test OpenTelemetry Collector with ${version} into ${dir} (a cold build downloads the modules and takes a few minutes)`,
+  );
+  const heartbeat = setInterval(
+    () => log(`otelcol: still building (${Math.round((Date.now() - started) / 1000)} s)`),
+    30_000,
+  );
   try {
     await run("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", temporary, "."], log);
     renameSync(temporary, binary);
@@ -116,7 +121,10 @@ function run(command, args, log) {
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}) in ${SOURCE_DIR}:\n${tail}`));
+      else
+        reject(
+          new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}) in ${SOURCE_DIR}:\n${tail}`),
+        );
     });
   });
 }

@@ -5,7 +5,12 @@ import { STAND_IN, transcript } from "./helpers.js";
 
 describe("colour variables", () => {
   it("with NO_COLOR and FORCE_COLOR both set, colours are on and Node's warning is not shown", async () => {
-    const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "1", STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") };
+    const env = {
+      ...process.env,
+      NO_COLOR: "1",
+      FORCE_COLOR: "1",
+      STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl"),
+    };
     const run = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "go"], { env });
     expect(run.stderr).not.toMatch(/Warning|NO_COLOR/);
     expect(run.stderr).toMatch(/\u001b\[3\dm/);

@@ -17,10 +17,15 @@ const BUILD_FIRST = "npm run build && ";
  * the whole demo on a fresh clone).
  */
 function npmRunDemo(): Promise<CliResult> {
-  const demo = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { demo: string } }).scripts.demo;
+  const demo = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { demo: string } }).scripts
+    .demo;
   expect(demo.startsWith(BUILD_FIRST), demo).toBe(true);
   return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", demo.slice(BUILD_FIRST.length)], { cwd: ROOT, env: { ...process.env, REPLAY_SPEED: "200", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("sh", ["-c", demo.slice(BUILD_FIRST.length)], {
+      cwd: ROOT,
+      env: { ...process.env, REPLAY_SPEED: "200", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

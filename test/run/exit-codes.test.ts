@@ -11,17 +11,60 @@ const scratch = new Scratch();
 afterAll(() => scratch.remove());
 
 /** Run the stand-in through agentstream; afterwards neither may be left running. */
-const run = (backend: string, knobs: Record<string, string>, extra: string[] = []) => runStandIn(scratch, ["--backend", backend, ...extra, "do the task"], { knobs });
+const run = (backend: string, knobs: Record<string, string>, extra: string[] = []) =>
+  runStandIn(scratch, ["--backend", backend, ...extra, "do the task"], { knobs });
 
 describe.concurrent("agentstream run: the exit-code table", () => {
   // Rows decided by the backend's own stream, whatever its exit code says.
   const fromTheStream = [
-    { row: "0: succeeded", backend: "evosci", transcript: "evosci-success.jsonl", end: "exit:0", code: 0, finished: { status: "succeeded", result: { text: "There are two entries: README.md and data/." } } },
-    { row: "1: failed, not retryable (EvoSci error event, exit 1)", backend: "evosci", transcript: "evosci-error-400.jsonl", end: "exit:1", code: 1, finished: { error: { code: "provider", retryable: false } } },
-    { row: "1: pi exits 0 after a provider error", backend: "pi", transcript: "pi-error-400.jsonl", end: "exit:0", code: 1, finished: { status: "failed", backend_exit: { code: 0, signal: null } } },
-    { row: "75: failed, retryable (EvoSci 529 overloaded)", backend: "evosci", transcript: "evosci-error-529.jsonl", end: "exit:1", code: 75, finished: { error: { code: "overloaded", retryable: true } } },
-    { row: "75: pi rate-limited, exiting 0", backend: "pi", transcript: "pi-error-429.jsonl", end: "exit:0", code: 75, finished: { error: { code: "rate_limit", retryable: true } } },
-    { row: "77: the provider refuses the key (EvoSci 401 error event)", backend: "evosci", transcript: "evosci-error-401.jsonl", end: "exit:1", code: 77, finished: { error: { code: "auth" } } },
+    {
+      row: "0: succeeded",
+      backend: "evosci",
+      transcript: "evosci-success.jsonl",
+      end: "exit:0",
+      code: 0,
+      finished: { status: "succeeded", result: { text: "There are two entries: README.md and data/." } },
+    },
+    {
+      row: "1: failed, not retryable (EvoSci error event, exit 1)",
+      backend: "evosci",
+      transcript: "evosci-error-400.jsonl",
+      end: "exit:1",
+      code: 1,
+      finished: { error: { code: "provider", retryable: false } },
+    },
+    {
+      row: "1: pi exits 0 after a provider error",
+      backend: "pi",
+      transcript: "pi-error-400.jsonl",
+      end: "exit:0",
+      code: 1,
+      finished: { status: "failed", backend_exit: { code: 0, signal: null } },
+    },
+    {
+      row: "75: failed, retryable (EvoSci 529 overloaded)",
+      backend: "evosci",
+      transcript: "evosci-error-529.jsonl",
+      end: "exit:1",
+      code: 75,
+      finished: { error: { code: "overloaded", retryable: true } },
+    },
+    {
+      row: "75: pi rate-limited, exiting 0",
+      backend: "pi",
+      transcript: "pi-error-429.jsonl",
+      end: "exit:0",
+      code: 75,
+      finished: { error: { code: "rate_limit", retryable: true } },
+    },
+    {
+      row: "77: the provider refuses the key (EvoSci 401 error event)",
+      backend: "evosci",
+      transcript: "evosci-error-401.jsonl",
+      end: "exit:1",
+      code: 77,
+      finished: { error: { code: "auth" } },
+    },
   ];
   it.each(fromTheStream)("$row", async ({ backend, transcript: file, end, code, finished }) => {
     const { result } = await run(backend, { STANDIN_TRANSCRIPT: transcript(file), STANDIN_END: end });
@@ -62,10 +105,15 @@ describe.concurrent("agentstream run: the exit-code table", () => {
   });
 
   it("3: needs_input (EvoSci paused for approval, exit 0)", async () => {
-    const { result } = await run("evosci", { STANDIN_TRANSCRIPT: transcript("evosci-interrupt.jsonl") }, ["--no-auto-mode"]);
+    const { result } = await run("evosci", { STANDIN_TRANSCRIPT: transcript("evosci-interrupt.jsonl") }, [
+      "--no-auto-mode",
+    ]);
     const { finished } = expectCanonical(result);
     expect(result.code).toBe(3);
-    expect(finished).toMatchObject({ status: "needs_input", pending: [{ kind: "approval", request_id: "standin-interrupt-1" }] });
+    expect(finished).toMatchObject({
+      status: "needs_input",
+      pending: [{ kind: "approval", request_id: "standin-interrupt-1" }],
+    });
   });
 
   describe.concurrent("69: backend not found", () => {
@@ -73,7 +121,11 @@ describe.concurrent("agentstream run: the exit-code table", () => {
       const { events, finished } = expectCanonical(result);
       expect(result.code).toBe(69);
       expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
-      expect(finished).toMatchObject({ status: "failed", backend_exit: null, error: { code: "backend_not_found", retryable: false } });
+      expect(finished).toMatchObject({
+        status: "failed",
+        backend_exit: null,
+        error: { code: "backend_not_found", retryable: false },
+      });
       expect((finished.error as { message: string }).message).toMatch(message);
       const hints = result.stderr.split("\n").filter((l) => l.includes("hint:"));
       expect(hints).toHaveLength(1);
@@ -81,17 +133,25 @@ describe.concurrent("agentstream run: the exit-code table", () => {
     };
 
     it("--bin points nowhere", async () => {
-      expectNotFound(await runCli(["run", "--backend", "evosci", "--bin", scratch.path("no-such-program"), "x"]), /does not exist/);
+      expectNotFound(
+        await runCli(["run", "--backend", "evosci", "--bin", scratch.path("no-such-program"), "x"]),
+        /does not exist/,
+      );
     });
 
     it("nothing by the usual names on PATH", async () => {
-      const result = await runCli(["run", "--backend", "atomic", "x"], { env: { PATH: scratch.dir, AGENTSTREAM_ATOMIC_BIN: undefined } });
+      const result = await runCli(["run", "--backend", "atomic", "x"], {
+        env: { PATH: scratch.dir, AGENTSTREAM_ATOMIC_BIN: undefined },
+      });
       expectNotFound(result, /not found: looked for atomic on PATH/);
       expect(result.stderr).toContain("npm install -g @bastani/atomic");
     });
 
     it("AGENTSTREAM_PI_BIN points nowhere", async () => {
-      expectNotFound(await runCli(["run", "--backend", "pi", "x"], { env: { AGENTSTREAM_PI_BIN: scratch.path("gone") } }), /from AGENTSTREAM_PI_BIN/);
+      expectNotFound(
+        await runCli(["run", "--backend", "pi", "x"], { env: { AGENTSTREAM_PI_BIN: scratch.path("gone") } }),
+        /from AGENTSTREAM_PI_BIN/,
+      );
     });
 
     it("the file is not executable", async () => {
@@ -111,11 +171,22 @@ describe.concurrent("agentstream run: the exit-code table", () => {
 
   describe.concurrent("76: crashed, killed or no terminal event", () => {
     it("killed by a signal mid-run; the open tool call is closed", async () => {
-      const { result } = await run("evosci", { STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"), STANDIN_END: "kill:SIGKILL" });
+      const { result } = await run("evosci", {
+        STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"),
+        STANDIN_END: "kill:SIGKILL",
+      });
       const { events, finished } = expectCanonical(result);
       expect(result.code).toBe(76);
-      expect(finished).toMatchObject({ status: "failed", backend_exit: { code: null, signal: "SIGKILL" }, error: { code: "backend_crashed" } });
-      expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "cancelled", reason: "backend_exited", synthetic: true });
+      expect(finished).toMatchObject({
+        status: "failed",
+        backend_exit: { code: null, signal: "SIGKILL" },
+        error: { code: "backend_crashed" },
+      });
+      expect(events.find((e) => e.type === "tool.completed")).toMatchObject({
+        status: "cancelled",
+        reason: "backend_exited",
+        synthetic: true,
+      });
     });
 
     it("exits 0 without a terminal event", async () => {
@@ -147,7 +218,10 @@ describe.concurrent("agentstream run: the exit-code table", () => {
   });
 
   it("78: refuses to start for configuration reasons (unknown provider)", async () => {
-    const { result } = await run("pi", { STANDIN_STDERR: 'Error: Unknown provider "nope". Use --list-models to see available providers/models.\n', STANDIN_END: "exit:1" });
+    const { result } = await run("pi", {
+      STANDIN_STDERR: 'Error: Unknown provider "nope". Use --list-models to see available providers/models.\n',
+      STANDIN_END: "exit:1",
+    });
     const { finished } = expectCanonical(result);
     expect(result.code).toBe(78);
     expect(finished).toMatchObject({ error: { code: "config" }, backend_exit: { code: 1, signal: null } });
@@ -161,6 +235,10 @@ describe.concurrent("agentstream run: the exit-code table", () => {
     const { finished } = expectCanonical(result);
     expect(result.code).toBe(78);
     expect(finished).toMatchObject({ error: { code: "backend_startup" } });
-    expect(finished.stderr_tail).toEqual(["Loading agent...", "Traceback (most recent call last):", "ValueError: could not build the agent"]);
+    expect(finished.stderr_tail).toEqual([
+      "Loading agent...",
+      "Traceback (most recent call last):",
+      "ValueError: could not build the agent",
+    ]);
   });
 });

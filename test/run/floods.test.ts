@@ -2,7 +2,18 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { StreamVerifier } from "../../src/verify/stream-verifier.js";
 import { publishedValidator } from "../helpers/verify.js";
-import { eachLine, expectNoneLeftRunning, floodStalled, peakRssMiB, REPORT_PEAK_RSS, Scratch, STAND_IN, spawnCli, standInEnv, transcript } from "./helpers.js";
+import {
+  eachLine,
+  expectNoneLeftRunning,
+  floodStalled,
+  peakRssMiB,
+  REPORT_PEAK_RSS,
+  Scratch,
+  STAND_IN,
+  spawnCli,
+  standInEnv,
+  transcript,
+} from "./helpers.js";
 
 // A backend that writes faster than agentstream's reader takes its output is
 // held back (backpressure), not buffered: the reader pauses agentstream's
@@ -65,7 +76,12 @@ describe.concurrent("agentstream run: a backend faster than the reader", () => {
     expect(problems).toEqual([]);
     expect(outOfOrder).toBe(0);
     expect(`${floodBytes} done`).toBe(readFileSync(progress, "utf8"));
-    expect(last).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0, counts: { unknown_events: floodLines } });
+    expect(last).toMatchObject({
+      type: "run.finished",
+      status: "succeeded",
+      exit_code: 0,
+      counts: { unknown_events: floodLines },
+    });
     expect(code).toBe(0);
     expect(peakRssMiB(stderr)).toBeLessThan(MAX_RSS_MIB);
     expectNoneLeftRunning(record);
@@ -97,7 +113,10 @@ describe.concurrent("agentstream run: a backend faster than the reader", () => {
     const [code] = await Promise.all([exited, read]);
 
     expect(code).toBe(0);
-    expect(JSON.parse(stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({ type: "run.finished", status: "succeeded" });
+    expect(JSON.parse(stdout.trimEnd().split("\n").at(-1)!)).toMatchObject({
+      type: "run.finished",
+      status: "succeeded",
+    });
     // The stand-in writes its warnings 600 to a numbered piece: all of them were shown.
     expect(shown).toBe((lastPiece + 1) * 600);
     expect(shown * 100).toBeGreaterThan(50 * 1024 * 1024 * 0.5);

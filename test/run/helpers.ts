@@ -12,7 +12,8 @@ import { strictProblems } from "../helpers/strict-schema.js";
 import { verifyLines } from "../helpers/verify.js";
 
 export const STAND_IN = fileURLToPath(new URL("../fixtures/backends/stand-in.mjs", import.meta.url));
-export const transcript = (name: string): string => fileURLToPath(new URL(`../fixtures/backends/transcripts/${name}`, import.meta.url));
+export const transcript = (name: string): string =>
+  fileURLToPath(new URL(`../fixtures/backends/transcripts/${name}`, import.meta.url));
 
 // Git may not keep the executable bit everywhere; the stand-in is run as a program.
 chmodSync(STAND_IN, 0o755);
@@ -140,7 +141,10 @@ export interface CliOptions {
 }
 
 /** Start agentstream as a real process, its stdout and stderr piped to us. */
-export function spawnCli(args: string[], options: CliOptions = {}): ChildProcessByStdio<Writable | null, Readable, Readable> {
+export function spawnCli(
+  args: string[],
+  options: CliOptions = {},
+): ChildProcessByStdio<Writable | null, Readable, Readable> {
   return spawn(process.execPath, [...(options.node ?? []), BIN, ...args], {
     cwd: options.cwd,
     env: { ...process.env, ...BASE_ENV, ...options.env },
@@ -162,8 +166,15 @@ export function startCli(args: string[], options: CliOptions = {}): LiveRun {
     else lines.push(line);
   });
   child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on("close", (code, signal) => resolve([code, signal])));
-  const done = Promise.all([exited, stdoutRead]).then(([[code, signal]]) => ({ code, signal, stdout: all.filter(Boolean).join("\n"), stderr }));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on("close", (code, signal) => resolve([code, signal])),
+  );
+  const done = Promise.all([exited, stdoutRead]).then(([[code, signal]]) => ({
+    code,
+    signal,
+    stdout: all.filter(Boolean).join("\n"),
+    stderr,
+  }));
   const nextEvent = (): Promise<Record<string, unknown>> =>
     new Promise<string>((resolve) => {
       const line = lines.shift();
@@ -224,7 +235,10 @@ export async function openGate(): Promise<{ port: number; next(): void; close():
  * first, run.finished last and once, and its exit_code is the process's exit
  * status.
  */
-export function expectCanonical(result: CliResult): { events: Record<string, unknown>[]; finished: Record<string, unknown> } {
+export function expectCanonical(result: CliResult): {
+  events: Record<string, unknown>[];
+  finished: Record<string, unknown>;
+} {
   expect(verifyLines(result.stdout.split("\n").filter((line) => line !== ""))).toEqual([]);
   const events = parseJsonl(result.stdout);
   expect(events.length).toBeGreaterThanOrEqual(2);
@@ -252,7 +266,10 @@ export async function runStandIn(
   options: { knobs?: Record<string, string>; env?: NodeJS.ProcessEnv; cwd?: string; bin?: string } = {},
 ): Promise<{ result: CliResult; standIn: StandInRecord | undefined }> {
   const record = scratch.recordPath();
-  const result = await runCli(["run", "--bin", options.bin ?? STAND_IN, ...args], { cwd: options.cwd, env: { ...standInEnv(record, options.knobs ?? {}), ...options.env } });
+  const result = await runCli(["run", "--bin", options.bin ?? STAND_IN, ...args], {
+    cwd: options.cwd,
+    env: { ...standInEnv(record, options.knobs ?? {}), ...options.env },
+  });
   return { result, standIn: expectNoneLeftRunning(record) };
 }
 

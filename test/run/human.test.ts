@@ -24,7 +24,11 @@ function fakeStderr(options: { stuck?: boolean } = {}): FakeStderr {
       else callback();
     },
   }) as unknown as FakeStderr;
-  Object.assign(stream, { isTTY: false, text: () => written, release: () => held.splice(0).forEach((callback) => callback()) });
+  Object.assign(stream, {
+    isTTY: false,
+    text: () => written,
+    release: () => held.splice(0).forEach((callback) => callback()),
+  });
   return stream;
 }
 
@@ -33,11 +37,26 @@ function fakeTerminal(): FakeStderr {
   const stream = fakeStderr();
   const written = stream.text;
   const moveCursor = (): boolean => true;
-  Object.assign(stream, { isTTY: true, columns: 100, rows: 40, cursorTo: moveCursor, moveCursor, clearLine: moveCursor, text: () => stripVTControlCharacters(written()) });
+  Object.assign(stream, {
+    isTTY: true,
+    columns: 100,
+    rows: 40,
+    cursorTo: moveCursor,
+    moveCursor,
+    clearLine: moveCursor,
+    text: () => stripVTControlCharacters(written()),
+  });
   return stream;
 }
 
-const envelope = { v: 1, seq: 1, ts: "2026-01-01T00:00:00.000Z", elapsed_ms: 0, run_id: "r", backend: "evosci" } as const;
+const envelope = {
+  v: 1,
+  seq: 1,
+  ts: "2026-01-01T00:00:00.000Z",
+  elapsed_ms: 0,
+  run_id: "r",
+  backend: "evosci",
+} as const;
 const event = (e: Record<string, unknown>): CanonicalEvent => ({ ...envelope, ...e }) as unknown as CanonicalEvent;
 const finished = (e: Partial<EventOf<"run.finished">>): EventOf<"run.finished"> =>
   ({
@@ -48,7 +67,16 @@ const finished = (e: Partial<EventOf<"run.finished">>): EventOf<"run.finished"> 
     backend_exit: { code: 0, signal: null },
     duration_ms: 12_345,
     result: null,
-    counts: { turns: 0, messages: 1, tool_calls: 2, tool_failures: 1, errors: 0, retries: 0, unknown_events: 0, unparsed_lines: 0 },
+    counts: {
+      turns: 0,
+      messages: 1,
+      tool_calls: 2,
+      tool_failures: 1,
+      errors: 0,
+      retries: 0,
+      unknown_events: 0,
+      unparsed_lines: 0,
+    },
     ...e,
   }) as EventOf<"run.finished">;
 
@@ -59,9 +87,27 @@ describe("human output on a terminal", () => {
     renderer.event(event({ type: "run.started", agentstream_version: "0", mode: "run" }));
     renderer.event(event({ type: "reasoning.delta", message_id: "m1", text: "hmm" }));
     expect(stream.text()).toContain("evosci · thinking");
-    renderer.event(event({ type: "tool.started", tool_call_id: "t1", name: "web_search", args: {}, agent: { name: "research-agent", instance_id: "i1" } }));
+    renderer.event(
+      event({
+        type: "tool.started",
+        tool_call_id: "t1",
+        name: "web_search",
+        args: {},
+        agent: { name: "research-agent", instance_id: "i1" },
+      }),
+    );
     expect(stream.text()).toContain("evosci · running research-agent › web_search");
-    renderer.event(event({ type: "tool.completed", tool_call_id: "t1", name: "web_search", status: "failed", output: "", duration_ms: 1500, agent: { name: "research-agent", instance_id: "i1" } }));
+    renderer.event(
+      event({
+        type: "tool.completed",
+        tool_call_id: "t1",
+        name: "web_search",
+        status: "failed",
+        output: "",
+        duration_ms: 1500,
+        agent: { name: "research-agent", instance_id: "i1" },
+      }),
+    );
     expect(stream.text()).toContain("✖ research-agent › web_search 1.5s\n");
     renderer.status("waiting for EvoScientist to exit");
     expect(stream.text()).toContain("evosci · waiting for EvoScientist to exit");
@@ -76,7 +122,16 @@ describe("human output on a terminal", () => {
     renderer.event(event({ type: "retry.started", scope: "request", attempt: 1, delay_ms: 2000, error: "overloaded" }));
     expect(stream.text()).toContain("evosci · retrying (attempt 1)");
     expect(stream.text()).toContain("↻ retry 1 in 2.0s: overloaded\n");
-    renderer.event(event({ type: "retry.started", scope: "request", attempt: 2, max_attempts: 5, delay_ms: 2000, error: "overloaded" }));
+    renderer.event(
+      event({
+        type: "retry.started",
+        scope: "request",
+        attempt: 2,
+        max_attempts: 5,
+        delay_ms: 2000,
+        error: "overloaded",
+      }),
+    );
     expect(stream.text()).toContain("evosci · retrying (attempt 2/5)");
     expect(stream.text()).toContain("↻ retry 2/5 in 2.0s: overloaded\n");
     expect(stream.text()).not.toContain("undefined");
@@ -87,7 +142,9 @@ describe("human output on a terminal", () => {
     const stream = fakeTerminal();
     const renderer = new HumanRenderer({ stream, verbosity: "quiet", backend: "pi", env: {} });
     renderer.event(event({ type: "run.started", agentstream_version: "0", mode: "run" }));
-    renderer.event(event({ type: "tool.completed", tool_call_id: "t1", name: "read", status: "succeeded", output: "" }));
+    renderer.event(
+      event({ type: "tool.completed", tool_call_id: "t1", name: "read", status: "succeeded", output: "" }),
+    );
     renderer.event(finished({}));
     expect(stream.text()).toBe("");
   });
@@ -108,7 +165,12 @@ describe("the backend's own stderr, shown with --verbose", () => {
 
   it("is not read on while stderr's reader lags; never held back when it is not shown", async () => {
     const verbose = fakeStderr({ stuck: true });
-    const shown = new HumanRenderer({ stream: verbose, verbosity: "verbose", backend: "evosci", env: { NO_COLOR: "1" } });
+    const shown = new HumanRenderer({
+      stream: verbose,
+      verbosity: "verbose",
+      backend: "evosci",
+      env: { NO_COLOR: "1" },
+    });
     shown.backendStderr(Buffer.from("noise\n".repeat(500)));
     expect(shown.needsDrain).toBe(true);
     let drained = false;
@@ -120,7 +182,12 @@ describe("the backend's own stderr, shown with --verbose", () => {
     expect(shown.needsDrain).toBe(false);
 
     const normal = fakeStderr({ stuck: true });
-    const hidden = new HumanRenderer({ stream: normal, verbosity: "normal", backend: "evosci", env: { NO_COLOR: "1" } });
+    const hidden = new HumanRenderer({
+      stream: normal,
+      verbosity: "normal",
+      backend: "evosci",
+      env: { NO_COLOR: "1" },
+    });
     normal.write("x".repeat(2048));
     hidden.backendStderr(Buffer.from("noise\n".repeat(500)));
     expect(normal.writableNeedDrain).toBe(true);
@@ -132,7 +199,11 @@ describe("human output: formats", () => {
   const plain = new Chalk({ level: 0 });
 
   it("durations", () => {
-    expect([formatDuration(850), formatDuration(12_345), formatDuration(125_000)]).toEqual(["850ms", "12.3s", "2m 05s"]);
+    expect([formatDuration(850), formatDuration(12_345), formatDuration(125_000)]).toEqual([
+      "850ms",
+      "12.3s",
+      "2m 05s",
+    ]);
   });
 
   it("a failure: a short line with the cause in words and the exit code, then the message and the counts indented below", () => {
@@ -155,15 +226,29 @@ describe("human output: formats", () => {
   });
 
   it("a provider's JSON body (or EvoScientist's Python dict) is taken apart: its message inline, its other values as fields below", () => {
-    const atomic = '500: {"message":"The server had an error while processing your request (fake 500)","type":"server_error","param":null,"code":null}';
-    expect(summaryLines(finished({ status: "failed", exit_code: 75, error: { code: "provider", message: atomic, retryable: true } }), plain, 100)).toEqual([
+    const atomic =
+      '500: {"message":"The server had an error while processing your request (fake 500)","type":"server_error","param":null,"code":null}';
+    expect(
+      summaryLines(
+        finished({ status: "failed", exit_code: 75, error: { code: "provider", message: atomic, retryable: true } }),
+        plain,
+        100,
+      ),
+    ).toEqual([
       "✖ failed after 12.3s: the provider returned an error, worth retrying · exit 75",
       "  500: The server had an error while processing your request (fake 500)",
       "    type: server_error",
       "  2 tool calls (1 failed)",
     ]);
-    const evosci = "Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}, 'request_id': 'req_011CiOeRfYyHnYIJUDmDd8Lt'}";
-    expect(summaryLines(finished({ status: "failed", exit_code: 75, error: { code: "overloaded", message: evosci, retryable: true } }), plain, 60)).toEqual([
+    const evosci =
+      "Error code: 529 - {'type': 'error', 'error': {'type': 'overloaded_error', 'message': 'Overloaded'}, 'request_id': 'req_011CiOeRfYyHnYIJUDmDd8Lt'}";
+    expect(
+      summaryLines(
+        finished({ status: "failed", exit_code: 75, error: { code: "overloaded", message: evosci, retryable: true } }),
+        plain,
+        60,
+      ),
+    ).toEqual([
       "✖ failed after 12.3s: the provider is overloaded, worth",
       "  retrying · exit 75",
       "  Error code: 529: Overloaded",
@@ -174,15 +259,33 @@ describe("human output: formats", () => {
   });
 
   it("cancelled by a signal, or timed out by --timeout: said once, in the first line", () => {
-    const sigint = finished({ status: "cancelled", exit_code: 130, error: { code: "cancelled", message: "cancelled by SIGINT", retryable: false } });
-    expect(summaryLines(sigint, plain, 100)).toEqual(["■ cancelled by SIGINT after 12.3s · exit 130", "  2 tool calls (1 failed)"]);
-    const timeout = finished({ status: "timed_out", exit_code: 124, error: { code: "timeout", message: "the run exceeded --timeout and was stopped", retryable: false } });
-    expect(summaryLines(timeout, plain, 100)).toEqual(["⏱ timed out after 12.3s · exit 124", "  2 tool calls (1 failed)"]);
+    const sigint = finished({
+      status: "cancelled",
+      exit_code: 130,
+      error: { code: "cancelled", message: "cancelled by SIGINT", retryable: false },
+    });
+    expect(summaryLines(sigint, plain, 100)).toEqual([
+      "■ cancelled by SIGINT after 12.3s · exit 130",
+      "  2 tool calls (1 failed)",
+    ]);
+    const timeout = finished({
+      status: "timed_out",
+      exit_code: 124,
+      error: { code: "timeout", message: "the run exceeded --timeout and was stopped", retryable: false },
+    });
+    expect(summaryLines(timeout, plain, 100)).toEqual([
+      "⏱ timed out after 12.3s · exit 124",
+      "  2 tool calls (1 failed)",
+    ]);
   });
 
   it("every line fits the width, however long the message; a success stays one line when it fits", () => {
     const message = `400: ${"a long explanation of what went wrong ".repeat(8)}/a/path/without/any/spaces/${"x".repeat(120)}`;
-    const lines = summaryLines(finished({ status: "failed", exit_code: 1, error: { code: "provider", message, retryable: false } }), plain, 50);
+    const lines = summaryLines(
+      finished({ status: "failed", exit_code: 1, error: { code: "provider", message, retryable: false } }),
+      plain,
+      50,
+    );
     expect(lines.filter((line) => line.length > 50)).toEqual([]);
     expect(lines.slice(1).every((line) => line.startsWith("  "))).toBe(true);
     expect(lines.join("").replace(/\s+/g, "")).toContain("x".repeat(120).slice(0, 40));

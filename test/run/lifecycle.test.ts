@@ -1,7 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { expectCanonical, expectNoneLeftRunning, nextOfType, Scratch, STAND_IN, startCli, transcript } from "./helpers.js";
+import {
+  expectCanonical,
+  expectNoneLeftRunning,
+  nextOfType,
+  Scratch,
+  STAND_IN,
+  startCli,
+  transcript,
+} from "./helpers.js";
 
 // Signals, --timeout, --linger and what the backend leaves behind. Each test
 // waits for a canonical line proving the backend is mid-run before it acts,
@@ -46,7 +54,11 @@ describe.concurrent("agentstream run: stopping the backend", () => {
     const log = scratch.path("signals.log");
     const { result, events, finished } = await signalMidRun("evosci", "SIGINT", { STANDIN_SIGNAL_LOG: log });
     expect(result.code).toBe(130);
-    expect(finished).toMatchObject({ status: "cancelled", error: { code: "cancelled" }, backend_exit: { code: 130, signal: null } });
+    expect(finished).toMatchObject({
+      status: "cancelled",
+      error: { code: "cancelled" },
+      backend_exit: { code: 130, signal: null },
+    });
     expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "cancelled", synthetic: true });
     expect(readFileSync(log, "utf8")).toBe("SIGINT\n");
     expect(result.stderr).toMatch(/■ cancelled by SIGINT after [^\n]* · exit 130\n/);
@@ -64,7 +76,10 @@ describe.concurrent("agentstream run: stopping the backend", () => {
 
   it("SIGTERM → run.finished cancelled, exit 143", async () => {
     const { result, finished } = await signalMidRun("atomic", "SIGTERM");
-    expect(finished).toMatchObject({ status: "cancelled", error: { code: "cancelled", message: "cancelled by SIGTERM" } });
+    expect(finished).toMatchObject({
+      status: "cancelled",
+      error: { code: "cancelled", message: "cancelled by SIGTERM" },
+    });
     expect(result.code).toBe(143);
   });
 
@@ -77,13 +92,19 @@ describe.concurrent("agentstream run: stopping the backend", () => {
   it("a second SIGINT kills at once, without waiting for the grace period", async () => {
     const log = scratch.path("signals.log");
     // The backend ignores its stop signal and the grace period is far longer than the test may take.
-    const { run, record, started } = midRun("evosci", { STANDIN_SIGNAL_LOG: log, STANDIN_IGNORE_SIGNALS: "1" }, ["--grace", "300"]);
+    const { run, record, started } = midRun("evosci", { STANDIN_SIGNAL_LOG: log, STANDIN_IGNORE_SIGNALS: "1" }, [
+      "--grace",
+      "300",
+    ]);
     await started;
     run.child.kill("SIGINT");
     await signalLogged(log);
     run.child.kill("SIGINT");
     const result = await run.done;
-    expect(expectCanonical(result).finished).toMatchObject({ status: "cancelled", backend_exit: { code: null, signal: "SIGKILL" } });
+    expect(expectCanonical(result).finished).toMatchObject({
+      status: "cancelled",
+      backend_exit: { code: null, signal: "SIGKILL" },
+    });
     expect(result.code).toBe(130);
     expectNoneLeftRunning(record);
   });
@@ -97,30 +118,48 @@ describe.concurrent("agentstream run: stopping the backend", () => {
   it("--timeout → SIGTERM, run.finished timed_out, exit 124", async () => {
     const record = scratch.recordPath();
     const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--timeout", "0.3", "x"], {
-      env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"), STANDIN_END: "hang", STANDIN_GRANDCHILD: "hang" },
+      env: {
+        STANDIN_RECORD: record,
+        STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"),
+        STANDIN_END: "hang",
+        STANDIN_GRANDCHILD: "hang",
+      },
     });
     const { finished } = expectCanonical(result);
     expect(result.code).toBe(124);
-    expect(finished).toMatchObject({ status: "timed_out", error: { code: "timeout" }, backend_exit: { code: null, signal: "SIGTERM" } });
+    expect(finished).toMatchObject({
+      status: "timed_out",
+      error: { code: "timeout" },
+      backend_exit: { code: null, signal: "SIGTERM" },
+    });
     expectNoneLeftRunning(record);
   });
 
-  it.each(["0.2", "0"])("--timeout: a backend that ignores SIGTERM is killed after --grace %s (0: at once)", async (grace) => {
-    const record = scratch.recordPath();
-    // Long enough for the stand-in to have set its handlers even on a busy machine.
-    const result = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--timeout", "2", "--grace", grace, "x"], {
-      env: {
-        STANDIN_RECORD: record,
-        STANDIN_TRANSCRIPT: transcript("atomic-header.jsonl"),
-        STANDIN_END: "hang",
-        STANDIN_SIGNAL_LOG: scratch.path(`signals-${grace}.log`),
-        STANDIN_IGNORE_SIGNALS: "1",
-      },
-    });
-    expect(expectCanonical(result).finished).toMatchObject({ status: "timed_out", backend_exit: { code: null, signal: "SIGKILL" } });
-    expect(result.code).toBe(124);
-    expectNoneLeftRunning(record);
-  });
+  it.each(["0.2", "0"])(
+    "--timeout: a backend that ignores SIGTERM is killed after --grace %s (0: at once)",
+    async (grace) => {
+      const record = scratch.recordPath();
+      // Long enough for the stand-in to have set its handlers even on a busy machine.
+      const result = await runCli(
+        ["run", "--backend", "atomic", "--bin", STAND_IN, "--timeout", "2", "--grace", grace, "x"],
+        {
+          env: {
+            STANDIN_RECORD: record,
+            STANDIN_TRANSCRIPT: transcript("atomic-header.jsonl"),
+            STANDIN_END: "hang",
+            STANDIN_SIGNAL_LOG: scratch.path(`signals-${grace}.log`),
+            STANDIN_IGNORE_SIGNALS: "1",
+          },
+        },
+      );
+      expect(expectCanonical(result).finished).toMatchObject({
+        status: "timed_out",
+        backend_exit: { code: null, signal: "SIGKILL" },
+      });
+      expect(result.code).toBe(124);
+      expectNoneLeftRunning(record);
+    },
+  );
 });
 
 describe.concurrent("agentstream run: after the backend's last event", () => {
@@ -136,7 +175,11 @@ describe.concurrent("agentstream run: after the backend's last event", () => {
     });
     const { finished } = expectCanonical(result);
     expect(result.code).toBe(0);
-    expect(finished).toMatchObject({ status: "succeeded", backend_exit: { code: 0, signal: null }, resume: { session_id: "5e1f00d2" } });
+    expect(finished).toMatchObject({
+      status: "succeeded",
+      backend_exit: { code: 0, signal: null },
+      resume: { session_id: "5e1f00d2" },
+    });
     expectNoneLeftRunning(record);
   });
 
@@ -147,7 +190,11 @@ describe.concurrent("agentstream run: after the backend's last event", () => {
     });
     const { finished } = expectCanonical(result);
     expect(result.code).toBe(0);
-    expect(finished).toMatchObject({ status: "succeeded", backend_exit: { code: null, signal: "SIGINT" }, result: { text: "There are two entries: README.md and data/." } });
+    expect(finished).toMatchObject({
+      status: "succeeded",
+      backend_exit: { code: null, signal: "SIGINT" },
+      result: { text: "There are two entries: README.md and data/." },
+    });
     expectNoneLeftRunning(record);
   });
 
@@ -156,7 +203,11 @@ describe.concurrent("agentstream run: after the backend's last event", () => {
     const result = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--linger", "0", "x"], {
       env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("atomic-success.jsonl"), STANDIN_END: "hang" },
     });
-    expect(expectCanonical(result).finished).toMatchObject({ status: "succeeded", backend_exit: { signal: "SIGTERM" }, result: { text: "Hi there." } });
+    expect(expectCanonical(result).finished).toMatchObject({
+      status: "succeeded",
+      backend_exit: { signal: "SIGTERM" },
+      result: { text: "Hi there." },
+    });
     expect(result.code).toBe(0);
     expectNoneLeftRunning(record);
   });
@@ -164,9 +215,16 @@ describe.concurrent("agentstream run: after the backend's last event", () => {
   it("a process the backend left holding stdout does not keep the run open, and is stopped", async () => {
     const record = scratch.recordPath();
     const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "x"], {
-      env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl"), STANDIN_GRANDCHILD: "holds-stdout" },
+      env: {
+        STANDIN_RECORD: record,
+        STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl"),
+        STANDIN_GRANDCHILD: "holds-stdout",
+      },
     });
-    expect(expectCanonical(result).finished).toMatchObject({ status: "succeeded", backend_exit: { code: 0, signal: null } });
+    expect(expectCanonical(result).finished).toMatchObject({
+      status: "succeeded",
+      backend_exit: { code: 0, signal: null },
+    });
     expect(result.code).toBe(0);
     expect(expectNoneLeftRunning(record)?.grandchild).toBeTypeOf("number");
   });

@@ -15,7 +15,10 @@ const LIMIT = 128 * 1024 - 1;
 describe.concurrent("agentstream run: a long prompt", () => {
   it("5 MB on stdin (-): exit 2, 'too long for the command line', nothing started, nothing on stdout", async () => {
     const record = scratch.recordPath();
-    const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "-"], { input: "p".repeat(5 * 1024 * 1024), env: { STANDIN_RECORD: record } });
+    const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "-"], {
+      input: "p".repeat(5 * 1024 * 1024),
+      env: { STANDIN_RECORD: record },
+    });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toContain("the prompt on stdin is too long for the command line");
@@ -28,7 +31,9 @@ describe.concurrent("agentstream run: a long prompt", () => {
     const file = scratch.path("long-prompt.txt");
     writeFileSync(file, "é".repeat((LIMIT + 1) / 2));
     const record = scratch.recordPath();
-    const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--prompt-file", file], { env: { STANDIN_RECORD: record } });
+    const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--prompt-file", file], {
+      env: { STANDIN_RECORD: record },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`--prompt-file ${file} is too long for the command line: ${LIMIT + 1} bytes`);
     expect(existsSync(record)).toBe(false);
@@ -52,11 +57,15 @@ describe.concurrent("agentstream run: a long prompt", () => {
 
   it("a command line the system refuses all the same (E2BIG: a large environment): said as such, with a hint that fits", async () => {
     // 2 MB of environment: agentstream starts, but not a backend given a long prompt on top of it.
-    const env: NodeJS.ProcessEnv = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`AGENTSTREAM_TEST_BULK_${i}`, "b".repeat(100_000)]));
+    const env: NodeJS.ProcessEnv = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`AGENTSTREAM_TEST_BULK_${i}`, "b".repeat(100_000)]),
+    );
     const file = scratch.path("prompt.txt");
     writeFileSync(file, "q".repeat(120_000));
     const record = scratch.recordPath();
-    const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "--prompt-file", file], { env: { ...env, STANDIN_RECORD: record } });
+    const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "--prompt-file", file], {
+      env: { ...env, STANDIN_RECORD: record },
+    });
     const { finished } = expectCanonical(result);
     expect(finished).toMatchObject({ status: "failed", error: { code: "backend_not_found" } });
     expect((finished.error as { message: string }).message).toContain("too long for the system (E2BIG)");

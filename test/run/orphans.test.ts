@@ -18,7 +18,9 @@ const hasSetsid = process.platform === "linux" && spawnSync("setsid", ["true"]).
 const PARALLEL = 20;
 
 describe.runIf(hasSetsid)("agentstream run: no orphans under parallel load", () => {
-  it(`${PARALLEL} runs at once, each backend leaving a setsid process on its stdout as it exits: none left running`, { timeout: 120_000 }, async ({ onTestFinished }) => {
+  it(`${PARALLEL} runs at once, each backend leaving a setsid process on its stdout as it exits: none left running`, {
+    timeout: 120_000,
+  }, async ({ onTestFinished }) => {
     // A sleep this long is ours alone: it names the processes this test started.
     const seconds = `1000.${process.pid}${Date.now() % 100_000}`;
     const pidFiles = Array.from({ length: PARALLEL }, () => scratch.path("escapee.pid"));
@@ -26,10 +28,13 @@ describe.runIf(hasSetsid)("agentstream run: no orphans under parallel load", () 
     onTestFinished(() => void killRunningWith(seconds));
     const results = await Promise.all(
       pidFiles.map((pidFile) =>
-        runCli(["run", "--backend", "pi", "--bin", SETSID_AT_EXIT, "--grace", "1", "x"], { env: { ESCAPEE_SECONDS: seconds, ESCAPEE_PID_FILE: pidFile } }),
+        runCli(["run", "--backend", "pi", "--bin", SETSID_AT_EXIT, "--grace", "1", "x"], {
+          env: { ESCAPEE_SECONDS: seconds, ESCAPEE_PID_FILE: pidFile },
+        }),
       ),
     );
-    for (const result of results) expect(expectCanonical(result).finished).toMatchObject({ backend_exit: { code: 0, signal: null } });
+    for (const result of results)
+      expect(expectCanonical(result).finished).toMatchObject({ backend_exit: { code: 0, signal: null } });
     // Each backend did start its escapee...
     expect(pidFiles.filter((file) => !existsSync(file))).toEqual([]);
     // ...and none of them is running now.

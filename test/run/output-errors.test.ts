@@ -13,7 +13,10 @@ import { killRunningWith, STAND_IN, transcript } from "./helpers.js";
 function toDevFull(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stderr: string }> {
   const full = openSync("/dev/full", "w");
   try {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", full, "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", full, "pipe"],
+    });
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
@@ -24,7 +27,9 @@ function toDevFull(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
 
 function expectOneCleanLine(stderr: string, reason = "ENOSPC: no space left on device"): void {
   expect(stderr).not.toMatch(/\n\s+at |internal error|Error:/);
-  expect(stderr.split("\n").filter((line) => /cannot write to stdout/.test(line))).toEqual([`agentstream: cannot write to stdout: ${reason}`]);
+  expect(stderr.split("\n").filter((line) => /cannot write to stdout/.test(line))).toEqual([
+    `agentstream: cannot write to stdout: ${reason}`,
+  ]);
 }
 
 // A terminal that went away: its pty's other side is closed, so every write fails with EIO.
@@ -77,10 +82,19 @@ describe.runIf(existsSync("/dev/full")).concurrent("stdout on a full disk (>/dev
 describe.runIf(hasPython)("stdout on a terminal that went away (EIO)", () => {
   it("run: one line on stderr, exit 74, the backend stopped", async () => {
     const token = `prompt-${randomUUID()}`;
-    const child = spawn("python3", ["-c", ON_GONE_TERMINAL, process.execPath, BIN, "run", "--backend", "evosci", "--bin", STAND_IN, token], {
-      env: { ...process.env, NO_COLOR: "1", STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"), STANDIN_END: "hang" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      "python3",
+      ["-c", ON_GONE_TERMINAL, process.execPath, BIN, "run", "--backend", "evosci", "--bin", STAND_IN, token],
+      {
+        env: {
+          ...process.env,
+          NO_COLOR: "1",
+          STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"),
+          STANDIN_END: "hang",
+        },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     await new Promise((resolve) => child.on("close", resolve));

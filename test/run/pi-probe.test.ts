@@ -1,6 +1,15 @@
 import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { expectCanonical, expectNoneLeftRunning, killAfterTest, readRecord, Scratch, STAND_IN, startCli, transcript } from "./helpers.js";
+import {
+  expectCanonical,
+  expectNoneLeftRunning,
+  killAfterTest,
+  readRecord,
+  Scratch,
+  STAND_IN,
+  startCli,
+  transcript,
+} from "./helpers.js";
 
 // A prompt starting with "-" makes agentstream ask pi its version first
 // (`pi --version`). That probe is run like the backend: bounded in time,
@@ -21,24 +30,31 @@ describe.concurrent("agentstream run: the pi --version probe", () => {
   it.for([
     ["SIGTERM", 143],
     ["SIGINT", 130],
-  ] as const)("%s during the probe (which ignores SIGTERM): run.started, run.finished cancelled, exit %i, the probe killed", async ([signal, code], { onTestFinished }) => {
-    const probe = scratch.recordPath();
-    const record = scratch.recordPath();
-    const run = startCli(PI_RUN, { env: { STANDIN_VERSION_PROBE: "deaf", STANDIN_VERSION_RECORD: probe, STANDIN_RECORD: record } });
-    killAfterTest(onTestFinished, run, probe, record);
-    await probeRunning(probe);
-    run.child.kill(signal);
-    const result = await run.done;
-    const { events, finished } = expectCanonical(result);
-    expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
-    expect(finished).toMatchObject({ status: "cancelled", backend_exit: null, error: { code: "cancelled" } });
-    expect(result.code).toBe(code);
-    expectNoneLeftRunning(probe);
-    // The backend itself never started.
-    expect(existsSync(record)).toBe(false);
-  });
+  ] as const)(
+    "%s during the probe (which ignores SIGTERM): run.started, run.finished cancelled, exit %i, the probe killed",
+    async ([signal, code], { onTestFinished }) => {
+      const probe = scratch.recordPath();
+      const record = scratch.recordPath();
+      const run = startCli(PI_RUN, {
+        env: { STANDIN_VERSION_PROBE: "deaf", STANDIN_VERSION_RECORD: probe, STANDIN_RECORD: record },
+      });
+      killAfterTest(onTestFinished, run, probe, record);
+      await probeRunning(probe);
+      run.child.kill(signal);
+      const result = await run.done;
+      const { events, finished } = expectCanonical(result);
+      expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
+      expect(finished).toMatchObject({ status: "cancelled", backend_exit: null, error: { code: "cancelled" } });
+      expect(result.code).toBe(code);
+      expectNoneLeftRunning(probe);
+      // The backend itself never started.
+      expect(existsSync(record)).toBe(false);
+    },
+  );
 
-  it("a probe that ignores SIGTERM is killed after its 10 s and --grace: the version is unknown, the prompt refused (exit 2)", { timeout: 60_000 }, async ({ onTestFinished }) => {
+  it("a probe that ignores SIGTERM is killed after its 10 s and --grace: the version is unknown, the prompt refused (exit 2)", {
+    timeout: 60_000,
+  }, async ({ onTestFinished }) => {
     const probe = scratch.recordPath();
     const run = startCli(PI_RUN, { env: { STANDIN_VERSION_PROBE: "deaf", STANDIN_VERSION_RECORD: probe } });
     killAfterTest(onTestFinished, run, probe);
@@ -49,7 +65,9 @@ describe.concurrent("agentstream run: the pi --version probe", () => {
     expect(result.stderr).toContain('pi (version unknown) has no "--"');
   });
 
-  it("a probe that answers and leaves a child holding its stdout: the run goes on at once, the child stopped", { timeout: 60_000 }, async ({ onTestFinished }) => {
+  it("a probe that answers and leaves a child holding its stdout: the run goes on at once, the child stopped", {
+    timeout: 60_000,
+  }, async ({ onTestFinished }) => {
     const probe = scratch.recordPath();
     const record = scratch.recordPath();
     const run = startCli(PI_RUN, {

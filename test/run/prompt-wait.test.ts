@@ -20,21 +20,27 @@ function catchesSighup(pid: number): boolean {
   }
 }
 
-describe.runIf(process.platform === "linux").concurrent("agentstream run -: a signal while it waits for the prompt on stdin", () => {
-  it.for([
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-    ["SIGHUP", 143],
-  ] as const)("%s: exit %i, nothing on stdout, one line on stderr, nothing started", async ([signal, code], { onTestFinished }) => {
-    const run = startCli(["run", "--backend", "evosci", "--bin", STAND_IN, "-"], { stdin: "pipe" });
-    killAfterTest(onTestFinished, run);
-    // Wait (within a guard) until it listens; signalled either way, so that a failure shows as one.
-    for (let look = 0; look < 400 && !catchesSighup(run.child.pid!); look++) await new Promise((resolve) => setTimeout(resolve, 50));
-    run.child.kill(signal);
-    const result = await run.done;
-    expect(result.signal).toBeNull();
-    expect(result.code).toBe(code);
-    expect(result.stdout).toBe("");
-    expect(result.stderr).toBe(`agentstream: ${signal} while reading the prompt from stdin: nothing was started\n`);
+describe
+  .runIf(process.platform === "linux")
+  .concurrent("agentstream run -: a signal while it waits for the prompt on stdin", () => {
+    it.for([
+      ["SIGINT", 130],
+      ["SIGTERM", 143],
+      ["SIGHUP", 143],
+    ] as const)(
+      "%s: exit %i, nothing on stdout, one line on stderr, nothing started",
+      async ([signal, code], { onTestFinished }) => {
+        const run = startCli(["run", "--backend", "evosci", "--bin", STAND_IN, "-"], { stdin: "pipe" });
+        killAfterTest(onTestFinished, run);
+        // Wait (within a guard) until it listens; signalled either way, so that a failure shows as one.
+        for (let look = 0; look < 400 && !catchesSighup(run.child.pid!); look++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        run.child.kill(signal);
+        const result = await run.done;
+        expect(result.signal).toBeNull();
+        expect(result.code).toBe(code);
+        expect(result.stdout).toBe("");
+        expect(result.stderr).toBe(`agentstream: ${signal} while reading the prompt from stdin: nothing was started\n`);
+      },
+    );
   });
-});

@@ -39,12 +39,20 @@ const HOSTILE = [
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
 /** A run that succeeds: what the backend was given, and run.started. */
-async function succeed(backend: keyof typeof SUCCESS, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; bin?: string } = {}) {
+async function succeed(
+  backend: keyof typeof SUCCESS,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; bin?: string } = {},
+) {
   const knobs = { STANDIN_TRANSCRIPT: transcript(SUCCESS[backend]), STANDIN_VERSION: "1.6.0" };
   const { result, standIn } = await runStandIn(scratch, ["--backend", backend, ...args], { ...options, knobs });
   expect(result.code, result.stderr).toBe(0);
@@ -60,10 +68,18 @@ describe("agentstream run: no shell", () => {
   it("the source spawns with no shell and never calls exec", () => {
     const offences = sourceFiles(SRC).flatMap((file) => {
       const text = readFileSync(file, "utf8");
-      const found = [/\bshell\s*:/, /(?<![.\w])exec(?:Sync)?\s*\(/, /\bexecFile(?:Sync)?\b/, /\bexecSync\b/].filter((pattern) => pattern.test(text));
+      const found = [/\bshell\s*:/, /(?<![.\w])exec(?:Sync)?\s*\(/, /\bexecFile(?:Sync)?\b/, /\bexecSync\b/].filter(
+        (pattern) => pattern.test(text),
+      );
       const imports = /import\s*\{([^}]*)\}\s*from\s*"node:child_process"/.exec(text)?.[1] ?? "";
-      const unexpected = imports.split(",").map((name) => name.trim()).filter((name) => name !== "" && !/^(?:type\s+)?(?:spawn|ChildProcess\w*)$/.test(name));
-      return [...found.map((pattern) => `${file}: ${pattern}`), ...unexpected.map((name) => `${file}: imports ${name}`)];
+      const unexpected = imports
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== "" && !/^(?:type\s+)?(?:spawn|ChildProcess\w*)$/.test(name));
+      return [
+        ...found.map((pattern) => `${file}: ${pattern}`),
+        ...unexpected.map((name) => `${file}: imports ${name}`),
+      ];
     });
     expect(offences).toEqual([]);
   });
@@ -75,18 +91,24 @@ describe.concurrent("agentstream run: arguments reach the backend byte for byte"
 
   it.each([
     { backend: "evosci" as const, args: ["-p", prompt, "--output-format", "stream-json", ...HOSTILE] },
-    { backend: "atomic" as const, args: ["--mode", "json", "--model", "$(touch pwned-dollar)", ...HOSTILE, "--", prompt] },
+    {
+      backend: "atomic" as const,
+      args: ["--mode", "json", "--model", "$(touch pwned-dollar)", ...HOSTILE, "--", prompt],
+    },
     { backend: "pi" as const, args: ["--mode", "json", "--model", "$(touch pwned-dollar)", ...HOSTILE, "--", prompt] },
-  ])("$backend: quotes, $(), backticks, newlines, non-ASCII, a leading -, an empty string", async ({ backend, args }) => {
-    const cwd = scratch.path("cwd");
-    mkdirSync(cwd);
-    const model = backend === "evosci" ? [] : ["--model", "$(touch pwned-dollar)"];
-    const { record, started } = await succeed(backend, [...model, ...backendArgs, "--", prompt], { cwd });
-    expect(record.argv).toEqual(args);
-    expect(record.argvBytes).toBe(asBytes(args));
-    expect(started.command).toEqual([STAND_IN, ...args]);
-    expect(readdirSync(cwd).filter((name) => PLANTED.includes(name))).toEqual([]);
-  });
+  ])(
+    "$backend: quotes, $(), backticks, newlines, non-ASCII, a leading -, an empty string",
+    async ({ backend, args }) => {
+      const cwd = scratch.path("cwd");
+      mkdirSync(cwd);
+      const model = backend === "evosci" ? [] : ["--model", "$(touch pwned-dollar)"];
+      const { record, started } = await succeed(backend, [...model, ...backendArgs, "--", prompt], { cwd });
+      expect(record.argv).toEqual(args);
+      expect(record.argvBytes).toBe(asBytes(args));
+      expect(started.command).toEqual([STAND_IN, ...args]);
+      expect(readdirSync(cwd).filter((name) => PLANTED.includes(name))).toEqual([]);
+    },
+  );
 
   it("--bin is a path, never a command line: spaces and shell metacharacters in it are just characters", async () => {
     const dir = scratch.path("a dir; touch pwned-semicolon & $(touch pwned-dollar)");
@@ -120,7 +142,10 @@ describe.concurrent("agentstream run: arguments reach the backend byte for byte"
     ];
     for (const { args, input, message } of cases) {
       const record = scratch.recordPath();
-      const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, ...args], { input, env: standInEnv(record, {}) });
+      const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, ...args], {
+        input,
+        env: standInEnv(record, {}),
+      });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe("");
       expect(result.stderr).toContain(message);
@@ -191,8 +216,14 @@ describe.concurrent("agentstream run: secrets stay out of the stream and the log
     ]);
     expect(result.stderr).toMatch(/running .* --api-key '\[redacted\]'/);
     for (const secret of [...flagSecrets, ...Object.values(env)]) {
-      for (const [where, text] of [["stdout", result.stdout], ["stderr", result.stderr]] as const) {
-        expect(text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)), `${where} shows ${JSON.stringify(secret)}`).toBe(false);
+      for (const [where, text] of [
+        ["stdout", result.stdout],
+        ["stderr", result.stderr],
+      ] as const) {
+        expect(
+          text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)),
+          `${where} shows ${JSON.stringify(secret)}`,
+        ).toBe(false);
       }
     }
   });
@@ -206,11 +237,23 @@ describe("agentstream run: secrets the backend prints", () => {
 
   /** A pi run whose backend prints both keys on stderr and in its error event. */
   async function leaky(extra: string[]) {
-    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", JSON.stringify(said).slice(1, -1));
+    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace(
+      "400 Invalid request: unknown parameter",
+      JSON.stringify(said).slice(1, -1),
+    );
     const file = scratch.path("leaky.jsonl");
     writeFileSync(file, native);
-    const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `starting with ${envKey}\n`, STANDIN_STDERR_AT_END: `${said}\n`, STANDIN_END: "exit:0" };
-    const { result } = await runStandIn(scratch, ["--backend", "pi", `--backend-arg=--api-key=${argKey}`, ...extra, "hi"], { knobs, env: { OPENAI_API_KEY: envKey } });
+    const knobs = {
+      STANDIN_TRANSCRIPT: file,
+      STANDIN_STDERR: `starting with ${envKey}\n`,
+      STANDIN_STDERR_AT_END: `${said}\n`,
+      STANDIN_END: "exit:0",
+    };
+    const { result } = await runStandIn(
+      scratch,
+      ["--backend", "pi", `--backend-arg=--api-key=${argKey}`, ...extra, "hi"],
+      { knobs, env: { OPENAI_API_KEY: envKey } },
+    );
     // 401: the provider refused the key.
     expect(result.code, result.stderr).toBe(77);
     return result;
@@ -218,7 +261,10 @@ describe("agentstream run: secrets the backend prints", () => {
 
   function expectNoKeys(where: string, text: string): void {
     for (const secret of [envKey, argKey]) {
-      expect(text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)), `${where} shows ${secret}`).toBe(false);
+      expect(
+        text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1)),
+        `${where} shows ${secret}`,
+      ).toBe(false);
     }
   }
 
@@ -258,16 +304,31 @@ describe("agentstream run: token-shaped strings", () => {
 
   it("hidden in run.started.command, the --verbose command line, stderr and the error event, though no flag or variable names them", async () => {
     const said = `failed: ${github} ${slack} ${jwt} Bearer ${bearer}`;
-    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", said);
+    const native = readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace(
+      "400 Invalid request: unknown parameter",
+      said,
+    );
     const file = scratch.path("tokens.jsonl");
     writeFileSync(file, native);
     const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `${said}\n`, STANDIN_END: "exit:0" };
-    const args = ["--backend", "pi", `--backend-arg=--header=Authorization: Bearer ${bearer}`, "--backend-arg=-k", `--backend-arg=${openai}`, "--verbose", "hi"];
+    const args = [
+      "--backend",
+      "pi",
+      `--backend-arg=--header=Authorization: Bearer ${bearer}`,
+      "--backend-arg=-k",
+      `--backend-arg=${openai}`,
+      "--verbose",
+      "hi",
+    ];
     const { result, standIn } = await runStandIn(scratch, args, { knobs });
     expect(standIn!.argv).toContain(openai);
     const { events } = expectCanonical(result);
-    expect((events[0] as { command: string[] }).command).toEqual(expect.arrayContaining(["--header=Authorization: Bearer [redacted]", "-k", "[redacted]"]));
-    expect((events.find((event) => event.type === "error") as { message: string }).message).toBe("failed: [redacted] [redacted] [redacted] Bearer [redacted]");
+    expect((events[0] as { command: string[] }).command).toEqual(
+      expect.arrayContaining(["--header=Authorization: Bearer [redacted]", "-k", "[redacted]"]),
+    );
+    expect((events.find((event) => event.type === "error") as { message: string }).message).toBe(
+      "failed: [redacted] [redacted] [redacted] Bearer [redacted]",
+    );
     for (const token of [openai, github, slack, jwt, bearer]) {
       expect(result.stdout.includes(token), `stdout shows ${token}`).toBe(false);
       expect(result.stderr.includes(token), `stderr shows ${token}`).toBe(false);
@@ -276,16 +337,37 @@ describe("agentstream run: token-shaped strings", () => {
 
   it("normalize hides them too, and each line stays valid JSON", async () => {
     const file = scratch.path("native.jsonl");
-    writeFileSync(file, readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", `line one\\n${openai}`));
+    writeFileSync(
+      file,
+      readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace(
+        "400 Invalid request: unknown parameter",
+        `line one\\n${openai}`,
+      ),
+    );
     const result = await runCli(["normalize", "--raw", file]);
     expect(result.stdout.includes(openai)).toBe(false);
-    expect(expectCanonical(result).events.find((event) => event.type === "error")).toMatchObject({ message: "line one\n[redacted]" });
+    expect(expectCanonical(result).events.find((event) => event.type === "error")).toMatchObject({
+      message: "line one\n[redacted]",
+    });
   });
 });
 
 describe("redaction rules", () => {
   it("a secret flag is known by its last word; its value may hold a newline", () => {
-    expect(redactSecrets(["--password=a\nb", "-api_key", "k1", "--key", "k2", "--gpg-passphrase=p", "--max-tokens", "100", "--api-key-file", "/k.txt"])).toEqual([
+    expect(
+      redactSecrets([
+        "--password=a\nb",
+        "-api_key",
+        "k1",
+        "--key",
+        "k2",
+        "--gpg-passphrase=p",
+        "--max-tokens",
+        "100",
+        "--api-key-file",
+        "/k.txt",
+      ]),
+    ).toEqual([
       "--password=[redacted]",
       "-api_key",
       "[redacted]",
@@ -306,21 +388,44 @@ describe("redaction rules", () => {
       ["github_pat_11ABCDEFG0123456789_abcdef", "[redacted]"],
       ["xoxp-0123456789-abc", "[redacted]"],
       ["a eyJx.eyJy.z b", "a [redacted] b"],
-      ["scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly", "scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly"],
+      [
+        "scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly",
+        "scikit sk-learn, risk-assessment-for-the-next-quarter, Bearer short, ghp_short, eyJonly",
+      ],
     ];
     for (const [text, redacted] of cases) expect(redactTokens(text!)).toBe(redacted);
   });
 
   it("secret environment values are hidden wherever they appear, the longest first; short values are left alone", () => {
-    const env = { A_KEY: "abcdef", A_LONGER_KEY: "abcdefghij", FLAG_TOKEN: "1", PATH: "/usr/bin:/bin", HOME: "/home/someone" };
-    expect(redactSecretValues(["x=abcdefghij", "abcdef!", "1 /usr/bin /home/someone"], env)).toEqual(["x=[redacted]", "[redacted]!", "1 /usr/bin /home/someone"]);
+    const env = {
+      A_KEY: "abcdef",
+      A_LONGER_KEY: "abcdefghij",
+      FLAG_TOKEN: "1",
+      PATH: "/usr/bin:/bin",
+      HOME: "/home/someone",
+    };
+    expect(redactSecretValues(["x=abcdefghij", "abcdef!", "1 /usr/bin /home/someone"], env)).toEqual([
+      "x=[redacted]",
+      "[redacted]!",
+      "1 /usr/bin /home/someone",
+    ]);
   });
 
   it("a JSON line keeps its shape when a secret is also a key name or the digits of a number; only string values change", () => {
-    const redactor = new Redactor(["message", "123456", "s3cr\"et"]);
-    const line = JSON.stringify({ type: "error", message: "message 123456 s3cr\"et", ms: 91234567, raw: { message: ["x message"] } });
+    const redactor = new Redactor(["message", "123456", 's3cr"et']);
+    const line = JSON.stringify({
+      type: "error",
+      message: 'message 123456 s3cr"et',
+      ms: 91234567,
+      raw: { message: ["x message"] },
+    });
     const redacted = redactor.jsonLine(line);
-    expect(JSON.parse(redacted)).toEqual({ type: "error", message: "[redacted] [redacted] [redacted]", ms: 91234567, raw: { message: ["x [redacted]"] } });
+    expect(JSON.parse(redacted)).toEqual({
+      type: "error",
+      message: "[redacted] [redacted] [redacted]",
+      ms: 91234567,
+      raw: { message: ["x [redacted]"] },
+    });
     const untouched = JSON.stringify({ type: "x", n: 1 });
     expect(redactor.jsonLine(untouched)).toBe(untouched);
   });
@@ -340,6 +445,10 @@ describe("redaction rules", () => {
       onStatus: () => {},
     });
     const end = await supervisor.run();
-    expect(end).toEqual({ kind: "launch_failed", message: `EvoScientist executable ${STAND_IN} could not be started: ERR_INVALID_ARG_VALUE`, code: "ERR_INVALID_ARG_VALUE" });
+    expect(end).toEqual({
+      kind: "launch_failed",
+      message: `EvoScientist executable ${STAND_IN} could not be started: ERR_INVALID_ARG_VALUE`,
+      code: "ERR_INVALID_ARG_VALUE",
+    });
   });
 });

@@ -25,7 +25,10 @@ function hostileDirectory(): string {
 /** A canonical-looking line whose type and an unknown field are the hostile text. */
 function hostileStream(): string {
   const file = scratch.path("hostile.jsonl");
-  writeFileSync(file, `${JSON.stringify({ v: 1, seq: 1, ts: "2026-01-01T00:00:00.000Z", elapsed_ms: 0, run_id: "r", backend: "evosci", type: HOSTILE })}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ v: 1, seq: 1, ts: "2026-01-01T00:00:00.000Z", elapsed_ms: 0, run_id: "r", backend: "evosci", type: HOSTILE })}\n`,
+  );
   return file;
 }
 
@@ -39,9 +42,19 @@ describe.concurrent("every stderr message that quotes user or native text shows 
     { path: "normalize: a missing file", args: ["normalize", HOSTILE] },
     { path: "normalize: a missing --stderr", args: ["normalize", "--stderr", HOSTILE, "-"] },
     { path: "verify: a problem quoting the stream", args: ["verify", hostileStream()] },
-    { path: "run: a --bin that does not exist (summary and hint)", args: ["run", "--backend", "evosci", "--bin", join(dir, "missing"), "x"] },
-    { path: "run: a backend from the environment that does not exist", args: ["run", "--backend", "pi", "x"], env: { AGENTSTREAM_PI_BIN: join(dir, "missing") } },
-    { path: "run: a backend that cannot start (summary and hint)", args: ["run", "--backend", "evosci", "--bin", join(dir, "no-interpreter"), "x"] },
+    {
+      path: "run: a --bin that does not exist (summary and hint)",
+      args: ["run", "--backend", "evosci", "--bin", join(dir, "missing"), "x"],
+    },
+    {
+      path: "run: a backend from the environment that does not exist",
+      args: ["run", "--backend", "pi", "x"],
+      env: { AGENTSTREAM_PI_BIN: join(dir, "missing") },
+    },
+    {
+      path: "run: a backend that cannot start (summary and hint)",
+      args: ["run", "--backend", "evosci", "--bin", join(dir, "no-interpreter"), "x"],
+    },
   ];
 
   for (const { path, args, env } of cases) {

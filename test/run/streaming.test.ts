@@ -2,7 +2,15 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, parseJsonl, runCli } from "../helpers/cli.js";
-import { expectCanonical, expectNoneLeftRunning, openGate, Scratch, STAND_IN, startCli, transcript } from "./helpers.js";
+import {
+  expectCanonical,
+  expectNoneLeftRunning,
+  openGate,
+  Scratch,
+  STAND_IN,
+  startCli,
+  transcript,
+} from "./helpers.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());
@@ -12,7 +20,11 @@ describe.concurrent("agentstream run: stdout", () => {
     const gate = await openGate();
     const record = scratch.recordPath();
     const run = startCli(["run", "--backend", "evosci", "--bin", STAND_IN, "x"], {
-      env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port) },
+      env: {
+        STANDIN_RECORD: record,
+        STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"),
+        STANDIN_GATE_PORT: String(gate.port),
+      },
     });
     // The stand-in writes one native line, then waits for the gate: a line that
     // arrives here before gate.next() was written while the backend still runs.
@@ -39,7 +51,13 @@ describe.concurrent("agentstream run: stdout", () => {
     const script = `"${process.execPath}" "${BIN}" run --backend evosci --bin "${STAND_IN}" x | head -1; echo "\${PIPESTATUS[0]}" > "${status}"`;
     const result = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
       const shell = spawn("bash", ["-c", script], {
-        env: { ...process.env, NO_COLOR: "1", STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"), STANDIN_END: "flood" },
+        env: {
+          ...process.env,
+          NO_COLOR: "1",
+          STANDIN_RECORD: record,
+          STANDIN_TRANSCRIPT: transcript("evosci-partial.jsonl"),
+          STANDIN_END: "flood",
+        },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stdout = "";
@@ -59,7 +77,11 @@ describe.concurrent("agentstream run: stdout", () => {
   it("a 50 MB native line becomes one backend.unparsed event; the run goes on", async () => {
     const record = scratch.recordPath();
     const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "x"], {
-      env: { STANDIN_RECORD: record, STANDIN_HUGE_LINE_MB: "50", STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") },
+      env: {
+        STANDIN_RECORD: record,
+        STANDIN_HUGE_LINE_MB: "50",
+        STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl"),
+      },
     });
     const { events, finished } = expectCanonical(result);
     expect(result.code).toBe(0);
@@ -71,7 +93,9 @@ describe.concurrent("agentstream run: stdout", () => {
   });
 
   it("--output json: only the run.finished object, same exit code", async () => {
-    const ok = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--output", "json", "x"], { env: { STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") } });
+    const ok = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--output", "json", "x"], {
+      env: { STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") },
+    });
     expect(ok.code).toBe(0);
     expect(ok.stdout.trimEnd().split("\n")).toHaveLength(1);
     expect(JSON.parse(ok.stdout)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0, seq: 16 });
@@ -84,7 +108,9 @@ describe.concurrent("agentstream run: stdout", () => {
   });
 
   it("--output text: only the final answer, same exit code", async () => {
-    const ok = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--output", "text", "x"], { env: { STANDIN_TRANSCRIPT: transcript("atomic-success.jsonl") } });
+    const ok = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "--output", "text", "x"], {
+      env: { STANDIN_TRANSCRIPT: transcript("atomic-success.jsonl") },
+    });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toBe("Hi there.\n");
 
@@ -98,8 +124,13 @@ describe.concurrent("agentstream run: stdout", () => {
 
 describe.concurrent("agentstream run: stderr", () => {
   const success = { STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl"), STANDIN_STDERR: "Loading agent...\n" };
-  const failure = { STANDIN_TRANSCRIPT: transcript("evosci-error-400.jsonl"), STANDIN_STDERR: "Loading agent...\nsomething went wrong\n", STANDIN_END: "exit:1" };
-  const run = (extra: string[], env: NodeJS.ProcessEnv) => runCli(["run", "--backend", "evosci", "--bin", STAND_IN, ...extra, "x"], { env });
+  const failure = {
+    STANDIN_TRANSCRIPT: transcript("evosci-error-400.jsonl"),
+    STANDIN_STDERR: "Loading agent...\nsomething went wrong\n",
+    STANDIN_END: "exit:1",
+  };
+  const run = (extra: string[], env: NodeJS.ProcessEnv) =>
+    runCli(["run", "--backend", "evosci", "--bin", STAND_IN, ...extra, "x"], { env });
 
   it("not a terminal: plain prefixed lines, a line per tool call and a summary, no colour", async () => {
     const result = await run([], success);

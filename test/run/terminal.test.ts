@@ -16,7 +16,11 @@ const STEPS_LINES = readFileSync(transcript("evosci-steps.jsonl"), "utf8").split
 /** A script running agentstream in the terminal as a user would: their colours, no test knobs. */
 function script(env: Record<string, string>, args: string[], redirect = ""): string {
   const exports = Object.entries(env).map(([name, value]) => `export ${name}=${sh(value)}`);
-  return ["unset NO_COLOR FORCE_COLOR", ...exports, `${sh(process.execPath)} ${sh(BIN)} ${args.map(sh).join(" ")}${redirect}`].join("\n");
+  return [
+    "unset NO_COLOR FORCE_COLOR",
+    ...exports,
+    `${sh(process.execPath)} ${sh(BIN)} ${args.map(sh).join(" ")}${redirect}`,
+  ].join("\n");
 }
 
 /** The screen's lines: the JSON ones parsed (each must parse), the others kept as text. */
@@ -32,7 +36,18 @@ function readScreen(screen: string): { events: Record<string, unknown>[]; text: 
 
 describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)", () => {
   it("stdout and stderr the same terminal (npm run demo): every JSONL line whole on the screen, no spinner drawn", async () => {
-    const terminal = new Terminal(scratch.dir, script({ REPLAY_SPEED: "20" }, ["run", "--backend", "evosci", "--bin", REPLAY, "--verbose", "Summarize data/results.csv into notes.md"]));
+    const terminal = new Terminal(
+      scratch.dir,
+      script({ REPLAY_SPEED: "20" }, [
+        "run",
+        "--backend",
+        "evosci",
+        "--bin",
+        REPLAY,
+        "--verbose",
+        "Summarize data/results.csv into notes.md",
+      ]),
+    );
     try {
       expect(await terminal.exited()).toBe(0);
       const { events, text } = readScreen(terminal.screen());
@@ -53,13 +68,19 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
     const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"]));
     try {
       // The stand-in has written its first line and waits: agentstream is mid-run.
-      const screen = await terminal.waitForScreen((s) => s.includes('"type":"message.delta"'), "no message.delta on the screen");
+      const screen = await terminal.waitForScreen(
+        (s) => s.includes('"type":"message.delta"'),
+        "no message.delta on the screen",
+      );
       expect(screen).not.toMatch(SPINNER);
       for (let i = 0; i < STEPS_LINES; i++) gate.next();
       expect(await terminal.exited()).toBe(0);
       const { events, text } = readScreen(terminal.screen());
       expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
-      expect(text).toEqual([expect.stringMatching(/^✔ ls \d+ms$/), expect.stringMatching(/^✔ succeeded in .* · 1 tool call$/)]);
+      expect(text).toEqual([
+        expect.stringMatching(/^✔ ls \d+ms$/),
+        expect.stringMatching(/^✔ succeeded in .* · 1 tool call$/),
+      ]);
     } finally {
       terminal.close();
       await gate.close();
@@ -70,7 +91,10 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
     const gate = await openGate();
     const out = scratch.path("out.jsonl");
     const env = { STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port) };
-    const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], ` > ${sh(out)}`));
+    const terminal = new Terminal(
+      scratch.dir,
+      script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], ` > ${sh(out)}`),
+    );
     try {
       await terminal.waitForScreen((s) => s.includes("evosci · writing"), "no spinner on the screen");
       expect(terminal.cursorVisible()).toBe(false);
@@ -79,7 +103,10 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
       expect(terminal.cursorVisible()).toBe(true);
       const screen = terminal.screen();
       expect(screen).not.toMatch(SPINNER);
-      expect(screen.split("\n")).toEqual([expect.stringMatching(/^✔ ls \d+ms$/), expect.stringMatching(/^✔ succeeded in .* · 1 tool call$/)]);
+      expect(screen.split("\n")).toEqual([
+        expect.stringMatching(/^✔ ls \d+ms$/),
+        expect.stringMatching(/^✔ succeeded in .* · 1 tool call$/),
+      ]);
       expect(verifyLines(readFileSync(out, "utf8").split("\n").filter(Boolean))).toEqual([]);
     } finally {
       terminal.close();
@@ -87,10 +114,17 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
     }
   });
 
-  it("Ctrl-C mid-run: the spinner is gone, the summary says \"cancelled by SIGINT\" once", async () => {
+  it('Ctrl-C mid-run: the spinner is gone, the summary says "cancelled by SIGINT" once', async () => {
     const gate = await openGate();
-    const env = { STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"), STANDIN_GATE_PORT: String(gate.port), STANDIN_SIGNAL_LOG: scratch.path("signals.log") };
-    const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], " > /dev/null"));
+    const env = {
+      STANDIN_TRANSCRIPT: transcript("evosci-steps.jsonl"),
+      STANDIN_GATE_PORT: String(gate.port),
+      STANDIN_SIGNAL_LOG: scratch.path("signals.log"),
+    };
+    const terminal = new Terminal(
+      scratch.dir,
+      script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], " > /dev/null"),
+    );
     try {
       await terminal.waitForScreen((s) => s.includes("evosci · writing"), "no spinner on the screen");
       terminal.keys("C-c");
@@ -107,14 +141,26 @@ describe.skipIf(!HAS_TMUX).concurrent("agentstream run in a real terminal (tmux)
   });
 
   it("a failure's summary is wrapped to the terminal's width by agentstream, its JSON body taken apart", async () => {
-    const env = { STANDIN_TRANSCRIPT: transcript("evosci-error-529.jsonl"), STANDIN_STDERR: `Traceback: ${"overloaded ".repeat(12)}\n`, STANDIN_END: "exit:1" };
-    const terminal = new Terminal(scratch.dir, script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], " > /dev/null"), { width: 60 });
+    const env = {
+      STANDIN_TRANSCRIPT: transcript("evosci-error-529.jsonl"),
+      STANDIN_STDERR: `Traceback: ${"overloaded ".repeat(12)}\n`,
+      STANDIN_END: "exit:1",
+    };
+    const terminal = new Terminal(
+      scratch.dir,
+      script(env, ["run", "--backend", "evosci", "--bin", STAND_IN, "do it"], " > /dev/null"),
+      { width: 60 },
+    );
     try {
       expect(await terminal.exited()).toBe(75);
       // capture-pane -J joins the lines the terminal itself wrapped: a line wider than the pane was not wrapped by us.
       const lines = terminal.screen().split("\n");
       expect(lines.filter((line) => line.length > 60 && !line.includes("│"))).toEqual([]);
-      expect(lines.slice(0, 3)).toEqual([expect.stringMatching(/^✖ failed after \S+: the provider is overloaded, worth$/), "  retrying · exit 75", "  Error code: 529: Overloaded"]);
+      expect(lines.slice(0, 3)).toEqual([
+        expect.stringMatching(/^✖ failed after \S+: the provider is overloaded, worth$/),
+        "  retrying · exit 75",
+        "  Error code: 529: Overloaded",
+      ]);
       expect(lines.join("\n")).not.toContain("{");
     } finally {
       terminal.close();
@@ -129,7 +175,11 @@ describe("the summary when stderr is not a terminal", () => {
     expect(result.code).toBe(75);
     const lines = result.stderr.split("\n").filter(Boolean);
     expect(lines.filter((line) => line.length > 100)).toEqual([]);
-    expect(lines).toContainEqual(expect.stringMatching(/^\[agentstream\] ✖ failed after \S+: the provider is overloaded, worth retrying · exit 75$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^\[agentstream\] ✖ failed after \S+: the provider is overloaded, worth retrying · exit 75$/,
+      ),
+    );
     expect(lines).toContain("[agentstream]   Error code: 529: Overloaded");
     expect(lines).toContain("[agentstream]     type: error · error.type: overloaded_error");
     expect(result.stderr).not.toContain("{");
@@ -138,8 +188,17 @@ describe("the summary when stderr is not a terminal", () => {
   it("a secret longer than a line is hidden before the summary wraps it (the stream hides secrets per write)", async () => {
     const key = `key-${"0123456789".repeat(15)}`;
     const file = scratch.path("long-key.jsonl");
-    writeFileSync(file, readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace("400 Invalid request: unknown parameter", `400 the key ${key} is not valid here`));
-    const { result } = await runStandIn(scratch, ["--backend", "pi", "hi"], { knobs: { STANDIN_TRANSCRIPT: file }, env: { OPENAI_API_KEY: key } });
+    writeFileSync(
+      file,
+      readFileSync(transcript("pi-error-400.jsonl"), "utf8").replace(
+        "400 Invalid request: unknown parameter",
+        `400 the key ${key} is not valid here`,
+      ),
+    );
+    const { result } = await runStandIn(scratch, ["--backend", "pi", "hi"], {
+      knobs: { STANDIN_TRANSCRIPT: file },
+      env: { OPENAI_API_KEY: key },
+    });
     expect(result.stderr).toContain("the key [redacted] is not valid here");
     expect(result.stderr).not.toContain(key.slice(0, 40));
     expect(result.stderr).not.toContain(key.slice(-40));
@@ -150,7 +209,10 @@ describe("the summary when stderr is not a terminal", () => {
     const file = scratch.path("cut-key.jsonl");
     const retry = { type: "model_retry", attempt: 1, wait_seconds: 0, reason: `${"x".repeat(185)} ${key} rejected` };
     writeFileSync(file, `${JSON.stringify(retry)}\n${JSON.stringify({ type: "done", response: "ok" })}\n`);
-    const { result } = await runStandIn(scratch, ["--backend", "evosci", "hi"], { knobs: { STANDIN_TRANSCRIPT: file }, env: { OPENAI_API_KEY: key } });
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "hi"], {
+      knobs: { STANDIN_TRANSCRIPT: file },
+      env: { OPENAI_API_KEY: key },
+    });
     expect(result.stderr).toMatch(/↻ retry 1 in 0ms: x+ \[redacted\] re…\n/);
     expect(result.stderr).not.toContain(key.slice(0, 10));
   });

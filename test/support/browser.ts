@@ -17,7 +17,8 @@ const { CHROMIUM, launchChromium } = (await import(new URL("./chromium.mjs", imp
 export function browserAvailable(suite: string, executable = CHROMIUM): boolean {
   if (existsSync(executable)) return true;
   const notice = `${suite}: Chromium not found at ${executable} (apt-get install chromium)`;
-  if (process.env.AGENTSTREAM_REQUIRE_BROWSER === "1") throw new Error(`${notice}; AGENTSTREAM_REQUIRE_BROWSER=1 requires it`);
+  if (process.env.AGENTSTREAM_REQUIRE_BROWSER === "1")
+    throw new Error(`${notice}; AGENTSTREAM_REQUIRE_BROWSER=1 requires it`);
   process.stderr.write(`\n*** SKIPPED ${notice} ***\n\n`);
   return false;
 }
@@ -31,7 +32,10 @@ export interface OpenedPage {
 }
 
 export interface Browser {
-  open(file: string, options?: { colorScheme?: "light" | "dark"; width?: number; height?: number }): Promise<OpenedPage>;
+  open(
+    file: string,
+    options?: { colorScheme?: "light" | "dark"; width?: number; height?: number },
+  ): Promise<OpenedPage>;
   close(): Promise<void>;
 }
 

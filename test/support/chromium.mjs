@@ -7,12 +7,24 @@ import { chromium } from "playwright-core";
 
 export const CHROMIUM = process.env.AGENTSTREAM_CHROMIUM ?? "/usr/bin/chromium";
 // The machine's closed network otherwise shows up as connection errors.
-const ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** @returns {Promise<{ context: import("playwright-core").BrowserContext, close: () => Promise<void> }>} */
 export async function launchChromium() {
   const profile = mkdtempSync(join(tmpdir(), "agentstream-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+  });
   return {
     context,
     async close() {

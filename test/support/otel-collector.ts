@@ -15,7 +15,12 @@
 // required): `describe.skipIf(!collectorBinary())(...)`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -143,7 +148,10 @@ export async function closedPort(): Promise<string> {
  */
 export async function runCollector(options: RunCollectorOptions): Promise<RunningCollector> {
   const binary = options.binary ?? collectorBinary();
-  if (!binary) throw new Error("no collector binary: the globalSetup (test/otel/collector.global-setup.ts) built none (is Go installed?)");
+  if (!binary)
+    throw new Error(
+      "no collector binary: the globalSetup (test/otel/collector.global-setup.ts) built none (is Go installed?)",
+    );
   const child = spawn(binary, ["--config", options.config], {
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "ignore", "pipe"],
@@ -176,7 +184,10 @@ export async function runCollector(options: RunCollectorOptions): Promise<Runnin
   const guard = options.readyGuardMs ?? 60_000;
   const deadline = Date.now() + guard;
   for (;;) {
-    if (exited) throw new Error(`the collector exited (${exited.signal ?? (exited.code === null ? "not started" : `exit ${exited.code}`)}) before it was ready:\n${log.slice(-4000)}`);
+    if (exited)
+      throw new Error(
+        `the collector exited (${exited.signal ?? (exited.code === null ? "not started" : `exit ${exited.code}`)}) before it was ready:\n${log.slice(-4000)}`,
+      );
     if (await answers200(options.healthUrl)) break;
     if (Date.now() > deadline) {
       await stop();
@@ -277,8 +288,13 @@ async function startOnce(options: StartCollectorOptions): Promise<Collector> {
         const seen = await spans();
         if (done(seen)) return seen;
         if (Date.now() > deadline) {
-          const names = seen.slice(0, 20).map((s) => s.name).join(", ");
-          throw new Error(`waitForSpans: condition not met after ${guardMs} ms; ${seen.length} span(s) seen (${names})\ncollector log:\n${running.log().slice(-4000)}`);
+          const names = seen
+            .slice(0, 20)
+            .map((s) => s.name)
+            .join(", ");
+          throw new Error(
+            `waitForSpans: condition not met after ${guardMs} ms; ${seen.length} span(s) seen (${names})\ncollector log:\n${running.log().slice(-4000)}`,
+          );
         }
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -396,7 +412,11 @@ export function parseFileExporterOutput(text: string): CollectedSpan[] {
     for (const rs of data.resourceSpans ?? []) {
       const resource = decodeAttributes(rs.resource?.attributes);
       for (const ss of rs.scopeSpans ?? []) {
-        const scope = { name: ss.scope?.name ?? "", version: ss.scope?.version ?? "", attributes: decodeAttributes(ss.scope?.attributes) };
+        const scope = {
+          name: ss.scope?.name ?? "",
+          version: ss.scope?.version ?? "",
+          attributes: decodeAttributes(ss.scope?.attributes),
+        };
         for (const span of ss.spans ?? []) {
           out.push({
             traceId: span.traceId ?? "",
@@ -408,8 +428,16 @@ export function parseFileExporterOutput(text: string): CollectedSpan[] {
             endTimeUnixNano: BigInt(span.endTimeUnixNano ?? 0),
             status: { code: span.status?.code ?? 0, message: span.status?.message ?? "" },
             attributes: decodeAttributes(span.attributes),
-            events: (span.events ?? []).map((e) => ({ name: e.name ?? "", timeUnixNano: BigInt(e.timeUnixNano ?? 0), attributes: decodeAttributes(e.attributes) })),
-            links: (span.links ?? []).map((l) => ({ traceId: l.traceId ?? "", spanId: l.spanId ?? "", attributes: decodeAttributes(l.attributes) })),
+            events: (span.events ?? []).map((e) => ({
+              name: e.name ?? "",
+              timeUnixNano: BigInt(e.timeUnixNano ?? 0),
+              attributes: decodeAttributes(e.attributes),
+            })),
+            links: (span.links ?? []).map((l) => ({
+              traceId: l.traceId ?? "",
+              spanId: l.spanId ?? "",
+              attributes: decodeAttributes(l.attributes),
+            })),
             resource,
             scope,
           });
@@ -480,7 +508,14 @@ function forward(target: URL, req: IncomingMessage, body: Buffer, res: ServerRes
   const headers = { ...req.headers, host: target.host, "content-length": String(body.length) };
   delete headers["transfer-encoding"];
   const upstream = httpRequest(
-    { protocol: target.protocol, hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+    {
+      protocol: target.protocol,
+      hostname: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: req.url,
+      headers,
+    },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);

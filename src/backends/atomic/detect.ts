@@ -4,12 +4,34 @@ import type { MemberDetector } from "../definition.js";
 
 // Atomic and pi (its upstream) share one protocol and always open with the session header.
 export const JSON_MODE_TYPES: ReadonlySet<string> = new Set([
-  "session", "agent_start", "agent_end", "agent_settled", "turn_start", "turn_end", "message_start", "message_update", "message_end",
-  "tool_execution_start", "tool_execution_update", "tool_execution_end", "auto_retry_start", "auto_retry_end", "compaction_start", "compaction_end",
+  "session",
+  "agent_start",
+  "agent_end",
+  "agent_settled",
+  "turn_start",
+  "turn_end",
+  "message_start",
+  "message_update",
+  "message_end",
+  "tool_execution_start",
+  "tool_execution_update",
+  "tool_execution_end",
+  "auto_retry_start",
+  "auto_retry_end",
+  "compaction_start",
+  "compaction_end",
   // Types only Atomic writes (pi has no model fallback).
-  "model_changed", "model_fallback_start", "model_fallback_end", "agent_continue_error",
+  "model_changed",
+  "model_fallback_start",
+  "model_fallback_end",
+  "agent_continue_error",
 ]);
-const ATOMIC_ONLY_TYPES = new Set(["model_changed", "model_fallback_start", "model_fallback_end", "agent_continue_error"]);
+const ATOMIC_ONLY_TYPES = new Set([
+  "model_changed",
+  "model_fallback_start",
+  "model_fallback_end",
+  "agent_continue_error",
+]);
 
 /**
  * pi or Atomic, from fields only one of them writes (the captures of pi

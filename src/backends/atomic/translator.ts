@@ -1,7 +1,29 @@
 import type { CompactionReason, EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
-import { amount, asText, bool, cappedMs, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty, str, strings } from "../../core/fields.js";
-import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
+import {
+  amount,
+  asText,
+  bool,
+  cappedMs,
+  count,
+  defined,
+  isObject,
+  nativeTime,
+  nonEmpty,
+  objectOrEmpty,
+  str,
+  strings,
+} from "../../core/fields.js";
+import {
+  draft,
+  passThrough,
+  type Draft,
+  type Ending,
+  type NativeEvent,
+  type Outcome,
+  type StreamEnd,
+  type Translator,
+} from "../../core/translator.js";
 
 interface AssistantSummary {
   text: string;
@@ -63,7 +85,13 @@ export class AtomicTranslator implements Translator {
       case "session": {
         const id = nonEmpty(e.id);
         if (!id) return [passThrough(e)];
-        return [draft("session.started", defined({ session_id: id, protocol_version: count(e.version), cwd: nonEmpty(e.cwd) }), { native })];
+        return [
+          draft(
+            "session.started",
+            defined({ session_id: id, protocol_version: count(e.version), cwd: nonEmpty(e.cwd) }),
+            { native },
+          ),
+        ];
       }
       case "agent_start":
         this.settled = false;
@@ -78,7 +106,13 @@ export class AtomicTranslator implements Translator {
         return [draft("turn.started", { turn: ++this.turn }, { native })];
       case "turn_end": {
         const message = objectOrEmpty(e.message);
-        return [draft("turn.completed", defined({ turn: Math.max(this.turn, 1), stop_reason: nonEmpty(message.stopReason) }), { native })];
+        return [
+          draft(
+            "turn.completed",
+            defined({ turn: Math.max(this.turn, 1), stop_reason: nonEmpty(message.stopReason) }),
+            { native },
+          ),
+        ];
       }
       case "message_start":
         if (objectOrEmpty(e.message).role === "assistant") this.assistantId = this.nextMessageId();
@@ -90,9 +124,25 @@ export class AtomicTranslator implements Translator {
         return message.role === "assistant" ? this.assistantEnd(message, native) : [];
       }
       case "tool_execution_start":
-        return [draft("tool.started", { tool_call_id: callId(e), name: asText(e.toolName), args: objectOrEmpty(e.args) }, { native })];
+        return [
+          draft(
+            "tool.started",
+            { tool_call_id: callId(e), name: asText(e.toolName), args: objectOrEmpty(e.args) },
+            { native },
+          ),
+        ];
       case "tool_execution_update":
-        return [draft("tool.updated", { tool_call_id: callId(e), name: asText(e.toolName), output: blocksText(objectOrEmpty(e.partialResult).content) }, { native })];
+        return [
+          draft(
+            "tool.updated",
+            {
+              tool_call_id: callId(e),
+              name: asText(e.toolName),
+              output: blocksText(objectOrEmpty(e.partialResult).content),
+            },
+            { native },
+          ),
+        ];
       case "tool_execution_end":
         return [
           draft(
@@ -150,13 +200,31 @@ export class AtomicTranslator implements Translator {
       case "model_changed":
         return [draft("model.changed", modelChanged(e), { native })];
       case "model_fallback_start":
-        return [draft("model.fallback", defined({ phase: "started" as const, from: str(e.from), to: str(e.to) }), { native })];
+        return [
+          draft("model.fallback", defined({ phase: "started" as const, from: str(e.from), to: str(e.to) }), { native }),
+        ];
       case "model_fallback_end":
         return [
-          draft("model.fallback", defined({ phase: "completed" as const, success: bool(e.success), from: str(e.from), to: str(e.to), error: str(e.finalError) }), { native }),
+          draft(
+            "model.fallback",
+            defined({
+              phase: "completed" as const,
+              success: bool(e.success),
+              from: str(e.from),
+              to: str(e.to),
+              error: str(e.finalError),
+            }),
+            { native },
+          ),
         ];
       case "queue_update":
-        return [draft("session.updated", { queue: { steering: strings(e.steering), follow_up: strings(e.followUp) } }, { native })];
+        return [
+          draft(
+            "session.updated",
+            { queue: { steering: strings(e.steering), follow_up: strings(e.followUp) } },
+            { native },
+          ),
+        ];
       case "session_info_changed":
         return [draft("session.updated", defined({ name: str(e.name) }), { native })];
       case "thinking_level_changed":
@@ -187,12 +255,21 @@ export class AtomicTranslator implements Translator {
     if (!this.settled && (!cleanExit || !this.lastAssistant)) return undefined;
     const last = this.lastAssistant;
     if (!last) {
-      return { status: "failed", error: { code: "unknown", message: "the backend finished without an assistant message", retryable: false }, resultText: null };
+      return {
+        status: "failed",
+        error: { code: "unknown", message: "the backend finished without an assistant message", retryable: false },
+        resultText: null,
+      };
     }
     const resultText = last.text === "" ? null : last.text;
-    if (last.stopReason === "error") return { status: "failed", error: errorInfo(last.errorMessage ?? "the provider request failed"), resultText };
+    if (last.stopReason === "error")
+      return { status: "failed", error: errorInfo(last.errorMessage ?? "the provider request failed"), resultText };
     if (last.stopReason === "aborted" || this.settledAborted) {
-      return { status: "failed", error: { code: "aborted", message: last.errorMessage ?? "the turn was aborted", retryable: false }, resultText };
+      return {
+        status: "failed",
+        error: { code: "aborted", message: last.errorMessage ?? "the turn was aborted", retryable: false },
+        resultText,
+      };
     }
     // Work was left (a tool turn, a queued follow-up) but the agent could not resume it.
     if (this.continueError) return { status: "failed", error: errorInfo(this.continueError), resultText };
@@ -206,7 +283,8 @@ export class AtomicTranslator implements Translator {
   /** Text and thinking deltas; pi 0.73's `message` and `partial` copies are ignored. */
   private update(e: NativeEvent): Draft[] {
     const event = objectOrEmpty(e.assistantMessageEvent);
-    const kind = event.type === "text_delta" ? "message.delta" : event.type === "thinking_delta" ? "reasoning.delta" : undefined;
+    const kind =
+      event.type === "text_delta" ? "message.delta" : event.type === "thinking_delta" ? "reasoning.delta" : undefined;
     if (!kind) return typeof event.type === "string" && ABSORBED_UPDATES.has(event.type) ? [] : [passThrough(e)];
     this.assistantId ??= this.nextMessageId();
     return [draft(kind, { message_id: this.assistantId, text: asText(event.delta) }, { native: e.type })];
@@ -220,7 +298,8 @@ export class AtomicTranslator implements Translator {
     for (const block of Array.isArray(message.content) ? message.content : []) {
       if (!isObject(block)) continue;
       if (block.type === "text") texts.push(asText(block.text));
-      else if (block.type === "thinking") out.push(draft("reasoning.completed", { message_id: id, text: asText(block.thinking) }, { native }));
+      else if (block.type === "thinking")
+        out.push(draft("reasoning.completed", { message_id: id, text: asText(block.thinking) }, { native }));
     }
     const text = texts.join("");
     const stopReason = nonEmpty(message.stopReason);
@@ -230,7 +309,13 @@ export class AtomicTranslator implements Translator {
       out.push(
         draft(
           "message.completed",
-          defined({ message_id: id, text, model: nonEmpty(message.model), provider: nonEmpty(message.provider), stop_reason: stopReason }),
+          defined({
+            message_id: id,
+            text,
+            model: nonEmpty(message.model),
+            provider: nonEmpty(message.provider),
+            stop_reason: stopReason,
+          }),
           { native },
         ),
       );
@@ -287,7 +372,11 @@ function messageUsage(message: Record<string, unknown>): EventPayloads["usage"] 
   const cacheRead = count(u.cacheRead);
   const cacheWrite = count(u.cacheWrite);
   if (input === undefined || output === undefined) return NOT_COUNTS;
-  if ((u.cacheRead !== undefined && cacheRead === undefined) || (u.cacheWrite !== undefined && cacheWrite === undefined)) return NOT_COUNTS;
+  if (
+    (u.cacheRead !== undefined && cacheRead === undefined) ||
+    (u.cacheWrite !== undefined && cacheWrite === undefined)
+  )
+    return NOT_COUNTS;
   const inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
   if (inputTokens > Number.MAX_SAFE_INTEGER) return NOT_COUNTS;
   const cost = isObject(u.cost) ? amount(u.cost.total) : undefined;

@@ -16,9 +16,11 @@ export const claude: BackendDefinition<"claude"> = {
   nativeTypes: new Set(["system", "stream_event", "assistant", "user"]),
   flags: { model: "--model" },
   refusalHints: {
-    provider: "Claude Code picks the API from its environment (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX)",
+    provider:
+      "Claude Code picks the API from its environment (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX)",
     workdir: "use --cwd DIR to choose the directory Claude Code runs in",
-    noAutoMode: "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
+    noAutoMode:
+      "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
   },
   argv: (request) => [
     "-p",

@@ -1,8 +1,27 @@
 import type { AgentRef, ErrorCode, EventPayloads } from "../../canonical/events.js";
 import { classifyError } from "../../core/classify.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
-import { amount, asText, cappedMs, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "../../core/fields.js";
-import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
+import {
+  amount,
+  asText,
+  cappedMs,
+  count,
+  defined,
+  isObject,
+  nonEmpty,
+  objectOrEmpty,
+  strings,
+} from "../../core/fields.js";
+import {
+  draft,
+  passThrough,
+  type Draft,
+  type Ending,
+  type NativeEvent,
+  type Outcome,
+  type StreamEnd,
+  type Translator,
+} from "../../core/translator.js";
 
 /** An API failure Claude Code reported as a synthetic assistant message. */
 interface ApiFailure {
@@ -10,7 +29,14 @@ interface ApiFailure {
 }
 
 // Stream events whose facts the assistant lines carry (finished blocks) or the result (usage, stop reason).
-const ABSORBED_STREAM_EVENTS = new Set(["message_start", "content_block_start", "content_block_stop", "message_delta", "message_stop", "ping"]);
+const ABSORBED_STREAM_EVENTS = new Set([
+  "message_start",
+  "content_block_start",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+  "ping",
+]);
 const ABSORBED_DELTAS = new Set(["input_json_delta", "signature_delta", "citations_delta"]);
 // API messages whose block count is kept: far more than are ever written at once (parallel sub-agents), few enough that memory stays flat.
 const MESSAGES_KEPT = 1024;
@@ -106,14 +132,20 @@ export class ClaudeTranslator implements Translator {
         if (!id) return [passThrough(e)];
         this.sessionId = id;
         const out: Draft[] = [draft("session.started", defined({ session_id: id, cwd: nonEmpty(e.cwd) }), { native })];
-        if (Array.isArray(e.tools) && e.tools.length > 0) out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
+        if (Array.isArray(e.tools) && e.tools.length > 0)
+          out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
         return out;
       }
       case "status":
         return e.status === "compacting" ? [draft("compaction.started", {}, { native })] : [passThrough(e)];
       case "compact_boundary": {
         const meta = objectOrEmpty(e.compact_metadata);
-        const reason = meta.trigger === "manual" ? ("manual" as const) : meta.trigger === "auto" ? ("threshold" as const) : undefined;
+        const reason =
+          meta.trigger === "manual"
+            ? ("manual" as const)
+            : meta.trigger === "auto"
+              ? ("threshold" as const)
+              : undefined;
         return [draft("compaction.completed", defined({ reason, tokens_before: count(meta.pre_tokens) }), { native })];
       }
       case "api_retry": {
@@ -159,13 +191,18 @@ export class ClaudeTranslator implements Translator {
     if (event.type === "content_block_delta") {
       const delta = objectOrEmpty(event.delta);
       const id = blockId(asText(e.api_message_id) || "msg", count(event.index) ?? 0);
-      if (delta.type === "text_delta") return [draft("message.delta", { message_id: id, text: asText(delta.text) }, { native: e.type, ...agent })];
-      if (delta.type === "thinking_delta") return [draft("reasoning.delta", { message_id: id, text: asText(delta.thinking) }, { native: e.type, ...agent })];
+      if (delta.type === "text_delta")
+        return [draft("message.delta", { message_id: id, text: asText(delta.text) }, { native: e.type, ...agent })];
+      if (delta.type === "thinking_delta")
+        return [
+          draft("reasoning.delta", { message_id: id, text: asText(delta.thinking) }, { native: e.type, ...agent }),
+        ];
       if (typeof delta.type === "string" && ABSORBED_DELTAS.has(delta.type)) return [];
       return [passThrough(e)];
     }
     // A message_stop naming abandoned blocks (on the line, beside event) closes deltas no assistant line will finish: kept, as data.
-    if (event.type === "message_stop" && (e.abandoned_blocks !== undefined || event.abandoned_blocks !== undefined)) return [passThrough(e)];
+    if (event.type === "message_stop" && (e.abandoned_blocks !== undefined || event.abandoned_blocks !== undefined))
+      return [passThrough(e)];
     if (typeof event.type === "string" && ABSORBED_STREAM_EVENTS.has(event.type)) return [];
     return [passThrough(e)];
   }
@@ -193,7 +230,13 @@ export class ClaudeTranslator implements Translator {
           this.lastText = this.continuing && this.lastText !== null ? this.lastText + text : text;
           this.continuing = false;
         }
-        out.push(draft("message.completed", defined({ message_id: id, text, model, stop_reason: e.aborted === true ? "aborted" : undefined }), { native, ...agent }));
+        out.push(
+          draft(
+            "message.completed",
+            defined({ message_id: id, text, model, stop_reason: e.aborted === true ? "aborted" : undefined }),
+            { native, ...agent },
+          ),
+        );
       } else if (block.type === "thinking") {
         out.push(draft("reasoning.completed", { message_id: id, text: asText(block.thinking) }, { native, ...agent }));
       } else if (block.type === "tool_use") {
@@ -209,7 +252,9 @@ export class ClaudeTranslator implements Translator {
           const input = objectOrEmpty(block.input);
           this.subagents.set(callId, { name: nonEmpty(input.subagent_type) ?? name, instance_id: callId });
         }
-        out.push(draft("tool.started", { tool_call_id: callId, name, args: objectOrEmpty(block.input) }, { native, ...agent }));
+        out.push(
+          draft("tool.started", { tool_call_id: callId, name, args: objectOrEmpty(block.input) }, { native, ...agent }),
+        );
       } else {
         // redacted_thinking (encrypted, no text), server_tool_use, web_search_tool_result, ...: no canonical meaning yet.
         unknown = true;
@@ -249,11 +294,21 @@ export class ClaudeTranslator implements Translator {
       if (block.type === "tool_result") {
         const id = nonEmpty(block.tool_use_id) ?? "tool_call";
         const status =
-          this.stopped.has(id) || e.tool_use_result === "User rejected tool use" ? ("cancelled" as const) : block.is_error === true ? ("failed" as const) : ("succeeded" as const);
+          this.stopped.has(id) || e.tool_use_result === "User rejected tool use"
+            ? ("cancelled" as const)
+            : block.is_error === true
+              ? ("failed" as const)
+              : ("succeeded" as const);
         // A call has one result: its name is not kept past it (a long run's memory stays flat).
         const name = this.toolNames.get(id) ?? "tool";
         this.toolNames.delete(id);
-        out.push(draft("tool.completed", { tool_call_id: id, name, status, output: resultText(block.content) }, { native, ...agent }));
+        out.push(
+          draft(
+            "tool.completed",
+            { tool_call_id: id, name, status, output: resultText(block.content) },
+            { native, ...agent },
+          ),
+        );
         const sub = this.subagents.get(id);
         if (sub) {
           this.subagents.delete(id);
@@ -277,11 +332,13 @@ export class ClaudeTranslator implements Translator {
     const failed = e.is_error === true || (e.is_error !== false && e.subtype !== "success");
     if (!failed) {
       // result.result is the last text block only: after a continuation, the answer is longer.
-      const text = (this.continued ? nonEmpty(this.lastText) : undefined) ?? nonEmpty(e.result) ?? nonEmpty(this.lastText);
+      const text =
+        (this.continued ? nonEmpty(this.lastText) : undefined) ?? nonEmpty(e.result) ?? nonEmpty(this.lastText);
       // Denied calls (permission_denials) left the work undone: the run needs their approval, not a silent success.
       for (const denial of Array.isArray(e.permission_denials) ? e.permission_denials.filter(isObject) : []) {
         const id = nonEmpty(denial.tool_use_id);
-        if (id && !this.denied.has(id)) out.push(this.approvalNeeded(id, asText(denial.tool_name), objectOrEmpty(denial.tool_input), "", e));
+        if (id && !this.denied.has(id))
+          out.push(this.approvalNeeded(id, asText(denial.tool_name), objectOrEmpty(denial.tool_input), "", e));
       }
       this.outcome = { status: this.denied.size > 0 ? "needs_input" : "succeeded", resultText: text ?? null };
       return out;
@@ -291,15 +348,32 @@ export class ClaudeTranslator implements Translator {
     if (reason && ABORTED_REASONS.has(reason)) {
       // Interrupted (SIGINT): the result is often missing after one, so it decides nothing; how the
       // process was stopped (agentstream's own signal → cancelled) does, the same with or without it.
-      out.push(draft("error", { code: "aborted", message: `interrupted by the user (${reason})`, retryable: false }, { native }));
+      out.push(
+        draft(
+          "error",
+          { code: "aborted", message: `interrupted by the user (${reason})`, retryable: false },
+          { native },
+        ),
+      );
       return out;
     }
     const partial = this.lastText === "" ? null : this.lastText;
     if (this.apiFailure) {
-      this.outcome = { status: "failed", error: { code: this.apiFailure.error.code, message: this.apiFailure.error.message, retryable: this.apiFailure.error.retryable }, resultText: partial };
+      this.outcome = {
+        status: "failed",
+        error: {
+          code: this.apiFailure.error.code,
+          message: this.apiFailure.error.message,
+          retryable: this.apiFailure.error.retryable,
+        },
+        resultText: partial,
+      };
       return out;
     }
-    const said = errors.join("; ") || (e.subtype === "success" ? nonEmpty(e.result) : undefined) || `the run failed (${asText(e.subtype) || "error"}${reason ? `, ${reason}` : ""})`;
+    const said =
+      errors.join("; ") ||
+      (e.subtype === "success" ? nonEmpty(e.result) : undefined) ||
+      `the run failed (${asText(e.subtype) || "error"}${reason ? `, ${reason}` : ""})`;
     if (LIMIT_SUBTYPES.has(asText(e.subtype)) || (reason && LIMIT_REASONS.has(reason))) {
       const error = { code: "aborted" as const, message: said, retryable: false };
       out.push(draft("error", error, { native }));
@@ -314,11 +388,26 @@ export class ClaudeTranslator implements Translator {
   private readonly seenAgents = new Set<string>();
 
   /** input.requested for a denied call: the approval it lacked. */
-  private approvalNeeded(id: string, toolName: string, args: Record<string, unknown> | undefined, message: string, e: NativeEvent): Draft {
+  private approvalNeeded(
+    id: string,
+    toolName: string,
+    args: Record<string, unknown> | undefined,
+    message: string,
+    e: NativeEvent,
+  ): Draft {
     const name = toolName || this.toolNames.get(id) || "tool";
     this.denied.set(id, name);
-    const action = { name, args: args ?? {}, description: message || `${name} needs permission`, allowed_decisions: ["approve", "reject"] };
-    return draft("input.requested", { request_id: id, kind: "approval", tool_call_id: id, actions: [action] }, { native: e.type, ...this.agentOf(e) });
+    const action = {
+      name,
+      args: args ?? {},
+      description: message || `${name} needs permission`,
+      allowed_decisions: ["approve", "reject"],
+    };
+    return draft(
+      "input.requested",
+      { request_id: id, kind: "approval", tool_call_id: id, actions: [action] },
+      { native: e.type, ...this.agentOf(e) },
+    );
   }
 
   /** The agent of a line written inside a sub-agent (parent_tool_use_id names its Task call). */
@@ -386,13 +475,24 @@ function runUsage(e: NativeEvent): EventPayloads["usage"] | undefined {
     }
     return total;
   };
-  const all = { input: sum("inputTokens"), output: sum("outputTokens"), cacheRead: sum("cacheReadInputTokens"), cacheWrite: sum("cacheCreationInputTokens") };
+  const all = {
+    input: sum("inputTokens"),
+    output: sum("outputTokens"),
+    cacheRead: sum("cacheReadInputTokens"),
+    cacheWrite: sum("cacheCreationInputTokens"),
+  };
   const usageTotal = (input ?? 0) + (output ?? 0) + (cacheRead ?? 0) + (cacheWrite ?? 0);
   const modelsTotal = (all.input ?? 0) + (all.output ?? 0) + (all.cacheRead ?? 0) + (all.cacheWrite ?? 0);
   // result.usage leaves sub-agents' calls out (and is zeros after a SIGINT); modelUsage counts every call.
   // (Otherwise result.usage stands: after a dropped stream modelUsage also counts the abandoned attempts' estimates.)
   const subagents = count(objectOrEmpty(e.subagent_stats).spawned) ?? 0;
-  if ((usageTotal === 0 || subagents > 0) && models.length > 0 && all.input !== undefined && all.output !== undefined && modelsTotal > usageTotal) {
+  if (
+    (usageTotal === 0 || subagents > 0) &&
+    models.length > 0 &&
+    all.input !== undefined &&
+    all.output !== undefined &&
+    modelsTotal > usageTotal
+  ) {
     ({ input, output, cacheRead, cacheWrite } = all);
   }
   if (input === undefined || output === undefined) return undefined;

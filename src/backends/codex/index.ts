@@ -16,10 +16,19 @@ export const codex: BackendDefinition<"codex"> = {
   stopSignal: "SIGTERM",
   terminalTypes: new Set(["turn.completed", "turn.failed"]),
   // Its stream opens with thread.started; these dotted types are its alone.
-  nativeTypes: new Set(["thread.started", "turn.started", "turn.completed", "turn.failed", "item.started", "item.updated", "item.completed"]),
+  nativeTypes: new Set([
+    "thread.started",
+    "turn.started",
+    "turn.completed",
+    "turn.failed",
+    "item.started",
+    "item.updated",
+    "item.completed",
+  ]),
   flags: { model: "--model", provider: "-c model_provider=NAME", workdir: "--cd" },
   refusalHints: {
-    noAutoMode: "codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with --backend-arg=--sandbox --backend-arg=read-only",
+    noAutoMode:
+      "codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with --backend-arg=--sandbox --backend-arg=read-only",
   },
   argv: (request) => [
     "exec",
@@ -36,7 +45,11 @@ export const codex: BackendDefinition<"codex"> = {
   ],
   promptTerminator: (_executable, prompt) => {
     // "-" as the prompt means "read it from stdin", which agentstream leaves empty.
-    if (prompt === "-") throw new UsageError('codex exec reads a prompt of "-" from stdin, which agentstream does not pass on', "give the prompt itself");
+    if (prompt === "-")
+      throw new UsageError(
+        'codex exec reads a prompt of "-" from stdin, which agentstream does not pass on',
+        "give the prompt itself",
+      );
     // After `--` a prompt starting with "-" stays a prompt.
     return true;
   },

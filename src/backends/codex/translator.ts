@@ -1,7 +1,16 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { classifyError, type ClassifiedError } from "../../core/classify.js";
 import { asText, count, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
-import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
+import {
+  draft,
+  passThrough,
+  type Draft,
+  type Ending,
+  type NativeEvent,
+  type Outcome,
+  type StreamEnd,
+  type Translator,
+} from "../../core/translator.js";
 
 /** Item types that are tool calls, each with how its name, arguments, output and status are read. */
 const TOOL_ITEMS = new Set(["command_execution", "file_change", "mcp_tool_call", "collab_tool_call", "web_search"]);
@@ -39,7 +48,9 @@ export class CodexTranslator implements Translator {
   /** The message of the last fatal `error` line, which `turn.failed` repeats. */
   private lastFatal: string | undefined;
   /** The thread's token total as last reported: the next report's increase is this run's. */
-  private usageSeen: { input: number; cached: number; cacheWrite: number; output: number; reasoning: number } | undefined;
+  private usageSeen:
+    | { input: number; cached: number; cacheWrite: number; output: number; reasoning: number }
+    | undefined;
   private outcome: Outcome | undefined;
 
   translate(e: NativeEvent): Draft[] {
@@ -94,7 +105,14 @@ export class CodexTranslator implements Translator {
       case "error": {
         // A warning (unknown model, WebSockets fallback, config notices): not a failure.
         const rerouted = REROUTED.exec(asText(item.message));
-        if (rerouted) return [draft("model.changed", { model: rerouted[2]!, previous_model: rerouted[1]!, reason: "fallback" }, { native })];
+        if (rerouted)
+          return [
+            draft(
+              "model.changed",
+              { model: rerouted[2]!, previous_model: rerouted[1]!, reason: "fallback" },
+              { native },
+            ),
+          ];
         return [passThrough(e)];
       }
       default:
@@ -120,7 +138,13 @@ export class CodexTranslator implements Translator {
       return out;
     }
     this.tools.delete(id);
-    out.push(draft("tool.completed", { tool_call_id: id, name, status: toolStatus(type, item), output: toolOutput(type, item) }, { native }));
+    out.push(
+      draft(
+        "tool.completed",
+        { tool_call_id: id, name, status: toolStatus(type, item), output: toolOutput(type, item) },
+        { native },
+      ),
+    );
     return out;
   }
 
@@ -163,8 +187,7 @@ export class CodexTranslator implements Translator {
       // Kept as data rather than written with a made-up count; the totals lack it.
       out.push(draft("backend.event", { native_type: native, raw: { usage: e.usage } }, { native }));
       this.usageComplete = false;
-    }
-    else if (usage) out.push(draft("usage", usage, { native }));
+    } else if (usage) out.push(draft("usage", usage, { native }));
     out.push(draft("turn.completed", { turn: Math.max(this.turn, 1) }, { native }));
     this.outcome = { status: "succeeded", resultText: this.answer === "" ? null : this.answer };
     return out;
@@ -187,7 +210,13 @@ export class CodexTranslator implements Translator {
     const retry = this.retry;
     if (!retry) return [];
     this.retry = undefined;
-    return [draft("retry.completed", defined({ scope: "request" as const, success: error === undefined, attempt: retry.attempt, error }), { native })];
+    return [
+      draft(
+        "retry.completed",
+        defined({ scope: "request" as const, success: error === undefined, attempt: retry.attempt, error }),
+        { native },
+      ),
+    ];
   }
 
   /**
@@ -206,12 +235,19 @@ export class CodexTranslator implements Translator {
     };
     if (now.input === undefined || now.output === undefined) return "not counts";
     const before = this.usageSeen ?? { input: 0, cached: 0, cacheWrite: 0, output: 0, reasoning: 0 };
-    const total = { input: now.input, cached: now.cached ?? before.cached, cacheWrite: now.cacheWrite ?? before.cacheWrite, output: now.output, reasoning: now.reasoning ?? before.reasoning };
+    const total = {
+      input: now.input,
+      cached: now.cached ?? before.cached,
+      cacheWrite: now.cacheWrite ?? before.cacheWrite,
+      output: now.output,
+      reasoning: now.reasoning ?? before.reasoning,
+    };
     this.usageSeen = total;
     const input = Math.max(total.input - before.input, 0);
     const output = Math.max(total.output - before.output, 0);
     if (input + output === 0) return undefined;
-    const part = (reported: number | undefined, was: number, is: number): number | undefined => (reported === undefined ? undefined : Math.max(is - was, 0));
+    const part = (reported: number | undefined, was: number, is: number): number | undefined =>
+      reported === undefined ? undefined : Math.max(is - was, 0);
     return defined({
       scope: "run" as const,
       // OpenAI semantics, as the canonical stream's: input includes the cached part, output the reasoning.
@@ -245,7 +281,11 @@ function toolArgs(type: string, item: Record<string, unknown>): Record<string, u
       if (isObject(item.arguments)) return item.arguments;
       return item.arguments === undefined || item.arguments === null ? {} : { arguments: item.arguments };
     case "collab_tool_call":
-      return defined({ prompt: item.prompt ?? undefined, receiver_thread_ids: item.receiver_thread_ids, sender_thread_id: item.sender_thread_id });
+      return defined({
+        prompt: item.prompt ?? undefined,
+        receiver_thread_ids: item.receiver_thread_ids,
+        sender_thread_id: item.sender_thread_id,
+      });
     case "web_search":
       return defined({ query: item.query, action: item.action });
     default:
@@ -259,14 +299,18 @@ function toolOutput(type: string, item: Record<string, unknown>): string {
       return asText(item.aggregated_output);
     case "file_change":
       // No diff in 0.171.0: what changed is the list of paths and kinds.
-      return (Array.isArray(item.changes) ? item.changes : []).map((c) => `${asText(objectOrEmpty(c).kind)} ${asText(objectOrEmpty(c).path)}`).join("\n");
+      return (Array.isArray(item.changes) ? item.changes : [])
+        .map((c) => `${asText(objectOrEmpty(c).kind)} ${asText(objectOrEmpty(c).path)}`)
+        .join("\n");
     case "mcp_tool_call": {
       const error = objectOrEmpty(item.error);
       if (nonEmpty(error.message)) return asText(error.message);
       return mcpResultText(item.result);
     }
     case "collab_tool_call":
-      return isObject(item.agents_states) && Object.keys(item.agents_states).length > 0 ? JSON.stringify(item.agents_states) : "";
+      return isObject(item.agents_states) && Object.keys(item.agents_states).length > 0
+        ? JSON.stringify(item.agents_states)
+        : "";
     default:
       // A web search's results go to the model only.
       return "";
@@ -277,7 +321,10 @@ function toolOutput(type: string, item: Record<string, unknown>): string {
 function mcpResultText(result: unknown): string {
   if (!isObject(result)) return "";
   const blocks = Array.isArray(result.content) ? result.content : [];
-  if (blocks.length === 0) return result.structured_content === undefined || result.structured_content === null ? "" : asText(result.structured_content);
+  if (blocks.length === 0)
+    return result.structured_content === undefined || result.structured_content === null
+      ? ""
+      : asText(result.structured_content);
   return blocks.map((b) => (isObject(b) && b.type === "text" ? asText(b.text) : asText(b))).join("\n");
 }
 
@@ -310,7 +357,10 @@ function codexClassify(message: string): ClassifiedError {
   // A provider's error body, passed on raw: what Codex writes for an HTTP 400 and no other status (others
   // read "unexpected status N ..."). Classified by its own code, type and message; a provider error otherwise.
   const inner = classifyError([body.code, body.type, body.message].filter(Boolean).join(" "));
-  return { ...(inner.code !== "unknown" ? inner : { code: "provider", retryable: false }), http_status: inner.http_status ?? 400 };
+  return {
+    ...(inner.code !== "unknown" ? inner : { code: "provider", retryable: false }),
+    http_status: inner.http_status ?? 400,
+  };
 }
 
 /** `{"error":{"message","type","code"}}`, the OpenAI-style body Codex quotes for a 400. */
@@ -333,5 +383,7 @@ function codexErrorInfo(message: string): ErrorInfo {
 
 function codexErrorDraft(message: string, native: string): Draft<"error"> {
   const c = codexClassify(message);
-  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native });
+  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), {
+    native,
+  });
 }

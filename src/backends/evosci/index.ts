@@ -1,7 +1,8 @@
 import type { BackendDefinition } from "../definition.js";
 import { EvosciTranslator } from "./translator.js";
 
-const CONFIG_HINT = "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
+const CONFIG_HINT =
+  "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
 
 /** EvoScientist: `EvoSci -p PROMPT --output-format stream-json`. */
 export const evosci: BackendDefinition<"evosci"> = {
@@ -15,9 +16,27 @@ export const evosci: BackendDefinition<"evosci"> = {
   stopSignal: "SIGINT",
   terminalTypes: new Set(["done", "error"]),
   nativeTypes: new Set([
-    "thinking", "text", "tool_call", "tool_result", "subagent_start", "subagent_text", "subagent_tool_call", "subagent_tool_result", "subagent_end",
-    "model_retry", "usage_stats", "tool_selection", "summarization_start", "summarization", "interrupt", "ask_user", "error", "done",
-    "panel_dispatch_start", "panel_dispatch_complete", "panel_dispatch_error",
+    "thinking",
+    "text",
+    "tool_call",
+    "tool_result",
+    "subagent_start",
+    "subagent_text",
+    "subagent_tool_call",
+    "subagent_tool_result",
+    "subagent_end",
+    "model_retry",
+    "usage_stats",
+    "tool_selection",
+    "summarization_start",
+    "summarization",
+    "interrupt",
+    "ask_user",
+    "error",
+    "done",
+    "panel_dispatch_start",
+    "panel_dispatch_complete",
+    "panel_dispatch_error",
   ]),
   flags: { workdir: "--workdir (absolute)", noAutoMode: "--no-auto-mode" },
   refusalHints: { model: CONFIG_HINT, provider: CONFIG_HINT },

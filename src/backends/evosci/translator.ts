@@ -1,8 +1,28 @@
 import type { AgentRef, ErrorInfo, InputAction, InputQuestion } from "../../canonical/events.js";
 import { classifyError } from "../../core/classify.js";
 import { Fifo } from "../../core/fifo.js";
-import { asText, bool, cappedMsFromSeconds, count, defined, isObject, nonEmpty, objectOrEmpty, strings } from "../../core/fields.js";
-import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type ResumeHint, type StreamEnd, type Translator } from "../../core/translator.js";
+import {
+  asText,
+  bool,
+  cappedMsFromSeconds,
+  count,
+  defined,
+  isObject,
+  nonEmpty,
+  objectOrEmpty,
+  strings,
+} from "../../core/fields.js";
+import {
+  draft,
+  passThrough,
+  type Draft,
+  type Ending,
+  type NativeEvent,
+  type Outcome,
+  type ResumeHint,
+  type StreamEnd,
+  type Translator,
+} from "../../core/translator.js";
 
 /** Text streamed in chunks, assembled into one message at the next boundary. */
 interface OpenText {
@@ -90,7 +110,12 @@ export class EvosciTranslator implements Translator {
         out.push(
           draft(
             "subagent.started",
-            defined({ name: asText(e.name), instance_id: this.instanceId(e), tool_call_id: nonEmpty(e.tool_call_id), description: nonEmpty(e.description) }),
+            defined({
+              name: asText(e.name),
+              instance_id: this.instanceId(e),
+              tool_call_id: nonEmpty(e.tool_call_id),
+              description: nonEmpty(e.description),
+            }),
             { native },
           ),
         );
@@ -126,7 +151,13 @@ export class EvosciTranslator implements Translator {
         this.closeSubagentText(instance, out);
         const paused = bool(e.paused) === true;
         if (paused) this.subagentPaused = true;
-        out.push(draft("subagent.completed", { name: asText(e.name), instance_id: instance, ...(paused ? { paused } : {}) }, { native }));
+        out.push(
+          draft(
+            "subagent.completed",
+            { name: asText(e.name), instance_id: instance, ...(paused ? { paused } : {}) },
+            { native },
+          ),
+        );
         break;
       }
       case "model_retry": {
@@ -144,7 +175,11 @@ export class EvosciTranslator implements Translator {
       case "usage_stats": {
         // Counts that are not exact integers are kept as data, not written as usage with a made-up 0.
         const [input, output] = [count(e.input_tokens), count(e.output_tokens)];
-        out.push(input !== undefined && output !== undefined ? draft("usage", { scope: "call", input_tokens: input, output_tokens: output }, { native }) : passThrough(e));
+        out.push(
+          input !== undefined && output !== undefined
+            ? draft("usage", { scope: "call", input_tokens: input, output_tokens: output }, { native })
+            : passThrough(e),
+        );
         break;
       }
       case "tool_selection":
@@ -161,7 +196,13 @@ export class EvosciTranslator implements Translator {
       case "interrupt":
         this.closeMainText(out);
         this.inputRequested = true;
-        out.push(draft("input.requested", { request_id: this.requestId(e), kind: "approval", actions: approvalActions(e) }, { native }));
+        out.push(
+          draft(
+            "input.requested",
+            { request_id: this.requestId(e), kind: "approval", actions: approvalActions(e) },
+            { native },
+          ),
+        );
         break;
       case "ask_user":
         this.closeMainText(out);
@@ -169,7 +210,12 @@ export class EvosciTranslator implements Translator {
         out.push(
           draft(
             "input.requested",
-            defined({ request_id: this.requestId(e), kind: "question" as const, tool_call_id: nonEmpty(e.tool_call_id), questions: questions(e.questions) }),
+            defined({
+              request_id: this.requestId(e),
+              kind: "question" as const,
+              tool_call_id: nonEmpty(e.tool_call_id),
+              questions: questions(e.questions),
+            }),
             { native },
           ),
         );
@@ -211,7 +257,8 @@ export class EvosciTranslator implements Translator {
         this.closeAllText(out);
         this.endTurn(out);
         // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
-        const resultText = this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
+        const resultText =
+          this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
         this.outcome ??= this.endOfRun(resultText, out);
         break;
       }
@@ -268,16 +315,27 @@ export class EvosciTranslator implements Translator {
     if (e.type === "panel_dispatch_start") {
       const name = asText(e.subagent_type);
       this.dispatches.set(id, name);
-      return [draft("subagent.started", defined({ name, instance_id: id, tool_call_id: nonEmpty(e.eval_id), description: nonEmpty(e.description) }), { native })];
+      return [
+        draft(
+          "subagent.started",
+          defined({ name, instance_id: id, tool_call_id: nonEmpty(e.eval_id), description: nonEmpty(e.description) }),
+          { native },
+        ),
+      ];
     }
     const name = this.dispatches.get(id) ?? "";
     this.dispatches.delete(id);
     // EvoScientist writes 0 for a duration it was not given.
     const duration = count(e.duration_ms) || undefined;
-    const completed = draft("subagent.completed", defined({ name, instance_id: id, duration_ms: duration }), { native });
+    const completed = draft("subagent.completed", defined({ name, instance_id: id, duration_ms: duration }), {
+      native,
+    });
     if (e.type !== "panel_dispatch_error") return [completed];
     const agent = { name, instance_id: id };
-    return [reportedError(nonEmpty(e.error) ?? "a sub-agent dispatch failed without a message", native, agent), completed];
+    return [
+      reportedError(nonEmpty(e.error) ?? "a sub-agent dispatch failed without a message", native, agent),
+      completed,
+    ];
   }
 
   /** The outcome done gives: what the run waits for, else the rubric's verdict (an unmet one is also an error event). */
@@ -314,7 +372,13 @@ export class EvosciTranslator implements Translator {
 
   private closeMainText(out: Draft[]): void {
     if (!this.mainText) return;
-    out.push(draft("message.completed", { message_id: this.mainText.id, text: this.mainText.chunks.join("") }, { synthetic: true }));
+    out.push(
+      draft(
+        "message.completed",
+        { message_id: this.mainText.id, text: this.mainText.chunks.join("") },
+        { synthetic: true },
+      ),
+    );
     this.mainText = undefined;
   }
 
@@ -322,7 +386,13 @@ export class EvosciTranslator implements Translator {
     const open = this.subagentText.get(instance);
     if (!open) return;
     this.subagentText.delete(instance);
-    out.push(draft("message.completed", { message_id: open.id, text: open.chunks.join("") }, { synthetic: true, agent: open.agent }));
+    out.push(
+      draft(
+        "message.completed",
+        { message_id: open.id, text: open.chunks.join("") },
+        { synthetic: true, agent: open.agent },
+      ),
+    );
   }
 
   private closeAllText(out: Draft[]): void {
@@ -332,7 +402,13 @@ export class EvosciTranslator implements Translator {
 
   private closeReasoning(out: Draft[]): void {
     if (!this.reasoning) return;
-    out.push(draft("reasoning.completed", { message_id: this.reasoning.id, text: this.reasoning.chunks.join("") }, { synthetic: true }));
+    out.push(
+      draft(
+        "reasoning.completed",
+        { message_id: this.reasoning.id, text: this.reasoning.chunks.join("") },
+        { synthetic: true },
+      ),
+    );
     this.reasoning = undefined;
   }
 
@@ -366,7 +442,11 @@ export class EvosciTranslator implements Translator {
       if (!queue) this.unnamedCalls.set(key, (queue = new Fifo()));
       queue.push(id);
     }
-    return draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.args) }, { native: e.type, ...(agent ? { agent } : {}) });
+    return draft(
+      "tool.started",
+      { tool_call_id: id, name, args: objectOrEmpty(e.args) },
+      { native: e.type, ...(agent ? { agent } : {}) },
+    );
   }
 
   private toolCompleted(e: NativeEvent, agent?: AgentRef): Draft {
@@ -374,7 +454,11 @@ export class EvosciTranslator implements Translator {
     const id = nonEmpty(e.id) ?? this.unnamedCalls.get(unnamedKey(name, agent))?.take() ?? this.madeUpCallId(name);
     // `success` is the backend's own text heuristic: kept as it is, never re-guessed.
     const status = bool(e.success) === false ? "failed" : "succeeded";
-    return draft("tool.completed", { tool_call_id: id, name, status, output: asText(e.content) }, { native: e.type, ...(agent ? { agent } : {}) });
+    return draft(
+      "tool.completed",
+      { tool_call_id: id, name, status, output: asText(e.content) },
+      { native: e.type, ...(agent ? { agent } : {}) },
+    );
   }
 
   private madeUpCallId(name: string): string {
@@ -398,14 +482,19 @@ function acceptanceError(verdict: RubricVerdict | undefined, grading?: "started"
       : verdict.result === "grader_error"
         ? "the acceptance criteria (--rubric) could not be checked: the grader failed"
         : "the acceptance criteria (--rubric) were not met";
-  const detail = verdict ? ` (verdict ${verdict.result || "none"})${verdict.explanation ? `: ${verdict.explanation}` : ""}` : "";
+  const detail = verdict
+    ? ` (verdict ${verdict.result || "none"})${verdict.explanation ? `: ${verdict.explanation}` : ""}`
+    : "";
   return { code: "acceptance", message: what + detail, retryable: false };
 }
 
 /** An error the backend reported, classified from its message. */
 function reportedError(message: string, native: string, agent?: AgentRef): Draft<"error"> {
   const c = classifyError(message);
-  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), { native, ...(agent ? { agent } : {}) });
+  return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), {
+    native,
+    ...(agent ? { agent } : {}),
+  });
 }
 
 function errorDraft(error: ErrorInfo): Draft<"error"> {
@@ -460,7 +549,12 @@ function approvalActions(e: NativeEvent): InputAction[] {
   if (!Array.isArray(e.action_requests)) return [];
   return e.action_requests.filter(isObject).map((request) => {
     const name = asText(request.name);
-    return { name, args: objectOrEmpty(request.args), description: asText(request.description), allowed_decisions: decisions.get(name) ?? [] };
+    return {
+      name,
+      args: objectOrEmpty(request.args),
+      description: asText(request.description),
+      allowed_decisions: decisions.get(name) ?? [],
+    };
   });
 }
 

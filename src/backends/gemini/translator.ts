@@ -1,7 +1,16 @@
 import type { EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
 import { asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
-import { draft, passThrough, type Draft, type Ending, type NativeEvent, type Outcome, type StreamEnd, type Translator } from "../../core/translator.js";
+import {
+  draft,
+  passThrough,
+  type Draft,
+  type Ending,
+  type NativeEvent,
+  type Outcome,
+  type StreamEnd,
+  type Translator,
+} from "../../core/translator.js";
 
 /**
  * Gemini CLI `--output-format stream-json` (docs/protocols/gemini.md). The
@@ -54,7 +63,10 @@ export class GeminiTranslator implements Translator {
         const out = [...this.modelSpeaks(), ...this.closeMessage(native)];
         // Words before a tool call are narration, not the answer.
         this.lastText = null;
-        return [...out, draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.parameters) }, { native })];
+        return [
+          ...out,
+          draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(e.parameters) }, { native }),
+        ];
       }
       case "tool_result": {
         const id = toolId(e);
@@ -65,11 +77,20 @@ export class GeminiTranslator implements Translator {
         // A call has one result: its name is not kept past it (a long run's memory stays flat).
         const name = this.toolNames.get(id) ?? "tool";
         this.toolNames.delete(id);
-        return [...this.closeMessage(native), draft("tool.completed", { tool_call_id: id, name, status: failed ? "failed" : "succeeded", output }, { native })];
+        return [
+          ...this.closeMessage(native),
+          draft(
+            "tool.completed",
+            { tool_call_id: id, name, status: failed ? "failed" : "succeeded", output },
+            { native },
+          ),
+        ];
       }
       case "error":
         // Warnings (a loop detected, a hook's block) are the backend's notes, kept as data.
-        return e.severity === "error" ? [errorDraft(asText(e.message) || "the backend reported an error", native)] : [passThrough(e)];
+        return e.severity === "error"
+          ? [errorDraft(asText(e.message) || "the backend reported an error", native)]
+          : [passThrough(e)];
       case "result":
         return this.result(e);
       default:
@@ -116,7 +137,9 @@ export class GeminiTranslator implements Translator {
     this.open = undefined;
     if (!open) return [];
     this.lastText = open.text;
-    return [draft("message.completed", defined({ message_id: open.id, text: open.text, model: this.model }), { native })];
+    return [
+      draft("message.completed", defined({ message_id: open.id, text: open.text, model: this.model }), { native }),
+    ];
   }
 
   private result(e: NativeEvent): Draft[] {
@@ -135,7 +158,11 @@ export class GeminiTranslator implements Translator {
       return out;
     }
     out.push(errorDraft(message, native));
-    this.outcome = { status: "failed", error: errorInfo(message), resultText: this.lastText === "" ? null : this.lastText };
+    this.outcome = {
+      status: "failed",
+      error: errorInfo(message),
+      resultText: this.lastText === "" ? null : this.lastText,
+    };
     return out;
   }
 }

@@ -21,7 +21,11 @@ export const pi: BackendDefinition<"pi"> = {
  * with "-" needs none; one that does is refused on such a pi rather than let it
  * become a flag.
  */
-async function promptTerminator(executable: string, prompt: string, { env, graceMs, stops }: ProbeContext): Promise<boolean> {
+async function promptTerminator(
+  executable: string,
+  prompt: string,
+  { env, graceMs, stops }: ProbeContext,
+): Promise<boolean> {
   if (!prompt.startsWith("-")) return false;
   const version = await piAcceptsPromptTerminator(executable, env, graceMs, stops);
   // Stopped meanwhile: the run ends cancelled.

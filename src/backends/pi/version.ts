@@ -13,14 +13,24 @@ const PROBE_TIMEOUT_MS = 10_000;
  * one kills it at once), SIGKILLed `graceMs` after that, and what it leaves
  * behind with it.
  */
-export async function piAcceptsPromptTerminator(executable: string, env: NodeJS.ProcessEnv, graceMs: number, stops: StopWatch): Promise<{ accepts: boolean; version?: string }> {
+export async function piAcceptsPromptTerminator(
+  executable: string,
+  env: NodeJS.ProcessEnv,
+  graceMs: number,
+  stops: StopWatch,
+): Promise<{ accepts: boolean; version?: string }> {
   const version = await probeVersion(executable, env, graceMs, stops);
   if (version === undefined) return { accepts: false };
   const parts = version.split(".").map(Number);
   return { accepts: compareVersions(parts, FIRST_WITH_TERMINATOR) >= 0, version };
 }
 
-async function probeVersion(executable: string, env: NodeJS.ProcessEnv, graceMs: number, stops: StopWatch): Promise<string | undefined> {
+async function probeVersion(
+  executable: string,
+  env: NodeJS.ProcessEnv,
+  graceMs: number,
+  stops: StopWatch,
+): Promise<string | undefined> {
   if (stops.signal) return undefined;
   let probe: BackendProcess;
   try {

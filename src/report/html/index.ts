@@ -18,7 +18,16 @@ export interface HtmlReportOptions {
 /** Summary rows kept for runs beyond `limits.runs`. */
 const MORE_RUNS_ROWS = 1000;
 /** Runs beyond the detailed ones keep only their run-level figures. */
-const SUMMARY_ONLY: HtmlLimits = { toolCalls: 0, messages: 0, marks: 0, lanes: 0, textChars: 200, answerChars: 0, usagePoints: 1, runs: 0 };
+const SUMMARY_ONLY: HtmlLimits = {
+  toolCalls: 0,
+  messages: 0,
+  marks: 0,
+  lanes: 0,
+  textChars: 200,
+  answerChars: 0,
+  usagePoints: 1,
+  runs: 0,
+};
 
 export function createHtmlReport(options: HtmlReportOptions = {}): ReportBuilder {
   const limits: HtmlLimits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -33,7 +42,13 @@ export function createHtmlReport(options: HtmlReportOptions = {}): ReportBuilder
     if (data.runs.length < limits.runs) data.runs.push(run);
     else {
       data.moreRunsCount++;
-      if (data.moreRuns.length < MORE_RUNS_ROWS) data.moreRuns.push({ file: run.file, run_id: run.run_id, ...(run.status ? { status: run.status } : {}), events: run.events });
+      if (data.moreRuns.length < MORE_RUNS_ROWS)
+        data.moreRuns.push({
+          file: run.file,
+          run_id: run.run_id,
+          ...(run.status ? { status: run.status } : {}),
+          events: run.events,
+        });
     }
     current = undefined;
   };

@@ -213,7 +213,13 @@ export class RunCollector {
       }
       case "message.completed":
         if (d.messages.length >= this.limits.messages) d.omitted.messages++;
-        else d.messages.push({ lane: this.laneOf(event, t), t, text: this.text(event.text), ...(event.model ? { model: event.model } : {}) });
+        else
+          d.messages.push({
+            lane: this.laneOf(event, t),
+            t,
+            text: this.text(event.text),
+            ...(event.model ? { model: event.model } : {}),
+          });
         return;
       case "tool.started":
         return this.toolStarted(event, t);
@@ -237,15 +243,33 @@ export class RunCollector {
       case "usage":
         return this.usage(event, t);
       case "error":
-        return this.mark(event, t, "error", event.code, event.message + (event.http_status !== undefined ? ` (HTTP ${event.http_status})` : ""));
+        return this.mark(
+          event,
+          t,
+          "error",
+          event.code,
+          event.message + (event.http_status !== undefined ? ` (HTTP ${event.http_status})` : ""),
+        );
       case "retry.started":
-        return this.mark(event, t, "retry", `retry ${event.attempt}${event.max_attempts !== undefined ? `/${event.max_attempts}` : ""}`, event.error);
+        return this.mark(
+          event,
+          t,
+          "retry",
+          `retry ${event.attempt}${event.max_attempts !== undefined ? `/${event.max_attempts}` : ""}`,
+          event.error,
+        );
       case "compaction.completed":
         return this.mark(event, t, "compaction", "compaction", event.summary ?? event.error ?? "");
       case "input.requested":
         return this.mark(event, t, "input", `input: ${event.kind}`, describeInput(event));
       case "model.changed":
-        return this.mark(event, t, "model", `model: ${event.model}`, event.previous_model ? `from ${event.previous_model} (${event.reason})` : event.reason);
+        return this.mark(
+          event,
+          t,
+          "model",
+          `model: ${event.model}`,
+          event.previous_model ? `from ${event.previous_model} (${event.reason})` : event.reason,
+        );
       case "run.finished":
         return this.runFinished(event);
       default:
@@ -293,7 +317,15 @@ export class RunCollector {
     const d = this.data;
     if (d.tools.length >= this.limits.toolCalls) return;
     const lane = this.laneOf(event, t);
-    d.tools.push({ lane, id: event.tool_call_id, name: this.text(event.name).x, status: "open", t0: t, updates: 0, args: this.text(stringify(event.args)) });
+    d.tools.push({
+      lane,
+      id: event.tool_call_id,
+      name: this.text(event.name).x,
+      status: "open",
+      t0: t,
+      updates: 0,
+      args: this.text(stringify(event.args)),
+    });
     const key = this.key(event, event.tool_call_id);
     const queue = this.open.get(key);
     if (queue) queue.push(d.tools.length - 1);
@@ -328,7 +360,13 @@ export class RunCollector {
       this.laneByInstance.set(event.instance_id, this.overflow(t));
       return;
     }
-    const lane: LaneData = { id: d.lanes.length, name: this.text(event.name).x, instance: event.instance_id, parent, t0: t };
+    const lane: LaneData = {
+      id: d.lanes.length,
+      name: this.text(event.name).x,
+      instance: event.instance_id,
+      parent,
+      t0: t,
+    };
     if (event.description) lane.description = this.text(event.description).x;
     if (event.tool_call_id !== undefined) {
       const via = this.open.get(this.key(event, event.tool_call_id))?.[0];
@@ -351,7 +389,13 @@ export class RunCollector {
       this.laneByInstance.set(agent.instance_id, id);
       return id;
     }
-    const lane: LaneData = { id: d.lanes.length, name: this.text(agent.name).x, instance: agent.instance_id, parent: 0, t0: t };
+    const lane: LaneData = {
+      id: d.lanes.length,
+      name: this.text(agent.name).x,
+      instance: agent.instance_id,
+      parent: 0,
+      t0: t,
+    };
     d.lanes.push(lane);
     this.laneByInstance.set(agent.instance_id, lane.id);
     return lane.id;
@@ -372,14 +416,23 @@ export class RunCollector {
   private usage(event: Ev<"usage">, t: number): void {
     // A run-scope report is the backend's own total so far, not an increment.
     if (event.scope === "run") {
-      this.usageTotals = { input: event.input_tokens, output: event.output_tokens, cost: event.cost_usd ?? this.usageTotals.cost };
+      this.usageTotals = {
+        input: event.input_tokens,
+        output: event.output_tokens,
+        cost: event.cost_usd ?? this.usageTotals.cost,
+      };
     } else {
       this.usageTotals.input += event.input_tokens;
       this.usageTotals.output += event.output_tokens;
       this.usageTotals.cost += event.cost_usd ?? 0;
     }
     const line = this.data.usageLine;
-    const point: [number, number, number, number] = [t, this.usageTotals.input, this.usageTotals.output, round(this.usageTotals.cost)];
+    const point: [number, number, number, number] = [
+      t,
+      this.usageTotals.input,
+      this.usageTotals.output,
+      round(this.usageTotals.cost),
+    ];
     // Past the bound, keep every other point and sample half as often: the line keeps its shape and its end.
     if (this.usageSkipped + 1 < this.usageStride && line.length > 0) {
       this.usageSkipped++;
@@ -414,7 +467,8 @@ export class RunCollector {
 
 function describeInput(event: Ev<"input.requested">): string {
   const lines: string[] = [];
-  for (const action of event.actions ?? []) lines.push(`${action.name}: ${action.description} [${action.allowed_decisions.join(", ")}]`);
+  for (const action of event.actions ?? [])
+    lines.push(`${action.name}: ${action.description} [${action.allowed_decisions.join(", ")}]`);
   for (const question of event.questions ?? []) lines.push(question.question);
   return lines.join("\n");
 }

@@ -10,7 +10,10 @@ export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'u
 
 /** JSON safe inside a <script> element: `<` (so `</script` and `<!--`) and the JS line separators escaped. */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function escapeHtml(text: string): string {

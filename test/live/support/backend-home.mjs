@@ -40,7 +40,13 @@ function makeBackendHome(setup, backend, server, files = {}) {
   mkdirSync(cwd, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
   const env = setup.env(root, home, server);
-  return { root, home, cwd, env: { ...baseEnv(home), ...env }, remove: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    home,
+    cwd,
+    env: { ...baseEnv(home), ...env },
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** Only what a process needs: no keys or settings of the real user leak in. */
@@ -122,7 +128,12 @@ function geminiEnv(root, home, { origin }) {
   const tmp = join(root, "tmp");
   mkdirSync(tmp, { recursive: true });
   // TMPDIR: its error reports go to os.tmpdir().
-  return { GEMINI_API_KEY: FAKE_API_KEY, GOOGLE_GEMINI_BASE_URL: origin, GEMINI_CLI_TRUST_WORKSPACE: "true", TMPDIR: tmp };
+  return {
+    GEMINI_API_KEY: FAKE_API_KEY,
+    GOOGLE_GEMINI_BASE_URL: origin,
+    GEMINI_CLI_TRUST_WORKSPACE: "true",
+    TMPDIR: tmp,
+  };
 }
 
 /** Claude Code: the capture's environment, its temp files and socket in the run's temp root. */
@@ -134,7 +145,10 @@ function claudeHomeEnv(root, home, { origin }) {
 
 /** The Claude Code options a scenario needs: Bash pre-approved except where a denial is the point, one turn for maxturns. */
 function claudeRunArgs(scenario) {
-  const options = claudeOptions({ allowTools: scenario !== "denied", extraArgs: scenario === "maxturns" ? ["--max-turns", "1"] : [] });
+  const options = claudeOptions({
+    allowTools: scenario !== "denied",
+    extraArgs: scenario === "maxturns" ? ["--max-turns", "1"] : [],
+  });
   return ["--model", MODEL_ID, ...options.map((arg) => `--backend-arg=${arg}`)];
 }
 
@@ -174,7 +188,14 @@ const SETUPS = {
   codex: {
     wire: openaiResponses,
     env: codexEnv,
-    runArgs: () => ["--model", CODEX_EXEC_SETTINGS.model, "--provider", CODEX_EXEC_SETTINGS.provider, "--backend-arg=--sandbox", `--backend-arg=${CODEX_EXEC_SETTINGS.sandbox}`],
+    runArgs: () => [
+      "--model",
+      CODEX_EXEC_SETTINGS.model,
+      "--provider",
+      CODEX_EXEC_SETTINGS.provider,
+      "--backend-arg=--sandbox",
+      `--backend-arg=${CODEX_EXEC_SETTINGS.sandbox}`,
+    ],
   },
   claude: { wire: anthropicMessages, env: claudeHomeEnv, runArgs: claudeRunArgs },
 };

@@ -39,28 +39,35 @@ const DESCRIPTIONS = {
   maxturns: "the tool scenario with --max-turns 1: the tool runs, the second model call is never made",
   denied: "the tool scenario without --allowedTools, the Bash call writing a file: denied in -p mode",
   sigterm: "slow text stream, stopped with SIGTERM after its first text",
-  error429: "the text scenario answered HTTP 429 (rate_limit_error) on every attempt; retries run out (CLAUDE_CODE_MAX_RETRIES=2)",
+  error429:
+    "the text scenario answered HTTP 429 (rate_limit_error) on every attempt; retries run out (CLAUDE_CODE_MAX_RETRIES=2)",
   error401: "the text scenario answered HTTP 401 (authentication_error)",
   nokey: "the text scenario with no ANTHROPIC_API_KEY (nor any other credential) in the environment",
   error503default: "HTTP 503 on every attempt with the default retry policy (no CLAUDE_CODE_MAX_RETRIES)",
-  sigintTool: "the tool scenario with the Bash call `ls && sleep 20`, stopped with SIGINT while the tool runs (on its task_started)",
+  sigintTool:
+    "the tool scenario with the Bash call `ls && sleep 20`, stopped with SIGINT while the tool runs (on its task_started)",
   error529: "the text scenario answered HTTP 529 (overloaded_error) on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
   retryAfter: "the text scenario answered HTTP 429 with `retry-after: 2` on every attempt (CLAUDE_CODE_MAX_RETRIES=1)",
   cut: "the text scenario's stream cut by the server after two deltas (no message_stop), on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
   nopartial: "the tool scenario without --include-partial-messages",
   sigintRetry: "HTTP 503 on every attempt (default retries), stopped with SIGINT during the first retry wait",
   sighup: "slow text stream, stopped with SIGHUP after its first text",
-  twoTools: "the tool scenario with a second Bash call (`echo two`) in the same reply: two tool_use blocks, then the final answer",
-  tooLong: "the text scenario answered HTTP 400 `prompt is too long: 250000 tokens > 200000 maximum` on every streamed attempt",
+  twoTools:
+    "the tool scenario with a second Bash call (`echo two`) in the same reply: two tool_use blocks, then the final answer",
+  tooLong:
+    "the text scenario answered HTTP 400 `prompt is too long: 250000 tokens > 200000 maximum` on every streamed attempt",
   maxTokens: "the text scenario's reply ends with stop_reason max_tokens, every time",
   toolFails: "the tool scenario with a Bash call that fails (`ls /nonexistent`, exit 2)",
   error403: "the text scenario answered HTTP 403 (permission_error) on every streamed attempt",
-  error404: "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
+  error404:
+    "the text scenario answered HTTP 404 (not_found_error) on the streamed request; the non-streaming retry is answered normally",
   error422: "the text scenario answered HTTP 422 on every streamed attempt",
   retry429: "HTTP 429 once, then success",
   retry529: "HTTP 529 (overloaded_error) once, then success",
-  subagent: "an Agent (sub-agent) call in the foreground: the sub-agent's own model call answers, its text is forwarded (--forward-subagent-text), then the final answer",
-  sseError: "the text scenario's stream ends with an SSE `error` event (overloaded_error) after two deltas, on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
+  subagent:
+    "an Agent (sub-agent) call in the foreground: the sub-agent's own model call answers, its text is forwarded (--forward-subagent-text), then the final answer",
+  sseError:
+    "the text scenario's stream ends with an SSE `error` event (overloaded_error) after two deltas, on every attempt (CLAUDE_CODE_MAX_RETRIES=2)",
 };
 
 /** Extra scenarios: a built-in scenario run with other flags. */
@@ -74,12 +81,27 @@ const VARIANTS = {
   nokey: { scenario: "text", env: { ANTHROPIC_API_KEY: undefined } },
   error503default: { scenario: "error503", env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
   // A lone `sleep` is refused by the Bash tool; `task_started` shows the command is running.
-  sigintTool: { scenario: "tool", toolCommand: "ls && sleep 20", stopSignal: "SIGINT", stopOn: '"subtype":"task_started"' },
+  sigintTool: {
+    scenario: "tool",
+    toolCommand: "ls && sleep 20",
+    stopSignal: "SIGINT",
+    stopOn: '"subtype":"task_started"',
+  },
   error529: { scenario: "text", failWith: 529 },
-  retryAfter: { scenario: "text", failWith: 429, failHeaders: { "retry-after": "2" }, env: { CLAUDE_CODE_MAX_RETRIES: "1" } },
+  retryAfter: {
+    scenario: "text",
+    failWith: 429,
+    failHeaders: { "retry-after": "2" },
+    env: { CLAUDE_CODE_MAX_RETRIES: "1" },
+  },
   cut: { scenario: "text", cutAfter: 2 },
   nopartial: { scenario: "tool", partial: false },
-  sigintRetry: { scenario: "error503", stopSignal: "SIGINT", stopOn: '"subtype":"api_retry"', env: { CLAUDE_CODE_MAX_RETRIES: undefined } },
+  sigintRetry: {
+    scenario: "error503",
+    stopSignal: "SIGINT",
+    stopOn: '"subtype":"api_retry"',
+    env: { CLAUDE_CODE_MAX_RETRIES: undefined },
+  },
   sighup: { scenario: "slow", stopSignal: "SIGHUP" },
   twoTools: { scenario: "tool", secondCommand: "echo two" },
   tooLong: { scenario: "text", failWith: 400, failMessage: "prompt is too long: 250000 tokens > 200000 maximum" },
@@ -88,7 +110,11 @@ const VARIANTS = {
   error403: { scenario: "text", failWith: 403 },
   error404: { scenario: "text", failWith: 404 },
   error422: { scenario: "text", failWith: 422 },
-  sseError: { scenario: "text", cutAfter: 2, cutWith: { type: "overloaded_error", message: "variant sseError: Overloaded" } },
+  sseError: {
+    scenario: "text",
+    cutAfter: 2,
+    cutWith: { type: "overloaded_error", message: "variant sseError: Overloaded" },
+  },
 };
 
 /**
@@ -127,7 +153,17 @@ export function claudeOptions({ allowTools = true, extraArgs = [] } = {}) {
 /** The argv for one run, minus the executable: agentstream's (captures before retry429 lack --forward-subagent-text). */
 function claudeArgs(prompt, { partial = true, ...options } = {}) {
   const partialArgs = partial ? ["--include-partial-messages", "--forward-subagent-text"] : [];
-  return ["-p", prompt, "--output-format", "stream-json", "--verbose", ...partialArgs, "--model", MODEL_ID, ...claudeOptions(options)];
+  return [
+    "-p",
+    prompt,
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    ...partialArgs,
+    "--model",
+    MODEL_ID,
+    ...claudeOptions(options),
+  ];
 }
 
 async function runScenario(executable, name) {
@@ -139,7 +175,8 @@ async function runScenario(executable, name) {
   const cwd = join(root, "work");
   const scratch = join(root, "tmp");
   for (const dir of [home, cwd, scratch]) mkdirSync(dir, { recursive: true });
-  if (scenario === "tool") for (const [file, text] of Object.entries(TOOL_SCENARIO_FILES)) writeFileSync(join(cwd, file), text);
+  if (scenario === "tool")
+    for (const [file, text] of Object.entries(TOOL_SCENARIO_FILES)) writeFileSync(join(cwd, file), text);
   const args = claudeArgs(SCENARIOS[scenario].prompt, variant);
   const stopSignal = scenario === "slow" ? (variant.stopSignal ?? "SIGINT") : variant.stopSignal;
   // "tick" is the slow scenario's text.
@@ -154,8 +191,20 @@ async function runScenario(executable, name) {
       stopSignal,
     });
     const homeFiles = listFiles(home);
-    if (process.env.CLAUDE_CAPTURE_REQUESTS) writeFileSync(join(process.env.CLAUDE_CAPTURE_REQUESTS, `${name}.requests.json`), JSON.stringify(server.requests, null, 1));
-    return { ...result, args, stopSignal, modelRequests: server.requests.length, requests: server.requests, seconds: (Date.now() - started) / 1000, homeFiles };
+    if (process.env.CLAUDE_CAPTURE_REQUESTS)
+      writeFileSync(
+        join(process.env.CLAUDE_CAPTURE_REQUESTS, `${name}.requests.json`),
+        JSON.stringify(server.requests, null, 1),
+      );
+    return {
+      ...result,
+      args,
+      stopSignal,
+      modelRequests: server.requests.length,
+      requests: server.requests,
+      seconds: (Date.now() - started) / 1000,
+      homeFiles,
+    };
   } finally {
     await server.close();
     if (!process.env.CLAUDE_CAPTURE_KEEP_HOME) rmSync(root, { recursive: true, force: true });
@@ -173,7 +222,10 @@ async function runScenario(executable, name) {
  * `secondCommand` adds a second Bash call after the scenario's one; `finish`
  * replaces the stop reason.
  */
-function loggingWire(label, { toolCommand, failWith, failHeaders, failMessage, cutAfter, cutWith, secondCommand, finish }) {
+function loggingWire(
+  label,
+  { toolCommand, failWith, failHeaders, failMessage, cutAfter, cutWith, secondCommand, finish },
+) {
   return {
     ...anthropicMessages,
     stream(res, reply, chunks, usage) {
@@ -182,16 +234,23 @@ function loggingWire(label, { toolCommand, failWith, failHeaders, failMessage, c
         return anthropicMessages.error(res, failWith, { message: failMessage ?? `variant ${label}: HTTP ${failWith}` });
       }
       if (cutAfter !== undefined) chunks = cutStream(res, chunks, cutAfter, cutWith);
-      let toolCalls = toolCommand ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } })) : reply.toolCalls;
+      let toolCalls = toolCommand
+        ? reply.toolCalls.map((call) => ({ ...call, arguments: { command: toolCommand } }))
+        : reply.toolCalls;
       if (secondCommand && toolCalls.length) {
-        toolCalls = [...toolCalls, { ...toolCalls[0], id: `${toolCalls[0].id}_b`, arguments: { command: secondCommand } }];
+        toolCalls = [
+          ...toolCalls,
+          { ...toolCalls[0], id: `${toolCalls[0].id}_b`, arguments: { command: secondCommand } },
+        ];
         chunks = withSecondCall(chunks);
       }
       return anthropicMessages.stream(res, { ...reply, toolCalls, finish: finish ?? reply.finish }, chunks, usage);
     },
     route(method, path) {
       const route = anthropicMessages.route(method, path);
-      process.stderr.write(`  [${label}] ${method} ${path} -> ${route === "call" ? "model call" : route ? route.status : 404}\n`);
+      process.stderr.write(
+        `  [${label}] ${method} ${path} -> ${route === "call" ? "model call" : route ? route.status : 404}\n`,
+      );
       return route;
     },
   };
@@ -235,16 +294,55 @@ function withoutUndefined(env) {
 
 function listFiles(dir) {
   try {
-    return execFileSync("find", [dir, "-type", "f"], { encoding: "utf8" }).split("\n").filter(Boolean).map((f) => f.slice(dir.length + 1)).sort();
+    return execFileSync("find", [dir, "-type", "f"], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map((f) => f.slice(dir.length + 1))
+      .sort();
   } catch {
     return [];
   }
 }
 
-const ALL = ["text", "tool", "thinking", "error400", "retry500", "error503", "slow", "sigterm", "maxturns", "denied", "error429", "error401", "nokey", "error503default", "sigintTool", "error529", "retryAfter", "cut", "nopartial", "sigintRetry", "sighup", "sseError", "error403", "error404", "error422", "twoTools", "tooLong", "maxTokens", "toolFails", "retry429", "retry529", "subagent"];
+const ALL = [
+  "text",
+  "tool",
+  "thinking",
+  "error400",
+  "retry500",
+  "error503",
+  "slow",
+  "sigterm",
+  "maxturns",
+  "denied",
+  "error429",
+  "error401",
+  "nokey",
+  "error503default",
+  "sigintTool",
+  "error529",
+  "retryAfter",
+  "cut",
+  "nopartial",
+  "sigintRetry",
+  "sighup",
+  "sseError",
+  "error403",
+  "error404",
+  "error422",
+  "twoTools",
+  "tooLong",
+  "maxTokens",
+  "toolFails",
+  "retry429",
+  "retry529",
+  "subagent",
+];
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const live = LIVE_TARGETS.find((t) => t.backend === "claude");
-  const [target] = process.env.CLAUDE_BIN ? [{ ...live, executable: process.env.CLAUDE_BIN, runtime: "native binary" }] : await installBackends([live]);
+  const [target] = process.env.CLAUDE_BIN
+    ? [{ ...live, executable: process.env.CLAUDE_BIN, runtime: "native binary" }]
+    : await installBackends([live]);
   await captureClaude(target, process.argv.slice(2));
 }
 
@@ -254,7 +352,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
  */
 export async function captureClaude(target, wanted = []) {
   const names = wanted.length ? wanted : ALL;
-  const fixtures = process.env.CLAUDE_CAPTURE_DIR ?? fileURLToPath(new URL(`../../fixtures/live/${target.id}/`, import.meta.url));
+  const fixtures =
+    process.env.CLAUDE_CAPTURE_DIR ?? fileURLToPath(new URL(`../../fixtures/live/${target.id}/`, import.meta.url));
   mkdirSync(fixtures, { recursive: true });
   const manifestPath = join(fixtures, "manifest.json");
   const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, "utf8")) : [];
@@ -276,7 +375,9 @@ export async function captureClaude(target, wanted = []) {
     const at = manifest.findIndex((e) => e.file === entry.file);
     if (at >= 0) manifest[at] = entry;
     else manifest.push(entry);
-    process.stderr.write(`capture: ${name}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines, ${run.modelRequests} model requests (${run.requests.map((r) => `${r.scenario}#${r.attempt}:${r.reply.status}`).join(" ")}), ${run.seconds}s\n`);
+    process.stderr.write(
+      `capture: ${name}: exit ${run.exitCode ?? run.signal}, ${run.stdout.split("\n").length - 1} lines, ${run.modelRequests} model requests (${run.requests.map((r) => `${r.scenario}#${r.attempt}:${r.reply.status}`).join(" ")}), ${run.seconds}s\n`,
+    );
     process.stderr.write(`capture: ${name}: HOME files: ${run.homeFiles.join(" ")}\n`);
   }
   // Entries added by hand (a rare outcome kept from a repeat run) go last.

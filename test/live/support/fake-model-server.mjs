@@ -30,13 +30,20 @@ const SLOW_MAX_CHUNKS = 480;
  *   one call's tokens as `{ input_tokens, output_tokens }` and counts them).
  */
 export async function startFakeModelServer({ wire = openaiChat, idleCloseMs = DEFAULT_IDLE_CLOSE_MS } = {}) {
-  const state = { requests: [], usage: { input_tokens: 0, output_tokens: 0 }, attempts: new Map(), served: 0, replies: 0 };
+  const state = {
+    requests: [],
+    usage: { input_tokens: 0, output_tokens: 0 },
+    attempts: new Map(),
+    served: 0,
+    replies: 0,
+  };
   const sockets = new Set();
   let idleTimer;
   const server = createServer((req, res) => {
     armIdleTimer();
     state.served++;
-    if (state.served > MAX_REQUESTS) return wire.error(res, 429, { type: "rate_limit", message: "fake server: request limit reached" });
+    if (state.served > MAX_REQUESTS)
+      return wire.error(res, 429, { type: "rate_limit", message: "fake server: request limit reached" });
     handle(req, res, state, wire).catch((err) => {
       if (!res.headersSent) wire.error(res, 500, { type: "server_error", message: `fake server: ${err.message}` });
       else res.destroy();
@@ -79,7 +86,8 @@ export async function startFakeModelServer({ wire = openaiChat, idleCloseMs = DE
 async function handle(req, res, state, wire) {
   const path = new URL(req.url ?? "/", "http://localhost").pathname.replace(/\/+$/, "");
   const route = wire.route(req.method, path);
-  if (route === undefined) return wire.error(res, 404, { type: "not_found", message: `fake server: no route ${req.method} ${path}` });
+  if (route === undefined)
+    return wire.error(res, 404, { type: "not_found", message: `fake server: no route ${req.method} ${path}` });
   if (route !== "call") return sendJson(res, route.status, route.body);
   const text = await readBody(req);
   const body = text === "" ? {} : JSON.parse(text);
@@ -97,7 +105,12 @@ async function handle(req, res, state, wire) {
     let closed = false;
     res.on("close", () => (closed = true));
     // The client went away (a cancelled run): stop producing.
-    return wire.stream(res, reply, untilClosed(chunks, () => closed), usage);
+    return wire.stream(
+      res,
+      reply,
+      untilClosed(chunks, () => closed),
+      usage,
+    );
   }
   return wire.complete(res, reply, await collect(chunks), usage);
 }
@@ -106,7 +119,9 @@ async function handle(req, res, state, wire) {
 function withIds(reply, state) {
   const n = ++state.replies;
   const id = `fake-${n}`;
-  const toolCalls = (reply.chunks ?? []).filter((c) => c.tool_call).map((c, i) => ({ id: `call_fake_${n}_${i}`, ...c.tool_call }));
+  const toolCalls = (reply.chunks ?? [])
+    .filter((c) => c.tool_call)
+    .map((c, i) => ({ id: `call_fake_${n}_${i}`, ...c.tool_call }));
   return { ...reply, id, toolCalls };
 }
 

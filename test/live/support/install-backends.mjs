@@ -17,7 +17,9 @@ const INSTALL_TIMEOUT_MS = 15 * 60_000;
 export async function installBackends(targets, log = (line) => process.stderr.write(`${line}\n`)) {
   mkdirSync(CACHE_DIR, { recursive: true });
   const needsNode22 = targets.some((t) => t.node === "22");
-  const node22 = needsNode22 ? installOnce(join(CACHE_DIR, `node-${NODE_22.version}`), `Node ${NODE_22.version}`, log, installNode22) : undefined;
+  const node22 = needsNode22
+    ? installOnce(join(CACHE_DIR, `node-${NODE_22.version}`), `Node ${NODE_22.version}`, log, installNode22)
+    : undefined;
   return Promise.all(
     targets.map(async (target) => {
       const dir = join(CACHE_DIR, target.id);
@@ -86,9 +88,15 @@ async function installNativeFromNpm(dir, target) {
   const platform = nativePlatform();
   const platformPackage = `${target.package}-${platform}`;
   const platformDir = join(dir, "node_modules", ...platformPackage.split("/"));
-  if (!existsSync(platformDir)) throw new Error(`${target.package}@${target.version}: no ${platformPackage} was installed (its optional dependency for this platform)`);
-  const executable = [join(platformDir, target.command), ...vendorBinaries(platformDir, target.command)].find((path) => existsSync(path));
-  if (executable === undefined) throw new Error(`${target.package}@${target.version}: no ${target.command} binary in ${platformPackage}`);
+  if (!existsSync(platformDir))
+    throw new Error(
+      `${target.package}@${target.version}: no ${platformPackage} was installed (its optional dependency for this platform)`,
+    );
+  const executable = [join(platformDir, target.command), ...vendorBinaries(platformDir, target.command)].find((path) =>
+    existsSync(path),
+  );
+  if (executable === undefined)
+    throw new Error(`${target.package}@${target.version}: no ${target.command} binary in ${platformPackage}`);
   return { executable, runtime: `native ${platform}`, reported: await reportedVersion(executable) };
 }
 
@@ -100,13 +108,21 @@ function vendorBinaries(platformDir, command) {
 /** The platform-package suffix: `linux-x64`, with `-musl` where the C library is musl (no glibc version in the report). */
 function nativePlatform() {
   const base = `${process.platform}-${process.arch}`;
-  return process.platform === "linux" && !process.report?.getReport().header.glibcVersionRuntime ? `${base}-musl` : base;
+  return process.platform === "linux" && !process.report?.getReport().header.glibcVersionRuntime
+    ? `${base}-musl`
+    : base;
 }
 
 async function installFromPypi(dir, target) {
   await run("python3", ["-m", "venv", dir]);
   const pip = join(dir, "bin", "pip");
-  await run(pip, ["install", "--disable-pip-version-check", "--no-input", "--quiet", `${target.package}==${target.version}`]);
+  await run(pip, [
+    "install",
+    "--disable-pip-version-check",
+    "--no-input",
+    "--quiet",
+    `${target.package}==${target.version}`,
+  ]);
   const executable = join(dir, "bin", target.command);
   const runtime = (await output(join(dir, "bin", "python"), ["--version"])).trim().toLowerCase();
   return { executable, runtime, reported: await reportedVersion(executable) };
@@ -130,5 +146,7 @@ async function output(command, args) {
 async function run(command, args) {
   const result = await spawnCollect(command, args, { timeoutMs: INSTALL_TIMEOUT_MS });
   if (result.exitCode === 0) return result;
-  throw new Error(`${command} ${args.join(" ")} failed (${result.signal ?? `exit ${result.exitCode}`}):\n${result.stderr.slice(-8000)}`);
+  throw new Error(
+    `${command} ${args.join(" ")} failed (${result.signal ?? `exit ${result.exitCode}`}):\n${result.stderr.slice(-8000)}`,
+  );
 }

@@ -21,7 +21,12 @@ export type CanonicalLine = Record<string, any>;
 /** What the fake model server saw and reported during the run. */
 export interface ServerRecord {
   usage: { input_tokens: number; output_tokens: number };
-  requestsFor(scenario: string): Array<{ attempt: number; reply: { status: number; toolCalls: Array<{ id: string; name: string; arguments: unknown }> } }>;
+  requestsFor(
+    scenario: string,
+  ): Array<{
+    attempt: number;
+    reply: { status: number; toolCalls: Array<{ id: string; name: string; arguments: unknown }> };
+  }>;
 }
 
 export interface LiveRun {
@@ -47,35 +52,47 @@ const RUN_TIMEOUT_SECONDS = 300;
  * the first text delta shows the backend is streaming, or, given a condition,
  * as soon as that holds (checked on stdout and every 100 ms).
  */
-export function runScenario(target: LiveTarget, scenario: ScenarioName, options: { interrupt?: boolean | InterruptWhen } = {}): Promise<LiveRun> {
-  return withScenarioHome(target.backend, scenario, async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
-    const args = [
-      BIN,
-      "run",
-      "--backend",
-      target.backend,
-      "--bin",
-      target.executable,
-      "--cwd",
-      home.cwd,
-      ...runArgsFor(target.backend, scenario, home),
-      "--timeout",
-      String(RUN_TIMEOUT_SECONDS),
-      SCENARIOS[scenario].prompt,
-    ];
-    const result = await spawnCollect(process.execPath, args, {
-      env: home.env,
-      stopWhen: options.interrupt ? (stdout: string) => (options.interrupt === true ? firstDelta : options.interrupt!)(stdout, server) : undefined,
-      stopSignal: "SIGINT",
-      pollMs: 100,
-    });
-    const events = parseJsonl(result.stdout) as CanonicalLine[];
-    const finished = events.at(-1);
-    if (finished?.type !== "run.finished") {
-      throw new Error(`no run.finished at the end of the stream\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
-    }
-    return { events, finished, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, server };
-  });
+export function runScenario(
+  target: LiveTarget,
+  scenario: ScenarioName,
+  options: { interrupt?: boolean | InterruptWhen } = {},
+): Promise<LiveRun> {
+  return withScenarioHome(
+    target.backend,
+    scenario,
+    async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
+      const args = [
+        BIN,
+        "run",
+        "--backend",
+        target.backend,
+        "--bin",
+        target.executable,
+        "--cwd",
+        home.cwd,
+        ...runArgsFor(target.backend, scenario, home),
+        "--timeout",
+        String(RUN_TIMEOUT_SECONDS),
+        SCENARIOS[scenario].prompt,
+      ];
+      const result = await spawnCollect(process.execPath, args, {
+        env: home.env,
+        stopWhen: options.interrupt
+          ? (stdout: string) => (options.interrupt === true ? firstDelta : options.interrupt!)(stdout, server)
+          : undefined,
+        stopSignal: "SIGINT",
+        pollMs: 100,
+      });
+      const events = parseJsonl(result.stdout) as CanonicalLine[];
+      const finished = events.at(-1);
+      if (finished?.type !== "run.finished") {
+        throw new Error(
+          `no run.finished at the end of the stream\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`,
+        );
+      }
+      return { events, finished, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, server };
+    },
+  );
 }
 
 /** `agentstream verify` on a stream: its report (stderr) and exit code. */

@@ -1,6 +1,13 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ANSWERS } from "./scenarios.mjs";
-import { eventsOfType, runScenario, verifyStream, type InterruptWhen, type LiveRun, type LiveTarget } from "./live-run.js";
+import {
+  eventsOfType,
+  runScenario,
+  verifyStream,
+  type InterruptWhen,
+  type LiveRun,
+  type LiveTarget,
+} from "./live-run.js";
 
 /** Where real releases differ in what they show, as observed against the fake server. */
 export interface TargetFacts {
@@ -40,7 +47,9 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
   describe.skipIf(!target)(`${id} live`, () => {
     const live = target!;
     beforeAll(() => {
-      console.log(`live: ${live.backend} ${live.version} (${live.package}, says "${live.reported}", ${live.runtime}) at ${live.executable}`);
+      console.log(
+        `live: ${live.backend} ${live.version} (${live.package}, says "${live.reported}", ${live.runtime}) at ${live.executable}`,
+      );
     });
 
     it("streams a plain text answer", async () => {
@@ -58,7 +67,10 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
       const started = eventsOfType(run, "tool.started");
       const completed = eventsOfType(run, "tool.completed");
       const id = facts.toolCallId?.(call) ?? call.id;
-      const { name, args } = facts.shownToolCall?.(call) ?? { name: facts.toolName?.(call) ?? call.name, args: call.arguments };
+      const { name, args } = facts.shownToolCall?.(call) ?? {
+        name: facts.toolName?.(call) ?? call.name,
+        args: call.arguments,
+      };
       expect(started).toEqual([expect.objectContaining({ tool_call_id: id, name, args })]);
       expect(completed).toEqual([expect.objectContaining({ tool_call_id: id, name, status: "succeeded" })]);
       if (facts.showsToolOutput !== false) {
@@ -83,7 +95,9 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
     it("fails without retry on HTTP 400", async () => {
       const run = await checkedRun(live, "error400");
       expectFailed(run, { code: "provider", retryable: false, exitCode: 1 });
-      expect(eventsOfType(run, "error")).toEqual([expect.objectContaining({ code: "provider", http_status: 400, retryable: false })]);
+      expect(eventsOfType(run, "error")).toEqual([
+        expect.objectContaining({ code: "provider", http_status: 400, retryable: false }),
+      ]);
       expect(run.server.requestsFor("error400")).toHaveLength(facts.requestsOn400 ?? 1);
     });
 
@@ -108,14 +122,22 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
 
     it("ends as cancelled on SIGINT mid-stream", async () => {
       const run = await checkedRun(live, "slow", { interrupt: facts.interruptWhen ?? true });
-      expect(run.finished).toMatchObject({ status: "cancelled", exit_code: 130, error: { code: "cancelled", retryable: false } });
+      expect(run.finished).toMatchObject({
+        status: "cancelled",
+        exit_code: 130,
+        error: { code: "cancelled", retryable: false },
+      });
       expect(run.exitCode).toBe(130);
       if (facts.streamsDeltas !== false) expect(eventsOfType(run, "message.delta").length).toBeGreaterThan(0);
     });
   });
 }
 
-export async function checkedRun(target: LiveTarget, scenario: Parameters<typeof runScenario>[1], options?: Parameters<typeof runScenario>[2]): Promise<LiveRun> {
+export async function checkedRun(
+  target: LiveTarget,
+  scenario: Parameters<typeof runScenario>[1],
+  options?: Parameters<typeof runScenario>[2],
+): Promise<LiveRun> {
   const run = await runScenario(target, scenario, options);
   const verdict = await verifyStream(run.stdout);
   expect(verdict.report, `agentstream verify on the ${scenario} stream`).toMatch(/^ok: /);
@@ -143,6 +165,9 @@ export function expectFailed(run: LiveRun, expected: { code: string; retryable: 
 
 /** The run's totals are what the fake server reported, call by call. */
 export function expectUsageMatchesServer(run: LiveRun, facts: TargetFacts): void {
-  expect(run.finished.usage).toMatchObject({ input_tokens: run.server.usage.input_tokens, output_tokens: run.server.usage.output_tokens });
+  expect(run.finished.usage).toMatchObject({
+    input_tokens: run.server.usage.input_tokens,
+    output_tokens: run.server.usage.output_tokens,
+  });
   expect(run.finished.usage.complete).toBe(facts.usageComplete ? undefined : false);
 }

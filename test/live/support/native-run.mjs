@@ -16,7 +16,19 @@ function nativeArgs(backend, prompt, workdir) {
   if (backend === "gemini") return ["--output-format", "stream-json", "--model", MODEL_ID, `--prompt=${prompt}`];
   if (backend === "codex") {
     const { model, provider, sandbox } = CODEX_EXEC_SETTINGS;
-    return ["exec", "--json", "--skip-git-repo-check", "--model", model, "-c", `model_provider=${JSON.stringify(provider)}`, "--sandbox", sandbox, "--", prompt];
+    return [
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "--model",
+      model,
+      "-c",
+      `model_provider=${JSON.stringify(provider)}`,
+      "--sandbox",
+      sandbox,
+      "--",
+      prompt,
+    ];
   }
   return ["--mode", "json", prompt];
 }

@@ -81,7 +81,8 @@ export function replyFor(scenario, request, attempt) {
       return { chunks: [...textChunks(ANSWERS.retry500)], finish: "stop" };
     case "retry429":
       // With Retry-After, as rate limits come (Codex retries a 429 only when told when to).
-      if (attempt === 1) return httpError(429, "rate_limit_error", "scenario retry429: too many requests", { retryAfterSeconds: 1 });
+      if (attempt === 1)
+        return httpError(429, "rate_limit_error", "scenario retry429: too many requests", { retryAfterSeconds: 1 });
       return { chunks: [...textChunks(ANSWERS.retry429)], finish: "stop" };
     case "bare429":
       if (attempt === 1) return httpError(429, "rate_limit_error", "scenario bare429: too many requests");
@@ -145,7 +146,15 @@ function listFilesCall(request) {
 function subagentCall(request) {
   const tool = request.tools.find((t) => ["Agent", "Task", "task"].includes(t.name)) ?? { name: "Task" };
   const foreground = tool.parameters?.properties?.run_in_background ? { run_in_background: false } : {};
-  return { name: tool.name, arguments: { description: "List the files", prompt: SUBAGENT_PROMPT, subagent_type: "general-purpose", ...foreground } };
+  return {
+    name: tool.name,
+    arguments: {
+      description: "List the files",
+      prompt: SUBAGENT_PROMPT,
+      subagent_type: "general-purpose",
+      ...foreground,
+    },
+  };
 }
 
 /** pi's `ls` takes a relative path; EvoScientist's takes an absolute one inside its workdir. */

@@ -3,13 +3,22 @@
 // as Gemini CLI calls it through @google/genai with GOOGLE_GEMINI_BASE_URL.
 import { MODEL_ID, sendJson, startEvents, textOf } from "./common.mjs";
 
-const STATUS_NAMES = { 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE" };
+const STATUS_NAMES = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  503: "UNAVAILABLE",
+};
 
 export const gemini = {
   name: "gemini",
 
   route(method, path) {
-    if (method === "GET" && /\/models$/.test(path)) return { status: 200, body: { models: [{ name: `models/${MODEL_ID}`, displayName: MODEL_ID }] } };
+    if (method === "GET" && /\/models$/.test(path))
+      return { status: 200, body: { models: [{ name: `models/${MODEL_ID}`, displayName: MODEL_ID }] } };
     if (method === "POST" && path.endsWith(":countTokens")) return { status: 200, body: { totalTokens: 40 } };
     return method === "POST" && /:(stream)?generateContent$/i.test(path) ? "call" : undefined;
   },
@@ -61,7 +70,12 @@ const FINISH = { stop: "STOP", tool_use: "STOP" };
 
 function response(reply, parts, finishReason, usageMetadata) {
   const candidate = { content: { role: "model", parts }, index: 0, ...(finishReason ? { finishReason } : {}) };
-  return { candidates: [candidate], ...(usageMetadata ? { usageMetadata } : {}), modelVersion: MODEL_ID, responseId: reply.id };
+  return {
+    candidates: [candidate],
+    ...(usageMetadata ? { usageMetadata } : {}),
+    modelVersion: MODEL_ID,
+    responseId: reply.id,
+  };
 }
 
 function textPart(chunk) {
@@ -73,5 +87,9 @@ function callPart(call) {
 }
 
 function geminiUsage({ input_tokens, output_tokens }) {
-  return { promptTokenCount: input_tokens, candidatesTokenCount: output_tokens, totalTokenCount: input_tokens + output_tokens };
+  return {
+    promptTokenCount: input_tokens,
+    candidatesTokenCount: output_tokens,
+    totalTokenCount: input_tokens + output_tokens,
+  };
 }

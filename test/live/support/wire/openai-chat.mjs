@@ -7,7 +7,10 @@ export const openaiChat = {
 
   route(method, path) {
     if (method === "GET" && path.endsWith("/models")) {
-      return { status: 200, body: { object: "list", data: [{ id: MODEL_ID, object: "model", created: 0, owned_by: "fake" }] } };
+      return {
+        status: 200,
+        body: { object: "list", data: [{ id: MODEL_ID, object: "model", created: 0, owned_by: "fake" }] },
+      };
     }
     return method === "POST" && path.endsWith("/chat/completions") ? "call" : undefined;
   },
@@ -15,9 +18,14 @@ export const openaiChat = {
   view(body) {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     return {
-      userText: messages.filter((m) => m.role === "user").map((m) => textOf(m.content)).join("\n"),
+      userText: messages
+        .filter((m) => m.role === "user")
+        .map((m) => textOf(m.content))
+        .join("\n"),
       lastRole: messages.at(-1)?.role,
-      tools: (body.tools ?? []).map((t) => ({ name: t.function?.name, parameters: t.function?.parameters })).filter((t) => t.name),
+      tools: (body.tools ?? [])
+        .map((t) => ({ name: t.function?.name, parameters: t.function?.parameters }))
+        .filter((t) => t.name),
       stream: body.stream === true,
     };
   },
@@ -27,7 +35,14 @@ export const openaiChat = {
   },
 
   async stream(res, reply, chunks, usage) {
-    const frame = (choices, extra = {}) => ({ id: `chatcmpl-${reply.id}`, object: "chat.completion.chunk", created: nowSeconds(), model: MODEL_ID, choices, ...extra });
+    const frame = (choices, extra = {}) => ({
+      id: `chatcmpl-${reply.id}`,
+      object: "chat.completion.chunk",
+      created: nowSeconds(),
+      model: MODEL_ID,
+      choices,
+      ...extra,
+    });
     const send = (value) => res.write(`data: ${JSON.stringify(value)}\n\n`);
     startEvents(res);
     send(frame([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]));
@@ -39,7 +54,15 @@ export const openaiChat = {
         const args = JSON.stringify(call.arguments);
         const half = Math.floor(args.length / 2);
         const delta = (fn, head = {}) => ({ tool_calls: [{ index: toolIndex, ...head, function: fn }] });
-        send(frame([{ index: 0, delta: delta({ name: call.name, arguments: "" }, { id: call.id, type: "function" }), finish_reason: null }]));
+        send(
+          frame([
+            {
+              index: 0,
+              delta: delta({ name: call.name, arguments: "" }, { id: call.id, type: "function" }),
+              finish_reason: null,
+            },
+          ]),
+        );
         send(frame([{ index: 0, delta: delta({ arguments: args.slice(0, half) }), finish_reason: null }]));
         send(frame([{ index: 0, delta: delta({ arguments: args.slice(half) }), finish_reason: null }]));
         toolIndex++;
@@ -55,8 +78,17 @@ export const openaiChat = {
   complete(res, reply, chunks, usage) {
     const content = chunks.map((c) => c.content ?? "").join("");
     const reasoning = chunks.map((c) => c.reasoning ?? "").join("");
-    const toolCalls = reply.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
-    const message = { role: "assistant", content, ...(reasoning ? { reasoning_content: reasoning } : {}), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) };
+    const toolCalls = reply.toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+    }));
+    const message = {
+      role: "assistant",
+      content,
+      ...(reasoning ? { reasoning_content: reasoning } : {}),
+      ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+    };
     sendJson(res, 200, {
       id: `chatcmpl-${reply.id}`,
       object: "chat.completion",

@@ -32,7 +32,10 @@ export const openaiResponses = {
 
   route(method, path) {
     if (method === "GET" && path.endsWith("/models")) {
-      return { status: 200, body: { object: "list", data: [{ id: MODEL_ID, object: "model", created: 0, owned_by: "fake" }] } };
+      return {
+        status: 200,
+        body: { object: "list", data: [{ id: MODEL_ID, object: "model", created: 0, owned_by: "fake" }] },
+      };
     }
     return method === "POST" && path.endsWith("/responses") ? "call" : undefined;
   },
@@ -42,7 +45,10 @@ export const openaiResponses = {
     const last = input.at(-1);
     offeredShell = (body.tools ?? []).map((t) => t.name).find((name) => name in SHELL_TOOLS);
     return {
-      userText: input.filter((item) => item.role === "user").map((item) => textOf(item.content)).join("\n"),
+      userText: input
+        .filter((item) => item.role === "user")
+        .map((item) => textOf(item.content))
+        .join("\n"),
       lastRole: last?.type === "function_call_output" || last?.type === "custom_tool_call_output" ? "tool" : last?.role,
       tools: (body.tools ?? []).map(scenarioTool).filter((t) => t.name),
       stream: body.stream === true,
@@ -58,7 +64,8 @@ export const openaiResponses = {
     const shell = offeredShell;
     const responseId = `resp_${reply.id}`;
     let sequence = 0;
-    const send = (type, fields) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`);
+    const send = (type, fields) =>
+      res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`);
     const output = [];
     startEvents(res);
     send("response.created", { response: responseObject(responseId, "in_progress", []) });
@@ -95,7 +102,9 @@ export const openaiResponses = {
       }
     }
     close();
-    send("response.completed", { response: { ...responseObject(responseId, "completed", output), usage: responsesUsage(usage()) } });
+    send("response.completed", {
+      response: { ...responseObject(responseId, "completed", output), usage: responsesUsage(usage()) },
+    });
     res.end();
   },
 
@@ -104,9 +113,15 @@ export const openaiResponses = {
     const output = [];
     const reasoning = chunks.map((c) => c.reasoning ?? "").join("");
     const content = chunks.map((c) => c.content ?? "").join("");
-    if (reasoning) output.push({ type: "reasoning", id: `rs_${responseId}_0`, summary: [{ type: "summary_text", text: reasoning }] });
+    if (reasoning)
+      output.push({
+        type: "reasoning",
+        id: `rs_${responseId}_0`,
+        summary: [{ type: "summary_text", text: reasoning }],
+      });
     if (content) output.push(messageBody(`msg_${responseId}_${output.length}`, "completed", content));
-    for (const call of reply.toolCalls.map((c) => nativeCall(c, offeredShell))) output.push(functionCallBody(`fc_${call.id}`, call, "completed"));
+    for (const call of reply.toolCalls.map((c) => nativeCall(c, offeredShell)))
+      output.push(functionCallBody(`fc_${call.id}`, call, "completed"));
     sendJson(res, 200, { ...responseObject(responseId, "completed", output), usage: responsesUsage(usage()) });
   },
 };
@@ -137,7 +152,12 @@ const TEXT_ITEMS = {
     whole: (id, text) => messageBody(id, "completed", text),
     part: (text) => ({ type: "output_text", text, annotations: [] }),
     at: { content_index: 0 },
-    events: ["response.content_part.added", "response.output_text.delta", "response.output_text.done", "response.content_part.done"],
+    events: [
+      "response.content_part.added",
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+    ],
   },
   reasoning: {
     prefix: "rs",
@@ -185,7 +205,14 @@ function nativeCall(call, shell) {
 }
 
 function functionCallBody(id, call, status) {
-  return { type: "function_call", id, status, call_id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) };
+  return {
+    type: "function_call",
+    id,
+    status,
+    call_id: call.id,
+    name: call.name,
+    arguments: JSON.stringify(call.arguments),
+  };
 }
 
 /** A function call item: added, its arguments in two fragments, done (returned). */
@@ -193,7 +220,10 @@ function functionCallItem(send, responseId, index, call) {
   const id = `fc_${call.id}`;
   const args = JSON.stringify(call.arguments);
   const half = Math.floor(args.length / 2);
-  send("response.output_item.added", { output_index: index, item: { ...functionCallBody(id, call, "in_progress"), arguments: "" } });
+  send("response.output_item.added", {
+    output_index: index,
+    item: { ...functionCallBody(id, call, "in_progress"), arguments: "" },
+  });
   send("response.function_call_arguments.delta", { item_id: id, output_index: index, delta: args.slice(0, half) });
   send("response.function_call_arguments.delta", { item_id: id, output_index: index, delta: args.slice(half) });
   send("response.function_call_arguments.done", { item_id: id, output_index: index, arguments: args });
