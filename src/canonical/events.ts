@@ -17,6 +17,7 @@ export type ErrorCode =
   | "aborted"
   | "tool"
   | "acceptance"
+  | "budget"
   | "config"
   | "backend_not_found"
   | "backend_startup"

@@ -26,6 +26,7 @@ const CAUSES: Record<ErrorCode, string> = {
   aborted: "the request was aborted",
   tool: "a tool failed",
   acceptance: "the result did not pass its acceptance check",
+  budget: "a limit on turns, tokens or cost was reached",
   config: "a configuration problem",
   backend_not_found: "the backend was not found",
   backend_startup: "the backend did not start",
