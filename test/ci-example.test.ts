@@ -22,7 +22,9 @@ const ANSWER = "Baselines: CIFAR-100 ~76%, Tiny-ImageNet ~55% top-1.";
 const SLOW = { timeout: 60_000 };
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 interface Job {
   dir: string;
@@ -242,6 +244,7 @@ describe.skipIf(workflow === undefined)("examples/ci/github-actions.yml", SLOW, 
   });
 
   it("passes the prompt through the environment, and uploads the logs even when the run failed", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(agentStep).toMatchObject({ shell: "bash", env: { PROMPT: "${{ inputs.prompt }}" } });
     expect(agentStep!.run).not.toContain("${{");
     const upload = steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));

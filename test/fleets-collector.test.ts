@@ -89,7 +89,7 @@ describe("README's Fleets collector configuration", () => {
     for (const [names, defaults] of rows) {
       const n = [...names!.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!);
       const d = [...defaults!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
-      n.forEach((name, i) => documented.set(name, d[i]));
+      for (const [i, name] of n.entries()) documented.set(name, d[i]);
     }
     expect(documented).toEqual(used);
   });

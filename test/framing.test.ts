@@ -127,7 +127,7 @@ describe("auto-detection", () => {
   it("guesses EvoSci once the garbage held would pass MAX_HELD_BYTES, keeping every line in order", () => {
     const line = "x".repeat(100_000);
     const count = Math.ceil(MAX_HELD_BYTES / line.length) + 5;
-    const { events } = translate(`${line}\n`.repeat(count) + '{"type": "done", "content": "", "response": ""}\n');
+    const { events } = translate(`${`${line}\n`.repeat(count)}{"type": "done", "content": "", "response": ""}\n`);
     expect(events[0]).toMatchObject({ type: "run.started", backend: "evosci", detection: "guessed" });
     expect(events.filter((e) => e.type === "backend.unparsed")).toHaveLength(count);
     expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });

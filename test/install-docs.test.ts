@@ -54,6 +54,7 @@ function problems(lines: string[]): string[] {
 describe("installing agentstream in the README and examples", () => {
   it("the check itself: flags npx --yes agentstream, and npx agentstream with no install before it", () => {
     expect(problems(["npx --yes agentstream run --backend evosci x"])).toHaveLength(1);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
     expect(problems(['read -r -a agentstream <<<"${AGENTSTREAM:-npx --yes agentstream}"'])).toHaveLength(1);
     expect(problems(["npx -y agentstream --version"])).toHaveLength(1);
     expect(problems(["npx agentstream --version"])).toHaveLength(1);

@@ -71,7 +71,7 @@ describe("readCanonicalStream (library)", () => {
     const events: CanonicalEvent[] = [];
     for await (const event of readCanonicalStream(Readable.from([example.slice(0, 100), example.slice(100)])))
       events.push(event);
-    expect(events.map((e) => JSON.stringify(e)).join("\n") + "\n").toBe(example);
+    expect(`${events.map((e) => JSON.stringify(e)).join("\n")}\n`).toBe(example);
   });
 
   it("yields every event before a line that is not JSON, then fails naming that line", async () => {

@@ -17,6 +17,7 @@ const LIVE = fileURLToPath(new URL("./fixtures/live/", import.meta.url));
 const SCRATCH = mkdtempSync(join(tmpdir(), "agentstream-native-time-"));
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+// biome-ignore lint/suspicious/noExplicitAny: native lines of every shape
 const nativeLines = (file: string): Record<string, any>[] => parseJsonl(readFileSync(file, "utf8"));
 
 describe("nativeTime", () => {

@@ -106,9 +106,9 @@ describe.skipIf(!collectorBinary())("OTLP export to a real collector", () => {
     const all = await collector.waitForSpans((spans) =>
       traceIds.every((id) => spans.some((s) => s.traceId === id && s.parentSpanId === undefined)),
     );
-    streams.forEach((stream, i) =>
-      expectTraceOf(readEvents(stream.path), byTrace(all, traceIds[i]!), { content: false }),
-    );
+    for (const [i, stream] of streams.entries()) {
+      expectTraceOf(readEvents(stream.path), byTrace(all, traceIds[i]!), { content: false });
+    }
     // Span events made it through OTLP with their attributes.
     const retries = all.flatMap((s) => s.events).filter((e) => e.name === "retry.started");
     expect(retries.length).toBeGreaterThan(0);

@@ -127,8 +127,10 @@ describe("canonical lines every strict JSON reader takes (the CLI, then jq)", ()
     );
     expect(kept).toHaveLength(deepLines.length);
     kept.forEach((event, i) => {
-      if (depth > MAX_NATIVE_DEPTH)
-        return expect(event).toMatchObject({ type: "backend.unparsed", line: deepLines[i] });
+      if (depth > MAX_NATIVE_DEPTH) {
+        expect(event).toMatchObject({ type: "backend.unparsed", line: deepLines[i] });
+        return;
+      }
       // The native object is all there, its deepest part as JSON text where the line would nest too deep.
       const native = wellFormedJson(JSON.parse(deepLines[i]!));
       expect(uncap(event, MAX_LINE_DEPTH)).toMatchObject({ type: "backend.event", raw: native });

@@ -10,7 +10,7 @@ let compiled: Validator | undefined;
 /** The canonical v1 validator, compiled at build time (see build-validators.ts). */
 export async function loadValidator(): Promise<Validator> {
   if (!compiled) {
-    // @ts-ignore: generated at build time, after tsc, so it has no types.
+    // @ts-expect-error: generated at build time, after tsc, so it has no types.
     const mod = (await import("./canonical-validator.generated.js")) as { default: Validator };
     compiled = mod.default;
   }

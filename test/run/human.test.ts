@@ -27,7 +27,9 @@ function fakeStderr(options: { stuck?: boolean } = {}): FakeStderr {
   Object.assign(stream, {
     isTTY: false,
     text: () => written,
-    release: () => held.splice(0).forEach((callback) => callback()),
+    release: () => {
+      for (const callback of held.splice(0)) callback();
+    },
   });
   return stream;
 }
@@ -325,7 +327,7 @@ describe("native text on stderr: control characters shown, never sent", () => {
   for (const verbosity of ["normal", "verbose"] as const) {
     it(`${verbosity}: tool names, sub-agents, retries, errors, input requests and the backend's stderr`, async () => {
       const file = scratch.recordPath();
-      writeFileSync(file, TRANSCRIPT.map((e) => JSON.stringify(e)).join("\n") + "\n");
+      writeFileSync(file, `${TRANSCRIPT.map((e) => JSON.stringify(e)).join("\n")}\n`);
       const knobs = { STANDIN_TRANSCRIPT: file, STANDIN_STDERR: `${HOSTILE}\n`, STANDIN_STDERR_AT_END: HOSTILE };
       const args = ["--backend", "evosci", ...(verbosity === "verbose" ? ["--verbose"] : []), "do the task"];
       const { result } = await runStandIn(scratch, args, { knobs, env: { NO_COLOR: "1" } });

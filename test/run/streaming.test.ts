@@ -151,7 +151,9 @@ describe.concurrent("agentstream run: stderr", () => {
   it("a failed run shows the error and the tail of the backend's stderr", async () => {
     const result = await run([], failure);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/failed after [^\n]*: the provider returned an error · exit 1\n.*  Error code: 400/);
+    expect(result.stderr).toMatch(
+      /failed after [^\n]*: the provider returned an error · exit 1\n.* {2}Error code: 400/,
+    );
     expect(result.stderr).toContain("│ something went wrong");
   });
 

@@ -156,7 +156,7 @@ function claudeRunArgs(scenario) {
  * Codex CLI: the fake provider defined in a throw-away CODEX_HOME's config.toml
  * (it must exist before the run); `-c model_provider="fake"` selects it.
  */
-function codexEnv(root, home, { baseUrl }) {
+function codexEnv(_root, home, { baseUrl }) {
   const codexHome = join(home, ".codex");
   mkdirSync(codexHome, { recursive: true });
   const provider = {

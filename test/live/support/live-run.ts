@@ -16,14 +16,13 @@ export interface LiveTarget {
   reported: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read any field of any event
 export type CanonicalLine = Record<string, any>;
 
 /** What the fake model server saw and reported during the run. */
 export interface ServerRecord {
   usage: { input_tokens: number; output_tokens: number };
-  requestsFor(
-    scenario: string,
-  ): Array<{
+  requestsFor(scenario: string): Array<{
     attempt: number;
     reply: { status: number; toolCalls: Array<{ id: string; name: string; arguments: unknown }> };
   }>;

@@ -216,7 +216,7 @@ function functionCallBody(id, call, status) {
 }
 
 /** A function call item: added, its arguments in two fragments, done (returned). */
-function functionCallItem(send, responseId, index, call) {
+function functionCallItem(send, _responseId, index, call) {
   const id = `fc_${call.id}`;
   const args = JSON.stringify(call.arguments);
   const half = Math.floor(args.length / 2);
