@@ -138,23 +138,22 @@ export class CanonicalStream {
   }
 
   private keepInvariants(draft: Draft, out: CanonicalEvent[]): Draft {
-    const p = draft.payload as unknown as Record<string, unknown>;
     switch (draft.type) {
       case "tool.started": {
-        const id = p.tool_call_id as string;
+        const id = draft.payload.tool_call_id;
         // A second start for a call that is still open cannot be a new call: keep it as data.
         if (this.openTools.has(id)) return this.keepInvariants(asBackendEvent(draft), out);
-        this.openTools.set(id, { name: p.name as string, startedMs: this.elapsed(), ...agentOf(draft) });
+        this.openTools.set(id, { name: draft.payload.name, startedMs: this.elapsed(), ...agentOf(draft) });
         break;
       }
       case "tool.completed": {
-        const id = p.tool_call_id as string;
+        const id = draft.payload.tool_call_id;
         if (!this.openTools.has(id)) {
           // A result for a call never announced: announce it so every completion has its start.
           out.push(
             this.push({
               type: "tool.started",
-              payload: { tool_call_id: id, name: p.name as string, args: {} },
+              payload: { tool_call_id: id, name: draft.payload.name, args: {} },
               synthetic: true,
               ...agentOf(draft),
             })[0]!,
@@ -162,30 +161,27 @@ export class CanonicalStream {
         }
         const tool = this.openTools.get(id)!;
         this.openTools.delete(id);
-        if (p.duration_ms === undefined && this.options.liveDurations) {
+        if (draft.payload.duration_ms === undefined && this.options.liveDurations) {
           return {
             ...draft,
-            payload: {
-              ...draft.payload,
-              duration_ms: Math.max(0, this.elapsed() - tool.startedMs),
-            } as Draft["payload"],
+            payload: { ...draft.payload, duration_ms: Math.max(0, this.elapsed() - tool.startedMs) },
           };
         }
         break;
       }
       case "subagent.started": {
-        const id = p.instance_id as string;
+        const id = draft.payload.instance_id;
         if (this.openSubagents.has(id)) return this.keepInvariants(asBackendEvent(draft), out);
-        this.openSubagents.set(id, { name: p.name as string, instance_id: id });
+        this.openSubagents.set(id, { name: draft.payload.name, instance_id: id });
         break;
       }
       case "subagent.completed": {
-        const id = p.instance_id as string;
+        const id = draft.payload.instance_id;
         if (!this.openSubagents.has(id)) {
           out.push(
             this.push({
               type: "subagent.started",
-              payload: { name: p.name as string, instance_id: id },
+              payload: { name: draft.payload.name, instance_id: id },
               synthetic: true,
             })[0]!,
           );
@@ -195,15 +191,15 @@ export class CanonicalStream {
       }
       case "session.started":
         // session_id never changes once known: a header naming another session is kept as data.
-        if (this.sessionId !== undefined && this.sessionId !== p.session_id)
+        if (this.sessionId !== undefined && this.sessionId !== draft.payload.session_id)
           return this.keepInvariants(asBackendEvent(draft), out);
-        this.sessionId = p.session_id as string;
+        this.sessionId = draft.payload.session_id;
         break;
       case "input.requested":
-        this.pending.push(draft.payload as InputRequest);
+        this.pending.push(draft.payload);
         break;
       case "usage":
-        this.addUsage(draft.payload as EventPayloads["usage"]);
+        this.addUsage(draft.payload);
         break;
     }
     return draft;

@@ -14,8 +14,8 @@ export interface NativeEvent {
   [field: string]: unknown;
 }
 
-/** A canonical event before the shared envelope (seq, ts, run_id, ...) is stamped on. */
-export interface Draft<T extends EventType = EventType> {
+/** One event type's draft: its payload is that type's. */
+interface DraftOf<T extends EventType> {
   type: T;
   payload: EventPayloads[T];
   /** The native type it came from; absent for events agentstream made up. */
@@ -25,6 +25,12 @@ export interface Draft<T extends EventType = EventType> {
   /** The time the native event itself states (native_ts), where it states one. */
   nativeTs?: string;
 }
+
+/**
+ * A canonical event before the shared envelope (seq, ts, run_id, ...) is stamped on:
+ * a union over the event types, so `switch (draft.type)` narrows the payload.
+ */
+export type Draft<T extends EventType = EventType> = { [K in T]: DraftOf<K> }[T];
 
 /** Build a draft with its payload type-checked against its event type. */
 export function draft<T extends EventType>(
