@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
 import { collectorPath, GoMissingError } from "./otel/build-collector.mjs";
@@ -77,11 +77,20 @@ describe("build-collector.mjs", () => {
   });
 
   it.skipIf(!inject("otelcolPath"))("once built, prints the cached binary without building again, Go or no Go", () => {
-    const run = spawnSync(process.execPath, [SCRIPT], { env: { PATH: PATH_WITHOUT_GO }, encoding: "utf8" });
+    // AGENTSTREAM_OTELCOL_DIR, where set, moves the cache for this test's child as for the suite.
+    const moved = process.env.AGENTSTREAM_OTELCOL_DIR;
+    const env = { PATH: PATH_WITHOUT_GO, ...(moved ? { AGENTSTREAM_OTELCOL_DIR: moved } : {}) };
+    const run = spawnSync(process.execPath, [SCRIPT], { env, encoding: "utf8" });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`${inject("otelcolPath")}\n`);
     expect(run.stderr).not.toContain("building");
     expect(inject("otelcolPath")).toBe(collectorPath());
-    expect(collectorPath()).toMatch(/[/\\]\.cache[/\\]otelcol[/\\][0-9a-f]{16}[/\\]otelcol$/);
+    const [root, hash, binary] = [
+      dirname(dirname(collectorPath())),
+      basename(dirname(collectorPath())),
+      basename(collectorPath()),
+    ];
+    expect(root).toBe(moved ? resolve(moved) : fileURLToPath(new URL("../.cache/otelcol", import.meta.url)));
+    expect([hash, binary]).toEqual([expect.stringMatching(/^[0-9a-f]{16}$/), "otelcol"]);
   });
 });
