@@ -65,6 +65,8 @@ describe("driftOf", () => {
       { type: "message.delta" },
     ];
     expect(driftOf(events, catalog).unreadFields).toEqual({ text: ["chunk_id", "lang"] });
+    // A type kept whole (goal_state) loses none of its fields.
+    expect(driftOf([{ type: "backend.event", raw: { type: "goal_state", x: 1 } }], catalog).unreadFields).toEqual({});
   });
 
   it("says nothing was checked for a backend without a catalog", () => {

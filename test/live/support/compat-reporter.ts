@@ -58,11 +58,7 @@ export default class CompatibilityReporter implements Reporter {
       process.stderr.write(
         `live report: ${t.id} (${t.package}${t.latestOf ? `, newest, beside ${t.latestOf}` : ""}): ` +
           `${t.passed} passed, ${t.failed} failed; unknown native types: ${t.unknownTypes.join(", ") || "none"}; ` +
-          `unread fields: ${
-            Object.entries(t.unreadFields)
-              .map(([k, v]) => `${k}{${v.join(",")}}`)
-              .join(" ") || "not counted (no --latest)"
-          }` +
+          `unread fields: ${fieldText(t.unreadFields) || (latest ? "none" : "not counted (no --latest)")}` +
           `${pin ? `; fields new since the pin: ${fieldText(t.newFields ?? {}) || "none"}; endings changed from the pin: ${changed.join(", ") || "none"}` : ""}\n`,
       );
     }

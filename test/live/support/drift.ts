@@ -33,7 +33,8 @@ export function driftOf(events: CanonicalLine[], catalog: NativeCatalog | undefi
     const raw = event.raw;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw) || typeof raw.type !== "string") continue;
     const read = catalog[raw.type];
-    if (!read) continue;
+    // A type kept whole as backend.event loses nothing: only the fields of translated types count.
+    if (!read || read.length === 0) continue;
     for (const field of Object.keys(raw)) {
       if (read.includes(field)) continue;
       if (!unread.has(raw.type)) unread.set(raw.type, new Set());
