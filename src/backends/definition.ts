@@ -17,6 +17,13 @@ export interface BackendRequest {
   promptTerminator: boolean;
 }
 
+/**
+ * The native types a translator knows, each with the top-level fields it reads.
+ * A type it keeps whole as `backend.event` by design reads none. The live suite
+ * checks new releases against it (test/live/support/drift.ts).
+ */
+export type NativeCatalog = Readonly<Record<string, readonly string[]>>;
+
 /** What probing an executable before the run may use. */
 export interface ProbeContext {
   env: NodeJS.ProcessEnv;
@@ -54,6 +61,8 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   terminalTypes: ReadonlySet<string>;
   /** Native event types of this protocol: a stream whose first known event has one is this protocol's (the registry's order breaks ties). */
   nativeTypes?: ReadonlySet<string>;
+  /** What its translator knows of the native stream; absent where none was declared. */
+  nativeCatalog?: NativeCatalog;
   /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
   tellApart?: () => MemberDetector;
   createTranslator(): Translator;

@@ -1,14 +1,28 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { installBackends } from "./support/install-backends.mjs";
-import { selectedTargets } from "./support/live-targets.mjs";
+import { latestTargets } from "./support/latest.mjs";
+import { selectedTargets, wantsLatest } from "./support/live-targets.mjs";
+import { RESULTS_DIR } from "./support/results-dir.mjs";
 
-/** Install (or find in the cache) every live target before any test runs. */
+/**
+ * Install (or find in the cache) every live target before any test runs; with
+ * AGENTSTREAM_LIVE_VERSIONS=latest, each backend's newest release too.
+ */
 export default async function setup(project: TestProject): Promise<void> {
   const started = Date.now();
-  const targets = await installBackends(selectedTargets());
+  const pins = selectedTargets();
+  const latest = wantsLatest() ? await latestTargets(pins) : [];
+  for (const t of latest)
+    process.stderr.write(`live: newest ${t.backend} is ${t.version}, beside the pin ${t.latestOf}\n`);
+  const targets = await installBackends([...pins, ...latest]);
   for (const t of targets) {
     process.stderr.write(`live: ${t.backend} ${t.version} (${t.package}; ${t.runtime}) ready at ${t.executable}\n`);
   }
   process.stderr.write(`live: backends ready in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  rmSync(RESULTS_DIR, { recursive: true, force: true });
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  writeFileSync(join(RESULTS_DIR, "targets.json"), `${JSON.stringify({ latest: wantsLatest(), targets }, null, 2)}\n`);
   project.provide("liveTargets", targets);
 }

@@ -13,6 +13,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: true,
     maxWorkers: 2,
-    reporters: ["verbose"],
+    reporters: ["verbose", "./test/live/support/compat-reporter.ts"],
   },
 });

@@ -1,6 +1,7 @@
 import type { BackendDefinition, BackendRequest } from "../definition.js";
 import { JSON_MODE_TYPES, PiOrAtomic } from "./detect.js";
 import { AtomicTranslator } from "./translator.js";
+import { ATOMIC_CATALOG } from "./native-catalog.js";
 
 /** `--mode json` argv, shared by Atomic and pi (Atomic is a fork of pi). */
 export function jsonModeArgv(request: BackendRequest): string[] {
@@ -37,5 +38,6 @@ export const atomic: BackendDefinition<"atomic"> = {
   binEnvVar: "AGENTSTREAM_ATOMIC_BIN",
   install: "npm install -g @bastani/atomic",
   terminalTypes: new Set(["agent_settled"]),
+  nativeCatalog: ATOMIC_CATALOG,
   promptTerminator: () => true,
 };

@@ -1,5 +1,6 @@
 import type { BackendDefinition } from "../definition.js";
 import { ClaudeTranslator } from "./translator.js";
+import { CLAUDE_CATALOG } from "./native-catalog.js";
 
 /** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages --forward-subagent-text [--model M] -- PROMPT` (docs/protocols/claude.md). */
 export const claude: BackendDefinition<"claude"> = {
@@ -12,6 +13,7 @@ export const claude: BackendDefinition<"claude"> = {
   // SIGINT cancels the turn and (usually) writes its result; SIGTERM and SIGHUP end it with no result at all.
   stopSignal: "SIGINT",
   terminalTypes: new Set(["result"]),
+  nativeCatalog: CLAUDE_CATALOG,
   // Its stream opens with system/init (system/ui_invalidate with --bare); no other backend writes these types.
   nativeTypes: new Set(["system", "stream_event", "assistant", "user"]),
   flags: { model: "--model" },

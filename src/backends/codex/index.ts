@@ -1,6 +1,7 @@
 import { UsageError } from "../../core/errors.js";
 import type { BackendDefinition } from "../definition.js";
 import { CodexTranslator } from "./translator.js";
+import { CODEX_CATALOG } from "./native-catalog.js";
 
 /** Codex CLI: `codex exec --json --skip-git-repo-check [flags] -- PROMPT` (docs/protocols/codex.md). */
 export const codex: BackendDefinition<"codex"> = {
@@ -15,6 +16,7 @@ export const codex: BackendDefinition<"codex"> = {
   // launcher forwards it), and reaches the native binary too as it is sent to the process group.
   stopSignal: "SIGTERM",
   terminalTypes: new Set(["turn.completed", "turn.failed"]),
+  nativeCatalog: CODEX_CATALOG,
   // Its stream opens with thread.started; these dotted types are its alone.
   nativeTypes: new Set([
     "thread.started",

@@ -1,5 +1,6 @@
 import type { BackendDefinition } from "../definition.js";
 import { EvosciTranslator } from "./translator.js";
+import { EVOSCI_CATALOG } from "./native-catalog.js";
 
 const CONFIG_HINT =
   "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
@@ -15,6 +16,7 @@ export const evosci: BackendDefinition<"evosci"> = {
   // EvoSci handles SIGINT (exit 130) and cleans up.
   stopSignal: "SIGINT",
   terminalTypes: new Set(["done", "error"]),
+  nativeCatalog: EVOSCI_CATALOG,
   nativeTypes: new Set([
     "thinking",
     "text",

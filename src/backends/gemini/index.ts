@@ -1,5 +1,6 @@
 import type { BackendDefinition } from "../definition.js";
 import { GeminiTranslator } from "./translator.js";
+import { GEMINI_CATALOG } from "./native-catalog.js";
 
 /** Gemini CLI: `gemini --output-format stream-json --prompt=PROMPT` (docs/protocols/gemini.md). */
 export const gemini: BackendDefinition<"gemini"> = {
@@ -12,6 +13,7 @@ export const gemini: BackendDefinition<"gemini"> = {
   // It exits 0 on either signal without its result; SIGTERM to its process group stops the relaunched child too.
   stopSignal: "SIGTERM",
   terminalTypes: new Set(["result"]),
+  nativeCatalog: GEMINI_CATALOG,
   // Its stream always opens with init, a type no other backend writes.
   nativeTypes: new Set(["init"]),
   flags: { model: "--model" },

@@ -2,6 +2,7 @@ import { UsageError } from "../../core/errors.js";
 import { JSON_MODE_PROTOCOL } from "../atomic/index.js";
 import type { BackendDefinition, ProbeContext } from "../definition.js";
 import { piAcceptsPromptTerminator } from "./version.js";
+import { ATOMIC_CATALOG } from "../atomic/native-catalog.js";
 
 /** pi: `pi --mode json [--] PROMPT`, Atomic's protocol. */
 export const pi: BackendDefinition<"pi"> = {
@@ -13,6 +14,7 @@ export const pi: BackendDefinition<"pi"> = {
   install: "npm install -g @earendil-works/pi-coding-agent",
   // pi 0.73 has no agent_settled: its run ends at process exit.
   terminalTypes: new Set(["agent_settled"]),
+  nativeCatalog: ATOMIC_CATALOG,
   promptTerminator,
 };
 

@@ -3,6 +3,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nativePlatform } from "./latest.mjs";
 import { NODE_22 } from "./live-targets.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 
@@ -26,7 +27,8 @@ export async function installBackends(targets, log = (line) => process.stderr.wr
       const label = `${target.package}@${target.version}`;
       const node = target.node === "22" ? (await node22).node : process.execPath;
       const installed = await installOnce(dir, label, log, (d) => installTarget(d, target, node));
-      return { id: target.id, backend: target.backend, package: target.package, version: target.version, ...installed };
+      const { id, backend, package: name, version, latestOf, platformPackage } = target;
+      return { id, backend, package: name, version, ...(latestOf ? { latestOf, platformPackage } : {}), ...installed };
     }),
   );
 }
@@ -74,7 +76,6 @@ async function installFromNpm(dir, target, node) {
 }
 
 /**
-/**
  * A native program an npm package ships in an optional dependency per platform
  * (`<package>-<platform>-<arch>`, `-musl` where the C library is musl): the
  * executable at the platform package's top (Claude Code) or in
@@ -84,9 +85,11 @@ async function installFromNpm(dir, target, node) {
  * that a SIGKILL to the launcher would orphan).
  */
 async function installNativeFromNpm(dir, target) {
-  await npmInstall(dir, `${target.package}@${target.version}`);
   const platform = nativePlatform();
   const platformPackage = `${target.package}-${platform}`;
+  // A platform package newer than its wrapper (--latest) is installed by itself, at its own version.
+  if (target.platformPackage) await npmInstall(dir, `${target.platformPackage}@${target.version}`);
+  else await npmInstall(dir, `${target.package}@${target.version}`);
   const platformDir = join(dir, "node_modules", ...platformPackage.split("/"));
   if (!existsSync(platformDir))
     throw new Error(
@@ -103,14 +106,6 @@ async function installNativeFromNpm(dir, target) {
 function vendorBinaries(platformDir, command) {
   const vendor = join(platformDir, "vendor");
   return existsSync(vendor) ? readdirSync(vendor).map((triple) => join(vendor, triple, "bin", command)) : [];
-}
-
-/** The platform-package suffix: `linux-x64`, with `-musl` where the C library is musl (no glibc version in the report). */
-function nativePlatform() {
-  const base = `${process.platform}-${process.arch}`;
-  return process.platform === "linux" && !process.report?.getReport().header.glibcVersionRuntime
-    ? `${base}-musl`
-    : base;
 }
 
 async function installFromPypi(dir, target) {

@@ -1,5 +1,6 @@
 import { BIN, parseJsonl } from "../../helpers/cli.js";
 import { runArgsFor, withScenarioHome } from "./backend-home.mjs";
+import { wantsLatest } from "./live-targets.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 
@@ -8,6 +9,8 @@ export type ScenarioName = keyof typeof SCENARIOS;
 /** One installed backend release, as the installer reports it. */
 export interface LiveTarget {
   id: string;
+  /** Set on a backend's newest release (--latest): the id of the pin it was found beside. */
+  latestOf?: string;
   backend: string;
   package: string;
   version: string;
@@ -72,6 +75,8 @@ export function runScenario(
         ...runArgsFor(target.backend, scenario, home),
         "--timeout",
         String(RUN_TIMEOUT_SECONDS),
+        // Newest-release runs keep each native object, so the fields a translator does not read can be counted.
+        ...(wantsLatest() ? ["--raw"] : []),
         SCENARIOS[scenario].prompt,
       ];
       const result = await spawnCollect(process.execPath, args, {

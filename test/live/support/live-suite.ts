@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { catalogOf, driftOf, recordScenario } from "./drift.js";
 import { ANSWERS } from "./scenarios.mjs";
 import {
   eventsOfType,
@@ -43,9 +44,18 @@ declare module "vitest" {
 
 /** The scenarios every backend goes through, with the contract's outcome for each. */
 export function describeLiveTarget(id: string, facts: TargetFacts): void {
-  const target = inject("liveTargets").find((t) => t.id === id);
-  describe.skipIf(!target)(`${id} live`, () => {
-    const live = target!;
+  const targets = targetsFor(id);
+  if (targets.length === 0) describe.skip(`${id} live`, () => it("is not selected", () => {}));
+  for (const live of targets) describeScenarios(live, facts);
+}
+
+/** The pin `id` and, with --latest, the newest release found beside it: the same scenarios run on each. */
+export function targetsFor(id: string): LiveTarget[] {
+  return inject("liveTargets").filter((t) => t.id === id || t.latestOf === id);
+}
+
+function describeScenarios(live: LiveTarget, facts: TargetFacts): void {
+  describe(`${live.id} live`, () => {
     beforeAll(() => {
       console.log(
         `live: ${live.backend} ${live.version} (${live.package}, says "${live.reported}", ${live.runtime}) at ${live.executable}`,
@@ -139,6 +149,9 @@ export async function checkedRun(
   options?: Parameters<typeof runScenario>[2],
 ): Promise<LiveRun> {
   const run = await runScenario(target, scenario, options);
+  const drift = driftOf(run.events, catalogOf(target.backend));
+  recordScenario(target.id, scenario, run.finished, drift);
+  expect(drift.unknownTypes, `native types ${target.id} wrote that its translator does not know`).toEqual([]);
   const verdict = await verifyStream(run.stdout);
   expect(verdict.report, `agentstream verify on the ${scenario} stream`).toMatch(/^ok: /);
   expect(verdict.exitCode).toBe(0);

@@ -82,3 +82,8 @@ export function selectedTargets(env = process.env) {
   if (only.length === 0) return LIVE_TARGETS;
   return LIVE_TARGETS.filter((t) => only.includes(t.id) || only.includes(t.backend));
 }
+
+/** `npm run test:live -- --latest` (or AGENTSTREAM_LIVE_VERSIONS=latest): also each backend's newest release. */
+export function wantsLatest(env = process.env) {
+  return env.AGENTSTREAM_LIVE_VERSIONS === "latest";
+}

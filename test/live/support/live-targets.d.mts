@@ -1,0 +1,13 @@
+export interface LiveTargetPin {
+  id: string;
+  backend: string;
+  registry: "npm" | "pypi";
+  package: string;
+  version: string;
+  command: string;
+  node?: "current" | "22" | "native";
+}
+export const NODE_22: { package: string; version: string };
+export const LIVE_TARGETS: LiveTargetPin[];
+export function selectedTargets(env?: NodeJS.ProcessEnv): LiveTargetPin[];
+export function wantsLatest(env?: NodeJS.ProcessEnv): boolean;
