@@ -167,7 +167,7 @@ function toolSection(run: RunSummary): string[] {
       count(s.calls),
       count(s.failed),
       count(s.cancelled),
-      s.timed > 0 ? duration(s.total_ms) : "–",
+      duration(s.total_ms),
       duration(s.max_ms),
     ]);
     out.push(

@@ -82,7 +82,7 @@ export function totalsOf(runs: readonly RunSummary[]): ReportTotals {
       total.calls += t.calls;
       total.failed += t.failed;
       total.timed += t.timed;
-      total.total_ms += t.total_ms;
+      total.total_ms += t.total_ms ?? 0;
       if (t.max_ms !== null) total.max_ms = Math.max(total.max_ms ?? 0, t.max_ms);
     }
   }

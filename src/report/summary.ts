@@ -35,9 +35,9 @@ export interface ToolNameStats {
   succeeded: number;
   failed: number;
   cancelled: number;
-  /** Completed calls whose duration is known; total_ms and max_ms are over these. */
+  /** Completed calls whose duration is known; total_ms and max_ms are over these (null when there are none). */
   timed: number;
-  total_ms: number;
+  total_ms: number | null;
   max_ms: number | null;
 }
 

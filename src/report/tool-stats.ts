@@ -61,7 +61,7 @@ export class ToolStats {
       stats[e.status]++;
       if (duration !== null) {
         stats.timed++;
-        stats.total_ms += duration;
+        stats.total_ms = (stats.total_ms ?? 0) + duration;
         stats.max_ms = Math.max(stats.max_ms ?? 0, duration);
       }
     }
@@ -92,7 +92,7 @@ export class ToolStats {
   private stats(name: string): ToolNameStats | undefined {
     let stats = this.byName.get(name);
     if (!stats && this.byName.size < REPORT_LIMITS.toolNames) {
-      stats = { name, calls: 0, succeeded: 0, failed: 0, cancelled: 0, timed: 0, total_ms: 0, max_ms: null };
+      stats = { name, calls: 0, succeeded: 0, failed: 0, cancelled: 0, timed: 0, total_ms: null, max_ms: null };
       this.byName.set(name, stats);
     }
     return stats;
