@@ -9,6 +9,7 @@ import {
   type RunSummary,
   type ToolTotals,
 } from "./summary.js";
+import { clipName } from "./text.js";
 
 const STATUSES: ReportStatus[] = ["succeeded", "failed", "needs_input", "cancelled", "timed_out", "incomplete"];
 
@@ -30,7 +31,7 @@ export class ReportReducer {
 
   add(event: CanonicalEvent): void {
     const cur = this.current;
-    if (cur && (cur.done || event.type === "run.started" || String(event.run_id) !== cur.runId)) this.close();
+    if (cur && (cur.done || event.type === "run.started" || clipName(String(event.run_id)) !== cur.runId)) this.close();
     this.current ??= new RunReducer(this.name, event);
     this.current.add(event);
   }
