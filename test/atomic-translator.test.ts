@@ -230,7 +230,7 @@ describe("atomic translator: events", () => {
     });
   });
 
-  it("usage with counts that are not exact integers is kept as backend.event, never written with a made-up 0", () => {
+  it("usage with counts that are not exact integers is kept (the whole line) as backend.event, never written with a made-up 0", () => {
     const end = (usage: string) =>
       `{"type":"message_end","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"usage":${usage},"stopReason":"stop"}}\n`;
     const native =
@@ -245,9 +245,43 @@ describe("atomic translator: events", () => {
     const kept = of("backend.event");
     expect(kept).toHaveLength(5);
     expect(kept.every((e) => e.native_type === "message_end" && e.native === "message_end")).toBe(true);
-    expect(kept.map((e) => (e.raw as { usage: { output: number } }).usage.output)).toEqual([2, -5, 2, 2, 2]);
+    const raw = kept.map((e) => e.raw as { message: { usage: { output: number }; content: unknown } });
+    expect(raw.map((r) => r.message.usage.output)).toEqual([2, -5, 2, 2, 2]);
+    expect(raw.every((r) => JSON.stringify(r.message.content) === '[{"type":"text","text":"hi"}]')).toBe(true);
     expect(of("message.completed")).toHaveLength(6);
     expect(finished.usage).toEqual({ input_tokens: 10, output_tokens: 2, complete: false });
+  });
+
+  it("a message whose fields have the wrong types keeps its text; the line is also kept whole as backend.event", () => {
+    const end = (message: Record<string, unknown>) =>
+      lines({ type: "message_end", message: { role: "assistant", ...message } });
+    const native =
+      end({ content: "plain text", usage: { input: "12", output: "3" }, stopReason: "stop" }) +
+      end({ content: [{ type: "text", text: "blocks" }], usage: { input: 5, output: 1, totalTokens: -6 } }) +
+      end({ content: [{ type: "text", text: "cost" }], usage: { input: 5, output: 1, cost: { total: "0.1" } } }) +
+      end({ content: "model", model: 7 }) +
+      end({ content: 42 }) +
+      lines({ type: "message_end", message: "not an object" }) +
+      end({ content: "last words", usage: { input: 1, output: 1 } });
+    const { finished, of } = run(native, { from: "atomic", end: exit0 });
+    expect(of("message.completed").map((m) => m.text)).toEqual(["plain text", "blocks", "cost", "model", "last words"]);
+    const kept = of("backend.event");
+    expect(kept.map((e) => e.native_type)).toEqual(Array(6).fill("message_end"));
+    expect(kept.map((e) => e.raw)).toEqual(
+      native
+        .trim()
+        .split("\n")
+        .slice(0, 6)
+        .map((l) => JSON.parse(l)),
+    );
+    // A line that breaks nothing gives no backend.event: seven lines, six kept.
+    expect(of("usage").map((u) => [u.native, u.input_tokens])).toEqual([
+      ["message_end", 5],
+      ["message_end", 5],
+      ["message_end", 1],
+    ]);
+    expect(finished.result).toEqual({ text: "last words" });
+    expect(finished.usage?.complete).toBe(false);
   });
 
   it("auto_retry_start's delay_ms is capped at 2^53 - 1", () => {

@@ -297,6 +297,19 @@ describe("several files", () => {
     ]);
   });
 
+  it("gives a tool's total time as null, not 0, when no call of it has a known duration", () => {
+    // normalize mode: no duration_ms and no native times, so nothing times the calls.
+    const untimed = run([tool(2, "tool.started", "a", "ls"), tool(3, "tool.completed", "a", "ls")]).map((e) =>
+      e.type === "run.started" ? ({ ...e, mode: "normalize" } as CanonicalEvent) : e,
+    );
+    const data = json([["untimed.jsonl", untimed]]);
+    expect(data.runs[0]!.tools.by_name).toEqual([
+      { name: "ls", calls: 1, succeeded: 1, failed: 0, cancelled: 0, timed: 0, total_ms: null, max_ms: null },
+    ]);
+    expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    expect(data.totals.slowest_tools).toEqual([]);
+  });
+
   it("splits a file that holds several runs", () => {
     const one = run([]);
     const data = json([["both.jsonl", [...one, ...one]]]);

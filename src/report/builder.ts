@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from "../canonical/events.js";
+import type { ReadEvent } from "./event-reading.js";
 
 /**
  * One report format's builder. The events of each input file arrive in order,
@@ -13,4 +14,10 @@ export interface ReportBuilder {
   add(event: CanonicalEvent): void;
   /** The finished report text. */
   finish(): string;
+  /**
+   * Optional: told of each event that breaks the canonical schema, before `add`
+   * gets what could be read of it (nothing, when `read.event` is undefined), so
+   * the report can say what it skipped. See event-reading.ts.
+   */
+  unreadable?(event: CanonicalEvent, read: ReadEvent): void;
 }

@@ -2,12 +2,13 @@ import type { ReportBuilder } from "./builder.js";
 import { createHtmlReport } from "./html/index.js";
 import { createJsonReport } from "./json-report.js";
 import { createMarkdownReport } from "./md-report.js";
+import { withReadableEvents } from "./readable-builder.js";
 
 /** Each report format's builder, by the name `--format` takes. */
 export const REPORT_FORMATS = {
   md: createMarkdownReport,
   json: createJsonReport,
-  html: () => createHtmlReport(),
+  html: () => withReadableEvents(createHtmlReport()),
 } as const satisfies Record<string, () => ReportBuilder>;
 
 export type ReportFormat = keyof typeof REPORT_FORMATS;

@@ -46,7 +46,8 @@ export function table(
 
 /** `text` verbatim in a fenced code block (control characters shown, tabs kept). */
 export function fenced(text: string): string[] {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   const fence = "`".repeat(Math.max(3, longest + 1));
   const lines = text
     .replace(/\r\n?/g, "\n")

@@ -2,7 +2,7 @@ import type { ReportBuilder } from "./builder.js";
 import { cost, count, duration, percent, STATUS_WORDS, tokens, TOOL_STATUS_WORDS, usageIncomplete } from "./figures.js";
 import { details, fenced, inline, table } from "./markdown.js";
 import { ReportReducer } from "./report-reducer.js";
-import type { Report, RunSummary, ToolCallNote } from "./summary.js";
+import type { Report, RunSummary, SkippedNote, ToolCallNote } from "./summary.js";
 import { clip } from "./text.js";
 
 // An answer longer than this is collapsed in a <details> section.
@@ -36,7 +36,9 @@ function runSection(run: RunSummary): string[] {
       "status",
       run.finished
         ? `${s.word} (exit ${run.exit_code})`
-        : "incomplete: the stream ended before run.finished, so the outcome is unknown",
+        : run.skipped?.run_finished
+          ? "incomplete: its run.finished breaks the schema and was skipped, so the outcome is unknown"
+          : "incomplete: the stream ended before run.finished, so the outcome is unknown",
     ],
   ];
   if (run.error)
@@ -58,6 +60,7 @@ function runSection(run: RunSummary): string[] {
   if (run.compactions.length > 0) facts.push(["compactions", count(run.compactions.length)]);
   if (run.models.length > 0) facts.push(["model", run.models.map(inline).join(", ")]);
   if (run.session_id) facts.push(["session", inline(run.session_id)]);
+  if (run.skipped) facts.push(["skipped", skippedFigure(run.skipped)]);
   out.push(
     ...table(
       ["", ""],
@@ -66,10 +69,11 @@ function runSection(run: RunSummary): string[] {
     "",
   );
 
-  if (run.status === "needs_input" || (run.resume && run.status !== "succeeded")) out.push(...needsInput(run));
+  // Sections that quote a stream's text are appended line by line: a long text makes many lines.
+  if (run.status === "needs_input" || (run.resume && run.status !== "succeeded")) append(out, needsInput(run));
   if (run.error && (run.error.message.includes("\n") || run.error.message.length > 200))
-    out.push(...details("Error message", fenced(run.error.message)), "");
-  if (run.result_text !== null) out.push(...answer(run));
+    append(out, [...details("Error message", fenced(run.error.message)), ""]);
+  if (run.result_text !== null) append(out, answer(run));
   if (run.tools.calls > 0) out.push(...toolSection(run));
   if (run.subagents.count > 0) out.push(...subagentSection(run));
   if (run.retries.length > 0) {
@@ -101,7 +105,8 @@ function runSection(run: RunSummary): string[] {
     );
   }
   if (run.status !== "succeeded" && run.stderr_tail.length > 0)
-    out.push(...details("Last lines of the backend's stderr", fenced(run.stderr_tail.join("\n"))), "");
+    append(out, [...details("Last lines of the backend's stderr", fenced(run.stderr_tail.join("\n"))), ""]);
+  if (run.skipped) out.push(...details("Events the report skipped", skippedList(run.skipped)), "");
   return trimEnd(out);
 }
 
@@ -167,7 +172,7 @@ function toolSection(run: RunSummary): string[] {
       count(s.calls),
       count(s.failed),
       count(s.cancelled),
-      s.timed > 0 ? duration(s.total_ms) : "–",
+      duration(s.total_ms),
       duration(s.max_ms),
     ]);
     out.push(
@@ -278,7 +283,32 @@ function runsSection(report: Report): string[] {
     }
     out.push("");
   }
+  const skipped = report.runs.filter((r) => r.skipped);
+  if (skipped.length > 0) {
+    out.push("### Events the report skipped", "");
+    for (const r of skipped) out.push(`- ${inline(r.file)}: ${skippedFigure(r.skipped!)}`);
+    out.push("");
+  }
   return trimEnd(out);
+}
+
+/** "2 events skipped, 1 field left out (they break the canonical schema)". */
+function skippedFigure(s: SkippedNote): string {
+  const parts = [
+    ...(s.events > 0 ? [`${count(s.events)} event${s.events === 1 ? "" : "s"} skipped`] : []),
+    ...(s.fields > 0 ? [`${count(s.fields)} field${s.fields === 1 ? "" : "s"} left out`] : []),
+  ];
+  return `${parts.join(", ")} (they break the canonical schema)`;
+}
+
+function skippedList(s: SkippedNote): string[] {
+  const more = s.events + s.fields - s.notes.length;
+  return [...s.notes.map((n) => `- ${inline(n)}`), ...(more > 0 ? ["", `… and ${count(more)} more.`] : [])];
+}
+
+/** Appends `lines` one by one (a spread of many would overflow the call stack). */
+function append(out: string[], lines: readonly string[]): void {
+  for (const line of lines) out.push(line);
 }
 
 function toolFigure(calls: number, failures: number): string {

@@ -9,6 +9,7 @@ import {
   type RunSummary,
   type ToolTotals,
 } from "./summary.js";
+import { clipName } from "./text.js";
 
 const STATUSES: ReportStatus[] = ["succeeded", "failed", "needs_input", "cancelled", "timed_out", "incomplete"];
 
@@ -30,7 +31,7 @@ export class ReportReducer {
 
   add(event: CanonicalEvent): void {
     const cur = this.current;
-    if (cur && (cur.done || event.type === "run.started" || String(event.run_id) !== cur.runId)) this.close();
+    if (cur && (cur.done || event.type === "run.started" || clipName(String(event.run_id)) !== cur.runId)) this.close();
     this.current ??= new RunReducer(this.name, event);
     this.current.add(event);
   }
@@ -82,7 +83,7 @@ export function totalsOf(runs: readonly RunSummary[]): ReportTotals {
       total.calls += t.calls;
       total.failed += t.failed;
       total.timed += t.timed;
-      total.total_ms += t.total_ms;
+      total.total_ms += t.total_ms ?? 0;
       if (t.max_ms !== null) total.max_ms = Math.max(total.max_ms ?? 0, t.max_ms);
     }
   }

@@ -1,5 +1,7 @@
-import type { CanonicalEvent, EventOf, InputRequest } from "../canonical/events.js";
-import { RunCounter } from "../canonical/run-counts.js";
+import type { CanonicalEvent, EventOf, InputRequest, RunCounts, UsageTotals } from "../canonical/events.js";
+import { COUNT_KEYS, RunCounter } from "../canonical/run-counts.js";
+import { readReportEvent } from "./event-reading.js";
+import { SkippedEvents } from "./skipped-events.js";
 import {
   REPORT_LIMITS,
   type CompactionNote,
@@ -9,14 +11,26 @@ import {
   type RunSummary,
   type SubagentNote,
 } from "./summary.js";
-import { clip } from "./text.js";
+import { clip, clipAgent, clipName } from "./text.js";
 import { ToolStats } from "./tool-stats.js";
+
+const USAGE_KEYS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_read_input_tokens",
+  "cache_write_input_tokens",
+  "reasoning_tokens",
+  "total_tokens",
+  "cost_usd",
+  "complete",
+] as const satisfies readonly (keyof UsageTotals)[];
 
 /**
  * One run's summary, reduced event by event as the stream goes by: the
  * outcome is taken from run.finished (status, exit code, error, duration,
  * usage, counts, answer), everything else kept bounded (REPORT_LIMITS), never
- * the stream itself.
+ * the stream itself. Each event is read against the schema first
+ * (event-reading.ts): what breaks it is skipped, and the summary says so.
  */
 export class RunReducer {
   private readonly counter = new RunCounter();
@@ -33,14 +47,15 @@ export class RunReducer {
   private readonly retries: RetryNote[] = [];
   private readonly compactions: CompactionNote[] = [];
   private readonly errors: ErrorNote[] = [];
+  private readonly skipped = new SkippedEvents();
   private events = 0;
 
   constructor(
     private readonly file: string,
     first: CanonicalEvent,
   ) {
-    this.run_id = String(first.run_id);
-    this.backend = String(first.backend);
+    this.run_id = clipName(String(first.run_id));
+    this.backend = typeof first.backend === "string" ? clipName(first.backend) : "";
     this.tools = new ToolStats(false);
   }
 
@@ -53,14 +68,18 @@ export class RunReducer {
     return this.finished !== undefined;
   }
 
-  add(e: CanonicalEvent): void {
+  add(event: CanonicalEvent): void {
     this.events++;
+    const read = readReportEvent(event);
+    this.skipped.add(event, read);
+    const e = read.event;
+    if (e === undefined) return;
     this.counter.add(e.type, (e as { status?: unknown }).status);
-    if (typeof e.session_id === "string") this.session_id = e.session_id;
+    if (e.session_id !== undefined) this.session_id = clipName(e.session_id);
     switch (e.type) {
       case "run.started":
-        this.mode = e.mode;
-        this.started_at = e.ts;
+        this.mode = e.mode ?? null;
+        this.started_at = e.ts ?? null;
         this.tools = new ToolStats(e.mode === "run");
         break;
       case "tool.started":
@@ -80,10 +99,10 @@ export class RunReducer {
         this.subagentCount++;
         if (this.subagents.length < REPORT_LIMITS.subagents) {
           this.subagents.push({
-            name: e.name,
-            instance_id: e.instance_id,
+            name: clipName(e.name),
+            instance_id: clipName(e.instance_id),
             ...(e.description !== undefined ? { description: clip(e.description, REPORT_LIMITS.outputChars) } : {}),
-            ...(e.tool_call_id !== undefined ? { tool_call_id: e.tool_call_id } : {}),
+            ...(e.tool_call_id !== undefined ? { tool_call_id: clipName(e.tool_call_id) } : {}),
             duration_ms: null,
             completed: false,
             paused: false,
@@ -91,7 +110,7 @@ export class RunReducer {
         }
         break;
       case "subagent.completed": {
-        const note = this.subagents.find((s) => s.instance_id === e.instance_id && !s.completed);
+        const note = this.subagents.find((s) => s.instance_id === clipName(e.instance_id) && !s.completed);
         if (note)
           Object.assign(note, { completed: true, paused: e.paused === true, duration_ms: e.duration_ms ?? null });
         break;
@@ -112,7 +131,7 @@ export class RunReducer {
           const { reason, tokens_before, tokens_after, aborted, error } = e;
           this.compactions.push(
             defined({
-              reason,
+              reason: reason === undefined ? undefined : clip(reason, REPORT_LIMITS.outputChars),
               tokens_before,
               tokens_after,
               aborted,
@@ -125,7 +144,13 @@ export class RunReducer {
         if (this.errors.length < REPORT_LIMITS.notes) {
           const { code, retryable, http_status, agent } = e;
           this.errors.push(
-            defined({ code, message: clip(e.message, REPORT_LIMITS.messageChars), retryable, http_status, agent }),
+            defined({
+              code,
+              message: clip(e.message, REPORT_LIMITS.messageChars),
+              retryable,
+              http_status,
+              agent: agent === undefined ? undefined : clipAgent(agent),
+            }),
           );
         }
         break;
@@ -138,8 +163,9 @@ export class RunReducer {
   summary(): RunSummary {
     const f = this.finished;
     const text = f?.result?.text ?? null;
+    const skipped = this.skipped.summary();
     return {
-      file: this.file,
+      file: clipName(this.file),
       run_id: this.run_id,
       backend: this.backend,
       session_id: this.session_id,
@@ -150,26 +176,43 @@ export class RunReducer {
       status: f?.status ?? "incomplete",
       exit_code: f?.exit_code ?? null,
       duration_ms: f?.duration_ms ?? null,
-      error: f?.error ? { ...f.error } : null,
+      error: f?.error
+        ? {
+            code: f.error.code,
+            message: clip(f.error.message, REPORT_LIMITS.messageChars),
+            retryable: f.error.retryable,
+          }
+        : null,
       result_text: text === null ? null : clip(text, REPORT_LIMITS.resultChars),
       result_truncated: text !== null && text.length > REPORT_LIMITS.resultChars,
-      usage: f?.usage ? { ...f.usage } : null,
-      counts: f ? { ...f.counts } : this.counter.snapshot(),
+      usage: f?.usage ? pick(f.usage, USAGE_KEYS) : null,
+      counts: f?.counts ? pick(f.counts, COUNT_KEYS) : this.counter.snapshot(),
       tools: this.tools.summary(),
       subagents: { count: this.subagentCount, list: this.subagents.map((s) => ({ ...s })) },
       retries: [...this.retries],
       compactions: [...this.compactions],
       errors: [...this.errors],
       pending: (f?.pending ?? []).slice(0, REPORT_LIMITS.notes).map(pendingNote),
-      resume: f?.resume ? { ...f.resume } : null,
-      stderr_tail: f?.stderr_tail ? [...f.stderr_tail] : [],
+      resume: f?.resume
+        ? { session_id: clipName(f.resume.session_id), hint: clip(f.resume.hint, REPORT_LIMITS.messageChars) }
+        : null,
+      stderr_tail: (f?.stderr_tail ?? [])
+        .slice(-REPORT_LIMITS.stderrLines)
+        .map((line) => clip(line, REPORT_LIMITS.stderrLineChars)),
       events: this.events,
+      ...(skipped ? { skipped } : {}),
     };
   }
 
-  private model(name: string): void {
+  private model(model: string): void {
+    const name = clipName(model);
     if (this.models.length < REPORT_LIMITS.models && !this.models.includes(name)) this.models.push(name);
   }
+}
+
+/** Only the named members of `o` (a stream's object may carry more than the report's schema allows). */
+function pick<T extends UsageTotals | RunCounts, K extends keyof T>(o: T, keys: readonly K[]): T {
+  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]])) as unknown as T;
 }
 
 function pendingNote(p: InputRequest): PendingNote {
@@ -178,9 +221,9 @@ function pendingNote(p: InputRequest): PendingNote {
     ...(p.questions ?? []).map((q) => q.question),
   ].slice(0, REPORT_LIMITS.notes);
   return {
-    request_id: p.request_id,
+    request_id: clipName(p.request_id),
     kind: p.kind,
-    ...(p.tool_call_id !== undefined ? { tool_call_id: p.tool_call_id } : {}),
+    ...(p.tool_call_id !== undefined ? { tool_call_id: clipName(p.tool_call_id) } : {}),
     asks: asks.map((a) => clip(a, REPORT_LIMITS.outputChars)),
   };
 }

@@ -35,9 +35,9 @@ export interface ToolNameStats {
   succeeded: number;
   failed: number;
   cancelled: number;
-  /** Completed calls whose duration is known; total_ms and max_ms are over these. */
+  /** Completed calls whose duration is known; total_ms and max_ms are over these (null when there are none). */
   timed: number;
-  total_ms: number;
+  total_ms: number | null;
   max_ms: number | null;
 }
 
@@ -146,6 +146,19 @@ export interface RunSummary {
   stderr_tail: string[];
   /** Lines of the stream that belong to this run. */
   events: number;
+  /** What of its events the report could not read (they break the canonical schema); absent when it read them all. */
+  skipped?: SkippedNote;
+}
+
+export interface SkippedNote {
+  /** Events not read at all: a field the report cannot do without breaks the schema. */
+  events: number;
+  /** Fields (or list items) left out of events that were read otherwise. */
+  fields: number;
+  /** A run.finished was among the events skipped: the run's outcome is unknown. */
+  run_finished: boolean;
+  /** The first REPORT_LIMITS.notes of them: `seq 12 tool.completed skipped: output must be a string`. */
+  notes: string[];
 }
 
 export interface ToolTotals {
@@ -186,17 +199,39 @@ export interface Report {
   totals: ReportTotals;
 }
 
-/** How much a report keeps, whatever the stream's size. */
+/**
+ * How much a report keeps, whatever the stream's size (the README's report
+ * section lists them). A text cut to its cap ends in "…".
+ */
 export const REPORT_LIMITS = {
+  /** Distinct tool names counted by name; calls of further names are counted apart. */
   toolNames: 500,
+  /** Calls listed one by one while a run has no more completed calls than this. */
   listedCalls: 30,
   failures: 20,
   slowest: 10,
   subagents: 50,
+  /** Retries, compactions, errors, input requests (and the asks of each), skipped-event notes. */
   notes: 20,
-  outputChars: 300,
-  messageChars: 2000,
-  resultChars: 100_000,
   models: 20,
   slowestTools: 10,
+  /** Lines kept of run.finished.stderr_tail (its last ones). */
+  stderrLines: 20,
+  /** Characters of a name or id: file, run, backend, session, model, tool, call, agent, request. */
+  nameChars: 300,
+  /** Characters of a tool's output, a retry's or compaction's error, an ask, a sub-agent's task, a note. */
+  outputChars: 300,
+  /** Characters of one line of stderr_tail. */
+  stderrLineChars: 1000,
+  /** Characters of an error message and of the resume hint. */
+  messageChars: 2000,
+  /** Characters of the final answer. */
+  resultChars: 100_000,
+  /**
+   * Characters of any text of an event as it is read, before each format's own
+   * cap (above: more than any format keeps, so that each still sees a text was cut).
+   */
+  eventTextChars: 10_000,
+  /** The same, for the final answer. */
+  eventAnswerChars: 200_000,
 } as const;

@@ -1,10 +1,11 @@
 import type { EventOf } from "../canonical/events.js";
 import { REPORT_LIMITS, type ToolCallNote, type ToolNameStats, type ToolsSummary } from "./summary.js";
-import { clip } from "./text.js";
+import { clip, clipAgent, clipName } from "./text.js";
 
 interface OpenCall {
   name: string;
-  elapsed_ms: number;
+  /** Absent on a line that breaks the schema there. */
+  elapsed_ms: number | undefined;
   native_ms: number | undefined;
 }
 
@@ -33,35 +34,38 @@ export class ToolStats {
 
   start(e: EventOf<"tool.started">): void {
     this.calls++;
-    const stats = this.stats(e.name);
+    const name = clipName(e.name);
+    const stats = this.stats(name);
     if (stats) stats.calls++;
     else this.omitted++;
     if (this.open.size < MAX_OPEN_CALLS)
-      this.open.set(e.tool_call_id, { name: e.name, elapsed_ms: e.elapsed_ms, native_ms: nativeMs(e.native_ts) });
+      this.open.set(clipName(e.tool_call_id), { name, elapsed_ms: e.elapsed_ms, native_ms: nativeMs(e.native_ts) });
   }
 
   complete(e: EventOf<"tool.completed">): void {
     this.completed++;
-    const start = this.open.get(e.tool_call_id);
-    this.open.delete(e.tool_call_id);
+    const id = clipName(e.tool_call_id);
+    const name = clipName(e.name);
+    const start = this.open.get(id);
+    this.open.delete(id);
     const duration = this.duration(e, start);
     const note: ToolCallNote = {
-      tool_call_id: e.tool_call_id,
-      name: e.name,
+      tool_call_id: id,
+      name,
       status: e.status,
       duration_ms: duration,
-      ...(e.agent ? { agent: e.agent } : {}),
+      ...(e.agent ? { agent: clipAgent(e.agent) } : {}),
     };
-    if (e.status !== "succeeded") note.output = clip(e.output, REPORT_LIMITS.outputChars);
+    if (e.status !== "succeeded" && e.output !== undefined) note.output = clip(e.output, REPORT_LIMITS.outputChars);
     if (e.status === "failed") this.failed++;
     if (e.status === "cancelled") this.cancelled++;
     // A call of a name never started (or started under another name) still counts under its name.
-    const stats = this.byName.get(e.name) ?? (start ? undefined : this.stats(e.name));
+    const stats = this.byName.get(name) ?? (start ? undefined : this.stats(name));
     if (stats) {
       stats[e.status]++;
       if (duration !== null) {
         stats.timed++;
-        stats.total_ms += duration;
+        stats.total_ms = (stats.total_ms ?? 0) + duration;
         stats.max_ms = Math.max(stats.max_ms ?? 0, duration);
       }
     }
@@ -92,7 +96,7 @@ export class ToolStats {
   private stats(name: string): ToolNameStats | undefined {
     let stats = this.byName.get(name);
     if (!stats && this.byName.size < REPORT_LIMITS.toolNames) {
-      stats = { name, calls: 0, succeeded: 0, failed: 0, cancelled: 0, timed: 0, total_ms: 0, max_ms: null };
+      stats = { name, calls: 0, succeeded: 0, failed: 0, cancelled: 0, timed: 0, total_ms: null, max_ms: null };
       this.byName.set(name, stats);
     }
     return stats;
@@ -104,7 +108,8 @@ export class ToolStats {
     if (!start) return null;
     const end = nativeMs(e.native_ts);
     if (end !== undefined && start.native_ms !== undefined) return Math.max(0, end - start.native_ms);
-    return this.timedByClock ? Math.max(0, e.elapsed_ms - start.elapsed_ms) : null;
+    if (!this.timedByClock || e.elapsed_ms === undefined || start.elapsed_ms === undefined) return null;
+    return Math.max(0, e.elapsed_ms - start.elapsed_ms);
   }
 }
 

@@ -120,8 +120,8 @@ export class AtomicTranslator implements Translator {
       case "message_update":
         return this.update(e);
       case "message_end": {
-        const message = objectOrEmpty(e.message);
-        return message.role === "assistant" ? this.assistantEnd(message, native) : [];
+        if (!isObject(e.message)) return [passThrough(e)];
+        return e.message.role === "assistant" ? this.assistantEnd(e, e.message) : [];
       }
       case "tool_execution_start":
         return [
@@ -290,18 +290,20 @@ export class AtomicTranslator implements Translator {
     return [draft(kind, { message_id: this.assistantId, text: asText(event.delta) }, { native: e.type })];
   }
 
-  private assistantEnd(message: Record<string, unknown>, native: string): Draft[] {
+  /**
+   * A finished assistant message: its text, thinking, usage and failure. Of a
+   * message whose fields have the wrong types, what can be read is translated
+   * and the line is also kept whole as backend.event.
+   */
+  private assistantEnd(e: NativeEvent, message: Record<string, unknown>): Draft[] {
+    const native = e.type;
     const id = this.assistantId ?? this.nextMessageId();
     this.assistantId = undefined;
     const out: Draft[] = [];
-    const texts: string[] = [];
-    for (const block of Array.isArray(message.content) ? message.content : []) {
-      if (!isObject(block)) continue;
-      if (block.type === "text") texts.push(asText(block.text));
-      else if (block.type === "thinking")
-        out.push(draft("reasoning.completed", { message_id: id, text: asText(block.thinking) }, { native }));
-    }
-    const text = texts.join("");
+    const content = messageContent(message.content);
+    for (const thinking of content.thinking)
+      out.push(draft("reasoning.completed", { message_id: id, text: thinking }, { native }));
+    const text = content.text;
     const stopReason = nonEmpty(message.stopReason);
     // A message that only called tools (or only thought, or failed) said nothing: no empty
     // message.completed; its calls are tool.started, its failure the error below.
@@ -321,13 +323,13 @@ export class AtomicTranslator implements Translator {
       );
     }
     const usage = messageUsage(message);
-    if (usage === NOT_COUNTS) {
-      // Kept as data rather than written with a made-up count; the totals lack it.
-      out.push(draft("backend.event", { native_type: native, raw: { usage: message.usage } }, { native }));
-      this.usageComplete = false;
-    } else if (usage) out.push(draft("usage", usage, { native }));
+    // Usage that is not exact counts is kept as data (below) rather than written with a made-up count; the totals lack it.
+    if (usage === NOT_COUNTS) this.usageComplete = false;
+    else if (usage) out.push(draft("usage", usage, { native }));
     const errorMessage = nonEmpty(message.errorMessage);
     if (stopReason === "error") out.push(errorDraft(errorMessage ?? "the provider request failed", native));
+    if (content.broken || usage === NOT_COUNTS || usageBroken(message.usage) || wrongTexts(message))
+      out.push(passThrough(e));
     this.lastAssistant = { text, stopReason, errorMessage };
     this.continueError = undefined;
     return out;
@@ -347,6 +349,47 @@ function statedTime(e: NativeEvent): string | undefined {
 
 function callId(e: NativeEvent): string {
   return nonEmpty(e.toolCallId) ?? `${asText(e.toolName) || "tool"}_call`;
+}
+
+/**
+ * A message's text (its text blocks joined, or pi's plain string) and thinking
+ * blocks; `broken` when some of the content is not what the protocol says.
+ */
+function messageContent(content: unknown): { text: string; thinking: string[]; broken: boolean } {
+  if (content === undefined) return { text: "", thinking: [], broken: false };
+  if (typeof content === "string") return { text: content, thinking: [], broken: false };
+  if (!Array.isArray(content)) return { text: "", thinking: [], broken: true };
+  let text = "";
+  const thinking: string[] = [];
+  let broken = false;
+  for (const block of content) {
+    if (!isObject(block)) broken = true;
+    else if (block.type === "text") {
+      text += asText(block.text);
+      broken ||= typeof block.text !== "string";
+    } else if (block.type === "thinking") {
+      thinking.push(asText(block.thinking));
+      broken ||= typeof block.thinking !== "string";
+    }
+  }
+  return { text, thinking, broken };
+}
+
+/** Message fields read as text that are present with another type. */
+function wrongTexts(message: Record<string, unknown>): boolean {
+  return ["stopReason", "model", "provider", "errorMessage"].some(
+    (k) => message[k] !== undefined && typeof message[k] !== "string",
+  );
+}
+
+/** Usage figures the translation leaves out because they are no count or amount (input and output: NOT_COUNTS). */
+function usageBroken(usage: unknown): boolean {
+  if (usage === undefined) return false;
+  if (!isObject(usage)) return true;
+  const notCount = (v: unknown) => v !== undefined && count(v) === undefined;
+  if (notCount(usage.reasoning) || notCount(usage.totalTokens)) return true;
+  if (usage.cost === undefined) return false;
+  return !isObject(usage.cost) || (usage.cost.total !== undefined && amount(usage.cost.total) === undefined);
 }
 
 /** The text blocks of a tool result, joined. */
