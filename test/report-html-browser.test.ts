@@ -67,7 +67,8 @@ async function drawn(opened: OpenedPage, selector: string): Promise<[number, num
         box.width > 0 &&
         box.height > 0 &&
         inside &&
-        item.ownerDocument.defaultView!.getComputedStyle(item).visibility === "visible"
+        item.ownerDocument.defaultView!.getComputedStyle(item).visibility === "visible" &&
+        item.checkVisibility()
       )
         yes++;
     }
@@ -330,6 +331,35 @@ describe.skipIf(!hasBrowser)("HTML report in headless Chromium", () => {
       expect(opened.requests).toEqual([]);
       await page.close();
     }
+  });
+
+  it("in print, with or without JavaScript, what sits in a closed <details> (more errors) prints too", async () => {
+    let seq = 0;
+    const at = (type: string, payload: object) =>
+      ({
+        v: 1,
+        seq: ++seq,
+        ts: "2026-01-01T00:00:00.000Z",
+        elapsed_ms: seq,
+        run_id: "r",
+        backend: "pi",
+        type,
+        ...payload,
+      }) as CanonicalEvent;
+    const events = [at("run.started", { agentstream_version: "0", mode: "normalize" })];
+    for (let i = 0; i < 14; i++) events.push(at("error", { code: `e${i}`, message: "overloaded", retryable: true }));
+    const file = writePage("more-errors", htmlReport([["errors", events]]));
+    const heights = async (options: { media?: "print"; javaScript?: boolean }) => {
+      const opened = await browser.open(file, options);
+      const result = await opened.page
+        .locator(".more-errors li")
+        .evaluateAll((items) => items.map((li) => li.checkVisibility()));
+      await opened.page.close();
+      return result;
+    };
+    expect(await heights({})).toEqual([false, false, false, false]);
+    expect(await heights({ media: "print" })).toEqual([true, true, true, true]);
+    expect(await heights({ media: "print", javaScript: false })).toEqual([true, true, true, true]);
   });
 
   it("a bar too narrow for its label keeps a minimum width on screen", async () => {
