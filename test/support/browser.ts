@@ -34,7 +34,15 @@ export interface OpenedPage {
 export interface Browser {
   open(
     file: string,
-    options?: { colorScheme?: "light" | "dark"; width?: number; height?: number },
+    options?: {
+      colorScheme?: "light" | "dark";
+      width?: number;
+      height?: number;
+      /** false: the page's script never runs (as in a mail client or a hardened viewer). */
+      javaScript?: boolean;
+      /** "print": the print stylesheet applies, as for a printout or "Save as PDF". */
+      media?: "screen" | "print";
+    },
   ): Promise<OpenedPage>;
   close(): Promise<void>;
 }
@@ -45,7 +53,19 @@ export async function launchBrowser(): Promise<Browser> {
     async open(file, options = {}) {
       const page = await context.newPage();
       await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
-      if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
+      const script = options.javaScript ?? true;
+      if (script) {
+        if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
+        if (options.media) await page.emulateMedia({ media: options.media });
+      } else {
+        // Scripts off through a DevTools session of its own, whose emulation then wins: the media go there too.
+        const cdp = await context.newCDPSession(page);
+        await cdp.send("Emulation.setScriptExecutionDisabled", { value: true });
+        await cdp.send("Emulation.setEmulatedMedia", {
+          media: options.media ?? "",
+          features: options.colorScheme ? [{ name: "prefers-color-scheme", value: options.colorScheme }] : [],
+        });
+      }
       const errors: string[] = [];
       const requests: string[] = [];
       const url = pathToFileURL(file).href;
@@ -57,7 +77,7 @@ export async function launchBrowser(): Promise<Browser> {
         if (request.url() !== url) requests.push(request.url());
       });
       await page.goto(url);
-      await page.waitForSelector("html[data-rendered=true]");
+      if (script) await page.waitForSelector("html[data-rendered=true]");
       return { page, errors, requests };
     },
     close,

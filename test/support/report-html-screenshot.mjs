@@ -28,7 +28,7 @@ try {
   await tab.emulateMedia({ colorScheme: process.env.SCHEME === "dark" ? "dark" : "light" });
   await tab.goto(pathToFileURL(page).href);
   await tab.waitForSelector("html[data-rendered=true]");
-  await tab.click(".bar.tool.status-failed");
+  await tab.click(".bar.tool.failed");
   await tab.waitForSelector("#details:not([hidden])");
   await tab.screenshot({ path: OUT });
   process.stderr.write(`written: ${OUT}\n`);

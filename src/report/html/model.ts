@@ -43,14 +43,16 @@ export const DEFAULT_LIMITS: HtmlLimits = {
   runs: 50,
 };
 
-/** A text cut to a bound; `n` is the original length when it was cut. */
-export interface Clip {
-  x: string;
-  n?: number;
-}
+/** A text within its bound: the text itself when whole, else what was kept and the original length `n`. */
+export type Clip = string | { x: string; n: number };
 
 export function clip(text: string, max: number): Clip {
-  return text.length <= max ? { x: text } : { x: text.slice(0, max), n: text.length };
+  return text.length <= max ? text : { x: text.slice(0, max), n: text.length };
+}
+
+/** What a Clip kept of its text. */
+export function kept(c: Clip): string {
+  return typeof c === "string" ? c : c.x;
 }
 
 export interface LaneData {
@@ -79,8 +81,10 @@ export interface ToolData {
   /** The backend's own duration, where tool.completed gives one. */
   d?: number;
   reason?: string;
-  updates: number;
-  args: Clip;
+  /** tool.updated events seen (absent when none). */
+  updates?: number;
+  /** The arguments themselves (`v`) when their JSON fits the text bound, else that JSON cut. */
+  args: { v: unknown } | Clip;
   out?: Clip;
 }
 
@@ -162,6 +166,8 @@ export class RunCollector {
   private usageTotals = { input: 0, output: 0, cost: 0 };
   private usageStride = 1;
   private usageSkipped = 0;
+  /** Calls started beyond the limit and not completed yet: counted "open" if the stream ends first. */
+  private omittedOpen = 0;
   private finished = false;
 
   constructor(
@@ -198,7 +204,8 @@ export class RunCollector {
     this.counter.add(event.type, (event as { status?: unknown }).status);
     switch (event.type) {
       case "run.started":
-        return this.started(event);
+        this.started(event);
+        return;
       case "turn.started":
         this.openTurns.set(event.turn, d.turns.length);
         d.turns.push({ turn: event.turn, t0: t });
@@ -222,16 +229,19 @@ export class RunCollector {
           });
         return;
       case "tool.started":
-        return this.toolStarted(event, t);
+        this.toolStarted(event, t);
+        return;
       case "tool.updated": {
         const index = this.open.get(this.key(event, event.tool_call_id))?.[0];
-        if (index !== undefined) d.tools[index]!.updates++;
+        if (index !== undefined) d.tools[index]!.updates = (d.tools[index]!.updates ?? 0) + 1;
         return;
       }
       case "tool.completed":
-        return this.toolCompleted(event, t);
+        this.toolCompleted(event, t);
+        return;
       case "subagent.started":
-        return this.subagentStarted(event, t);
+        this.subagentStarted(event, t);
+        return;
       case "subagent.completed": {
         const lane = d.lanes[this.laneByInstance.get(event.instance_id) ?? -1];
         if (lane === undefined || lane.id === this.overflowLane) return;
@@ -241,37 +251,44 @@ export class RunCollector {
         return;
       }
       case "usage":
-        return this.usage(event, t);
+        this.usage(event, t);
+        return;
       case "error":
-        return this.mark(
+        this.mark(
           event,
           t,
           "error",
           event.code,
           event.message + (event.http_status !== undefined ? ` (HTTP ${event.http_status})` : ""),
         );
+        return;
       case "retry.started":
-        return this.mark(
+        this.mark(
           event,
           t,
           "retry",
           `retry ${event.attempt}${event.max_attempts !== undefined ? `/${event.max_attempts}` : ""}`,
           event.error,
         );
+        return;
       case "compaction.completed":
-        return this.mark(event, t, "compaction", "compaction", event.summary ?? event.error ?? "");
+        this.mark(event, t, "compaction", "compaction", event.summary ?? event.error ?? "");
+        return;
       case "input.requested":
-        return this.mark(event, t, "input", `input: ${event.kind}`, describeInput(event));
+        this.mark(event, t, "input", `input: ${event.kind}`, describeInput(event));
+        return;
       case "model.changed":
-        return this.mark(
+        this.mark(
           event,
           t,
           "model",
           `model: ${event.model}`,
           event.previous_model ? `from ${event.previous_model} (${event.reason})` : event.reason,
         );
+        return;
       case "run.finished":
-        return this.runFinished(event);
+        this.runFinished(event);
+        return;
       default:
         return;
     }
@@ -283,13 +300,15 @@ export class RunCollector {
     if (!this.finished) d.counts = this.counter.snapshot();
     for (const lane of d.lanes) if (lane.id !== 0 && lane.t1 === undefined) lane.t1 = d.end;
     for (const turn of d.turns) turn.t1 ??= d.end;
+    if (this.omittedOpen > 0) d.omitted.tools.open = (d.omitted.tools.open ?? 0) + this.omittedOpen;
+    this.omittedOpen = 0;
     this.open.clear();
   }
 
   private started(event: Ev<"run.started">): void {
     const d = this.data;
     d.mode = event.mode;
-    if (event.command) d.command = event.command.slice(0, 50).map((part) => this.text(part).x);
+    if (event.command) d.command = event.command.slice(0, 50).map((part) => this.str(part));
     d.started = event.ts;
   }
 
@@ -315,16 +334,18 @@ export class RunCollector {
 
   private toolStarted(event: Ev<"tool.started">, t: number): void {
     const d = this.data;
-    if (d.tools.length >= this.limits.toolCalls) return;
+    if (d.tools.length >= this.limits.toolCalls) {
+      this.omittedOpen++;
+      return;
+    }
     const lane = this.laneOf(event, t);
     d.tools.push({
       lane,
       id: event.tool_call_id,
-      name: this.text(event.name).x,
+      name: this.str(event.name),
       status: "open",
       t0: t,
-      updates: 0,
-      args: this.text(stringify(event.args)),
+      args: this.args(event.args),
     });
     const key = this.key(event, event.tool_call_id);
     const queue = this.open.get(key);
@@ -340,6 +361,7 @@ export class RunCollector {
     if (queue && queue.length === 0) this.open.delete(key);
     if (index === undefined) {
       // A call beyond the limit (or never started): counted by status.
+      if (this.omittedOpen > 0) this.omittedOpen--;
       d.omitted.tools[event.status] = (d.omitted.tools[event.status] ?? 0) + 1;
       return;
     }
@@ -362,12 +384,12 @@ export class RunCollector {
     }
     const lane: LaneData = {
       id: d.lanes.length,
-      name: this.text(event.name).x,
+      name: this.str(event.name),
       instance: event.instance_id,
       parent,
       t0: t,
     };
-    if (event.description) lane.description = this.text(event.description).x;
+    if (event.description) lane.description = this.str(event.description);
     if (event.tool_call_id !== undefined) {
       const via = this.open.get(this.key(event, event.tool_call_id))?.[0];
       if (via !== undefined) lane.via = via;
@@ -391,7 +413,7 @@ export class RunCollector {
     }
     const lane: LaneData = {
       id: d.lanes.length,
-      name: this.text(agent.name).x,
+      name: this.str(agent.name),
       instance: agent.instance_id,
       parent: 0,
       t0: t,
@@ -457,7 +479,18 @@ export class RunCollector {
       d.omitted.marks++;
       return;
     }
-    d.marks.push({ lane: this.laneOf(event, t), t, kind, label: this.text(label).x, detail: this.text(detail) });
+    d.marks.push({ lane: this.laneOf(event, t), t, kind, label: this.str(label), detail: this.text(detail) });
+  }
+
+  private str(value: unknown): string {
+    return kept(this.text(value));
+  }
+
+  /** Arguments are kept as they are (no JSON in a JSON string) where they fit the bound. */
+  private args(value: unknown): ToolData["args"] {
+    const json = stringify(value);
+    if (json === undefined) return this.text(String(value));
+    return json.length <= this.limits.textChars ? { v: value } : clip(json, this.limits.textChars);
   }
 
   private text(value: unknown): Clip {
@@ -473,11 +506,12 @@ function describeInput(event: Ev<"input.requested">): string {
   return lines.join("\n");
 }
 
-function stringify(value: unknown): string {
+/** Compact JSON, or undefined where the value has none (undefined, a cycle, a BigInt). */
+function stringify(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value, null, 2) ?? "";
+    return JSON.stringify(value);
   } catch {
-    return String(value);
+    return undefined;
   }
 }
 

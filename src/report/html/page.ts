@@ -1,9 +1,13 @@
-// The HTML report's page: one self-contained file. The data goes in as JSON in
-// a <script type="application/json">, escaped so that no text in it can end
-// that element or open a comment; the inline script draws the page from it.
-import { SCRIPT } from "./script.js";
-import { STYLE } from "./style.js";
+// The HTML report's page: one self-contained file. Its content (figures,
+// answers, errors, timelines) is static HTML and SVG, so it reads without
+// JavaScript and prints whole. The data also goes in as JSON in a
+// <script type="application/json">, escaped so that no text in it can end that
+// element or open a comment; the inline script reads it for the details panel.
+import { escapeHtml } from "./escape.js";
 import type { ReportData } from "./model.js";
+import { SCRIPT } from "./script.js";
+import { renderContent } from "./sections.js";
+import { STYLE } from "./style.js";
 
 /** No request leaves the page: only its own inline style and script run. */
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
@@ -16,8 +20,16 @@ export function embedJson(value: unknown): string {
   );
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The status patterns the timelines' bars fill with (status told by pattern as well as colour). */
+const PATTERNS = `<svg class="patterns" aria-hidden="true" focusable="false"><defs>
+<pattern id="pat-failed" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(135)"><rect class="pf-failed" width="8" height="8"/><rect class="pf-dark" width="3" height="8"/></pattern>
+<pattern id="pat-cancelled" width="8" height="8" patternUnits="userSpaceOnUse"><rect class="pf-cancelled" width="8" height="8"/><rect class="pf-dark" x="6" width="2" height="8"/></pattern>
+<pattern id="pat-open" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="pf-open" width="8" height="8"/><rect class="pf-light" width="4" height="8"/></pattern>
+</defs></svg>`;
+
+/** What the script needs for the details panel: the timeline rows the page already draws stay out. */
+function detailData(data: ReportData): unknown {
+  return { ...data, runs: data.runs.map(({ turns: _turns, usageLine: _usage, ...run }) => run) };
 }
 
 export function renderPage(data: ReportData): string {
@@ -31,13 +43,16 @@ export function renderPage(data: ReportData): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<main id="report"><noscript><p>This report draws its timeline with JavaScript; the data is in the page's agentstream-data element.</p></noscript></main>
+${PATTERNS}
+<main id="report">
+${renderContent(data)}
+</main>
 <aside id="details" role="dialog" aria-modal="false" aria-labelledby="details-title" hidden>
 <button type="button" class="close" aria-label="Close details (Escape)">Close</button>
 <h2 id="details-title" tabindex="-1"></h2>
 <div class="body"></div>
 </aside>
-<script type="application/json" id="agentstream-data">${embedJson(data)}</script>
+<script type="application/json" id="agentstream-data">${embedJson(detailData(data))}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>

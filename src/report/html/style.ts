@@ -45,34 +45,48 @@ a { color: var(--focus); }
 .controls { display: flex; gap: 0.4rem; align-items: center; flex-wrap: wrap; margin: 0 0 0.4rem; }
 .controls button, .close { font: inherit; font-size: 0.85rem; padding: 0.1rem 0.6rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); cursor: pointer; }
 .legend { display: flex; gap: 0.8rem; flex-wrap: wrap; font-size: 0.8rem; color: var(--muted); margin-left: auto; }
-.legend span::before { content: ""; display: inline-block; width: 0.9rem; height: 0.6rem; margin-right: 0.3rem; vertical-align: baseline; border-radius: 2px; background: var(--c); }
+.legend span::before { content: ""; display: inline-block; width: 0.9rem; height: 0.6rem; margin-right: 0.3rem; vertical-align: baseline; border-radius: 2px; background: var(--c); print-color-adjust: exact; }
+.legend .key-ok { --c: var(--ok); } .legend .key-fail { --c: var(--fail); } .legend .key-cancel { --c: var(--cancel); }
+.legend .key-open { --c: var(--open); } .legend .key-msg { --c: var(--msg); } .legend .key-mark { --c: var(--mark); }
 .tl-scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
-.tl-inner { min-width: 100%; }
-.tl-row { display: flex; border-top: 1px solid var(--line); }
-.tl-row:first-child { border-top: 0; }
-.tl-label { position: sticky; left: 0; z-index: 2; flex: 0 0 13rem; width: 13rem; padding: 0.25rem 0.5rem; background: var(--bg); border-right: 1px solid var(--line); font-size: 0.8rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.tl-label small { color: var(--muted); }
-.tl-track { position: relative; flex: 1 1 auto; min-width: 0; margin: 0 0.5rem; contain: layout paint; }
-/* A long run has many lanes: those out of view are not laid out or painted until scrolled to. */
-.tl-row.lane { content-visibility: auto; }
-.axis .tl-track { height: 1.6rem; }
-.tick { position: absolute; top: 0; bottom: 0; border-left: 1px solid var(--line); font-size: 0.7rem; color: var(--muted); padding-left: 2px; white-space: nowrap; }
-.turns .tl-track { height: 1.4rem; }
-.turn { position: absolute; top: 3px; height: calc(100% - 6px); min-width: 2px; border: 1px solid var(--line); background: var(--track); border-radius: 3px; font-size: 0.7rem; color: var(--muted); overflow: hidden; white-space: nowrap; padding: 0 3px; }
-.span { position: absolute; top: 0; bottom: 0; background: var(--sub); border-left: 2px solid var(--focus); opacity: 0.8; }
-.bar { contain: strict; position: absolute; height: 18px; min-width: 4px; padding: 0 4px; border: 0; border-radius: 3px; background: var(--c); color: var(--bar-fg); font: 11px/18px system-ui, sans-serif; text-align: left; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; cursor: pointer; }
-.bar.status-succeeded { --c: var(--ok); }
-.bar.status-failed { --c: var(--fail); background-image: repeating-linear-gradient(135deg, transparent 0 5px, rgba(0,0,0,0.22) 5px 8px); }
-.bar.status-cancelled { --c: var(--cancel); background-image: repeating-linear-gradient(90deg, transparent 0 6px, rgba(0,0,0,0.2) 6px 8px); }
-.bar.status-open { --c: var(--open); background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(255,255,255,0.35) 4px 8px); }
-.mark { position: absolute; top: 1px; width: 10px; height: 10px; margin-left: -5px; padding: 0; border: 0; border-radius: 50%; background: var(--msg); cursor: pointer; }
-.mark.kind-error { background: var(--fail); border-radius: 0; transform: rotate(45deg); }
-.mark.kind-retry, .mark.kind-compaction, .mark.kind-input, .mark.kind-model { background: var(--mark); border-radius: 2px; }
-.usage .tl-track { height: 64px; }
-.usage svg { position: absolute; inset: 4px 0; width: 100%; height: calc(100% - 8px); overflow: visible; }
-.usage polyline { fill: none; stroke-width: 2; vector-effect: non-scaling-stroke; }
-.usage .in { stroke: var(--input); }
-.usage .out { stroke: var(--output); }
+/* --zoom (set by the script's buttons) widens the track; the labels stay put. */
+.tl-grid { display: flex; width: calc(13rem + (100% - 13rem) * var(--zoom, 1)); }
+.tl-labels { position: sticky; left: 0; z-index: 2; flex: 0 0 13rem; width: 13rem; background: var(--bg); border-right: 1px solid var(--line); }
+.tl-label, .tl-row { padding: 0.2rem 0.5rem; border-top: 1px solid var(--line); font-size: 0.8rem; line-height: 1.2; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.tl-label.axis { border-top: 0; }
+.tl-row small { color: var(--muted); }
+.tl-area { flex: 1 1 auto; min-width: 0; padding: 0 0.5rem; }
+.tl-svg { display: block; overflow: hidden; font: 11px system-ui, sans-serif; }
+.tl-svg .tick { stroke: var(--line); fill: var(--muted); font-size: 10px; }
+.tl-svg text.tick { stroke: none; }
+.tl-svg .sep { stroke: var(--line); }
+.tl-svg rect.turn { height: 14px; fill: var(--track); stroke: var(--line); }
+.tl-svg .turns text { fill: var(--muted); font-size: 10px; }
+.tl-svg .span { fill: var(--sub); opacity: 0.8; }
+.bar { --c: var(--open); cursor: pointer; }
+.bar rect, rect.bar { height: 18px; fill: var(--c); stroke: var(--c); stroke-width: 1px; }
+/* A bar too narrow for its label is a bare <rect>: it keeps a minimum width (its stroke) and names itself in its <title>. */
+rect.bar { height: 12px; stroke-width: 6px; }
+.bar text { fill: var(--bar-fg); }
+.bar.succeeded { --c: var(--ok); }
+.bar.failed { --c: var(--fail); }
+.bar.failed rect, rect.bar.failed { fill: url(#pat-failed); }
+.bar.cancelled { --c: var(--cancel); }
+.bar.cancelled rect, rect.bar.cancelled { fill: url(#pat-cancelled); }
+.bar.open rect, rect.bar.open { fill: url(#pat-open); }
+.bar.selected rect, .bar:focus-visible rect, rect.bar.selected, rect.bar:focus-visible { stroke: var(--fg); }
+.bar:focus-visible, .mark:focus-visible { outline: none; }
+.mark { cursor: pointer; fill: var(--mark); stroke: var(--bg); stroke-width: 1px; }
+.mark.msg { fill: var(--msg); cy: 7px; r: 5px; }
+rect.mark { y: 2px; width: 10px; height: 10px; transform: translateX(-5px); transform-box: fill-box; }
+rect.mark.kind-error { fill: var(--fail); transform: translateX(-5px) rotate(45deg); transform-origin: center; }
+.mark.selected, .mark:focus-visible { stroke: var(--fg); stroke-width: 2px; }
+.tl-svg .usage polyline { fill: none; stroke-width: 2; vector-effect: non-scaling-stroke; }
+.tl-svg .usage .in { stroke: var(--input); }
+.tl-svg .usage .out { stroke: var(--output); }
+.patterns { position: absolute; width: 0; height: 0; }
+.pf-failed { fill: var(--fail); } .pf-cancelled { fill: var(--cancel); } .pf-open { fill: var(--open); }
+.pf-dark { fill: rgba(0,0,0,0.22); } .pf-light { fill: rgba(255,255,255,0.35); }
 .usage-note { margin: 0.3rem 0 0; font-size: 0.8rem; color: var(--muted); }
 details.stderr { margin-top: 0.5rem; }
 #details { position: fixed; right: 0; bottom: 0; left: 0; z-index: 10; max-height: 50vh; overflow: auto; background: var(--bg); color: var(--fg); border-top: 1px solid var(--line); box-shadow: 0 -6px 24px rgba(0,0,0,0.25); padding: 0.75rem 1rem 1rem; }
@@ -87,4 +101,19 @@ details.stderr { margin-top: 0.5rem; }
 #details pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem; max-height: 18rem; overflow: auto; }
 .more-runs { border-collapse: collapse; font-size: 0.85rem; }
 .more-runs td, .more-runs th { border: 1px solid var(--line); padding: 0.2rem 0.5rem; text-align: left; }
+/* Print and "Save as PDF": every run and its whole timeline, one run a page, no screen-only aids. */
+@media print {
+  * { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+  main { max-width: none; padding: 0; }
+  body.details-open main { margin-right: 0; }
+  nav.runs, #details, .controls button { display: none !important; }
+  .run { border: 0; padding: 0; margin: 0; }
+  .run + .run { break-before: page; }
+  .timeline, .figures > div, .errors li { break-inside: avoid; }
+  .tl-scroll { overflow: visible; border-color: #999; }
+  .tl-grid { width: 100% !important; }
+  .answer-text, #details pre { max-height: none; overflow: visible; }
+  details > summary { list-style: none; }
+  details::details-content { content-visibility: visible; display: block; }
+}
 `;
