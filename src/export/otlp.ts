@@ -11,6 +11,7 @@ import {
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
+import { UsageError } from "../core/errors.js";
 import type { Redactor } from "../core/redactor.js";
 import { RunTrace } from "./run-trace.js";
 
@@ -61,6 +62,34 @@ export function tracesUrl(endpoint: string | undefined, env: NodeJS.ProcessEnv =
   if (specific) return specific;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   return base ? `${base.endsWith("/") ? base : `${base}/`}v1/traces` : DEFAULT_TRACES_URL;
+}
+
+/** A URL as messages show it: without its user name and password (`http://user:pw@host` → `http://host`). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === "" && parsed.password === "") return url;
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href;
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, "//");
+  }
+}
+
+/** Port 0 names no collector (the exporter would send to the scheme's default port): a usage error. */
+function checkCollectorPort(url: string): void {
+  let port: string | undefined;
+  try {
+    port = new URL(url).port;
+  } catch {
+    return; // the exporter says what is wrong with it
+  }
+  if (port === "0")
+    throw new UsageError(
+      `OTLP endpoint ${shownUrl(url)}: port 0 names no collector`,
+      "give the collector's port, such as http://localhost:4318",
+    );
 }
 
 /** A collector's base URL gets /v1/traces, as OTEL_EXPORTER_OTLP_ENDPOINT does; a URL already ending in it is kept. */
@@ -159,6 +188,7 @@ export class OtlpExport {
   constructor(private readonly settings: OtlpSettings) {
     const env = settings.env ?? process.env;
     this.url = tracesUrl(settings.endpoint, env);
+    checkCollectorPort(this.url);
     this.timeoutMs = exportTimeoutMs(env);
     const owners = new WeakMap<object, SpanCounts>();
     const otlp = settings.exporter ?? new OTLPTraceExporter(settings.endpoint === undefined ? {} : { url: this.url });
@@ -244,7 +274,7 @@ function describeExportError(error: Error | undefined): string {
 export function exportWarning(url: string, report: OtlpReport): string | undefined {
   if (report.notSent === 0) return undefined;
   const why = report.error ?? (report.timedOut ? `no answer within the export timeout` : "spans were dropped");
-  return `OTLP export to ${url} failed: ${why} (${report.notSent} of ${report.ended} spans not sent)`;
+  return `OTLP export to ${shownUrl(url)} failed: ${why} (${report.notSent} of ${report.ended} spans not sent)`;
 }
 
 /** One run exported on its own (run, normalize, the library's run()). */
