@@ -37,7 +37,7 @@ function expectHidden(text: string, what: string): void {
 }
 
 describe("secrets are hidden in every sink, whatever the format escapes", () => {
-  it("HTML report: a secret with &, <, \" and \\ in it", async () => {
+  it('HTML report: a secret with &, <, " and \\ in it', async () => {
     const dir = folder();
     const secret = 'Zq9&a<b"c\\dXy7';
     const report = join(dir, "report.html");
@@ -153,5 +153,37 @@ describe("a collector URL's credentials are never printed", () => {
     expect(exported.code).toBe(75);
     expect(exported.stderr).toContain(`http://${down.host}/v1/traces`);
     expectHidden(exported.stderr, "export otlp --endpoint");
+  });
+});
+
+describe("a sink that fails never changes stdout or the exit code", () => {
+  it("run --summary --report r.md over a 1.5-million-line error: exit 75 as without them, no stack trace", async () => {
+    const dir = folder();
+    const transcript = join(dir, "overloaded.jsonl");
+    const message = `Error code: 529 - overloaded${"\nmore".repeat(1_500_000)}`;
+    writeFileSync(transcript, `${JSON.stringify({ type: "error", message })}\n`);
+    const report = join(dir, "r.md");
+    const summary = join(dir, "summary.md");
+    writeFileSync(summary, "");
+    const plain = await runStandIn(scratch, ["--backend", "evosci", "x"], {
+      knobs: { STANDIN_TRANSCRIPT: transcript },
+    });
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "--summary", "--report", report, "x"], {
+      knobs: { STANDIN_TRANSCRIPT: transcript },
+      env: { GITHUB_STEP_SUMMARY: summary },
+    });
+    expect(plain.result.code).toBe(75);
+    expect(result.code).toBe(75);
+    expect(parseJsonl(result.stdout).at(-1)).toMatchObject({ type: "run.finished", exit_code: 75 });
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+    // Each either is written or is one warning naming it.
+    for (const [name, written] of [
+      ["--report", () => readFileSync(report, "utf8")],
+      ["--summary", () => readFileSync(summary, "utf8")],
+    ] as const) {
+      const warnings = result.stderr.split("\n").filter((line) => line.startsWith(`agentstream: ${name} failed:`));
+      if (warnings.length === 0) expect(written(), name).toContain("529");
+      else expect(warnings, name).toHaveLength(1);
+    }
   });
 });
