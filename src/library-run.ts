@@ -8,6 +8,7 @@ import type { ResolvedOutcome } from "./core/outcome.js";
 import { openOtlpSink } from "./output/otlp-sink.js";
 import { OutputPipeline } from "./output/pipeline.js";
 import { passable } from "./run/prompt.js";
+import { asLibraryError, checkRunOptions } from "./library-options.js";
 import { VERSION } from "./version.js";
 
 export interface RunOptions extends Omit<AgentRequest, "backend"> {
@@ -52,8 +53,13 @@ const NEVER_FULL = { needsDrain: false, drained: () => Promise.resolve() };
  * output waits. Leaving the loop early stops the backend.
  */
 export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
+  checkRunOptions(options);
   const graceMs = options.graceMs ?? 5000;
-  const plan = await planRun(options, () => passable(options.prompt, "the prompt"), { graceMs });
+  const plan = await planRun(options, () => passable(options.prompt, "the prompt"), { graceMs }).catch(
+    (err: unknown) => {
+      throw asLibraryError(err);
+    },
+  );
   const queue = new EventQueue<CanonicalEvent>();
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
   const otlp = options.otlp
