@@ -5,11 +5,10 @@ import { resolve } from "node:path";
 import type { BackendDefinition, BackendRequest } from "./backends/definition.js";
 import { checkRequestFits } from "./backends/flags.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "./backends/registry.js";
-import type { CanonicalEvent } from "./canonical/events.js";
 import type { Clock } from "./core/clock.js";
 import type { ResolvedOutcome } from "./core/outcome.js";
 import type { Redactor } from "./core/redactor.js";
-import { TranslationSession } from "./core/translation-session.js";
+import type { OutputPipeline } from "./output/pipeline.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
 import type { Drainable } from "./run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "./run/prompt.js";
@@ -114,8 +113,8 @@ export interface RunIo {
   timeoutMs?: number;
   lingerMs?: number;
   graceMs: number;
-  /** Each canonical event, in order, as soon as it exists. */
-  sink(event: CanonicalEvent): void;
+  /** Where each canonical event goes, in order, as soon as it exists: redacted once, then to every sink. */
+  events: OutputPipeline;
   /** What the events are written to: the backend's stdout is paused while it needs draining. */
   output: OutputSink;
   /** Groups the events of one chunk of the backend's stdout (the CLI hands their lines to the system together). */
@@ -169,7 +168,7 @@ export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
 async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupervisor) => void): Promise<RunEnd> {
   const { definition } = plan;
   let supervisor: RunSupervisor | undefined;
-  const session = new TranslationSession({
+  const session = io.events.translate({
     from: definition.name,
     translators: TRANSLATORS,
     runId: io.runId,
@@ -181,7 +180,6 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
     liveDurations: true,
     maxLineBytes: io.maxLineBytes,
     onTranslatorBug: io.onTranslatorBug,
-    sink: io.sink,
     onNativeEvent: (event) => {
       if (definition.terminalTypes.has(event.type)) supervisor?.terminal();
     },

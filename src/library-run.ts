@@ -2,12 +2,13 @@ import { randomUUID } from "node:crypto";
 import { planRun, superviseRun, type AgentRequest } from "./agent-run.js";
 import type { BackendName } from "./backends/registry.js";
 import type { CanonicalEvent } from "./canonical/events.js";
-import { serializeEvent } from "./canonical/serialize.js";
 import { systemClock, type Clock } from "./core/clock.js";
 import { EventQueue } from "./core/event-queue.js";
 import type { ResolvedOutcome } from "./core/outcome.js";
-import type { Redactor } from "./core/redactor.js";
+import { openOtlpSink } from "./output/otlp-sink.js";
+import { OutputPipeline } from "./output/pipeline.js";
 import { passable } from "./run/prompt.js";
+import { asLibraryError, checkRunOptions } from "./library-options.js";
 import { VERSION } from "./version.js";
 
 export interface RunOptions extends Omit<AgentRequest, "backend"> {
@@ -52,11 +53,24 @@ const NEVER_FULL = { needsDrain: false, drained: () => Promise.resolve() };
  * output waits. Leaving the loop early stops the backend.
  */
 export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
+  checkRunOptions(options);
   const graceMs = options.graceMs ?? 5000;
-  const plan = await planRun(options, () => passable(options.prompt, "the prompt"), { graceMs });
+  const plan = await planRun(options, () => passable(options.prompt, "the prompt"), { graceMs }).catch(
+    (err: unknown) => {
+      throw asLibraryError(err);
+    },
+  );
   const queue = new EventQueue<CanonicalEvent>();
-  const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
-  const otlp = options.otlp ? await openOtlpExport(options.otlp, plan.redactor, warn) : undefined;
+  const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
+  const otlp = options.otlp
+    ? await openOtlpSink(
+        { endpoint: options.otlp.endpoint, content: options.otlp.content === true, version: VERSION },
+        plan.redactor,
+        warn,
+      )
+    : undefined;
+  const caller = { name: "run()", event: (event: CanonicalEvent) => queue.push(event), end: () => {} };
+  const output = new OutputPipeline(plan.redactor, [caller, otlp], warn);
   const running = superviseRun(plan, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
@@ -66,10 +80,7 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     timeoutMs: options.timeoutMs,
     lingerMs: options.lingerMs,
     graceMs,
-    sink: (event) => {
-      otlp?.trace.event(event);
-      queue.push(redacted(event, plan.redactor.jsonLine.bind(plan.redactor)));
-    },
+    events: output,
     output: queue,
     onStderr: options.onStderr ?? (() => {}),
     stderrShown: NEVER_FULL,
@@ -103,35 +114,6 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
       running.readerGone();
       await settled.catch(() => undefined);
     }
-    await otlp?.end();
+    await output.end();
   }
-}
-
-/** The run's OTLP export (OpenTelemetry is loaded only now). */
-async function openOtlpExport(
-  settings: NonNullable<RunOptions["otlp"]>,
-  redactor: Redactor,
-  warn: (text: string) => void,
-) {
-  const { exportOneRun } = await import("./export/otlp.js");
-  const otlp = exportOneRun({
-    endpoint: settings.endpoint,
-    content: settings.content === true,
-    redactor,
-    version: VERSION,
-  });
-  return {
-    trace: otlp.trace,
-    async end(): Promise<void> {
-      const warning = await otlp.end();
-      if (warning) warn(redactor.text(warning));
-    },
-  };
-}
-
-/** The event as the CLI would write it: the same object unless a secret had to be hidden. */
-function redacted(event: CanonicalEvent, jsonLine: (line: string) => string): CanonicalEvent {
-  const line = serializeEvent(event);
-  const hidden = jsonLine(line);
-  return hidden === line ? event : (JSON.parse(hidden) as CanonicalEvent);
 }

@@ -3,9 +3,10 @@ import type { Readable } from "node:stream";
 import type { CanonicalEvent } from "./canonical/events.js";
 import { systemClock, type Clock } from "./core/clock.js";
 import type { ResolvedOutcome } from "./core/outcome.js";
-import { TranslationSession } from "./core/translation-session.js";
 import { TRANSLATORS, type BackendName } from "./backends/registry.js";
 import type { StreamEnd } from "./core/translator.js";
+import { OutputPipeline } from "./output/pipeline.js";
+import { runRedactor } from "./run/redact.js";
 import { VERSION } from "./version.js";
 
 export interface NormalizeOptions {
@@ -29,14 +30,19 @@ export interface NormalizeOptions {
 /**
  * Translate a native stream into canonical events, as `agentstream normalize`
  * does, yielding each event as soon as it exists. The last one is always
- * run.finished; its `exit_code` is what the CLI would exit with.
+ * run.finished; its `exit_code` is what the CLI would exit with. Secrets are
+ * hidden as the CLI hides them: the values of this process's secret-looking
+ * environment variables and the token shapes agentstream knows.
  */
 export async function* normalizeStream(
   input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
 ): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
   let ready: CanonicalEvent[] = [];
-  const session = new TranslationSession({
+  const caller = { name: "normalizeStream()", event: (event: CanonicalEvent) => ready.push(event), end: () => {} };
+  const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
+  const output = new OutputPipeline(runRedactor([], process.env), [caller], warn);
+  const session = output.translate({
     from: options.from ?? "auto",
     translators: TRANSLATORS,
     runId: options.runId ?? randomUUID(),
@@ -47,7 +53,6 @@ export async function* normalizeStream(
     deltas: options.deltas,
     maxLineBytes: options.maxLineBytes,
     onTranslatorBug: options.onTranslatorBug,
-    sink: (event) => ready.push(event),
   });
   for await (const chunk of input) {
     session.write(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));

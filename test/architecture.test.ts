@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   report: 2,
   export: 2,
   backends: 3,
+  output: 3,
   library: 4,
   cli: 5,
 };
@@ -69,6 +70,32 @@ describe("architecture", () => {
     const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);
     const naming = files.filter((f) => layerOf(f) !== "backends" && pattern.test(readFileSync(f, "utf8")));
     expect(naming.map((f) => relative(SRC, f))).toEqual([]);
+  });
+});
+
+describe("one pipeline for every output", () => {
+  const files = sourceFiles(SRC);
+  const PIPELINE = join(SRC, "output/pipeline.ts");
+  const SINK_MODULES = ["stdout-sink", "cli-sinks", "answer-file", "report-sink", "otlp-sink"].map((name) =>
+    join(SRC, `output/${name}.ts`),
+  );
+
+  it("only src/output/pipeline.ts builds a TranslationSession", () => {
+    const building = files.filter((f) => /new TranslationSession\(/.test(readFileSync(f, "utf8")));
+    expect(building.map((f) => relative(SRC, f))).toEqual(["output/pipeline.ts"]);
+  });
+
+  it("a file that opens a sink hands it to an OutputPipeline (the one place that redacts and fans out)", () => {
+    const wrong = files
+      .filter((f) => !f.startsWith(join(SRC, "output/")))
+      .filter((f) => importsOf(f).some((target) => SINK_MODULES.includes(target)))
+      .filter((f) => !importsOf(f).includes(PIPELINE) || !/new OutputPipeline\(/.test(readFileSync(f, "utf8")));
+    expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it("no sink module calls another sink, nor redacts: events reach sinks only through OutputPipeline.event", () => {
+    const wrong = SINK_MODULES.filter((f) => /\.(?:value|jsonLine)\(|\bsinks?\.event\(/.test(readFileSync(f, "utf8")));
+    expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
   });
 });
 

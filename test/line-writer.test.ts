@@ -2,7 +2,7 @@
 // order, before batch() returns; outside a batch each line leaves on its own.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { LineWriter } from "../src/core/line-writer.js";
+import { LineWriter } from "../src/output/line-writer.js";
 
 /** A writable that, like a pipe, can take many chunks in one call (writev), and records each call. */
 function recordingPipe(): { out: Writable; calls: string[][] } {

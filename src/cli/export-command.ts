@@ -35,7 +35,7 @@ interface Progress {
  * the collector, and the exit code whether all of it did.
  */
 export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions): Promise<void> {
-  const { OtlpExport, exportWarning } = await import("../export/otlp.js");
+  const { OtlpExport, exportWarning, shownUrl } = await import("../export/otlp.js");
   // A recording may echo a key of this environment: hidden as in normalize.
   const redactor = runRedactor([], process.env);
   const otlp = new OtlpExport({
@@ -68,7 +68,7 @@ export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions
   const warning = exportWarning(otlp.url, report);
   const exitCode = exportExitCode(unreadable, unsent);
   const tally = [
-    `${sentFiles} of ${outcomes.length} ${outcomes.length === 1 ? "run" : "runs"} exported to ${otlp.url} (${report.sent} spans)`,
+    `${sentFiles} of ${outcomes.length} ${outcomes.length === 1 ? "run" : "runs"} exported to ${shownUrl(otlp.url)} (${report.sent} spans)`,
   ];
   if (unsent > 0) tally.push(`${unsent} not sent`);
   if (unreadable > 0) tally.push(`${unreadable} unreadable`);

@@ -1,6 +1,9 @@
 import { createReadStream, fstatSync, openSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { UsageError } from "../core/errors.js";
+import { fileErrorReason } from "../core/file-errors.js";
+
+export { fileErrorReason };
 
 // Everything made from one chunk is alive at once until it is written: 64 KiB
 // (a pipe's size) keeps peak memory near 100 MB on a 1 GB stream, where 256 KiB
@@ -33,20 +36,5 @@ function isDirectory(fd: number): boolean {
     return fstatSync(fd).isDirectory();
   } catch {
     return false; // a closed or odd descriptor: reading it will say what is wrong
-  }
-}
-
-/** What went wrong with a file, in words. */
-export function fileErrorReason(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case "ENOENT":
-      return "no such file";
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EISDIR":
-      return "it is a directory";
-    default:
-      return err.message;
   }
 }

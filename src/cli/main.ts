@@ -3,6 +3,7 @@ import { BACKEND_DISPLAY_NAMES, binHelp, flagHelp } from "./backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AgentstreamError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
+import { MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "../core/limits.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
@@ -21,15 +22,6 @@ function parseBackendExit(value: string): string {
 // Plain decimal notation only: Number() would also take "0x10", "1e3" or "0b1".
 const DECIMAL_INTEGER = /^\d+$/;
 const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-/** A Node timer holds at most 2^31-1 ms; a longer delay fires after 1 ms instead. */
-const MAX_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
-
-/**
- * A kept line is decoded into one string, and with --raw its content is in
- * the output line twice: 256 MiB keeps both under V8's string limit (~512 MiB).
- */
-const MAX_LINE_BYTES_LIMIT = 256 * 1024 * 1024;
 
 function parseLineBytes(value: string): number {
   const n = Number(value);

@@ -1,25 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
-import type { Backend, BackendExit, EventOf } from "../canonical/events.js";
+import type { Backend, BackendExit, CanonicalEvent, EventOf } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
-import { MAX_HELD_BYTES, TranslationSession } from "../core/translation-session.js";
+import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import { TRANSLATORS } from "../backends/registry.js";
 import { stderrChalk } from "../human/colour.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
-import { runOutput, type OutputFormat } from "../run/output.js";
-import { AnswerFile, withAnswerFile } from "./answer-file.js";
-import { reportBug } from "../core/canonical-output.js";
+import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
+import { reportBug } from "../output/event-check.js";
+import { OutputPipeline } from "../output/pipeline.js";
+import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { showControls } from "../core/control-chars.js";
 import { openInput } from "./input.js";
-import { openOtlp, withOtlp, type OtlpOptions } from "./otlp-export.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
-export interface NormalizeOptions extends OtlpOptions {
+export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summary"> {
   from: Backend | "auto";
   raw: boolean;
   deltas: boolean;
@@ -28,7 +28,6 @@ export interface NormalizeOptions extends OtlpOptions {
   maxLineBytes?: number;
   validate: boolean;
   output: OutputFormat;
-  answerFile?: string;
 }
 
 // A hang-up ends the stream like SIGTERM (exit 143), as for run.
@@ -59,21 +58,30 @@ async function translateInput(
   const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
-  const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
-  const otlp = await openOtlp(opts, redactor);
-  const output = withOtlp(
-    withAnswerFile(
-      await runOutput(opts.output, { validate: opts.validate, onGone: () => input.destroy(), redactor }),
-      answerFile,
-    ),
-    otlp,
-  );
+  const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
+  const { sinks, otlp } = await openCliSinks(opts, {
+    redactor,
+    version: VERSION,
+    say: (message) =>
+      process.stderr.write(`agentstream: ${message}
+`),
+  });
+  let finished: EventOf<"run.finished"> | undefined;
+  // The summary on stderr quotes the run's end as it was written.
+  const finishedSink = {
+    name: "summary",
+    event: (event: CanonicalEvent) => {
+      if (event.type === "run.finished") finished = event;
+    },
+    end: () => {},
+  };
+  const output = new OutputPipeline(redactor, [stdout, ...sinks, finishedSink], (line) => process.stderr.write(line));
+  const writer = stdout.writer;
   let reading = true;
   let bytesRead = 0;
   let nativeEvents = 0;
-  let finished: EventOf<"run.finished"> | undefined;
 
-  const session = new TranslationSession({
+  const session = output.translate({
     from: opts.from,
     translators: TRANSLATORS,
     runId: randomUUID(),
@@ -87,20 +95,16 @@ async function translateInput(
     onNativeEvent: () => nativeEvents++,
     // A guess made while reading (a live pipe) is said at once; one at the end, in the summary.
     onGuess: (verdict) => reading && process.stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
-    sink: (event) => {
-      if (event.type === "run.finished") finished = event;
-      output.sink(event);
-    },
   });
 
   let readError: string | undefined;
   try {
     for await (const chunk of input) {
       bytesRead += (chunk as Buffer).length;
-      output.writer.batch(() => session.write(chunk as Buffer));
-      if (output.writer.needsDrain) await output.writer.drained();
+      writer.batch(() => session.write(chunk as Buffer));
+      if (writer.needsDrain) await writer.drained();
       if (otlp?.busy) await otlp.drained();
-      if (output.writer.closed || interruption()) break;
+      if (writer.closed || interruption()) break;
     }
   } catch (err) {
     // Destroyed by a stop signal: not a read error.
@@ -109,9 +113,9 @@ async function translateInput(
       readError = `cannot read ${file === "-" ? "stdin" : file}: ${(err as Error).message}`;
     }
   }
-  if (output.writer.closed) {
-    process.exitCode = output.writer.lostExitCode;
-    await otlp?.end();
+  if (writer.closed) {
+    process.exitCode = writer.lostExitCode;
+    await output.end();
     return;
   }
   if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
@@ -121,9 +125,10 @@ async function translateInput(
     interruption(),
     readError ? { code: "internal", message: readError } : undefined,
   );
-  output.finish();
-  process.exitCode = output.writer.lostExitCode ?? outcome.exitCode;
-  if (!output.writer.closed && finished) {
+  process.exitCode = outcome.exitCode;
+  await output.end();
+  process.exitCode = writer.lostExitCode ?? outcome.exitCode;
+  if (!writer.closed && finished) {
     const facts = {
       input: file,
       backend: session.backend!,
@@ -135,7 +140,6 @@ async function translateInput(
     };
     process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
   }
-  await otlp?.end();
 }
 
 function parseBackendExit(value: string): BackendExit {

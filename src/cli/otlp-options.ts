@@ -17,6 +17,10 @@ export function parseEndpoint(value: string): string {
       "expected an http(s) URL of an OTLP collector, such as http://localhost:4318 (to use the OTEL_EXPORTER_OTLP_* variables or the default, give --otlp with no value, after the prompt or file, or write --otlp=URL).",
     );
   }
+  if (url.port === "0")
+    throw new InvalidArgumentError(
+      "port 0 names no collector: give the collector's port, such as http://localhost:4318.",
+    );
   return value;
 }
 

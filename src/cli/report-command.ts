@@ -5,9 +5,9 @@ import { envelopeProblem } from "../report/input-check.js";
 import { formatOfPath, REPORT_EXTENSIONS, REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
 import type { ReportBuilder } from "../report/builder.js";
 import { runRedactor } from "../run/redact.js";
+import type { Redactor } from "../core/redactor.js";
+import { ReplacedFile } from "../output/replaced-file.js";
 import { fileErrorReason, openInput } from "./input.js";
-import { redactReport } from "./report-text.js";
-import { ReplacedFile } from "./replaced-file.js";
 
 export interface ReportOptions {
   format?: ReportFormat;
@@ -30,14 +30,15 @@ export async function reportCommand(files: string[], opts: ReportOptions): Promi
   if (inputs.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
   const out = opts.out === undefined ? undefined : ReplacedFile.open(opts.out, "--out");
   const builder = REPORT_FORMATS[format]();
+  // A stream may quote a key of this environment: hidden as normalize hides it, in each event before the report renders it.
+  const redactor = runRedactor([], process.env);
   try {
-    for (const file of inputs) await readInto(builder, file);
+    for (const file of inputs) await readInto(builder, file, redactor);
   } catch (err) {
     out?.discard();
     throw err;
   }
-  // A stream may quote a key of this environment: hidden as normalize hides it.
-  const text = redactReport(format, builder.finish(), runRedactor([], process.env));
+  const text = builder.finish();
   if (!out) process.stdout.write(text);
   else if (!out.commit(text)) process.exitCode = EXIT_OUTPUT_ERROR;
 }
@@ -54,7 +55,7 @@ function reportFormat(opts: ReportOptions): ReportFormat {
   return format;
 }
 
-async function readInto(builder: ReportBuilder, file: string): Promise<void> {
+async function readInto(builder: ReportBuilder, file: string, redactor: Redactor): Promise<void> {
   const input = openInput(file);
   const name = file === "-" ? "stdin" : file;
   if (file === "-" && process.stdin.isTTY) process.stderr.write(STDIN_NOTICE);
@@ -72,7 +73,7 @@ async function readInto(builder: ReportBuilder, file: string): Promise<void> {
       events++;
       const problem = envelopeProblem(event);
       if (problem) throw notCanonical(`event ${events} has ${problem}`, events === 1);
-      builder.add(event);
+      builder.add(redactor.value(event));
     }
   } catch (err) {
     input.destroy();

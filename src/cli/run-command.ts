@@ -1,18 +1,18 @@
 import { randomUUID } from "node:crypto";
+import type { CanonicalEvent } from "../canonical/events.js";
 import { planRun, superviseRun } from "../agent-run.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
-import { runOutput, type OutputFormat } from "../run/output.js";
+import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
+import { OutputPipeline } from "../output/pipeline.js";
+import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
-import { AnswerFile, withAnswerFile } from "./answer-file.js";
-import { openOtlp, withOtlp, type OtlpOptions } from "./otlp-export.js";
-import { teeOutput } from "./output-tee.js";
-import { RunReport } from "./run-report.js";
+import { VERSION } from "../version.js";
 
-export interface RunOptions extends OtlpOptions {
+export interface RunOptions extends CliSinkOptions {
   backend: string;
   promptFile?: string;
   bin?: string;
@@ -23,9 +23,6 @@ export interface RunOptions extends OtlpOptions {
   autoMode: boolean;
   backendArg: string[];
   output: OutputFormat;
-  answerFile?: string;
-  report?: string;
-  summary?: boolean;
   timeout?: number;
   linger?: number;
   grace: number;
@@ -82,13 +79,16 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   const onGone = (): void => {
     readerGone?.();
     // Also when stdout was lost during the last writes, after the outcome was known.
-    process.exitCode = output.writer.lostExitCode;
+    process.exitCode = stdout.writer.lostExitCode;
   };
-  const answerFile = opts.answerFile === undefined ? undefined : AnswerFile.open(opts.answerFile, redactor);
-  const otlp = await openOtlp(opts, redactor);
-  const report = RunReport.open(opts, redactor, process.env, (message) => renderer.message(message));
-  const stdout = await runOutput(opts.output, { validate: opts.validate, onGone, redactor });
-  const output = withOtlp(teeOutput(withAnswerFile(stdout, answerFile), report), otlp);
+  const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone });
+  const { sinks } = await openCliSinks(opts, {
+    redactor,
+    version: VERSION,
+    say: (message) => renderer.message(message),
+  });
+  const human = { name: "stderr", event: (event: CanonicalEvent) => renderer.event(event), end: () => {} };
+  const output = new OutputPipeline(redactor, [stdout, ...sinks, human], (line) => stderr.write(line));
   const running = superviseRun(plan, {
     runId: randomUUID(),
     clock: systemClock,
@@ -98,12 +98,9 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     timeoutMs: seconds(opts.timeout),
     lingerMs: seconds(opts.linger),
     graceMs,
-    sink: (event) => {
-      output.sink(event);
-      renderer.event(event);
-    },
-    output: output.writer,
-    batch: (work) => output.writer.batch(work),
+    events: output,
+    output: stdout.writer,
+    batch: (work) => stdout.writer.batch(work),
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
@@ -117,17 +114,17 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   if (end.kind === "stdout_closed") {
     renderer.close();
     // A write error was said already, as it happened.
-    if (output.writer.lostExitCode === EXIT_EPIPE)
+    if (stdout.writer.lostExitCode === EXIT_EPIPE)
       renderer.note("stdout was closed by its reader; the backend was stopped");
-    process.exitCode = output.writer.lostExitCode;
-    await otlp?.end();
+    process.exitCode = stdout.writer.lostExitCode;
+    await output.end();
     return;
   }
-  output.finish();
-  // Set, never process.exit(): stdout still has to drain.
-  process.exitCode = output.writer.lostExitCode ?? end.outcome.exitCode;
+  // Set before the sinks end, never process.exit(): stdout still has to drain, and no sink changes it.
+  process.exitCode = end.outcome.exitCode;
   if (end.hint !== undefined) renderer.hint(end.hint);
-  await otlp?.end();
+  await output.end();
+  process.exitCode = stdout.writer.lostExitCode ?? end.outcome.exitCode;
 }
 
 function verbosity(opts: RunOptions): Verbosity {

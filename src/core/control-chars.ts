@@ -19,3 +19,11 @@ export function showControls(text: string): string {
 export function showControlsInLines(text: string): string {
   return text.split("\n").map(showControls).join("\n");
 }
+
+/** The same for an answer shown on a terminal: its newlines and tabs kept, every other control shown. */
+export function showControlsInText(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.split("\t").map(showControls).join("\t"))
+    .join("\n");
+}

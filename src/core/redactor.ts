@@ -66,6 +66,45 @@ export class Redactor {
     return out;
   }
 
+  /**
+   * A value (a canonical event, a native object) with every string in it
+   * redacted, object keys included: the value itself when nothing had to be
+   * hidden, else a copy (the original is never changed). Numbers, booleans and
+   * the shape are kept, so a secret that is also a key's name or a number's
+   * digits cannot break what is serialized from it.
+   */
+  value<T>(value: T): T {
+    return this.walk(value) as T;
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === "string") return this.text(value);
+    if (typeof value !== "object" || value === null) return value;
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item = this.walk(value[i]);
+        if (item === value[i]) continue;
+        copy ??= value.slice();
+        copy[i] = item;
+      }
+      return copy ?? value;
+    }
+    let copy: Record<string, unknown> | undefined;
+    const entries = Object.entries(value);
+    for (let i = 0; i < entries.length; i++) {
+      const [key, item] = entries[i]!;
+      const hiddenKey = this.text(key);
+      const hidden = this.walk(item);
+      if (copy === undefined && (hiddenKey !== key || hidden !== item)) {
+        copy = {};
+        for (let j = 0; j < i; j++) copy[entries[j]![0]] = entries[j]![1];
+      }
+      if (copy !== undefined) copy[hiddenKey] = hidden;
+    }
+    return copy ?? value;
+  }
+
   /** The stream, with every string written through it redacted (its other members untouched). */
   stream<S extends NodeJS.WritableStream>(target: S): S {
     const write = (chunk: unknown, ...rest: unknown[]): boolean =>

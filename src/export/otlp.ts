@@ -4,18 +4,20 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import {
   BasicTracerProvider,
-  BatchSpanProcessor,
   type ReadableSpan,
   type Span,
   type SpanExporter,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
+import { UsageError } from "../core/errors.js";
 import type { Redactor } from "../core/redactor.js";
 import { RunTrace } from "./run-trace.js";
+import { SpillingSpanProcessor } from "./spill-processor.js";
 
 // The one place agentstream talks OTLP: a BasicTracerProvider per process, a
-// BatchSpanProcessor in front of the official OTLP/HTTP (protobuf) exporter,
+// SpillingSpanProcessor (a batch processor that spills a burst to a temporary
+// file rather than drop it) in front of the official OTLP/HTTP (protobuf) exporter,
 // and the bookkeeping that says, per run, how many spans reached the
 // collector. Loaded (with import()) only when export is asked for.
 
@@ -23,7 +25,7 @@ import { RunTrace } from "./run-trace.js";
 const DEFAULT_TRACES_URL = "http://localhost:4318/v1/traces";
 /** The SDK's default OTEL_EXPORTER_OTLP_TIMEOUT. */
 const DEFAULT_TIMEOUT_MS = 10_000;
-// The SDK's default queue is 2048; a fast replay of a long run ends spans faster than 5 s of batching sends them.
+// Spans kept in memory before a burst spills to the file; a replay (normalize, export) waits at half of it.
 const QUEUE_SIZE = 8192;
 
 export interface OtlpSettings {
@@ -61,6 +63,34 @@ export function tracesUrl(endpoint: string | undefined, env: NodeJS.ProcessEnv =
   if (specific) return specific;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   return base ? `${base.endsWith("/") ? base : `${base}/`}v1/traces` : DEFAULT_TRACES_URL;
+}
+
+/** A URL as messages show it: without its user name and password (`http://user:pw@host` → `http://host`). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === "" && parsed.password === "") return url;
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href;
+  } catch {
+    return url.replace(/\/\/[^/@]*@/, "//");
+  }
+}
+
+/** Port 0 names no collector (the exporter would send to the scheme's default port): a usage error. */
+function checkCollectorPort(url: string): void {
+  let port: string | undefined;
+  try {
+    port = new URL(url).port;
+  } catch {
+    return; // the exporter says what is wrong with it
+  }
+  if (port === "0")
+    throw new UsageError(
+      `OTLP endpoint ${shownUrl(url)}: port 0 names no collector`,
+      "give the collector's port, such as http://localhost:4318",
+    );
 }
 
 /** A collector's base URL gets /v1/traces, as OTEL_EXPORTER_OTLP_ENDPOINT does; a URL already ending in it is kept. */
@@ -154,18 +184,35 @@ export class OtlpExport {
   private readonly processor: OwningProcessor;
   private readonly timeoutMs: number;
   private readonly queueSize: number;
+  private readonly spill: SpillingSpanProcessor;
+  private readonly runs: SpanCounts[];
   private closing: Promise<OtlpReport> | undefined;
 
   constructor(private readonly settings: OtlpSettings) {
     const env = settings.env ?? process.env;
     this.url = tracesUrl(settings.endpoint, env);
+    checkCollectorPort(this.url);
     this.timeoutMs = exportTimeoutMs(env);
     const owners = new WeakMap<object, SpanCounts>();
     const otlp = settings.exporter ?? new OTLPTraceExporter(settings.endpoint === undefined ? {} : { url: this.url });
     this.exporter = new CountingExporter(otlp, owners);
     this.queueSize = Number(env.OTEL_BSP_MAX_QUEUE_SIZE) > 0 ? Number(env.OTEL_BSP_MAX_QUEUE_SIZE) : QUEUE_SIZE;
-    const batch = new BatchSpanProcessor(this.exporter, { maxQueueSize: this.queueSize });
-    this.processor = new OwningProcessor(batch, owners, this.exporter.total);
+    // A span read back from the file is a new object: which run it is of travels with it.
+    const runs: SpanCounts[] = [];
+    this.spill = new SpillingSpanProcessor(this.exporter, {
+      memorySpans: this.queueSize,
+      carry: {
+        save: (span) => {
+          const counts = owners.get(span);
+          return counts ? runs.indexOf(counts) : -1;
+        },
+        load: (span, saved) => {
+          if (saved >= 0) owners.set(span, runs[saved]!);
+        },
+      },
+    });
+    this.runs = runs;
+    this.processor = new OwningProcessor(this.spill, owners, this.exporter.total);
     // service.name is agentstream's unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES say otherwise.
     const resource = defaultResource()
       .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: "agentstream", [ATTR_SERVICE_VERSION]: settings.version }))
@@ -176,6 +223,7 @@ export class OtlpExport {
   /** A new run's trace; its spans are counted apart (see counts()). */
   run(): { trace: RunTrace; counts: SpanCounts } {
     const counts: SpanCounts = { ended: 0, sent: 0, failed: 0 };
+    this.runs.push(counts);
     this.processor.current = counts;
     const tracer = this.provider.getTracer("agentstream", this.settings.version);
     return {
@@ -212,9 +260,21 @@ export class OtlpExport {
   }
 
   private async shutdown(): Promise<OtlpReport> {
+    // Waits as long as the collector keeps taking spans (a long backlog is sent whole), but gives up once an
+    // export fails or nothing has been answered for the export timeout plus a second: then the rest is dropped.
+    const total = this.exporter.total;
+    const failedBefore = total.failed;
+    let answered = total.sent + total.failed;
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), this.timeoutMs + 1000);
+    const stalled = new Promise<boolean>((resolve) => {
+      timer = setInterval(
+        () => {
+          const now = total.sent + total.failed;
+          if (now === answered || total.failed > failedBefore) resolve(now === answered);
+          answered = now;
+        },
+        Math.max(250, this.timeoutMs + 1000),
+      );
       timer.unref();
     });
     const timedOut = await Promise.race([
@@ -222,10 +282,10 @@ export class OtlpExport {
         () => false,
         () => false,
       ),
-      waited,
+      stalled,
     ]);
-    clearTimeout(timer);
-    const total = this.exporter.total;
+    clearInterval(timer);
+    this.spill.abandon();
     return { ...total, notSent: total.ended - total.sent, timedOut };
   }
 }
@@ -244,7 +304,7 @@ function describeExportError(error: Error | undefined): string {
 export function exportWarning(url: string, report: OtlpReport): string | undefined {
   if (report.notSent === 0) return undefined;
   const why = report.error ?? (report.timedOut ? `no answer within the export timeout` : "spans were dropped");
-  return `OTLP export to ${url} failed: ${why} (${report.notSent} of ${report.ended} spans not sent)`;
+  return `OTLP export to ${shownUrl(url)} failed: ${why} (${report.notSent} of ${report.ended} spans not sent)`;
 }
 
 /** One run exported on its own (run, normalize, the library's run()). */

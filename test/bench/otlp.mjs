@@ -25,7 +25,7 @@ async function freePort() {
 }
 
 /** The collector with an OTLP/HTTP receiver and the debug exporter (basic: a line per batch), ready. */
-async function startCollector(binary, cacheDir) {
+export async function startCollector(binary, cacheDir) {
   const [http, health] = [await freePort(), await freePort()];
   const config = `${cacheDir}otlp-collector.yaml`;
   writeFileSync(

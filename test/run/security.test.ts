@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { PassThrough } from "node:stream";
-import { LineWriter } from "../../src/core/line-writer.js";
+import { LineWriter } from "../../src/output/line-writer.js";
 import { backendNamed } from "../../src/backends/registry.js";
 import { Redactor, redactTokens } from "../../src/core/redactor.js";
 import { redactSecrets, redactSecretValues } from "../../src/run/redact.js";

@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { exitCodeForLostOutput } from "./exit-codes.js";
+import { exitCodeForLostOutput } from "../core/exit-codes.js";
 
 /**
  * Writes canonical lines to stdout: one write() per line, waits for "drain"

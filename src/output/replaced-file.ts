@@ -3,17 +3,19 @@ import {
   accessSync,
   closeSync,
   constants,
+  fchmodSync,
   lstatSync,
   openSync,
+  readlinkSync,
   realpathSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { UsageError } from "../core/errors.js";
-import { fileErrorReason } from "./input.js";
+import { fileErrorReason } from "../core/file-errors.js";
 
 /**
  * A file written once, at the end, into a temporary file in its folder that is
@@ -54,6 +56,9 @@ export class ReplacedFile {
     } catch (err) {
       throw new UsageError(`cannot write ${what} ${path}: ${folderErrorReason(err as NodeJS.ErrnoException)}`);
     }
+    // The file put in place keeps the mode of the one it replaces (a 600 answer stays 600).
+    const mode = existingMode(target);
+    if (mode !== undefined) fchmodSync(fd, mode);
     return new ReplacedFile(path, what, target, temp, fd, atExit);
   }
 
@@ -97,9 +102,9 @@ export class ReplacedFile {
 function existingTarget(path: string, what: string): string {
   let target = path;
   try {
-    if (lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+    if (lstatSync(path).isSymbolicLink()) target = danglingSafeTarget(path);
   } catch {
-    return path; // missing (or a dangling link, which the rename replaces)
+    return path; // missing
   }
   let isFile: boolean;
   try {
@@ -119,6 +124,23 @@ function existingTarget(path: string, what: string): string {
     throw new UsageError(`cannot write ${what} ${path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
   }
   return target;
+}
+
+/** Where a link points: its real path, or for a dangling link the path it names (the file is created there, the link kept). */
+function danglingSafeTarget(link: string): string {
+  try {
+    return realpathSync(link);
+  } catch {
+    return resolve(dirname(link), readlinkSync(link));
+  }
+}
+
+function existingMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
 }
 
 function folderErrorReason(err: NodeJS.ErrnoException): string {

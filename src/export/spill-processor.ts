@@ -1,0 +1,252 @@
+import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import type { Context, HrTime, SpanContext } from "@opentelemetry/api";
+import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
+import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
+
+// A batch span processor that never drops a span nor holds a long run in
+// memory: spans wait in memory up to a bound; past it (a burst faster than the
+// collector takes them) they are written to a temporary file, and the sender
+// reads them back from there, one batch at a time, in the order they ended.
+// Nothing the run does ever waits for it.
+
+export interface SpillOptions {
+  /** Spans kept in memory before the rest go to the file. */
+  memorySpans?: number;
+  /** Spans per export request. */
+  batchSize?: number;
+  /** How long a partial batch waits for more spans before it is sent. */
+  delayMs?: number;
+  /** What to keep of a span that is written to the file besides its data (whose run it is), and how to put it back. */
+  carry?: { save(span: ReadableSpan): number; load(span: ReadableSpan, saved: number): void };
+}
+
+/** A span as one line of the file: its data, without the resource (the provider's, the same for all). */
+interface SpilledSpan {
+  n: string;
+  k: number;
+  c: { t: string; s: string; f: number };
+  p?: { t: string; s: string; f: number; r?: boolean };
+  st: HrTime;
+  et: HrTime;
+  d: HrTime;
+  s: { code: number; message?: string };
+  a: ReadableSpan["attributes"];
+  l: { c: { t: string; s: string; f: number }; a?: ReadableSpan["attributes"] }[];
+  e: ReadableSpan["events"];
+  i: { name: string; version?: string; schemaUrl?: string };
+  da: number;
+  de: number;
+  dl: number;
+  o?: number;
+}
+
+const context = (c: SpanContext) => ({ t: c.traceId, s: c.spanId, f: c.traceFlags });
+const revived = (c: { t: string; s: string; f: number; r?: boolean }): SpanContext => ({
+  traceId: c.t,
+  spanId: c.s,
+  traceFlags: c.f,
+  ...(c.r !== undefined ? { isRemote: c.r } : {}),
+});
+
+export class SpillingSpanProcessor implements SpanProcessor {
+  private readonly memory: ReadableSpan[] = [];
+  private readonly memorySpans: number;
+  private readonly batchSize: number;
+  private readonly delayMs: number;
+  private file: { path: string; fd: number; written: number; read: number; lines: number; partial: string } | undefined;
+  private resource: ReadableSpan["resource"] | undefined;
+  private sending: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Spans that could not be kept at all (the file could not be written): counted as ended, never sent. */
+  lost = 0;
+
+  constructor(
+    private readonly exporter: SpanExporter,
+    private readonly options: SpillOptions = {},
+  ) {
+    this.memorySpans = options.memorySpans ?? 2048;
+    this.batchSize = options.batchSize ?? 512;
+    this.delayMs = options.delayMs ?? 200;
+  }
+
+  /** Spans ended and not yet handed to the exporter. */
+  get waiting(): number {
+    return this.memory.length + (this.file?.lines ?? 0);
+  }
+
+  onStart(_span: Span, _parentContext: Context): void {}
+
+  onEnd(span: ReadableSpan): void {
+    if (this.closed) return;
+    this.resource ??= span.resource;
+    // Once spans are in the file, the next ones follow them there: the order stays the order they ended.
+    if (this.memory.length < this.memorySpans && !this.file?.lines) this.memory.push(span);
+    else this.spill(span);
+    this.schedule();
+  }
+
+  /** Sends everything waiting; resolves when the exporter has answered for all of it. */
+  async forceFlush(): Promise<void> {
+    while (this.waiting > 0 || this.sending !== undefined) {
+      this.send();
+      await this.sending;
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    await this.forceFlush();
+    this.closed = true;
+    this.removeFile();
+    await this.exporter.shutdown();
+  }
+
+  /** Sends nothing more: what is waiting is dropped (the caller counts it as not sent) and the file removed. */
+  abandon(): void {
+    this.closed = true;
+    this.memory.length = 0;
+    this.removeFile();
+  }
+
+  private schedule(): void {
+    if (this.sending !== undefined) return;
+    if (this.waiting >= this.batchSize) {
+      this.send();
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.send();
+    }, this.delayMs);
+    this.timer.unref();
+  }
+
+  private send(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.sending !== undefined) return;
+    this.sending = (async () => {
+      for (let batch = this.take(); batch.length > 0; batch = this.take()) await this.exportBatch(batch);
+    })().finally(() => {
+      this.sending = undefined;
+    });
+  }
+
+  private exportBatch(batch: ReadableSpan[]): Promise<ExportResult> {
+    return new Promise((resolve) => {
+      try {
+        this.exporter.export(batch, resolve);
+      } catch (error) {
+        resolve({ code: ExportResultCode.FAILED, error: error as Error });
+      }
+    });
+  }
+
+  private take(): ReadableSpan[] {
+    if (this.memory.length > 0) return this.memory.splice(0, this.batchSize);
+    return this.file?.lines ? this.readBack(this.batchSize) : [];
+  }
+
+  private spill(span: ReadableSpan): void {
+    try {
+      this.file ??= this.openFile();
+      const line = `${JSON.stringify(this.flatten(span))}\n`;
+      const bytes = Buffer.from(line);
+      writeSync(this.file.fd, bytes, 0, bytes.length, this.file.written);
+      this.file.written += bytes.length;
+      this.file.lines++;
+    } catch {
+      this.lost++;
+    }
+  }
+
+  private openFile() {
+    const path = join(tmpdir(), `agentstream-spans-${process.pid}-${randomBytes(6).toString("hex")}.jsonl`);
+    const fd = openSync(path, "wx+", 0o600);
+    return { path, fd, written: 0, read: 0, lines: 0, partial: "" };
+  }
+
+  /** Up to `count` spans from the file, in order; the file starts over once all it held is read. */
+  private readBack(count: number): ReadableSpan[] {
+    const file = this.file!;
+    const spans: ReadableSpan[] = [];
+    const chunk = Buffer.alloc(256 * 1024);
+    while (spans.length < count && file.lines > 0) {
+      const newline = file.partial.indexOf("\n");
+      if (newline >= 0) {
+        spans.push(this.revive(JSON.parse(file.partial.slice(0, newline)) as SpilledSpan));
+        file.partial = file.partial.slice(newline + 1);
+        file.lines--;
+        continue;
+      }
+      const read = readSync(file.fd, chunk, 0, chunk.length, file.read);
+      if (read === 0) break;
+      file.read += read;
+      file.partial += chunk.subarray(0, read).toString("utf8");
+    }
+    if (file.lines === 0) this.removeFile();
+    return spans;
+  }
+
+  private removeFile(): void {
+    if (!this.file) return;
+    closeSync(this.file.fd);
+    rmSync(this.file.path, { force: true });
+    this.file = undefined;
+  }
+
+  private flatten(span: ReadableSpan): SpilledSpan {
+    const parent = span.parentSpanContext;
+    return {
+      n: span.name,
+      k: span.kind,
+      c: context(span.spanContext()),
+      ...(parent
+        ? { p: { ...context(parent), ...(parent.isRemote !== undefined ? { r: parent.isRemote } : {}) } }
+        : {}),
+      st: span.startTime,
+      et: span.endTime,
+      d: span.duration,
+      s: span.status,
+      a: span.attributes,
+      l: span.links.map((link) => ({ c: context(link.context), a: link.attributes })),
+      e: span.events,
+      i: span.instrumentationScope,
+      da: span.droppedAttributesCount,
+      de: span.droppedEventsCount,
+      dl: span.droppedLinksCount,
+      ...(this.options.carry ? { o: this.options.carry.save(span) } : {}),
+    };
+  }
+
+  private revive(line: SpilledSpan): ReadableSpan {
+    const ctx = revived(line.c);
+    const span: ReadableSpan = {
+      name: line.n,
+      kind: line.k,
+      spanContext: () => ctx,
+      ...(line.p ? { parentSpanContext: revived(line.p) } : {}),
+      startTime: line.st,
+      endTime: line.et,
+      duration: line.d,
+      status: line.s,
+      attributes: line.a,
+      links: line.l.map((link) => ({ context: revived(link.c), ...(link.a ? { attributes: link.a } : {}) })),
+      events: line.e,
+      ended: true,
+      resource: this.resource!,
+      instrumentationScope: line.i,
+      droppedAttributesCount: line.da,
+      droppedEventsCount: line.de,
+      droppedLinksCount: line.dl,
+    };
+    if (this.options.carry && line.o !== undefined) this.options.carry.load(span, line.o);
+    return span;
+  }
+}

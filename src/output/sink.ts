@@ -1,0 +1,16 @@
+import type { CanonicalEvent } from "../canonical/events.js";
+
+/**
+ * One place a run's canonical events go (stdout, the answer file, a report,
+ * the job summary, an OTLP collector, the library's caller). Each gets every
+ * event once, already redacted, in order; only the OutputPipeline calls it.
+ */
+export interface Sink {
+  /** How the warning names it should it fail ("--report", "OTLP export"). */
+  readonly name: string;
+  event(event: CanonicalEvent): void;
+  /** The run is over: write what this sink keeps (a report, the answer), or finish sending. */
+  end(): void | Promise<void>;
+  /** The run was refused before it started: leave every file as it was, send nothing. */
+  close?(): void;
+}

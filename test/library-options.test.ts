@@ -1,0 +1,57 @@
+// The library's run() options are checked as their CLI flags are: a wrong one
+// is the exported UsageError naming the library option, before anything runs.
+import { describe, expect, it } from "vitest";
+import { run, UsageError } from "../src/index.js";
+import type { RunOptions } from "../src/library-run.js";
+import { STAND_IN } from "./run/helpers.js";
+
+/** The error run() throws for these options (it must throw before its first event). */
+async function refusal(options: Record<string, unknown>): Promise<unknown> {
+  const events = run({ backend: "evosci", bin: STAND_IN, prompt: "x", ...options } as unknown as RunOptions);
+  try {
+    await events.next();
+  } catch (err) {
+    return err;
+  } finally {
+    await events.return(undefined as never).catch(() => undefined);
+  }
+  throw new Error(`run() took ${JSON.stringify(options)}`);
+}
+
+describe("library run() options", () => {
+  it.each([
+    [{ prompt: 42 }, "run(): option prompt: expected a string, got 42"],
+    [{ prompt: undefined }, "run(): option prompt: is required"],
+    [{ prompt: { text: "hi" } }, "run(): option prompt: expected a string, got an object"],
+    [{ timeoutMs: -5 }, "run(): option timeoutMs: expected a number of milliseconds greater than 0"],
+    [{ timeoutMs: Number.NaN }, "run(): option timeoutMs: expected a number of milliseconds greater than 0"],
+    [{ timeoutMs: 0 }, "run(): option timeoutMs"],
+    [{ timeoutMs: 2 ** 31 }, "run(): option timeoutMs"],
+    [
+      { graceMs: "soon" },
+      'run(): option graceMs: expected a number of milliseconds from 0 up to 2147483647, got "soon"',
+    ],
+    [{ lingerMs: -1 }, "run(): option lingerMs"],
+    [{ backendArgs: "--verbose" }, 'run(): option backendArgs: expected an array of strings, got "--verbose"'],
+    [{ backendArgs: ["--a", 1] }, "run(): option backendArgs"],
+    [{ maxLineBytes: 1.5 }, "run(): option maxLineBytes"],
+    [{ autoMode: "no" }, "run(): option autoMode: expected true or false"],
+    [{ backend: "nope" }, "run(): option backend: expected one of"],
+    [{ otlp: { endpoint: "http://127.0.0.1:0/" } }, "run(): option otlp.endpoint: port 0 names no collector"],
+    [{ otlp: { endpoint: "collector:4318" } }, "run(): option otlp.endpoint: expected an http(s) URL"],
+    [{ signal: "stop" }, "run(): option signal: expected an AbortSignal"],
+  ])("%j is a UsageError naming the option", async (options, message) => {
+    const err = await refusal(options);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message.startsWith(message), (err as Error).message).toBe(true);
+    expect((err as Error).message).not.toMatch(
+      /--(?:timeout|grace|linger|backend-arg|max-line-bytes|model|otlp|backend\b)/,
+    );
+  });
+
+  it("a backend that has no such flag is named by the library option, not the CLI flag", async () => {
+    const err = await refusal({ model: "m" });
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/^run\(\): option model: EvoScientist has no model flag/);
+  });
+});
