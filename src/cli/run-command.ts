@@ -4,6 +4,7 @@ import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
+import { checkLimits } from "../run/limits.js";
 import { runOutput, type OutputFormat } from "../run/output.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
@@ -27,6 +28,9 @@ export interface RunOptions extends OtlpOptions {
   report?: string;
   summary?: boolean;
   timeout?: number;
+  maxTurns?: number;
+  maxTokens?: number;
+  maxCostUsd?: number;
   linger?: number;
   grace: number;
   quiet?: boolean;
@@ -49,6 +53,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
 
 async function runWith(stops: EarlyStop, promptArgument: string | undefined, opts: RunOptions): Promise<void> {
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
+  const limits = { maxTurns: opts.maxTurns, maxTokens: opts.maxTokens, maxCostUsd: opts.maxCostUsd };
+  checkLimits(limits, "flag");
   const request = {
     backend: opts.backend,
     bin: opts.bin,
@@ -58,6 +64,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     workdir: opts.workdir,
     autoMode: opts.autoMode,
     backendArgs: opts.backendArg,
+    limits,
   };
   const graceMs = seconds(opts.grace)!;
   const plan = await planRun(
@@ -108,6 +115,8 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
     onTranslatorBug: (message) => renderer.message(message),
+    limits,
+    onNote: (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,
   });

@@ -55,7 +55,7 @@ const ABSORBED_DELTAS = new Set(["input_json_delta", "signature_delta", "citatio
 const MESSAGES_KEPT = 1024;
 // Why a run stopped when the user (SIGINT) interrupted it.
 const ABORTED_REASONS = new Set(["aborted_streaming", "aborted_tools"]);
-// A limit the caller set (--max-turns, --max-budget-usd) ended the run before it was done: failed, error.code "aborted".
+// A limit the caller set (--max-turns, --max-budget-usd) ended the run before it was done: failed, error.code "budget".
 const LIMIT_SUBTYPES = new Set(["error_max_turns", "error_max_budget_usd"]);
 const LIMIT_REASONS = new Set(["max_turns", "budget_exhausted"]);
 
@@ -403,7 +403,7 @@ export class ClaudeTranslator implements Translator {
       (e.subtype === "success" ? nonEmpty(e.result) : undefined) ||
       `the run failed (${asText(e.subtype) || "error"}${reason ? `, ${reason}` : ""})`;
     if (LIMIT_SUBTYPES.has(asText(e.subtype)) || (reason && LIMIT_REASONS.has(reason))) {
-      const error = { code: "aborted" as const, message: said, retryable: false };
+      const error = { code: "budget" as const, message: said, retryable: false };
       out.push(draft("error", error, { native }));
       this.outcome = { status: "failed", error, resultText: partial };
       return out;
