@@ -120,3 +120,20 @@ describe("usage in the canonical stream", () => {
     });
   });
 });
+
+describe("the Markdown report shows an estimate as one", () => {
+  it("cost … (estimated: genai-prices 0.1.8)", async () => {
+    const { runCli } = await import("./helpers/cli.js");
+    const stream = new URL("./fixtures/golden/gemini/priced.canonical.jsonl", import.meta.url).pathname;
+    const md = await runCli(["report", "--format", "md", stream]);
+    expect(md.code).toBe(0);
+    expect(md.stdout).toContain(`(estimated: ${PRICE_DATA})`);
+    const reported = await runCli([
+      "report",
+      "--format",
+      "md",
+      new URL("./fixtures/golden/claude/priced.canonical.jsonl", import.meta.url).pathname,
+    ]);
+    expect(reported.stdout).not.toContain("estimated");
+  });
+});

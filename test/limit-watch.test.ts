@@ -51,7 +51,12 @@ describe("LimitWatch", () => {
     expect(watch({ maxCostUsd: 1 }, [usage(10, 1, { model: "fake-model" })]).reached).toEqual([
       "max-cost-usd 1: cannot price model fake-model",
     ]);
-    const { reached, notes } = watch({}, [usage(10, 1, { model: "m" }), usage(10, 1, { model: "m" }), usage(0, 0)]);
+    const { reached, notes } = watch({}, [
+      usage(10, 1, { model: "m" }),
+      usage(10, 1, { model: "m" }),
+      usage(0, 0),
+      usage(5, 1),
+    ]);
     expect(reached).toEqual([]);
     expect(notes).toEqual(["no cost for model m: the price table does not know it"]);
   });

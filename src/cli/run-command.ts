@@ -116,7 +116,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     onStatus: (text) => renderer.status(text),
     onTranslatorBug: (message) => renderer.message(message),
     limits,
-    onNote: (text) => renderer.message(text),
+    onNote: opts.quiet ? undefined : (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,
   });

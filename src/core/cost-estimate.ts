@@ -16,6 +16,9 @@ type CalcPrice = (
 } | null;
 
 let calcPrice: CalcPrice | undefined;
+/** Models the table does not know, so that a long stream of their usage is not looked up again and again. */
+const unknown = new Set<string>();
+const UNKNOWN_KEPT = 1024;
 
 function table(): CalcPrice {
   calcPrice ??= (createRequire(import.meta.url)("@pydantic/genai-prices") as { calcPrice: CalcPrice }).calcPrice;
@@ -29,6 +32,7 @@ function table(): CalcPrice {
  * by prompt size applies per call, not to the sum.
  */
 export function estimateCost(usage: TokenCounts, model: string, at: Date, calls = 1): number | undefined {
+  if (unknown.has(model)) return undefined;
   const n = Math.max(1, calls);
   const part = (x: number | undefined): number | undefined => (x === undefined ? undefined : x / n);
   const counts: Record<string, number> = {
@@ -49,6 +53,10 @@ export function estimateCost(usage: TokenCounts, model: string, at: Date, calls 
     // Counts the table finds inconsistent (cache parts above the input): no estimate rather than a wrong one.
     return undefined;
   }
-  if (!price || !Number.isFinite(price.total_price)) return undefined;
+  if (price === null) {
+    if (unknown.size < UNKNOWN_KEPT) unknown.add(model);
+    return undefined;
+  }
+  if (!Number.isFinite(price.total_price)) return undefined;
   return Math.round(price.total_price * n * 1e12) / 1e12;
 }

@@ -82,7 +82,8 @@ export class LimitWatch {
     const model = event.model ?? "(unnamed)";
     // Fail closed: a cost that cannot be known cannot be kept under a limit.
     if (maxCostUsd !== undefined) this.reach(`max-cost-usd ${maxCostUsd}: cannot price model ${model}`);
-    else if (!this.unpriced.has(model)) {
+    // A usage that names no model (EvoScientist's) is no model the table lacks: nothing to say.
+    else if (event.model !== undefined && !this.unpriced.has(model)) {
       this.unpriced.add(model);
       this.note(`no cost for model ${model}: the price table does not know it`);
     }

@@ -21,9 +21,7 @@ export type CanonicalLine = Record<string, any>;
 /** What the fake model server saw and reported during the run. */
 export interface ServerRecord {
   usage: { input_tokens: number; output_tokens: number };
-  requestsFor(
-    scenario: string,
-  ): Array<{
+  requestsFor(scenario: string): Array<{
     attempt: number;
     reply: { status: number; toolCalls: Array<{ id: string; name: string; arguments: unknown }> };
   }>;
@@ -55,7 +53,7 @@ const RUN_TIMEOUT_SECONDS = 300;
 export function runScenario(
   target: LiveTarget,
   scenario: ScenarioName,
-  options: { interrupt?: boolean | InterruptWhen } = {},
+  options: { interrupt?: boolean | InterruptWhen; args?: string[] } = {},
 ): Promise<LiveRun> {
   return withScenarioHome(
     target.backend,
@@ -73,6 +71,7 @@ export function runScenario(
         ...runArgsFor(target.backend, scenario, home),
         "--timeout",
         String(RUN_TIMEOUT_SECONDS),
+        ...(options.args ?? []),
         SCENARIOS[scenario].prompt,
       ];
       const result = await spawnCollect(process.execPath, args, {
