@@ -10,6 +10,7 @@ import type { ResolvedOutcome } from "./core/outcome.js";
 import type { Redactor } from "./core/redactor.js";
 import type { OutputPipeline } from "./output/pipeline.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
+import { watchLimits, type RunLimits } from "./run/limits.js";
 import type { Drainable } from "./run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "./run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
@@ -33,6 +34,8 @@ export interface AgentRequest {
   backendArgs?: string[];
   /** The backend's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** --max-turns / --max-tokens / --max-cost-usd, checked by the caller (a native limit is passed where it counts the same). */
+  limits?: RunLimits;
 }
 
 /** A run checked and ready to start. */
@@ -68,6 +71,7 @@ export async function planRun(
     workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
     autoMode: request.autoMode ?? true,
     backendArgs: request.backendArgs ?? [],
+    maxCostUsd: request.limits?.maxCostUsd,
   };
   checkRequestFits(definition, wanted, BACKENDS);
   const prompt = await readPrompt();
@@ -124,6 +128,10 @@ export interface RunIo {
   stderrShown: Drainable;
   onStatus(text: string): void;
   onTranslatorBug(message: string): void;
+  /** The run's limits, watched on its events; crossing one stops the backend (run.finished: failed, budget). */
+  limits?: RunLimits;
+  /** A note for the user (a cost that cannot be known), said once. */
+  onNote?(text: string): void;
   /** Stop on SIGINT/SIGTERM/SIGHUP to this process (the CLI); the library leaves them to its caller. */
   processSignals: boolean;
   /** The CLI's stop signals heard before the spawn: one that came ends the run cancelled; the supervisor takes over from them. */
@@ -180,6 +188,11 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
     liveDurations: true,
     maxLineBytes: io.maxLineBytes,
     onTranslatorBug: io.onTranslatorBug,
+    observe: watchLimits(io.limits, {
+      reached: (message) => supervisor?.limitReached(message),
+      note: io.onNote,
+      usageComplete: definition.createTranslator().usageComplete,
+    }),
     onNativeEvent: (event) => {
       if (definition.terminalTypes.has(event.type)) supervisor?.terminal();
     },

@@ -7,11 +7,12 @@ import { EventQueue } from "./core/event-queue.js";
 import type { ResolvedOutcome } from "./core/outcome.js";
 import { openOtlpSink } from "./output/otlp-sink.js";
 import { OutputPipeline } from "./output/pipeline.js";
+import { checkLimits, type RunLimits } from "./run/limits.js";
 import { passable } from "./run/prompt.js";
 import { asLibraryError, checkRunOptions } from "./library-options.js";
 import { VERSION } from "./version.js";
 
-export interface RunOptions extends Omit<AgentRequest, "backend"> {
+export interface RunOptions extends Omit<AgentRequest, "backend" | "limits">, RunLimits {
   backend: BackendName;
   /** Passed to the backend verbatim, as one argument. */
   prompt: string;
@@ -30,6 +31,8 @@ export interface RunOptions extends Omit<AgentRequest, "backend"> {
   maxLineBytes?: number;
   /** The backend's own stderr, as it arrives (default: dropped; its tail is in run.finished). */
   onStderr?: (chunk: Buffer) => void;
+  /** Hears what the run notes for the user (a model it cannot price, a limit that undercounts); default: a process warning. */
+  onNote?: (text: string) => void;
   /** Hears of a translator bug (the event it threw on is kept as backend.event); default: a process warning. */
   onTranslatorBug?: (message: string) => void;
   runId?: string;
@@ -55,7 +58,9 @@ const NEVER_FULL = { needsDrain: false, drained: () => Promise.resolve() };
 export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
   checkRunOptions(options);
   const graceMs = options.graceMs ?? 5000;
-  const plan = await planRun(options, () => passable(options.prompt, "the prompt"), { graceMs }).catch(
+  const limits = { maxTurns: options.maxTurns, maxTokens: options.maxTokens, maxCostUsd: options.maxCostUsd };
+  checkLimits(limits, "option");
+  const plan = await planRun({ ...options, limits }, () => passable(options.prompt, "the prompt"), { graceMs }).catch(
     (err: unknown) => {
       throw asLibraryError(err);
     },
@@ -86,6 +91,8 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     stderrShown: NEVER_FULL,
     onStatus: () => {},
     onTranslatorBug: options.onTranslatorBug ?? warn,
+    limits,
+    onNote: options.onNote ?? warn,
     processSignals: false,
     abortSignal: options.signal,
   });

@@ -214,6 +214,7 @@ describe("atomic translator: events", () => {
       reasoning_tokens: 0,
       total_tokens: 1257,
       cost_usd: 0.001014,
+      cost_source: "reported",
     });
   });
 

@@ -29,6 +29,16 @@ describe("claude definition", () => {
     expect(argv).toContain("sonnet");
   });
 
+  it("--max-cost-usd is passed as its own --max-budget-usd (the same USD it reports); --max-turns never is", () => {
+    const argv = claude.argv({ ...request, maxCostUsd: 0.5 });
+    expect(argv.slice(argv.indexOf("--max-budget-usd"), argv.indexOf("--max-budget-usd") + 2)).toEqual([
+      "--max-budget-usd",
+      "0.5",
+    ]);
+    expect(claude.argv(request)).not.toContain("--max-budget-usd");
+    expect(argv).not.toContain("--max-turns");
+  });
+
   it("is detected from its first line, init or --bare's ui_invalidate", () => {
     expect(detectBackend({ type: "system", subtype: "init" })).toBe("claude");
     expect(detectBackend({ type: "system", subtype: "ui_invalidate" })).toBe("claude");
@@ -96,7 +106,7 @@ describe("claude outcomes", () => {
     expect(outcome).toMatchObject({ status: "needs_input", exitCode: 3 });
   });
 
-  it("--max-turns reached is failed with error.code aborted, exit 1", () => {
+  it("--max-turns reached is failed with error.code budget, exit 1", () => {
     const { outcome } = translate(capture("maxturns"), {
       from: "claude",
       end: { backendExit: { code: 1, signal: null } },
@@ -104,7 +114,7 @@ describe("claude outcomes", () => {
     expect(outcome).toMatchObject({
       status: "failed",
       exitCode: 1,
-      error: { code: "aborted", message: "Reached maximum number of turns (1)", retryable: false },
+      error: { code: "budget", message: "Reached maximum number of turns (1)", retryable: false },
     });
   });
 

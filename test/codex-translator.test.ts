@@ -168,3 +168,68 @@ describe("codex definition", () => {
     expect(codex.refusalHints?.noAutoMode).toBeDefined();
   });
 });
+
+describe("codex turns: one model call and the tool calls it asked for", () => {
+  const cmd = (phase: "item.started" | "item.completed", id: string) => ({
+    type: phase,
+    item: { id, type: "command_execution", command: "ls", aggregated_output: "", status: "completed", exit_code: 0 },
+  });
+  const turnsOf = (native: string) =>
+    run(native)
+      .events.filter(
+        (e) =>
+          e.type === "turn.started" ||
+          e.type === "turn.completed" ||
+          e.type.startsWith("tool.") ||
+          e.type === "message.completed",
+      )
+      .map((e) => (e.type.startsWith("turn.") ? `${e.type}:${(e as EventOf<"turn.started">).turn}` : e.type));
+
+  it("a prompt's turn of two sequential commands and an answer is three model calls", () => {
+    const native = lines(
+      THREAD,
+      TURN,
+      cmd("item.started", "a"),
+      cmd("item.completed", "a"),
+      cmd("item.started", "b"),
+      cmd("item.completed", "b"),
+      message("m", "done"),
+      usage(10, 0, 5),
+    );
+    expect(turnsOf(native)).toEqual([
+      "turn.started:1",
+      "tool.started",
+      "tool.completed",
+      "turn.completed:1",
+      "turn.started:2",
+      "tool.started",
+      "tool.completed",
+      "turn.completed:2",
+      "turn.started:3",
+      "message.completed",
+      "turn.completed:3",
+    ]);
+    expect(run(native).finished.counts.turns).toBe(3);
+  });
+
+  it("words before a call and calls running together are one model call", () => {
+    const native = lines(
+      THREAD,
+      TURN,
+      message("m1", "Let me look."),
+      cmd("item.started", "a"),
+      cmd("item.started", "b"),
+      cmd("item.completed", "a"),
+      cmd("item.completed", "b"),
+      message("m2", "done"),
+      usage(10, 0, 5),
+    );
+    expect(run(native).finished.counts.turns).toBe(2);
+  });
+
+  it("a stream cut mid-call still closes its turn", () => {
+    const native = lines(THREAD, TURN, cmd("item.started", "a"));
+    const { of } = run(native, 130);
+    expect(of("turn.started").length).toBe(of("turn.completed").length);
+  });
+});

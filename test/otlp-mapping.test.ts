@@ -247,3 +247,18 @@ describe("the traces URL", () => {
     ).toBe("OTLP export to http://x/v1/traces failed: connect ECONNREFUSED (4 of 4 spans not sent)");
   });
 });
+
+describe("cost with its source on the spans", () => {
+  it("an estimated cost (Gemini CLI) says estimated on its chat span and the run's; a reported one (Claude Code) says reported", async () => {
+    const golden = (name: string) => new URL(`./fixtures/golden/${name}.canonical.jsonl`, import.meta.url).pathname;
+    const gemini = await exportEvents(readEvents(golden("gemini/priced")));
+    const sources = (spans: FlatSpan[]) =>
+      spans
+        .filter((s) => s.attributes["agentstream.usage.cost_usd"] !== undefined)
+        .map((s) => s.attributes["agentstream.usage.cost_source"]);
+    expect(sources(gemini).length).toBeGreaterThan(0);
+    expect(new Set(sources(gemini))).toEqual(new Set(["estimated"]));
+    const claude = await exportEvents(readEvents(golden("claude/priced")));
+    expect(new Set(sources(claude))).toEqual(new Set(["reported"]));
+  });
+});

@@ -13,6 +13,8 @@ export interface BackendRequest {
   autoMode: boolean;
   /** Passed through as given, before the prompt. */
   backendArgs: string[];
+  /** --max-cost-usd, for a backend that has the same limit (in USD of its own reported cost). */
+  maxCostUsd?: number;
   /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
   promptTerminator: boolean;
 }

@@ -99,6 +99,10 @@ export interface TokenCounts {
 export interface UsageTotals extends TokenCounts {
   /** false where the backend is known to leave model calls out of its reports. */
   complete?: boolean;
+  /** Where cost_usd came from: the backend's reports, agentstream's estimates, or both summed. */
+  cost_source?: "reported" | "estimated" | "mixed";
+  /** The price data the estimated part came from ("genai-prices 0.1.8"). */
+  price_data?: string;
 }
 
 export interface RunCounts {
@@ -157,6 +161,10 @@ export interface EventPayloads {
     scope: "call" | "message" | "run";
     model?: string;
     provider?: string;
+    /** Where cost_usd came from: the backend's report, or estimated by agentstream from the model and the tokens. */
+    cost_source?: "reported" | "estimated";
+    /** For an estimate: the price data it came from ("genai-prices 0.1.8"). */
+    price_data?: string;
   };
   "tools.selected": { tools: string[] };
   "compaction.started": { reason?: CompactionReason };

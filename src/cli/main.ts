@@ -42,6 +42,22 @@ function secondsParser(allowZero: boolean): (value: string) => number {
   };
 }
 
+/** --max-turns, --max-tokens: a whole number above 0. */
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!DECIMAL_INTEGER.test(value) || n <= 0 || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError("expected a whole number greater than 0, e.g. 20.");
+  return n;
+}
+
+/** --max-cost-usd: a decimal number above 0. */
+function parseUsd(value: string): number {
+  const n = Number(value);
+  if (!DECIMAL_NUMBER.test(value) || !(n > 0) || !Number.isFinite(n))
+    throw new InvalidArgumentError("expected a decimal number of US dollars greater than 0, e.g. 0.50.");
+  return n;
+}
+
 const parseSeconds = secondsParser(false);
 const parseSecondsOrZero = secondsParser(true);
 
@@ -130,6 +146,21 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
       "--timeout <seconds>",
       "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)",
       parseSeconds,
+    )
+    .option(
+      "--max-turns <n>",
+      "stop the backend when turn n+1 (model call) begins: run.finished failed, error budget, exit 1 (default: no limit)",
+      parseCount,
+    )
+    .option(
+      "--max-tokens <n>",
+      "stop the backend once this run's input + output tokens reach n: failed, budget, exit 1 (default: no limit)",
+      parseCount,
+    )
+    .option(
+      "--max-cost-usd <usd>",
+      "stop the backend once this run's cost (reported, else estimated) reaches this: failed, budget, exit 1; a model without a known price stops it at its first usage (default: no limit)",
+      parseUsd,
     )
     .option(
       "--linger <seconds>",

@@ -8,6 +8,7 @@ import { HumanRenderer, type Verbosity } from "../human/renderer.js";
 import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
 import { OutputPipeline } from "../output/pipeline.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
+import { checkLimits } from "../run/limits.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
 import { VERSION } from "../version.js";
@@ -24,6 +25,9 @@ export interface RunOptions extends CliSinkOptions {
   backendArg: string[];
   output: OutputFormat;
   timeout?: number;
+  maxTurns?: number;
+  maxTokens?: number;
+  maxCostUsd?: number;
   linger?: number;
   grace: number;
   quiet?: boolean;
@@ -46,6 +50,8 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
 
 async function runWith(stops: EarlyStop, promptArgument: string | undefined, opts: RunOptions): Promise<void> {
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
+  const limits = { maxTurns: opts.maxTurns, maxTokens: opts.maxTokens, maxCostUsd: opts.maxCostUsd };
+  checkLimits(limits, "flag");
   const request = {
     backend: opts.backend,
     bin: opts.bin,
@@ -55,6 +61,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     workdir: opts.workdir,
     autoMode: opts.autoMode,
     backendArgs: opts.backendArg,
+    limits,
   };
   const graceMs = seconds(opts.grace)!;
   const plan = await planRun(
@@ -105,6 +112,8 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
     onTranslatorBug: (message) => renderer.message(message),
+    limits,
+    onNote: opts.quiet ? undefined : (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,
   });

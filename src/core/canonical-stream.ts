@@ -10,6 +10,7 @@ import type {
 import type { Draft } from "./translator.js";
 import { RunCounter } from "../canonical/run-counts.js";
 import { capNesting, MAX_LINE_DEPTH, wellFormed } from "../canonical/strict-json.js";
+import { estimateCost, PRICE_DATA } from "./cost-estimate.js";
 import type { Clock } from "./clock.js";
 import type { ResolvedOutcome } from "./outcome.js";
 
@@ -53,6 +54,8 @@ export class CanonicalStream {
   private usage: UsageTotals | undefined;
   /** A usage total reached 2^53 - 1 and stopped there. */
   private usageCapped = false;
+  /** Where the total's cost came from: the backend's reports, agentstream's estimates, or both. */
+  private readonly costSources = new Set<"reported" | "estimated">();
   private finished = false;
   /** A native line came nested deep: from then on, every event is checked against MAX_LINE_DEPTH. */
   private capping = false;
@@ -198,11 +201,25 @@ export class CanonicalStream {
       case "input.requested":
         this.pending.push(draft.payload);
         break;
-      case "usage":
-        this.addUsage(draft.payload);
-        break;
+      case "usage": {
+        const priced = this.priced(draft);
+        this.addUsage(priced.payload);
+        return priced;
+      }
     }
     return draft;
+  }
+
+  /** Usage with the source of its cost: the backend's, else estimated from the model and the tokens where the price table knows the model. */
+  private priced(d: Draft<"usage">): Draft<"usage"> {
+    const u = d.payload;
+    if (u.cost_usd !== undefined) return { ...d, payload: { ...u, cost_source: "reported" } };
+    if (u.model === undefined || u.input_tokens + u.output_tokens === 0) return d;
+    // A run's total sums its calls: priced per call, so that a tier by prompt size is not reached by the sum.
+    const calls = u.scope === "run" ? this.counter.snapshot().turns : 1;
+    const cost = estimateCost(u, u.model, new Date(this.startWall + this.elapsed()), calls);
+    if (cost === undefined) return d;
+    return { ...d, payload: { ...u, cost_usd: cost, cost_source: "estimated", price_data: PRICE_DATA } };
   }
 
   private addUsage(u: EventPayloads["usage"]): void {
@@ -216,6 +233,11 @@ export class CanonicalStream {
     if (u.reasoning_tokens !== undefined) t.reasoning_tokens = this.sum(t.reasoning_tokens ?? 0, u.reasoning_tokens);
     if (u.total_tokens !== undefined) t.total_tokens = this.sum(t.total_tokens ?? 0, u.total_tokens);
     if (u.cost_usd !== undefined) t.cost_usd = roundCost(this.sum(t.cost_usd ?? 0, u.cost_usd));
+    if (u.cost_source !== undefined) {
+      this.costSources.add(u.cost_source);
+      t.cost_source = this.costSources.size > 1 ? "mixed" : u.cost_source;
+      if (u.cost_source === "estimated") t.price_data = PRICE_DATA;
+    }
   }
 
   /** A total stops at 2^53 - 1, beyond which JSON carries no exact integer; it then says complete: false. */

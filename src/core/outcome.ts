@@ -7,7 +7,9 @@ import { exitCodeFor } from "./exit-codes.js";
 export type Interruption =
   | { kind: "timeout" }
   | { kind: "signal"; signal: "SIGINT" | "SIGTERM" | "SIGHUP" }
-  | { kind: "aborted" };
+  | { kind: "aborted" }
+  /** A --max-turns / --max-tokens / --max-cost-usd limit was crossed: what was reached. */
+  | { kind: "budget"; message: string };
 
 /** A failure on agentstream's side: the backend could not be started, or the input could not be read. */
 export interface OwnFailure {
@@ -60,6 +62,18 @@ export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
       status: "failed",
       error,
       resultText: null,
+      exitCode: exitCodeFor("failed", error),
+      backendGone: false,
+    };
+  }
+  if (facts.interruption?.kind === "budget") {
+    // Stopped for a limit: whatever the backend concluded after, the run went over what it was allowed.
+    const error: ErrorInfo = { code: "budget", message: facts.interruption.message, retryable: false };
+    return {
+      ...base,
+      status: "failed",
+      error,
+      resultText: facts.terminal?.resultText ?? null,
       exitCode: exitCodeFor("failed", error),
       backendGone: false,
     };

@@ -64,6 +64,7 @@ export const ATTR = {
   backend: "agentstream.backend",
   complete: "agentstream.usage.complete",
   costUsd: "agentstream.usage.cost_usd",
+  costSource: "agentstream.usage.cost_source",
   turn: "agentstream.turn",
   messageId: "agentstream.message_id",
   toolStatus: "agentstream.tool.status",
@@ -84,7 +85,8 @@ export interface RunTraceOptions {
 }
 
 type Totals = Required<Pick<TokenCounts, "input_tokens" | "output_tokens">> &
-  Omit<TokenCounts, "input_tokens" | "output_tokens">;
+  Omit<TokenCounts, "input_tokens" | "output_tokens"> & { cost_source?: CostSource };
+type CostSource = "reported" | "estimated" | "mixed";
 
 /** One open span, with what is learnt about it before it ends. */
 class Node {
@@ -102,8 +104,11 @@ class Node {
     this.ctx = trace.setSpan(parent, span);
   }
 
-  addUsage(event: TokenCounts): void {
+  addUsage(event: TokenCounts & { cost_source?: CostSource }): void {
     const into = (this.usage ??= { input_tokens: 0, output_tokens: 0 });
+    if (event.cost_source !== undefined)
+      into.cost_source =
+        into.cost_source === undefined || into.cost_source === event.cost_source ? event.cost_source : "mixed";
     into.input_tokens += event.input_tokens;
     into.output_tokens += event.output_tokens;
     for (const key of [
@@ -513,6 +518,7 @@ export class RunTrace {
           [ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS]: usage.cache_write_input_tokens,
           [ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS]: usage.reasoning_tokens,
           [ATTR.costUsd]: usage.cost_usd,
+          [ATTR.costSource]: usage.cost_source,
         }),
       );
     }

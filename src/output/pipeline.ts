@@ -22,10 +22,22 @@ export class OutputPipeline {
     this.live = sinks.filter((sink): sink is Sink => sink !== undefined);
   }
 
-  /** The run's translation, feeding this pipeline. One per pipeline. */
-  translate(options: Omit<TranslationSessionOptions, "sink">): TranslationSession {
+  /**
+   * The run's translation, feeding this pipeline. One per pipeline. `observe`
+   * sees each event after the sinks (the run's limits watch it), unredacted.
+   */
+  translate(
+    options: Omit<TranslationSessionOptions, "sink"> & { observe?: (event: CanonicalEvent) => void },
+  ): TranslationSession {
     if (this.session) throw new Error("OutputPipeline: translate called twice");
-    this.session = new TranslationSession({ ...options, sink: (event) => this.event(event) });
+    const { observe, ...session } = options;
+    this.session = new TranslationSession({
+      ...session,
+      sink: (event) => {
+        this.event(event);
+        observe?.(event);
+      },
+    });
     return this.session;
   }
 

@@ -55,7 +55,10 @@ function runSection(run: RunSummary): string[] {
   ]);
   if (run.usage?.cache_read_input_tokens) facts.push(["cache reads", count(run.usage.cache_read_input_tokens)]);
   if (run.usage?.reasoning_tokens) facts.push(["reasoning tokens", count(run.usage.reasoning_tokens)]);
-  facts.push(["cost", cost(run.usage?.cost_usd)]);
+  const source = run.usage?.cost_usd === undefined ? undefined : run.usage.cost_source;
+  // An estimate says so, and from what: the backend reported no cost for (some of) it.
+  const estimate = source === "estimated" || source === "mixed" ? ` (${source}: ${run.usage?.price_data})` : "";
+  facts.push(["cost", `${cost(run.usage?.cost_usd)}${estimate}`]);
   if (run.counts.retries > 0) facts.push(["retries", count(run.counts.retries)]);
   if (run.compactions.length > 0) facts.push(["compactions", count(run.compactions.length)]);
   if (run.models.length > 0) facts.push(["model", run.models.map(inline).join(", ")]);

@@ -158,6 +158,14 @@ export class RunSupervisor {
     this.stop(this.options.spec.stopSignal);
   }
 
+  /** A limit (--max-turns, --max-tokens, --max-cost-usd) was crossed: stopped its clean way, as for --timeout. */
+  limitReached(message: string): void {
+    if (this.stopRequested) return;
+    this.interruption ??= { kind: "budget", message };
+    this.options.onStatus(`${message}: stopping ${this.options.spec.displayName}`);
+    this.stop(this.options.spec.stopSignal);
+  }
+
   private timedOut(): void {
     this.interruption ??= { kind: "timeout" };
     this.options.onStatus(`timed out: stopping ${this.options.spec.displayName}`);

@@ -34,6 +34,9 @@ export const claude: BackendDefinition<"claude"> = {
     // A sub-agent's (Agent/Task) text and thinking, marked with parent_tool_use_id; without it only its prompt shows.
     "--forward-subagent-text",
     ...(request.model !== undefined ? ["--model", request.model] : []),
+    // Its own budget counts the cost it reports, as agentstream does: it stops itself cleanly, never earlier.
+    // (Its --max-turns counts differently: agentstream's count governs.)
+    ...(request.maxCostUsd !== undefined ? ["--max-budget-usd", String(request.maxCostUsd)] : []),
     ...request.backendArgs,
     // Always: a prompt starting with "-" is an option otherwise, and a variadic flag
     // in backendArgs (--allowedTools Bash) would take the prompt as one more value.

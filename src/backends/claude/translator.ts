@@ -12,6 +12,7 @@ import {
   objectOrEmpty,
   strings,
 } from "../../core/fields.js";
+import { ModelCalls } from "../../core/model-calls.js";
 import {
   draft,
   passThrough,
@@ -22,6 +23,18 @@ import {
   type StreamEnd,
   type Translator,
 } from "../../core/translator.js";
+
+/** The API message a main-agent line begins or continues: its assistant line, or the message_start of its stream. */
+function apiMessageId(e: NativeEvent): string | undefined {
+  if (e.type === "assistant") {
+    const message = objectOrEmpty(e.message);
+    if (e.is_api_error_message === true || message.model === "<synthetic>") return undefined;
+    return nonEmpty(message.id);
+  }
+  const event = objectOrEmpty(e.event);
+  if (e.type === "stream_event" && event.type === "message_start") return nonEmpty(objectOrEmpty(event.message).id);
+  return undefined;
+}
 
 /** An API failure Claude Code reported as a synthetic assistant message. */
 interface ApiFailure {
@@ -42,7 +55,7 @@ const ABSORBED_DELTAS = new Set(["input_json_delta", "signature_delta", "citatio
 const MESSAGES_KEPT = 1024;
 // Why a run stopped when the user (SIGINT) interrupted it.
 const ABORTED_REASONS = new Set(["aborted_streaming", "aborted_tools"]);
-// A limit the caller set (--max-turns, --max-budget-usd) ended the run before it was done: failed, error.code "aborted".
+// A limit the caller set (--max-turns, --max-budget-usd) ended the run before it was done: failed, error.code "budget".
 const LIMIT_SUBTYPES = new Set(["error_max_turns", "error_max_budget_usd"]);
 const LIMIT_REASONS = new Set(["max_turns", "budget_exhausted"]);
 
@@ -89,6 +102,9 @@ export class ClaudeTranslator implements Translator {
   private continued = false;
   private apiFailure: ApiFailure | undefined;
   private outcome: Outcome | undefined;
+  private readonly calls = new ModelCalls();
+  /** The main agent's API message being written: its turn. */
+  private callId: string | undefined;
 
   translate(e: NativeEvent): Draft[] {
     if (!(e.type === "system" && (e.subtype === "init" || e.subtype === "ui_invalidate"))) this.started = true;
@@ -96,7 +112,18 @@ export class ClaudeTranslator implements Translator {
     const { agent } = this.agentOf(e);
     const drafts = this.translateOne(e).map((d) => (agent && !d.agent ? { ...d, agent } : d));
     const start = this.subagentStart(e);
-    return start.length > 0 ? [...start, ...drafts] : drafts;
+    const turn = this.turnBoundary(e);
+    return start.length + turn.length > 0 ? [...turn, ...start, ...drafts] : drafts;
+  }
+
+  /** A turn is one API message of the main agent (a sub-agent's calls happen inside its Task call). */
+  private turnBoundary(e: NativeEvent): Draft[] {
+    if (e.type === "result") return this.calls.end();
+    if (nonEmpty(e.parent_tool_use_id)) return [];
+    const id = apiMessageId(e);
+    if (id === undefined || id === this.callId) return [];
+    this.callId = id;
+    return this.calls.begin();
   }
 
   private translateOne(e: NativeEvent): Draft[] {
@@ -118,10 +145,11 @@ export class ClaudeTranslator implements Translator {
   }
 
   finish(_end: StreamEnd): Ending {
-    if (this.outcome?.status !== "needs_input" || !this.sessionId) return { drafts: [], outcome: this.outcome };
+    if (this.outcome?.status !== "needs_input" || !this.sessionId)
+      return { drafts: this.calls.end(), outcome: this.outcome };
     const tools = [...new Set(this.denied.values())].join(" ");
     const hint = `claude -p --resume ${this.sessionId} --allowedTools ${tools} -- PROMPT (allow what was denied, then go on)`;
-    return { drafts: [], outcome: this.outcome, resume: { session_id: this.sessionId, hint } };
+    return { drafts: this.calls.end(), outcome: this.outcome, resume: { session_id: this.sessionId, hint } };
   }
 
   private system(e: NativeEvent): Draft[] {
@@ -375,7 +403,7 @@ export class ClaudeTranslator implements Translator {
       (e.subtype === "success" ? nonEmpty(e.result) : undefined) ||
       `the run failed (${asText(e.subtype) || "error"}${reason ? `, ${reason}` : ""})`;
     if (LIMIT_SUBTYPES.has(asText(e.subtype)) || (reason && LIMIT_REASONS.has(reason))) {
-      const error = { code: "aborted" as const, message: said, retryable: false };
+      const error = { code: "budget" as const, message: said, retryable: false };
       out.push(draft("error", error, { native }));
       this.outcome = { status: "failed", error, resultText: partial };
       return out;

@@ -1,6 +1,7 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { classifyError, type ClassifiedError } from "../../core/classify.js";
 import { asText, count, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { ModelCalls } from "../../core/model-calls.js";
 import {
   draft,
   passThrough,
@@ -52,6 +53,10 @@ export class CodexTranslator implements Translator {
     | { input: number; cached: number; cacheWrite: number; output: number; reasoning: number }
     | undefined;
   private outcome: Outcome | undefined;
+  /** The model calls within the prompt's turn: canonical turns. */
+  private readonly calls = new ModelCalls();
+  /** A tool result came in the open call: the model's next output is a new call. */
+  private resultsIn = false;
 
   translate(e: NativeEvent): Draft[] {
     if (e.type !== "thread.started") this.started = true;
@@ -64,15 +69,20 @@ export class CodexTranslator implements Translator {
       case "turn.started":
         this.answer = null;
         this.lastFatal = undefined;
-        return [draft("turn.started", { turn: ++this.turn }, { native })];
+        this.turn++;
+        this.resultsIn = false;
+        return this.calls.begin({ native });
       case "turn.completed":
         return this.turnCompleted(e);
       case "turn.failed":
         return this.turnFailed(e);
       case "item.started":
       case "item.updated":
-      case "item.completed":
-        return this.item(e);
+      case "item.completed": {
+        const boundary = this.callBoundary(e);
+        const drafts = this.item(e);
+        return boundary.length > 0 ? [...boundary, ...drafts] : drafts;
+      }
       case "error":
         return this.error(e);
       default:
@@ -83,7 +93,24 @@ export class CodexTranslator implements Translator {
 
   finish(_end: StreamEnd): Ending {
     // A stream cut mid-turn (SIGINT, a kill) has no verdict: the core decides from how it ended.
-    return { drafts: [], outcome: this.outcome };
+    return { drafts: this.calls.end(), outcome: this.outcome };
+  }
+
+  /**
+   * Codex shows no model response boundaries: the model's output (a message,
+   * reasoning, a new tool call) after the results of all the tool calls before
+   * it is the next call's. A tool item's completion makes its result in.
+   */
+  private callBoundary(e: NativeEvent): Draft[] {
+    const item = objectOrEmpty(e.item);
+    const type = asText(item.type);
+    const tool = TOOL_ITEMS.has(type);
+    if (!tool && type !== "agent_message" && type !== "reasoning") return [];
+    const known = tool && this.tools.has(nonEmpty(item.id) ?? `${type}_${this.turn}`);
+    const begins = !known && (!this.calls.isOpen || (this.resultsIn && this.tools.size === 0));
+    if (tool && e.type === "item.completed") this.resultsIn = true;
+    else if (begins) this.resultsIn = false;
+    return begins ? this.calls.begin() : [];
   }
 
   private item(e: NativeEvent): Draft[] {
@@ -188,7 +215,7 @@ export class CodexTranslator implements Translator {
       out.push(draft("backend.event", { native_type: native, raw: { usage: e.usage } }, { native }));
       this.usageComplete = false;
     } else if (usage) out.push(draft("usage", usage, { native }));
-    out.push(draft("turn.completed", { turn: Math.max(this.turn, 1) }, { native }));
+    out.push(...this.calls.end({ native }));
     this.outcome = { status: "succeeded", resultText: this.answer === "" ? null : this.answer };
     return out;
   }
@@ -199,7 +226,7 @@ export class CodexTranslator implements Translator {
     const out = this.retryDone(native, message);
     // turn.failed repeats the fatal error line before it: one error event, not two.
     if (message !== this.lastFatal) out.push(codexErrorDraft(message, native));
-    out.push(draft("turn.completed", { turn: Math.max(this.turn, 1), stop_reason: "error" }, { native }));
+    out.push(...this.calls.end({ native, stopReason: "error" }));
     // What the model said before the failure is not an answer.
     this.outcome = { status: "failed", error: codexErrorInfo(message), resultText: null };
     return out;

@@ -57,7 +57,7 @@ const RUN_TIMEOUT_SECONDS = 300;
 export function runScenario(
   target: LiveTarget,
   scenario: ScenarioName,
-  options: { interrupt?: boolean | InterruptWhen } = {},
+  options: { interrupt?: boolean | InterruptWhen; args?: string[] } = {},
 ): Promise<LiveRun> {
   return withScenarioHome(
     target.backend,
@@ -77,6 +77,7 @@ export function runScenario(
         String(RUN_TIMEOUT_SECONDS),
         // Newest-release runs keep each native object, so the fields a translator does not read can be counted.
         ...(wantsLatest() ? ["--raw"] : []),
+        ...(options.args ?? []),
         SCENARIOS[scenario].prompt,
       ];
       const result = await spawnCollect(process.execPath, args, {

@@ -130,6 +130,21 @@ function describeScenarios(live: LiveTarget, facts: TargetFacts): void {
       else expect(eventsOfType(run, "retry.started")).toEqual([]);
     });
 
+    it("--max-turns 2 stops a model that keeps calling tools: failed, budget, exit 1", async () => {
+      const run = await checkedRun(live, "loop", { args: ["--max-turns", "2"] });
+      expectFailed(run, { code: "budget", retryable: false, exitCode: 1 });
+      expect(run.finished.error.message).toBe("max-turns 2 reached: turn 3 began");
+      expect(eventsOfType(run, "turn.started").length).toBeGreaterThanOrEqual(3);
+    });
+
+    it("--max-cost-usd stops it too (fail closed where the fake model has no price)", async () => {
+      const run = await checkedRun(live, "loop", { args: ["--max-cost-usd", "0.000001"] });
+      expectFailed(run, { code: "budget", retryable: false, exitCode: 1 });
+      expect(run.finished.error.message).toMatch(
+        /^max-cost-usd 0\.000001( reached: [\d.e-]+ USD after \d+ turns?|: cannot price model \S+)$/,
+      );
+    });
+
     it("ends as cancelled on SIGINT mid-stream", async () => {
       const run = await checkedRun(live, "slow", { interrupt: facts.interruptWhen ?? true });
       expect(run.finished).toMatchObject({

@@ -32,6 +32,7 @@ export const SCENARIOS = {
   bare429: { prompt: "scenario:bare429 rate limited once, with no Retry-After" },
   toolfail: { prompt: "scenario:toolfail list a missing file" },
   slowtool: { prompt: "scenario:slowtool run a long command" },
+  loop: { prompt: "scenario:loop keep listing the files" },
   // Scenarios beyond the standard ones (`extra`): one backend's live suite runs them, `npm run capture` records them only where asked.
   retry529: { prompt: "scenario:retry529 the first attempt is overloaded (HTTP 529)", extra: true },
   error529: { prompt: "scenario:error529 the service is always overloaded (HTTP 529)", extra: true },
@@ -107,6 +108,11 @@ export function replyFor(scenario, request, attempt) {
     case "toolfail":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.toolfailFinal)], finish: "stop" };
       return { chunks: [{ tool_call: { name: "bash", arguments: { command: FAILING_COMMAND } } }], finish: "tool_use" };
+    case "loop":
+      // A model that keeps calling tools: LOOP_CALLS calls, then an answer (a backend that reports usage only
+      // at its end must reach it for a cost limit to act).
+      if (attempt > LOOP_CALLS) return { chunks: [...textChunks(ANSWERS.toolFinal)], finish: "stop" };
+      return { chunks: [{ tool_call: listFilesCall(request) }], finish: "tool_use" };
     case "slowtool":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.slowtoolFinal)], finish: "stop" };
       return { chunks: [{ tool_call: { name: "bash", arguments: { command: SLOW_COMMAND } } }], finish: "tool_use" };
@@ -161,6 +167,9 @@ function subagentCall(request) {
 function pathRoot(ls) {
   return /absolute/i.test(JSON.stringify(ls.parameters ?? {})) ? "/" : ".";
 }
+
+/** How many tool calls the loop scenario's model makes before it answers. */
+export const LOOP_CALLS = 5;
 
 /** The scenario named in the request's user text, or undefined. */
 export function scenarioOf(request) {

@@ -1,0 +1,116 @@
+// --max-turns, --max-tokens, --max-cost-usd: the same limits on every backend,
+// watched on the canonical events as they are written.
+import type { CanonicalEvent } from "../canonical/events.js";
+import { UsageError } from "../core/errors.js";
+
+export interface RunLimits {
+  /** At most this many turns (model calls): the run stops when one more begins. */
+  maxTurns?: number;
+  /** Stop once input + output tokens (as the canonical usage counts them) reach this. */
+  maxTokens?: number;
+  /** Stop once the run's cost (reported, else estimated) reaches this many USD. */
+  maxCostUsd?: number;
+}
+
+const NAMES = {
+  flag: { maxTurns: "--max-turns", maxTokens: "--max-tokens", maxCostUsd: "--max-cost-usd" },
+  option: { maxTurns: "maxTurns", maxTokens: "maxTokens", maxCostUsd: "maxCostUsd" },
+} as const;
+
+/** Refuse a limit that is not a positive number (turns and tokens: a whole one), naming it as the caller wrote it. */
+export function checkLimits(limits: RunLimits, naming: keyof typeof NAMES): void {
+  for (const key of ["maxTurns", "maxTokens", "maxCostUsd"] as const) {
+    const value = limits[key];
+    if (value === undefined) continue;
+    const whole = key !== "maxCostUsd";
+    const ok =
+      typeof value === "number" && Number.isFinite(value) && value > 0 && (!whole || Number.isSafeInteger(value));
+    if (!ok)
+      throw new UsageError(
+        `${NAMES[naming][key]} must be a positive ${whole ? "whole number" : "number"}, not ${JSON.stringify(value) ?? String(value)}`,
+      );
+  }
+}
+
+export function hasLimits(limits: RunLimits | undefined): limits is RunLimits {
+  return limits !== undefined && Object.values(limits).some((v) => v !== undefined);
+}
+
+/**
+ * Sees each canonical event of a run. When a limit is crossed it says so once
+ * (`reached`: the run is then stopped and ends failed, code budget); what it
+ * cannot price it notes once on stderr.
+ */
+export class LimitWatch {
+  private turns = 0;
+  private tokens = 0;
+  private cost = 0;
+  private done = false;
+  private readonly unpriced = new Set<string>();
+
+  constructor(
+    private readonly limits: RunLimits,
+    private readonly reached: (message: string) => void,
+    private readonly note: (text: string) => void,
+    usageComplete: boolean,
+  ) {
+    if (!usageComplete && (limits.maxCostUsd !== undefined || limits.maxTokens !== undefined))
+      note(
+        "this backend does not report all of its model calls' usage: --max-tokens and --max-cost-usd count only what it reports",
+      );
+  }
+
+  see(event: CanonicalEvent): void {
+    if (event.type === "turn.started" && event.agent === undefined) {
+      this.turns++;
+      const max = this.limits.maxTurns;
+      if (max !== undefined && this.turns > max) this.reach(`max-turns ${max} reached: turn ${this.turns} began`);
+      return;
+    }
+    if (event.type !== "usage") return;
+    this.tokens += event.input_tokens + event.output_tokens;
+    const { maxTokens, maxCostUsd } = this.limits;
+    if (maxTokens !== undefined && this.tokens >= maxTokens)
+      this.reach(`max-tokens ${maxTokens} reached: ${this.tokens} tokens ${this.after()}`);
+    if (event.cost_usd !== undefined) {
+      this.cost += event.cost_usd;
+      if (maxCostUsd !== undefined && this.cost >= maxCostUsd)
+        this.reach(`max-cost-usd ${maxCostUsd} reached: ${usd(this.cost)} USD ${this.after()}`);
+      return;
+    }
+    if (event.input_tokens + event.output_tokens === 0) return;
+    const model = event.model ?? "(unnamed)";
+    // Fail closed: a cost that cannot be known cannot be kept under a limit.
+    if (maxCostUsd !== undefined) this.reach(`max-cost-usd ${maxCostUsd}: cannot price model ${model}`);
+    // A usage that names no model (EvoScientist's) is no model the table lacks: nothing to say.
+    else if (event.model !== undefined && !this.unpriced.has(model)) {
+      this.unpriced.add(model);
+      this.note(`no cost for model ${model}: the price table does not know it`);
+    }
+  }
+
+  private after(): string {
+    return `after ${this.turns} turn${this.turns === 1 ? "" : "s"}`;
+  }
+
+  private reach(message: string): void {
+    if (this.done) return;
+    this.done = true;
+    this.reached(message);
+  }
+}
+
+/** A cost as people read it: cents for a dollar figure, more digits for small ones. */
+function usd(x: number): string {
+  return x >= 0.1 ? x.toFixed(2) : x.toPrecision(2);
+}
+
+/** A watch of the run's limits (and of models it cannot price), when there is anything to watch or note. */
+export function watchLimits(
+  limits: RunLimits | undefined,
+  hooks: { reached: (message: string) => void; note?: (text: string) => void; usageComplete: boolean },
+): ((event: CanonicalEvent) => void) | undefined {
+  if (!hasLimits(limits) && hooks.note === undefined) return undefined;
+  const watch = new LimitWatch(limits ?? {}, hooks.reached, hooks.note ?? (() => {}), hooks.usageComplete);
+  return (event) => watch.see(event);
+}
