@@ -22,6 +22,8 @@ const USAGE_KEYS = [
   "reasoning_tokens",
   "total_tokens",
   "cost_usd",
+  "cost_source",
+  "price_data",
   "complete",
 ] as const satisfies readonly (keyof UsageTotals)[];
 

@@ -178,7 +178,7 @@ export class RunCollector {
     this.data = {
       file,
       run_id: first.run_id,
-      backend: first.backend,
+      backend: typeof first.backend === "string" ? first.backend : "",
       end: 0,
       events: 0,
       counts: this.counter.snapshot(),
@@ -309,7 +309,7 @@ export class RunCollector {
     const d = this.data;
     d.mode = event.mode;
     if (event.command) d.command = event.command.slice(0, 50).map((part) => this.str(part));
-    d.started = event.ts;
+    if (typeof event.ts === "string") d.started = event.ts;
   }
 
   private runFinished(event: Ev<"run.finished">): void {
