@@ -114,8 +114,8 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "sigintTool.jsonl": failed(76, "backend_crashed"),
     "sigintTool-noresult.jsonl": failed(76, "backend_crashed"),
     "sigintRetry.jsonl": failed(76, "backend_crashed"),
-    // A limit the caller set (--max-turns) ended the run: error.code "aborted".
-    "maxturns.jsonl": failed(1, "aborted"),
+    // A limit the caller set (--max-turns) ended the run: error.code "budget".
+    "maxturns.jsonl": failed(1, "budget"),
     // The denied call is the approval the run needs: needs_input, never a silent success.
     "denied.jsonl": { status: "needs_input", exit: 3, result: FINE, counts: { tool_calls: 1, tool_failures: 1 } },
     "toolFails.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 1 }),
