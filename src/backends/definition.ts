@@ -54,6 +54,12 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   terminalTypes: ReadonlySet<string>;
   /** Native event types of this protocol: a stream whose first known event has one is this protocol's (the registry's order breaks ties). */
   nativeTypes?: ReadonlySet<string>;
+  /**
+   * Native types other formats write too ("text", "error"): an event of one shows this protocol only when
+   * `ownShape` says its fields are this protocol's; otherwise it is only a hint, the guess if nothing else shows.
+   */
+  sharedTypes?: ReadonlySet<string>;
+  ownShape?(event: NativeEvent): boolean;
   /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
   tellApart?: () => MemberDetector;
   createTranslator(): Translator;
