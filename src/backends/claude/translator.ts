@@ -259,8 +259,42 @@ export class ClaudeTranslator implements Translator {
         out.push(
           draft("tool.started", { tool_call_id: callId, name, args: objectOrEmpty(block.input) }, { native, ...agent }),
         );
+      } else if (block.type === "server_tool_use") {
+        // A tool the API ran itself (web_search, web_fetch): a call all the same, its result in a later block.
+        const callId = nonEmpty(block.id) ?? `${asText(block.name) || "server_tool"}_call`;
+        const name = asText(block.name) || "server_tool";
+        this.toolNames.set(callId, name);
+        if (!agent.agent) {
+          this.lastText = null;
+          this.continuing = false;
+        }
+        out.push(
+          draft(
+            "tool.started",
+            { tool_call_id: callId, name, args: objectOrEmpty(block.input), kind: "server" },
+            { native, ...agent },
+          ),
+        );
+      } else if (typeof block.type === "string" && block.type.endsWith("_tool_result") && nonEmpty(block.tool_use_id)) {
+        // web_search_tool_result, web_fetch_tool_result, ...: a server tool's result, in the model's own message.
+        const callId = nonEmpty(block.tool_use_id)!;
+        const name = this.toolNames.get(callId) ?? "server_tool";
+        this.toolNames.delete(callId);
+        const failed = isObject(block.content) && asText(block.content.type).endsWith("_error");
+        out.push(
+          draft(
+            "tool.completed",
+            {
+              tool_call_id: callId,
+              name,
+              status: failed ? "failed" : "succeeded",
+              output: serverResultText(block.content),
+            },
+            { native, ...agent },
+          ),
+        );
       } else {
-        // redacted_thinking (encrypted, no text), server_tool_use, web_search_tool_result, ...: no canonical meaning yet.
+        // redacted_thinking (encrypted, no text), anything newer: no canonical meaning yet.
         unknown = true;
       }
     }
@@ -530,6 +564,16 @@ function resultText(content: unknown): string {
     .filter(isObject)
     .map((b) => (b.type === "text" ? asText(b.text) : ""))
     .join("");
+}
+
+/** A server tool's result: one "title url" line per search result, an error's code, or its text. */
+function serverResultText(content: unknown): string {
+  if (isObject(content)) return asText(content.error_code) || asText(content.type);
+  if (!Array.isArray(content)) return asText(content);
+  return content
+    .filter(isObject)
+    .map((r) => [asText(r.title), asText(r.url)].filter((x) => x !== "").join(" ") || asText(r.text))
+    .join("\n");
 }
 
 /** A result's own `error`: a string, or an object with a message. */
