@@ -107,6 +107,25 @@ describe("classifyError", () => {
     expect(classifyError(message)).toEqual({ code, retryable });
   });
 
+  // Issue 25: a file the agent may not touch is its tool's failure (exit 1), not the credentials' (auth, exit 77).
+  it.each([
+    ["Permission denied: cannot write to /etc/hosts", "tool"],
+    ["EACCES: permission denied, open '/root/notes.md'", "tool"],
+    ["bash: line 1: /usr/local/bin/x: Permission denied", "tool"],
+    ["rm: cannot remove '/sys/x': Operation not permitted", "tool"],
+    ["OSError: [Errno 30] Read-only file system: '/app/out.txt'", "tool"],
+    ["Write to /etc is forbidden by the sandbox policy", "unknown"],
+    // What model APIs say of credentials stays auth.
+    ["invalid x-api-key", "auth"],
+    ["Unauthorized", "auth"],
+    ["authentication_error: invalid bearer token", "auth"],
+    ["PERMISSION_DENIED: Method doesn't allow unregistered callers", "auth"],
+    ["permission_error: Your API key does not have permission to use the specified resource.", "auth"],
+    ["Invalid API key · Please run /login", "auth"],
+  ])("%s → %s (a file's permission or the credentials)", (message, code) => {
+    expect(classifyError(message).code).toBe(code);
+  });
+
   it("does not read a number inside the text as a status", () => {
     expect(classifyError("the model produced 400 tokens and stopped").code).toBe("unknown");
   });

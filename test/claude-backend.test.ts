@@ -106,6 +106,31 @@ describe("claude outcomes", () => {
     expect(outcome).toMatchObject({ status: "needs_input", exitCode: 3 });
   });
 
+  // Issue 25: what a result says of its own failure, in whichever field, decides its code.
+  it.each([
+    [{ subtype: "error_during_execution", is_error: true, error: "Rate limit exceeded" }, "rate_limit", 75],
+    [{ subtype: "error_during_execution", is_error: true, error: { message: "Overloaded" } }, "overloaded", 75],
+    [{ subtype: "error_during_execution", errors: ["Permission denied: cannot write to /etc/x"] }, "tool", 1],
+    [{ subtype: "error_max_turns", is_error: false, errors: ["Reached maximum number of turns (3)"] }, "budget", 1],
+    [{ subtype: "error_max_structured_output_retries", is_error: true }, "unknown", 1],
+  ])("a failed result %j is classified from its own text: %s, exit %i", (fields, code, exitCode) => {
+    const lines = [
+      '{"type":"system","subtype":"init","session_id":"s1","tools":[]}',
+      JSON.stringify({ type: "result", session_id: "s1", ...fields }),
+    ].join("\n");
+    const { outcome } = translate(lines, { from: "claude", end: { backendExit: { code: 1, signal: null } } });
+    expect(outcome).toMatchObject({ status: "failed", exitCode, error: { code } });
+  });
+
+  it("a result with neither subtype nor is_error is a success, its text the answer", () => {
+    const lines = [
+      '{"type":"system","subtype":"init","session_id":"s1","tools":[]}',
+      '{"type":"result","result":"4","total_cost_usd":0.001,"session_id":"s1"}',
+    ].join("\n");
+    const { outcome } = translate(lines, { from: "claude", end: { backendExit: { code: 0, signal: null } } });
+    expect(outcome).toMatchObject({ status: "succeeded", exitCode: 0, resultText: "4" });
+  });
+
   it("--max-turns reached is failed with error.code budget, exit 1", () => {
     const { outcome } = translate(capture("maxturns"), {
       from: "claude",

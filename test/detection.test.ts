@@ -1,6 +1,7 @@
 // --from auto: which backend wrote a stream, told by what it carries, and
 // run.started.detection saying how sure that is.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -71,6 +72,9 @@ describe("auto-detection by content", () => {
       "atomic/pi-auto-compaction.native.jsonl",
       "atomic/sigterm.jsonl",
       "codex/not-trusted.native.jsonl", // empty: Codex refused to start
+      "evosci-0.3.8/error400.jsonl", // one {"type":"error","message"} line: Codex writes the same
+      "evosci/error-auth.native.jsonl",
+      "evosci/error-quota.native.jsonl",
       "evosci/startup-failure.native.jsonl", // empty
       "pi-0.73.1/error400.jsonl",
       "pi-0.73.1/error503.jsonl",
@@ -118,6 +122,53 @@ describe("auto-detection by content", () => {
         ).events,
       ),
     ).toMatchObject({ backend: "atomic", detection: "detected" });
+  });
+
+  // Issue 25: a type other formats write too decides nothing by itself.
+  const codexAfterError = [
+    '{"type":"error","message":"Missing environment variable: `FAKE_API_KEY`."}',
+    '{"type":"thread.started","thread_id":"0199a213-81c0-7800-8aa1-bbab2a035a53"}',
+    '{"type":"turn.started"}',
+    '{"type":"turn.failed","error":{"message":"Missing environment variable: `FAKE_API_KEY`."}}',
+  ].join("\n");
+  // OpenCode's `run --format json`-like lines: a "text" with no string `content`, types no backend here writes.
+  const unknownFormat = [
+    '{"type":"step_start","timestamp":1,"sessionID":"s","part":{"type":"step-start"}}',
+    '{"type":"text","timestamp":2,"sessionID":"s","part":{"type":"text","text":"hi"}}',
+    '{"type":"step_finish","timestamp":3,"sessionID":"s","part":{"type":"step-finish"}}',
+  ].join("\n");
+
+  it("a Codex stream that opens with an error line is Codex, detected", () => {
+    const { events, outcome } = translate(codexAfterError);
+    expect(started(events)).toMatchObject({ backend: "codex", detection: "detected" });
+    expect(outcome).toMatchObject({ status: "failed" });
+  });
+
+  it("a stream of no known protocol is a guess, not detected as EvoScientist", () => {
+    expect(started(translate(unknownFormat).events)).toMatchObject({ backend: "evosci", detection: "guessed" });
+    expect(started(translate('{"type":"error","message":"boom"}').events)).toMatchObject({
+      backend: "evosci",
+      detection: "guessed",
+    });
+    // EvoScientist's own text and done still tell it.
+    expect(
+      started(translate('{"type":"text","content":"hi"}\n{"type":"done","content":"hi","response":"hi"}').events),
+    ).toMatchObject({ backend: "evosci", detection: "detected" });
+  });
+
+  it("normalize names what it saw when it could only guess, and --from codex hears no EvoScientist hint", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentstream-detect-"));
+    try {
+      writeFileSync(join(dir, "codex.jsonl"), codexAfterError);
+      writeFileSync(join(dir, "error.jsonl"), '{"type":"error","message":"boom"}\n');
+      const given = await runCli(["normalize", "--from", "codex", join(dir, "codex.jsonl")]);
+      expect(given.stderr).not.toMatch(/EvoScientist/);
+      const auto = await runCli(["normalize", join(dir, "error.jsonl")]);
+      expect(auto.stderr).toMatch(/read as evosci \(a guess\)/);
+      expect(auto.stderr).toMatch(/hint: no event showed a protocol's own markers \(types seen: "error"\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("the library with no `from` names pi", async () => {

@@ -65,6 +65,12 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   nativeTypes?: ReadonlySet<string>;
   /** What its translator knows of the native stream; absent where none was declared. */
   nativeCatalog?: NativeCatalog;
+  /**
+   * Native types other formats write too ("text", "error"): an event of one shows this protocol only when
+   * `ownShape` says its fields are this protocol's; otherwise it is only a hint, the guess if nothing else shows.
+   */
+  sharedTypes?: ReadonlySet<string>;
+  ownShape?(event: NativeEvent): boolean;
   /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
   tellApart?: () => MemberDetector;
   createTranslator(): Translator;

@@ -11,6 +11,9 @@ export class ContentDetector implements BackendDetector {
   private family: BackendDefinition | undefined;
   private members: MemberDetector | undefined;
   private verdict: Verdict | undefined;
+  /** The backend a type it shares with other formats pointed to: the guess when nothing decides. */
+  private hint: BackendDefinition | undefined;
+  private readonly seen = new Set<string>();
   canonicalEvents = 0;
 
   constructor(
@@ -24,11 +27,15 @@ export class ContentDetector implements BackendDetector {
   }
 
   get showedNative(): boolean {
-    return this.family !== undefined;
+    return this.family !== undefined || this.hint !== undefined;
   }
 
   get protocolFamily(): string | undefined {
     return this.family?.protocol;
+  }
+
+  get typesSeen(): readonly string[] {
+    return [...this.seen];
   }
 
   see(event: NativeEvent): Verdict | undefined {
@@ -39,8 +46,14 @@ export class ContentDetector implements BackendDetector {
         this.canonicalEvents++;
         return undefined;
       }
+      if (this.seen.size < TYPES_KEPT) this.seen.add(event.type);
       const family = protocolOwner(this.backends, event.type);
       if (!family) return undefined;
+      // "error", "text": other formats write these too; only the protocol's own fields make them its own.
+      if (family.sharedTypes?.has(event.type) && !family.ownShape?.(event)) {
+        this.hint ??= family;
+        return undefined;
+      }
       this.family = family;
       if (this.backends.filter((b) => b.protocol === family.protocol).length === 1) return this.decide(family.name);
       this.members = family.tellApart?.();
@@ -52,7 +65,7 @@ export class ContentDetector implements BackendDetector {
 
   guess(ended: boolean): Verdict {
     if (this.verdict) return this.verdict;
-    const backend = this.family ? (this.members?.guess(ended) ?? this.family.name) : this.fallback.name;
+    const backend = this.family ? (this.members?.guess(ended) ?? this.family.name) : (this.hint ?? this.fallback).name;
     return { backend, detection: "guessed" };
   }
 
@@ -60,6 +73,9 @@ export class ContentDetector implements BackendDetector {
     return (this.verdict = { backend, detection: "detected" });
   }
 }
+
+// How many distinct native types a guess names.
+const TYPES_KEPT = 5;
 
 /** The first backend (in the registry's order) whose protocol writes this native type. */
 export function protocolOwner<B extends BackendDefinition>(backends: readonly B[], type: string): B | undefined {

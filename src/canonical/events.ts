@@ -144,7 +144,13 @@ export interface EventPayloads {
   };
   "reasoning.delta": { message_id: string; text: string };
   "reasoning.completed": { message_id: string; text: string };
-  "tool.started": { tool_call_id: string; name: string; args: Record<string, unknown> };
+  "tool.started": {
+    tool_call_id: string;
+    name: string;
+    args: Record<string, unknown>;
+    /** server: the model's provider ran it (Claude's server-side web search), not the agent. */
+    kind?: "server";
+  };
   "tool.updated": { tool_call_id: string; name: string; output: string };
   "tool.completed": {
     tool_call_id: string;

@@ -68,6 +68,11 @@ function hintFor(f: NormalizeFacts): string | undefined {
     const tries = shown.map((b) => `--from ${b}`).join(" or ");
     return `this looks like ${shown.map(displayName).join(" or ")}: try ${tries}`;
   }
+  // Only types other formats write too ("error", "text" of another shape): say what was seen, the guess is only that.
+  if (f.detection === "guessed" && f.content.showedNative && !f.content.protocolFamily) {
+    const seen = f.content.typesSeen.map((t) => JSON.stringify(showControls(t))).join(", ");
+    return `no event showed a protocol's own markers (types seen: ${seen}): read as ${displayName(f.backend)}, a guess; name the backend with --from ${inWords(BACKEND_NAMES)}`;
+  }
   if (f.bytesRead > 0 && !f.content.showedNative)
     return `this is not a native stream: normalize reads the JSON lines ${inWords(BACKENDS.map((b) => b.displayName))} write on stdout`;
   if (f.detection === "guessed" && f.nativeEvents > 0) {

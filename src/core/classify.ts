@@ -35,7 +35,13 @@ const PHRASES: Array<[RegExp, ErrorCode, boolean?]> = [
   [/overloaded/i, "overloaded"],
   // gRPC status names, as Google APIs write them (case matters: "unavailable" is an ordinary word).
   [/\bUNAVAILABLE\b/, "overloaded"],
-  [/api[_ ]key|unauthori[sz]ed|authentication|permission denied|forbidden|\/login\b/i, "auth"],
+  // Credentials the model API refused: Google's gRPC PERMISSION_DENIED and Anthropic's permission_error are its 403s.
+  [/\bPERMISSION_DENIED\b|\bpermission_error\b/, "auth"],
+  // A file the agent or its tool may not touch ("Permission denied: cannot write to /path", EACCES): the tool failed,
+  // the credentials are fine. Before the auth phrases, which a path or a tool's output can contain too.
+  [/permission denied|operation not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b/i, "tool"],
+  // "forbidden" alone is not here: a 403 says so with its status, and a tool or sandbox says it of files too.
+  [/api[_ -]key|unauthori[sz]ed|authentication|invalid credentials|\/login\b/i, "auth"],
   [
     /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|fetch failed|socket hang up|network[_ ]error|connection (?:error|refused|reset|aborted)|timed? ?out|peer closed connection|incomplete chunked read|server disconnected|remote end closed connection|cannot connect to host|name resolution|name or service not known/i,
     "network",

@@ -110,6 +110,8 @@ export interface BackendDetector {
   readonly protocolFamily: string | undefined;
   /** Events with the canonical envelope seen before the backend showed: agentstream's own output. */
   readonly canonicalEvents: number;
+  /** The first few native types seen before the content decided (what a guess was made from). */
+  readonly typesSeen: readonly string[];
 }
 
 /** How a translation session finds translators and detectors: the registry of backends, handed down by the layer that knows it. */

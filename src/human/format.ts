@@ -19,7 +19,9 @@ export function attemptOf(e: EventOf<"retry.started">): string {
 
 /** First line of a native message, cut to a length a terminal line can hold, its control characters shown. */
 export function firstLine(text: string, max = 200): string {
-  const line = text.split("\n", 1)[0] ?? "";
+  let line = text.split("\n", 1)[0] ?? "";
+  // A pretty-printed JSON body ("{", or "Error code: 400 - {"): its first line says nothing, so its lines are joined.
+  if (/[{[]\s*$/.test(line) && text.includes("\n")) line = text.slice(0, max * 4).replace(/\s*\n\s*/g, " ");
   return showControls(line.length > max ? `${line.slice(0, max - 1)}…` : line);
 }
 

@@ -1,6 +1,5 @@
 import type { AgentRef, ErrorCode, EventPayloads } from "../../canonical/events.js";
 import { classifyError } from "../../core/classify.js";
-import { errorDraft, errorInfo } from "../../core/error-draft.js";
 import {
   amount,
   asText,
@@ -75,8 +74,9 @@ const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
  * Claude Code `-p --output-format stream-json --verbose` (docs/protocols/claude.md).
  * Finished blocks come from `assistant` lines (one line per content block),
  * deltas from `stream_event`s; API failures are synthetic assistant messages;
- * `result` decides the outcome by `is_error`, never by `subtype`, and holds the
- * run's only usage total.
+ * `result` decides the outcome: failed when `is_error` is true (API failures say
+ * subtype "success") or its subtype is an `error_*` one (whatever `is_error`
+ * says), a success otherwise; it holds the run's only usage total.
  */
 export class ClaudeTranslator implements Translator {
   readonly protocol = "claude";
@@ -105,6 +105,8 @@ export class ClaudeTranslator implements Translator {
   private readonly calls = new ModelCalls();
   /** The main agent's API message being written: its turn. */
   private callId: string | undefined;
+  /** Each API message's own usage: the run's when its result carries none. */
+  private readonly messageUsage = new MessageUsage();
 
   translate(e: NativeEvent): Draft[] {
     if (!(e.type === "system" && (e.subtype === "init" || e.subtype === "ui_invalidate"))) this.started = true;
@@ -228,6 +230,7 @@ export class ClaudeTranslator implements Translator {
       if (typeof delta.type === "string" && ABSORBED_DELTAS.has(delta.type)) return [];
       return [passThrough(e)];
     }
+    if (event.type === "message_delta") this.messageUsage.see(asText(e.api_message_id) || "msg", event.usage);
     // A message_stop naming abandoned blocks (on the line, beside event) closes deltas no assistant line will finish: kept, as data.
     if (event.type === "message_stop" && (e.abandoned_blocks !== undefined || event.abandoned_blocks !== undefined))
       return [passThrough(e)];
@@ -243,6 +246,7 @@ export class ClaudeTranslator implements Translator {
     const apiId = asText(message.id) || "msg";
     const model = nonEmpty(message.model);
     const agent = this.agentOf(e);
+    this.messageUsage.see(apiId, message.usage, model);
     const out: Draft[] = [];
     let unknown = false;
     for (const block of content) {
@@ -283,8 +287,42 @@ export class ClaudeTranslator implements Translator {
         out.push(
           draft("tool.started", { tool_call_id: callId, name, args: objectOrEmpty(block.input) }, { native, ...agent }),
         );
+      } else if (block.type === "server_tool_use") {
+        // A tool the API ran itself (web_search, web_fetch): a call all the same, its result in a later block.
+        const callId = nonEmpty(block.id) ?? `${asText(block.name) || "server_tool"}_call`;
+        const name = asText(block.name) || "server_tool";
+        this.toolNames.set(callId, name);
+        if (!agent.agent) {
+          this.lastText = null;
+          this.continuing = false;
+        }
+        out.push(
+          draft(
+            "tool.started",
+            { tool_call_id: callId, name, args: objectOrEmpty(block.input), kind: "server" },
+            { native, ...agent },
+          ),
+        );
+      } else if (typeof block.type === "string" && block.type.endsWith("_tool_result") && nonEmpty(block.tool_use_id)) {
+        // web_search_tool_result, web_fetch_tool_result, ...: a server tool's result, in the model's own message.
+        const callId = nonEmpty(block.tool_use_id)!;
+        const name = this.toolNames.get(callId) ?? "server_tool";
+        this.toolNames.delete(callId);
+        const failed = isObject(block.content) && asText(block.content.type).endsWith("_error");
+        out.push(
+          draft(
+            "tool.completed",
+            {
+              tool_call_id: callId,
+              name,
+              status: failed ? "failed" : "succeeded",
+              output: serverResultText(block.content),
+            },
+            { native, ...agent },
+          ),
+        );
       } else {
-        // redacted_thinking (encrypted, no text), server_tool_use, web_search_tool_result, ...: no canonical meaning yet.
+        // redacted_thinking (encrypted, no text), anything newer: no canonical meaning yet.
         unknown = true;
       }
     }
@@ -357,8 +395,13 @@ export class ClaudeTranslator implements Translator {
     const out: Draft[] = [];
     const usage = runUsage(e);
     if (usage) out.push(draft("usage", usage, { native }));
-    const failed = e.is_error === true || (e.is_error !== false && e.subtype !== "success");
-    if (!failed) {
+    // Older releases and SDK samples write no usage on the result: each message's own is all there is.
+    else if (!isObject(e.usage) && !isObject(e.modelUsage))
+      out.push(...this.messageUsage.drafts(amount(e.total_cost_usd)));
+    // Either says failure: an API failure is subtype "success" with is_error true, and an error_* subtype ends a run
+    // that did not finish whatever is_error says. A result with neither (older releases, SDK samples) is a success.
+    const subtype = asText(e.subtype);
+    if (e.is_error !== true && !subtype.startsWith("error")) {
       // result.result is the last text block only: after a continuation, the answer is longer.
       const text =
         (this.continued ? nonEmpty(this.lastText) : undefined) ?? nonEmpty(e.result) ?? nonEmpty(this.lastText);
@@ -372,7 +415,6 @@ export class ClaudeTranslator implements Translator {
       return out;
     }
     const reason = nonEmpty(e.terminal_reason);
-    const errors = strings(e.errors).filter((s) => s !== "");
     if (reason && ABORTED_REASONS.has(reason)) {
       // Interrupted (SIGINT): the result is often missing after one, so it decides nothing; how the
       // process was stopped (agentstream's own signal → cancelled) does, the same with or without it.
@@ -387,29 +429,28 @@ export class ClaudeTranslator implements Translator {
     }
     const partial = this.lastText === "" ? null : this.lastText;
     if (this.apiFailure) {
-      this.outcome = {
-        status: "failed",
-        error: {
-          code: this.apiFailure.error.code,
-          message: this.apiFailure.error.message,
-          retryable: this.apiFailure.error.retryable,
-        },
-        resultText: partial,
-      };
+      const { code, message, retryable } = this.apiFailure.error;
+      this.outcome = { status: "failed", error: { code, message, retryable }, resultText: partial };
       return out;
     }
     const said =
-      errors.join("; ") ||
-      (e.subtype === "success" ? nonEmpty(e.result) : undefined) ||
-      `the run failed (${asText(e.subtype) || "error"}${reason ? `, ${reason}` : ""})`;
-    if (LIMIT_SUBTYPES.has(asText(e.subtype)) || (reason && LIMIT_REASONS.has(reason))) {
-      const error = { code: "budget" as const, message: said, retryable: false };
-      out.push(draft("error", error, { native }));
-      this.outcome = { status: "failed", error, resultText: partial };
-      return out;
-    }
-    out.push(errorDraft(said, native));
-    this.outcome = { status: "failed", error: errorInfo(said), resultText: partial };
+      strings(e.errors)
+        .filter((s) => s !== "")
+        .join("; ") ||
+      errorText(e.error) ||
+      nonEmpty(e.result) ||
+      `the run failed (${subtype || "error"}${reason ? `, ${reason}` : ""})`;
+    // A limit the caller set (--max-turns, --max-budget-usd) stopped a run that was not done.
+    const error: EventPayloads["error"] =
+      LIMIT_SUBTYPES.has(subtype) || (reason && LIMIT_REASONS.has(reason))
+        ? { code: "budget", message: said, retryable: false }
+        : classifyApiError(said, count(e.api_error_status), asText(e.api_error_type));
+    out.push(draft("error", error, { native }));
+    this.outcome = {
+      status: "failed",
+      error: { code: error.code, message: error.message, retryable: error.retryable },
+      resultText: partial,
+    };
     return out;
   }
 
@@ -456,6 +497,89 @@ export class ClaudeTranslator implements Translator {
   }
 }
 
+/**
+ * The usage each API message states (on its assistant lines, one per block, and
+ * its message_delta), the largest count of each kind kept: the lines repeat the
+ * message's usage, and a streamed one's placeholder (output_tokens 1) grows.
+ * Past MESSAGES_KEPT messages the oldest are folded into one sum, so memory stays flat.
+ */
+class MessageUsage {
+  private readonly byMessage = new Map<string, TokenCounts & { model?: string }>();
+  private older: TokenCounts | undefined;
+
+  see(id: string, usage: unknown, model?: string): void {
+    if (!isObject(usage)) return;
+    const input = count(usage.input_tokens);
+    const output = count(usage.output_tokens);
+    if (input === undefined && output === undefined) return;
+    const was = this.byMessage.get(id);
+    const max = (a: number | undefined, b: number | undefined) =>
+      a === undefined ? b : b === undefined ? a : Math.max(a, b);
+    this.byMessage.set(
+      id,
+      defined({
+        input: max(was?.input, input) ?? 0,
+        output: max(was?.output, output) ?? 0,
+        cacheRead: max(was?.cacheRead, count(usage.cache_read_input_tokens)),
+        cacheWrite: max(was?.cacheWrite, count(usage.cache_creation_input_tokens)),
+        model: was?.model ?? model,
+      }),
+    );
+    if (was || this.byMessage.size <= MESSAGES_KEPT) return;
+    const oldest = this.byMessage.keys().next().value!;
+    this.older = addCounts(this.older, this.byMessage.get(oldest)!);
+    this.byMessage.delete(oldest);
+  }
+
+  /** One usage per message (scope "message": the messages' own counts, not the run's total), and the run's cost. */
+  drafts(cost: number | undefined): Draft[] {
+    const parts: Array<TokenCounts & { model?: string }> = [
+      ...(this.older ? [this.older] : []),
+      ...this.byMessage.values(),
+    ];
+    const out: Draft[] = parts
+      .filter((u) => u.input + u.output + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0) > 0)
+      .map((u) =>
+        draft(
+          "usage",
+          defined({
+            scope: "message" as const,
+            input_tokens: u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0),
+            output_tokens: u.output,
+            cache_read_input_tokens: u.cacheRead,
+            cache_write_input_tokens: u.cacheWrite,
+            model: u.model,
+          }),
+          { synthetic: true },
+        ),
+      );
+    // The cost is the run's (Claude Code's estimate): no message's.
+    if (cost)
+      out.push(
+        draft("usage", { scope: "run", input_tokens: 0, output_tokens: 0, cost_usd: cost }, { native: "result" }),
+      );
+    return out;
+  }
+}
+
+interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+function addCounts(a: TokenCounts | undefined, b: TokenCounts): TokenCounts {
+  const opt = (x: number | undefined, y: number | undefined) =>
+    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
+  return defined({
+    input: (a?.input ?? 0) + b.input,
+    output: (a?.output ?? 0) + b.output,
+    cacheRead: opt(a?.cacheRead, b.cacheRead),
+    cacheWrite: opt(a?.cacheWrite, b.cacheWrite),
+  });
+}
+
 /** One canonical message per content block: the API message's id and the block's index. */
 function blockId(apiId: string, index: number): string {
   return `${apiId}:${index}`;
@@ -468,6 +592,21 @@ function resultText(content: unknown): string {
     .filter(isObject)
     .map((b) => (b.type === "text" ? asText(b.text) : ""))
     .join("");
+}
+
+/** A server tool's result: one "title url" line per search result, an error's code, or its text. */
+function serverResultText(content: unknown): string {
+  if (isObject(content)) return asText(content.error_code) || asText(content.type);
+  if (!Array.isArray(content)) return asText(content);
+  return content
+    .filter(isObject)
+    .map((r) => [asText(r.title), asText(r.url)].filter((x) => x !== "").join(" ") || asText(r.text))
+    .join("\n");
+}
+
+/** A result's own `error`: a string, or an object with a message. */
+function errorText(error: unknown): string | undefined {
+  return isObject(error) ? nonEmpty(error.message) : nonEmpty(error);
 }
 
 /**

@@ -30,6 +30,8 @@ const STREAM_BROKE = /^stream (?:disconnected|closed) before (?:completion|respo
 /**
  * Codex CLI `codex exec --json` (docs/protocols/codex.md). Items arrive whole
  * (no deltas); `error` lines are retry notices as well as the fatal error;
+ * the answer is the message marked `phase: "final_answer"`, else the last one
+ * nothing came after;
  * `turn.failed` ends a failed run, `turn.completed` a good one with the
  * thread's running token total; a SIGINT mid-turn ends the stream with neither.
  */
@@ -42,6 +44,8 @@ export class CodexTranslator implements Translator {
   private turn = 0;
   /** The last agent message, while nothing (a tool call, a retry) came after it that would make it narration or abandoned. */
   private answer: string | null = null;
+  /** The last agent message Codex marked `phase: "final_answer"`: the answer whatever follows it. */
+  private finalAnswer: string | null = null;
   /** Tool items started, by item id, with the name they were announced with. */
   private readonly tools = new Map<string, string>();
   /** The last retry notice of the turn, until the turn ends: only then is it known whether the retried request worked. */
@@ -67,7 +71,7 @@ export class CodexTranslator implements Translator {
         return id ? [draft("session.started", { session_id: id }, { native })] : [passThrough(e)];
       }
       case "turn.started":
-        this.answer = null;
+        this.answer = this.finalAnswer = null;
         this.lastFatal = undefined;
         this.turn++;
         this.resultsIn = false;
@@ -124,14 +128,17 @@ export class CodexTranslator implements Translator {
         if (e.type !== "item.completed") return [passThrough(e)];
         const text = asText(item.text);
         this.answer = text;
+        if (item.phase === "final_answer") this.finalAnswer = text;
         return [draft("message.completed", { message_id: id, text }, { native })];
       }
       case "reasoning":
         if (e.type !== "item.completed") return [passThrough(e)];
         return [draft("reasoning.completed", { message_id: id, text: asText(item.text) }, { native })];
       case "error": {
-        // A warning (unknown model, WebSockets fallback, config notices): not a failure.
-        const rerouted = REROUTED.exec(asText(item.message));
+        // A non-fatal error (unknown model, WebSockets fallback, config notices): an `error` event, not the
+        // run's failure, which only turn.failed decides. A model rerouted is a model change.
+        const message = asText(item.message);
+        const rerouted = REROUTED.exec(message);
         if (rerouted)
           return [
             draft(
@@ -140,10 +147,13 @@ export class CodexTranslator implements Translator {
               { native },
             ),
           ];
-        return [passThrough(e)];
+        if (e.type !== "item.completed") return [passThrough(e)];
+        return [codexErrorDraft(message || "the backend reported an error", native)];
       }
       default:
-        // todo_list (the plan: started, updated per step, completed at turn end), plan, anything newer.
+        // todo_list (the agent's plan: started, updated per step, completed at turn end) is kept whole, as data:
+        // version 1 of the contract has no plan event, and its steps are notes, not work done (docs/protocols/codex.md).
+        // plan, anything newer: the same.
         return [passThrough(e)];
     }
   }
@@ -216,7 +226,8 @@ export class CodexTranslator implements Translator {
       this.usageComplete = false;
     } else if (usage) out.push(draft("usage", usage, { native }));
     out.push(...this.calls.end({ native }));
-    this.outcome = { status: "succeeded", resultText: this.answer === "" ? null : this.answer };
+    const answer = this.finalAnswer ?? this.answer;
+    this.outcome = { status: "succeeded", resultText: answer === "" ? null : answer };
     return out;
   }
 

@@ -40,6 +40,24 @@ export const evosci: BackendDefinition<"evosci"> = {
     "panel_dispatch_complete",
     "panel_dispatch_error",
   ]),
+  // Names other formats use too: a Codex stream can open with the same {"type":"error","message"} line,
+  // an unknown format can write "text" or "done". EvoSci's own fields make them its own; its error has none.
+  sharedTypes: new Set(["text", "thinking", "error", "done", "tool_call", "tool_result"]),
+  ownShape: (e) => {
+    switch (e.type) {
+      case "text":
+      case "thinking":
+        return typeof e.content === "string";
+      case "done":
+        return typeof e.response === "string" || typeof e.content === "string";
+      case "tool_call":
+        return typeof e.name === "string" && typeof e.args === "object" && e.args !== null;
+      case "tool_result":
+        return typeof e.success === "boolean";
+      default:
+        return false;
+    }
+  },
   flags: { workdir: "--workdir (absolute)", noAutoMode: "--no-auto-mode" },
   refusalHints: { model: CONFIG_HINT, provider: CONFIG_HINT },
   argv: (request) => [

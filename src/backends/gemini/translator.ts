@@ -1,4 +1,4 @@
-import type { EventPayloads } from "../../canonical/events.js";
+import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
 import { asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import {
@@ -12,13 +12,17 @@ import {
   type Translator,
 } from "../../core/translator.js";
 
+/** What Gemini CLI says when its own turn limit (maxSessionTurns) stopped the run. */
+const TURN_LIMIT = /^Maximum session turns exceeded/i;
+
 /**
  * Gemini CLI `--output-format stream-json` (docs/protocols/gemini.md). The
  * answer comes only as deltas: a message is closed by the next tool call or by
  * the result, and the result's text is the last message's. Usage is the
  * session's total, given once in the result. Turns are made up, as for
  * EvoScientist: one model call and the tool calls it makes (a call's answer
- * starts after the tool results of the one before).
+ * starts after the tool results of the one before). An `error` event of
+ * severity "error" (or none) fails the run even when its result says success.
  */
 export class GeminiTranslator implements Translator {
   readonly protocol = "gemini";
@@ -32,6 +36,8 @@ export class GeminiTranslator implements Translator {
   private lastText: string | null = null;
   private readonly toolNames = new Map<string, string>();
   private outcome: Outcome | undefined;
+  /** The first error (not a warning) of the run: it failed, whatever its result says. */
+  private fatal: ErrorInfo | undefined;
   private turn = 0;
   private turnOpen = false;
   /** A tool result came in the open turn: the model's next words are a new call. */
@@ -87,10 +93,7 @@ export class GeminiTranslator implements Translator {
         ];
       }
       case "error":
-        // Warnings (a loop detected, a hook's block) are the backend's notes, kept as data.
-        return e.severity === "error"
-          ? [errorDraft(asText(e.message) || "the backend reported an error", native)]
-          : [passThrough(e)];
+        return this.error(e);
       case "result":
         return this.result(e);
       default:
@@ -142,13 +145,33 @@ export class GeminiTranslator implements Translator {
     ];
   }
 
+  /**
+   * Warnings (a loop detected, a hook's block) are the backend's notes, kept as data. An error (severity
+   * "error", or none said) stops the run although the result that follows says success: its turn limit
+   * ("Maximum session turns exceeded"), a response it could not use.
+   */
+  private error(e: NativeEvent): Draft[] {
+    if (e.severity === "warning") return [passThrough(e)];
+    const message = asText(e.message) || "the backend reported an error";
+    const event = TURN_LIMIT.test(message)
+      ? draft("error", { code: "budget", message, retryable: false }, { native: e.type })
+      : errorDraft(message, e.type);
+    const { code, retryable } = event.payload;
+    this.fatal ??= { code, message, retryable };
+    return [event];
+  }
+
   private result(e: NativeEvent): Draft[] {
     const native = e.type;
     const out = [...this.closeMessage(native), ...this.closeTurn()];
     const usage = resultUsage(objectOrEmpty(e.stats), this.model);
     if (usage) out.push(draft("usage", usage, { native }));
+    const text = this.lastText === "" ? null : this.lastText;
     if (e.status === "success") {
-      this.outcome = { status: "succeeded", resultText: this.lastText === "" ? null : this.lastText };
+      // The error before it stopped the run: what was said so far is kept, as Claude Code's turn limit keeps it.
+      this.outcome = this.fatal
+        ? { status: "failed", error: this.fatal, resultText: text }
+        : { status: "succeeded", resultText: text };
       return out;
     }
     const error = objectOrEmpty(e.error);
@@ -157,12 +180,15 @@ export class GeminiTranslator implements Translator {
       this.outcome = { status: "cancelled", error: { code: "cancelled", message, retryable: false }, resultText: null };
       return out;
     }
+    if (error.type === "FatalTurnLimitedError") {
+      // Its turn limit (maxSessionTurns), thrown before the next model call.
+      const limit = { code: "budget" as const, message, retryable: false };
+      out.push(draft("error", limit, { native }));
+      this.outcome = { status: "failed", error: limit, resultText: text };
+      return out;
+    }
     out.push(errorDraft(message, native));
-    this.outcome = {
-      status: "failed",
-      error: errorInfo(message),
-      resultText: this.lastText === "" ? null : this.lastText,
-    };
+    this.outcome = { status: "failed", error: errorInfo(message), resultText: text };
     return out;
   }
 }
