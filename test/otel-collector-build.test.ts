@@ -17,7 +17,12 @@ const PATH_WITHOUT_GO = [dirname(process.execPath), "/usr/bin", "/bin"].join(":"
 
 function fakeProject() {
   const provided: Record<string, unknown> = {};
-  return { provided, provide: (key: string, value: unknown) => void (provided[key] = value) };
+  return {
+    provided,
+    provide: (key: string, value: unknown) => {
+      provided[key] = value;
+    },
+  };
 }
 
 describe("provideCollector (the globalSetup)", () => {
