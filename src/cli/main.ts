@@ -96,7 +96,7 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     // One prefix for every error agentstream prints, commander's own included.
-    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text)) })
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, false)) })
     .exitOverride()
     .addHelpText(
       "after",
@@ -116,9 +116,10 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
     .usage("--backend <name> [options] [--] <prompt>")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
-    .addOption(
-      new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES).makeOptionMandatory(),
-    )
+    // Only run takes a prompt: only its unknown options get the hint to pass them after --.
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, true)) })
+    // Required, but checked after the unknown options (preAction below): `--backnd` is named as a typo.
+    .addOption(new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES))
     .option("--prompt-file <file>", "read the prompt from a file instead (one trailing newline dropped)")
     .option("--bin <path>", binHelp())
     .option("--cwd <dir>", "directory the backend runs in (default: the current one)")
@@ -180,6 +181,10 @@ Exit status follows the run's outcome (see the exit-code table in the README):
 78 config/start-up, 124 timed out, 130/143 cancelled by SIGINT/SIGTERM,
 141 stdout closed.`,
     )
+    .hook("preAction", (command) => {
+      if (command.opts().backend === undefined)
+        command.error("error: required option '--backend <name>' not specified");
+    })
     .action(async (prompt: string | undefined, opts) => {
       const { runCommand } = await import("./run-command.js");
       await runCommand(prompt, opts);
@@ -353,10 +358,10 @@ export async function main(argv: string[]): Promise<void> {
  * with a hint where one helps. The message quotes the user's arguments: their
  * control characters are shown, never sent.
  */
-function withOurPrefix(text: string): string {
+function withOurPrefix(text: string, takesPrompt: boolean): string {
   const said = text.replace(/^error: /, "agentstream: ");
   const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
-  if (!unknown) return showControlsInLines(said);
+  if (!unknown || !takesPrompt) return showControlsInLines(said);
   const arg = JSON.stringify(unknown[1]);
   return showControlsInLines(
     `${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`,
