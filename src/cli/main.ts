@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { AgentstreamError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
+import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 import { addOtlpOptions, parseEndpoint } from "./otlp-options.js";
@@ -195,7 +196,7 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
     .addOption(
-      new Option("--from <backend>", "protocol of the input; auto detects it from the first event")
+      new Option("--from <backend>", `protocol of the input; auto tells it by content, reading at most ${MAX_HELD_BYTES / 1024 / 1024} MiB before it guesses`)
         .choices(["auto", ...BACKEND_NAMES])
         .default("auto"),
     )
