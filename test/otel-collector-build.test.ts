@@ -114,7 +114,7 @@ describe("Go's caches (goCaches, goEnv)", () => {
       ...priv,
       private: true,
     });
-    expect(goCaches(undefined)).toEqual({ ...priv, private: true });
+    expect(goCaches("")).toEqual({ ...priv, private: true });
   });
 
   it("goEnv: only a private module cache is made deletable (-modcacherw); go.sum is the law either way", () => {
