@@ -70,3 +70,12 @@ describe("normalize --help says how auto-detection works, as the README does", (
     expect(README).toContain("at most 1 MiB of them");
   });
 });
+
+describe("the README's library run() example runs as written", () => {
+  it("its cwd is a folder every machine has (tmpdir()), not a made-up path", () => {
+    const example = README.split("```ts\n").find((block) => block.includes("for await (const event of run({"))!;
+    const cwd = /cwd: ([^,]+),/.exec(example)![1]!;
+    expect(cwd).toBe("tmpdir()");
+    expect(example).toContain('import { tmpdir } from "node:os";');
+  });
+});
