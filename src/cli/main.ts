@@ -196,7 +196,10 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
     .addOption(
-      new Option("--from <backend>", `protocol of the input; auto tells it by content, reading at most ${MAX_HELD_BYTES / 1024 / 1024} MiB before it guesses`)
+      new Option(
+        "--from <backend>",
+        `protocol of the input; auto tells it by content, reading at most ${MAX_HELD_BYTES / 1024 / 1024} MiB before it guesses`,
+      )
         .choices(["auto", ...BACKEND_NAMES])
         .default("auto"),
     )
