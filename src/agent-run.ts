@@ -88,7 +88,7 @@ export async function planRun(
         })
       : false,
   };
-  const file = executable.found ? executable.path : definition.executableNames[0]!;
+  const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
   const command = redactSecretValues(

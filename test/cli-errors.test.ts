@@ -23,4 +23,34 @@ describe("usage errors", () => {
       'hint: to pass "-x" as the prompt, put it after --: agentstream run --backend NAME -- "-x"',
     );
   });
+
+  it.each([
+    [["normalize", "--frm", "pi"], "--frm", "--from"],
+    [["report", "--formt", "md", "x.jsonl"], "--formt", "--format"],
+    [["verify", "--quite"], "--quite", undefined],
+  ])(
+    "%j: the unknown option named, a suggestion where one is close, no prompt hint (only run has a prompt)",
+    async (args, given, suggested) => {
+      const run = await runCli(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`agentstream: unknown option '${given}'`);
+      if (suggested) expect(run.stderr).toContain(`(Did you mean ${suggested}?)`);
+      expect(run.stderr).not.toMatch(/hint: .*prompt/);
+    },
+  );
+
+  it("run --backnd evosci: names the unknown option and suggests --backend, not only that --backend is missing", async () => {
+    const run = await runCli(["run", "--backnd", "evosci", "hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("agentstream: unknown option '--backnd'");
+    expect(run.stderr).toContain("(Did you mean --backend?)");
+    expect(run.stderr).not.toContain("required option");
+  });
+
+  it("run without --backend still says it is required", async () => {
+    const run = await runCli(["run", "hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("agentstream: required option '--backend <name>' not specified");
+    expect(run.stdout).toBe("");
+  });
 });

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LineSplitter, type Line } from "../src/core/line-splitter.js";
 import { MAX_HELD_BYTES } from "../src/core/translation-session.js";
+import { SAMPLES } from "./helpers/cli.js";
 import { translate } from "./helpers/translate.js";
 
 function split(chunks: (string | Buffer)[], maxLineBytes?: number): Line[] {
@@ -107,7 +109,7 @@ describe("framing through a translation", () => {
 });
 
 describe("auto-detection", () => {
-  const pi = readFileSync(new URL("../../shared/samples/pi/1.6.0-text.jsonl", import.meta.url), "utf8");
+  const pi = readFileSync(join(SAMPLES, "pi/1.6.0-text.jsonl"), "utf8");
 
   it("detects a pi stream after many short warning lines (bounded by bytes, not a line count)", () => {
     const warnings = "Warning: something minor\n".repeat(5000);

@@ -63,6 +63,9 @@ describe("normalize on stderr", () => {
     expect(stderrLines(run)).toEqual([
       expect.stringMatching(/^agentstream: .*empty\.jsonl: empty input, read as evosci \(a guess\) · .*exit 76$/),
     ]);
+    // Nothing was read, so no backend crashed: the line says the input was empty.
+    expect(run.stderr).toContain("the input was empty: nothing to translate (backend_crashed)");
+    expect(run.stderr).not.toContain("the backend crashed");
   });
 
   it("--from evosci on an Atomic stream: try --from atomic", async () => {

@@ -64,10 +64,10 @@ describe("README", () => {
 describe("README set-up", () => {
   const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-  it("says `npm install && npm run demo`, and the demo builds first: it works on a fresh clone, which has no dist/", {
+  it("says `npm install && npm run -s demo`, and the demo builds first: it works on a fresh clone, which has no dist/", {
     timeout: 180_000,
   }, () => {
-    expect(README).toContain("npm install && npm run demo");
+    expect(README).toContain("npm install && npm run -s demo");
     const clone = mkdtempSync(join(tmpdir(), "agentstream-clone-"));
     try {
       // What git would check out (this worktree's files, committed or not), with the installed node_modules
@@ -84,7 +84,7 @@ describe("README set-up", () => {
       }
       symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"));
       const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
-      const demo = spawnSync("npm", ["run", "demo"], {
+      const demo = spawnSync("npm", ["run", "-s", "demo"], {
         cwd: clone,
         env: { ...env, REPLAY_SPEED: "200", NO_COLOR: "1" },
         encoding: "utf8",
@@ -92,6 +92,8 @@ describe("README set-up", () => {
       });
       expect(demo.status, demo.stderr).toBe(0);
       expect(demo.stdout).toMatch(/"type":"run\.finished".*"status":"succeeded"/);
+      // Only the stream on stdout (`npm run -s demo | jq -c .type`): no banner of npm's.
+      for (const line of demo.stdout.trimEnd().split("\n")) expect(() => JSON.parse(line), line).not.toThrow();
     } finally {
       rmSync(clone, { recursive: true, force: true });
     }

@@ -1,4 +1,5 @@
-import { createReadStream, fstatSync, openSync } from "node:fs";
+import { createReadStream, fstatSync, openSync, type Stats } from "node:fs";
+import { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import { UsageError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
@@ -17,7 +18,7 @@ const READ_CHUNK_BYTES = 64 * 1024;
  */
 export function openInput(file: string): Readable {
   if (file === "-") {
-    if (isDirectory(0))
+    if (statOf(0)?.isDirectory())
       throw new UsageError("cannot read stdin: it is a directory", "give a file, or pipe a stream into agentstream");
     return process.stdin;
   }
@@ -27,14 +28,18 @@ export function openInput(file: string): Readable {
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
   }
-  if (isDirectory(fd)) throw new UsageError(`cannot read ${file}: it is a directory`);
+  const stat = statOf(fd);
+  if (stat?.isDirectory()) throw new UsageError(`cannot read ${file}: it is a directory`);
+  // A FIFO or a process substitution's pipe (/dev/fd/N): read without blocking, as stdin is. A file
+  // stream's read blocks a thread until the writer writes or closes, and destroying it waits for that.
+  if (stat?.isFIFO() || stat?.isSocket()) return new Socket({ fd, readable: true, writable: false });
   return createReadStream(file, { fd, highWaterMark: READ_CHUNK_BYTES });
 }
 
-function isDirectory(fd: number): boolean {
+function statOf(fd: number): Stats | undefined {
   try {
-    return fstatSync(fd).isDirectory();
+    return fstatSync(fd);
   } catch {
-    return false; // a closed or odd descriptor: reading it will say what is wrong
+    return undefined; // a closed or odd descriptor: reading it will say what is wrong
   }
 }

@@ -5,6 +5,7 @@ import { AgentstreamError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "../core/limits.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
+import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 import { addOtlpOptions, parseEndpoint } from "./otlp-options.js";
@@ -104,7 +105,7 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     // One prefix for every error agentstream prints, commander's own included.
-    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text)) })
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, false)) })
     .exitOverride()
     .addHelpText(
       "after",
@@ -124,9 +125,10 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
     .usage("--backend <name> [options] [--] <prompt>")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
-    .addOption(
-      new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES).makeOptionMandatory(),
-    )
+    // Only run takes a prompt: only its unknown options get the hint to pass them after --.
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, true)) })
+    // Required, but checked after the unknown options (preAction below): `--backnd` is named as a typo.
+    .addOption(new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES))
     .option("--prompt-file <file>", "read the prompt from a file instead (one trailing newline dropped)")
     .option("--bin <path>", binHelp())
     .option("--cwd <dir>", "directory the backend runs in (default: the current one)")
@@ -203,6 +205,10 @@ Exit status follows the run's outcome (see the exit-code table in the README):
 78 config/start-up, 124 timed out, 130/143 cancelled by SIGINT/SIGTERM,
 141 stdout closed.`,
     )
+    .hook("preAction", (command) => {
+      if (command.opts().backend === undefined)
+        command.error("error: required option '--backend <name>' not specified");
+    })
     .action(async (prompt: string | undefined, opts) => {
       const { runCommand } = await import("./run-command.js");
       await runCommand(prompt, opts);
@@ -213,7 +219,10 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
     .addOption(
-      new Option("--from <backend>", "protocol of the input; auto detects it from the first event")
+      new Option(
+        "--from <backend>",
+        `protocol of the input; auto tells it by content, reading at most ${MAX_HELD_BYTES / 1024 / 1024} MiB before it guesses`,
+      )
         .choices(["auto", ...BACKEND_NAMES])
         .default("auto"),
     )
@@ -376,10 +385,10 @@ export async function main(argv: string[]): Promise<void> {
  * with a hint where one helps. The message quotes the user's arguments: their
  * control characters are shown, never sent.
  */
-function withOurPrefix(text: string): string {
+function withOurPrefix(text: string, takesPrompt: boolean): string {
   const said = text.replace(/^error: /, "agentstream: ");
   const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
-  if (!unknown) return showControlsInLines(said);
+  if (!unknown || !takesPrompt) return showControlsInLines(said);
   const arg = JSON.stringify(unknown[1]);
   return showControlsInLines(
     `${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`,

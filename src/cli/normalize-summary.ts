@@ -46,15 +46,26 @@ export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
         ? `no JSON event in ${plural(unparsed, "line")}`
         : `${plural(f.nativeEvents, "JSON event")}${unparsed > 0 ? ` and ${plural(unparsed, "other line")}` : ""}`;
   const name = f.input === "-" ? "stdin" : showControls(f.input);
-  const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${withError(summaryLines(f.finished, c, ONE_LINE)[0]!, f.finished)}\n`;
+  const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${outcomeOf(f, c)}\n`;
   return hint === undefined ? line : `${line}hint: ${hint}\n`;
+}
+
+/** The outcome's part of the line; for an empty input, that it was empty (no backend ran, none crashed). */
+function outcomeOf(f: NormalizeFacts, c: ChalkInstance): string {
+  const error = f.finished.status === "succeeded" ? undefined : f.finished.error;
+  if (f.bytesRead > 0 || !error) return withError(summaryLines(f.finished, c, ONE_LINE)[0]!, f.finished);
+  const head = summaryLines({ ...f.finished, error: undefined }, c, ONE_LINE)[0]!;
+  return beforeExit(head, ` · the input was empty: nothing to translate (${showControls(error.code)})`);
 }
 
 /** The summary's head with the error's code and the first line of its message before the exit code: this one line is all normalize says. */
 function withError(head: string, finished: EventOf<"run.finished">): string {
   const error = finished.status === "succeeded" ? undefined : finished.error;
   if (!error) return head;
-  const said = ` · ${showControls(error.code)}: ${firstLine(error.message)}`;
+  return beforeExit(head, ` · ${showControls(error.code)}: ${firstLine(error.message)}`);
+}
+
+function beforeExit(head: string, said: string): string {
   const exit = / · exit \d+$/.exec(head);
   return exit ? `${head.slice(0, exit.index)}${said}${exit[0]}` : `${head}${said}`;
 }

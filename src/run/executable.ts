@@ -2,7 +2,10 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { LaunchSpec } from "./launch-spec.js";
 
-export type ExecutableLookup = { found: true; path: string } | { found: false; message: string; hint: string };
+/** `tried`: the path --bin or the variable named, when that is what is missing (the command line shows it). */
+export type ExecutableLookup =
+  | { found: true; path: string }
+  | { found: false; message: string; hint: string; tried?: string };
 
 /**
  * Where the backend's executable is: `--bin`, else the backend's
@@ -17,7 +20,12 @@ export function findExecutable(spec: LaunchSpec, bin: string | undefined, env: N
     const path = resolve(given);
     const problem = whyNotRunnable(path);
     if (problem)
-      return { found: false, message: `${spec.displayName} executable ${path} (from ${source}) ${problem}`, hint };
+      return {
+        found: false,
+        message: `${spec.displayName} executable ${path} (from ${source}) ${problem}`,
+        hint,
+        tried: path,
+      };
     return { found: true, path };
   }
   for (const dir of (env.PATH ?? "").split(delimiter)) {

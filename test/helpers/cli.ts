@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const BIN = fileURLToPath(new URL("../../bin/agentstream.js", import.meta.url));
-export const SAMPLES = fileURLToPath(new URL("../../../shared/samples/", import.meta.url));
+export const SAMPLES = fileURLToPath(new URL("../fixtures/samples/", import.meta.url));
 
 export interface CliResult {
   code: number | null;

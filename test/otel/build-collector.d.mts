@@ -3,5 +3,11 @@ export declare const SOURCE_DIR: string;
 export declare class GoMissingError extends Error {}
 export declare function collectorHash(): string;
 export declare function collectorPath(): string;
-export declare function goEnv(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+export interface GoCaches {
+  GOMODCACHE: string;
+  GOCACHE: string;
+  private: boolean;
+}
+export declare function goCaches(goEnvOutput?: string, exists?: (path: string) => boolean): GoCaches;
+export declare function goEnv(base?: NodeJS.ProcessEnv, caches?: GoCaches): NodeJS.ProcessEnv;
 export declare function ensureCollector(options?: { log?: (line: string) => void }): Promise<string>;

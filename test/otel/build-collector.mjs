@@ -6,9 +6,11 @@
 // renamed into place, so a half-built binary is never seen (two worktrees that
 // share .cache/otelcol may build at once: the last rename wins, both whole).
 //
-// Go's module and build caches stay under .cache/go/, so a CI machine that
-// keeps .cache/ builds warm, and one that does not downloads again (from the Go
-// module proxy, as `go` does by default): the cache is used, never depended on.
+// Go's module and build caches are the user's own (`go env GOMODCACHE GOCACHE`)
+// where those folders exist, so a machine that has built Go before downloads
+// nothing twice; else they go under .cache/go/. A machine that keeps neither
+// downloads again (from the Go module proxy, as `go` does by default): a cache
+// is used, never depended on.
 //
 //   node test/otel/build-collector.mjs   # prints the binary's path on stdout
 //
@@ -56,21 +58,37 @@ export function collectorPath() {
   return join(process.env.AGENTSTREAM_OTELCOL_DIR || join(CACHE, "otelcol"), collectorHash(), "otelcol");
 }
 
-/** The environment every `go` command here runs with: caches under .cache/go/, the machine's own Go. */
-export function goEnv(base = process.env) {
+/**
+ * The Go caches a build uses: the user's (`go env GOMODCACHE GOCACHE`) when both folders exist, else
+ * private ones under .cache/go/ (`private: true`). `goEnvOutput` stands for `go env`'s two lines.
+ */
+export function goCaches(goEnvOutput = userGoCaches(), exists = existsSync) {
+  const [modcache, buildcache] = (goEnvOutput ?? "").split("\n").map((line) => line.trim());
+  if (modcache && buildcache && exists(modcache) && exists(buildcache))
+    return { GOMODCACHE: modcache, GOCACHE: buildcache, private: false };
+  return { GOMODCACHE: join(CACHE, "go", "mod"), GOCACHE: join(CACHE, "go", "build"), private: true };
+}
+
+function userGoCaches(base = process.env) {
+  const result = spawnSync("go", ["env", "GOMODCACHE", "GOCACHE"], { env: base, encoding: "utf8" });
+  return result.error || result.status !== 0 ? undefined : result.stdout;
+}
+
+/** The environment every `go` command here runs with: the caches of goCaches(), the machine's own Go. */
+export function goEnv(base = process.env, caches = goCaches(userGoCaches(base))) {
   return {
     ...base,
-    GOMODCACHE: join(CACHE, "go", "mod"),
-    GOCACHE: join(CACHE, "go", "build"),
-    // -modcacherw: the module cache can be deleted with rm -rf; -mod=readonly: go.sum is the law.
-    GOFLAGS: "-modcacherw -mod=readonly -buildvcs=false",
+    GOMODCACHE: caches.GOMODCACHE,
+    GOCACHE: caches.GOCACHE,
+    // -modcacherw (private cache only): it can be deleted with rm -rf; -mod=readonly: go.sum is the law.
+    GOFLAGS: `${caches.private ? "-modcacherw " : ""}-mod=readonly -buildvcs=false`,
     GOTOOLCHAIN: "local",
     CGO_ENABLED: "0",
   };
 }
 
-function goVersion() {
-  const result = spawnSync("go", ["version"], { env: goEnv(), encoding: "utf8" });
+function goVersion(env) {
+  const result = spawnSync("go", ["version"], { env, encoding: "utf8" });
   if (result.error || result.status !== 0) return undefined;
   return result.stdout.trim();
 }
@@ -82,7 +100,8 @@ function goVersion() {
 export async function ensureCollector({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const binary = collectorPath();
   if (existsSync(binary)) return binary;
-  const version = goVersion();
+  const env = goEnv();
+  const version = goVersion(env);
   if (!version) throw new GoMissingError();
 
   const dir = join(binary, "..");
@@ -90,14 +109,14 @@ export async function ensureCollector({ log = (line) => process.stderr.write(`${
   const temporary = join(dir, `otelcol.tmp-${process.pid}-${Date.now()}`);
   const started = Date.now();
   log(
-    `otelcol: building the test OpenTelemetry Collector with ${version} into ${dir} (a cold build downloads the modules and takes a few minutes)`,
+    `otelcol: building the test OpenTelemetry Collector with ${version} into ${dir}, Go's caches in ${env.GOMODCACHE} and ${env.GOCACHE} (a cold build downloads about 450 MB of modules and takes a few minutes)`,
   );
   const heartbeat = setInterval(
     () => log(`otelcol: still building (${Math.round((Date.now() - started) / 1000)} s)`),
     30_000,
   );
   try {
-    await run("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", temporary, "."], log);
+    await run("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", temporary, "."], env, log);
     renameSync(temporary, binary);
   } finally {
     clearInterval(heartbeat);
@@ -107,9 +126,9 @@ export async function ensureCollector({ log = (line) => process.stderr.write(`${
   return binary;
 }
 
-function run(command, args, log) {
+function run(command, args, env, log) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: SOURCE_DIR, env: goEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd: SOURCE_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
     let tail = "";
     const relay = (chunk) => {
       const text = chunk.toString("utf8");

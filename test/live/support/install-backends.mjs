@@ -7,7 +7,9 @@ import { nativePlatform } from "./latest.mjs";
 import { NODE_22 } from "./live-targets.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 
-const CACHE_DIR = fileURLToPath(new URL("../../../.cache/live/", import.meta.url));
+// AGENTSTREAM_LIVE_CACHE_DIR moves it (CI's fresh clone reuses the original checkout's .cache/live/).
+const CACHE_DIR =
+  process.env.AGENTSTREAM_LIVE_CACHE_DIR || fileURLToPath(new URL("../../../.cache/live/", import.meta.url));
 const MARKER = ".installed.json";
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 

@@ -1,0 +1,46 @@
+// .ci/run tests what a new user gets: a clone of HEAD in an empty temporary folder (nothing beside
+// it), the README's own set-up commands run there as written, then the live suite.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CI = readFileSync(new URL("../.ci/run", import.meta.url), "utf8");
+const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+
+/** The commands of the README's Set-up code block, comments and blank lines left out. */
+function readmeSetup(): string[] {
+  const section = README.slice(README.indexOf("\n## Set-up\n"));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s*#.*$/, "").trim())
+    .filter((line) => line !== "");
+}
+
+describe(".ci/run", () => {
+  it("clones HEAD into a fresh temporary folder and works there, never in the checkout", () => {
+    expect(CI).toMatch(/WORK="\$\(mktemp -d\)"/);
+    expect(CI).toMatch(/git clone [^\n]*"\$SOURCE" "\$CLONE"/);
+    expect(CI).toMatch(/checkout --quiet --detach "\$COMMIT"/);
+    const afterClone = CI.slice(CI.indexOf('cd "$CLONE"'));
+    expect(afterClone).not.toContain("$SOURCE");
+  });
+
+  it("reads the README's set-up commands and runs each: its extraction gives the README's block", () => {
+    const pipeline = /mapfile -t setup < <\((.*)\)\n/.exec(CI)![1]!;
+    const extracted = spawnSync("bash", ["-c", pipeline], { cwd: ROOT, encoding: "utf8" });
+    expect(extracted.status, extracted.stderr).toBe(0);
+    expect(extracted.stdout.trimEnd().split("\n")).toEqual(readmeSetup());
+    expect(readmeSetup()).toEqual(["npm install && npm run -s demo", "npm test"]);
+    expect(CI).toContain('bash -euo pipefail -c "$command"');
+  });
+
+  it("then the live suite, with a marked place for the lint step; caches come only through variables", () => {
+    expect(CI.indexOf("npm run test:live")).toBeGreaterThan(CI.indexOf('bash -euo pipefail -c "$command"'));
+    expect(CI).toMatch(/# Lint: `npm run lint` goes here/);
+    for (const variable of ["AGENTSTREAM_OTELCOL_DIR", "AGENTSTREAM_LIVE_CACHE_DIR"])
+      expect(CI).toMatch(new RegExp(`export ${variable}="\\$\\{${variable}:-\\$SOURCE/\\.cache/`));
+  });
+});
