@@ -4,7 +4,7 @@ import type { TestProject } from "vitest/node";
 import { installBackends } from "./support/install-backends.mjs";
 import { latestTargets } from "./support/latest.mjs";
 import { selectedTargets, wantsLatest } from "./support/live-targets.mjs";
-import { RESULTS_DIR } from "./support/results-dir.mjs";
+import { RESULTS_DIR } from "./support/results-dir.js";
 
 /**
  * Install (or find in the cache) every live target before any test runs; with

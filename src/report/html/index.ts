@@ -6,7 +6,7 @@ import type { ReportBuilder } from "../builder.js";
 import { DEFAULT_LIMITS, RunCollector, type HtmlLimits, type ReportData, type RunData } from "./model.js";
 import { renderPage } from "./page.js";
 
-export { DEFAULT_LIMITS, type HtmlLimits } from "./model.js";
+export type { HtmlLimits } from "./model.js";
 
 export interface HtmlReportOptions {
   /** The page's title and heading. */
