@@ -86,18 +86,24 @@ async function installFromNpm(dir, target, node) {
 async function installNativeFromNpm(dir, target) {
   await npmInstall(dir, `${target.package}@${target.version}`);
   const platform = nativePlatform();
-  const platformPackage = `${target.package}-${platform}`;
+  // The platform packages' prefix, where it is not the package's own name (OpenCode's: opencode-linux-x64).
+  const platformPackage = `${target.platformPackage ?? target.package}-${platform}`;
   const platformDir = join(dir, "node_modules", ...platformPackage.split("/"));
   if (!existsSync(platformDir))
     throw new Error(
       `${target.package}@${target.version}: no ${platformPackage} was installed (its optional dependency for this platform)`,
     );
-  const executable = [join(platformDir, target.command), ...vendorBinaries(platformDir, target.command)].find((path) =>
-    existsSync(path),
-  );
+  const executable = [
+    join(platformDir, target.command),
+    ...vendorBinaries(platformDir, target.command),
+    // OpenCode's, under bin/.
+    join(platformDir, "bin", target.command),
+  ].find((path) => existsSync(path));
   if (executable === undefined)
     throw new Error(`${target.package}@${target.version}: no ${target.command} binary in ${platformPackage}`);
-  return { executable, runtime: `native ${platform}`, reported: await reportedVersion(executable) };
+  // The platform package's own version can differ from the wrapper's: the runtime names the binary's.
+  const { version } = JSON.parse(readFileSync(join(platformDir, "package.json"), "utf8"));
+  return { executable, runtime: `native ${platformPackage} ${version}`, reported: await reportedVersion(executable) };
 }
 
 function vendorBinaries(platformDir, command) {
