@@ -54,6 +54,8 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   terminalTypes: ReadonlySet<string>;
   /** Native event types of this protocol: a stream whose first known event has one is this protocol's (the registry's order breaks ties). */
   nativeTypes?: ReadonlySet<string>;
+  /** Whether an event is surely this protocol's by its content, whatever its type (OpenCode's `error` and `text`, which EvoScientist writes too). */
+  claims?: (event: NativeEvent) => boolean;
   /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
   tellApart?: () => MemberDetector;
   createTranslator(): Translator;

@@ -4,7 +4,7 @@ import type { BackendDefinition, MemberDetector } from "./definition.js";
 /**
  * Tells the backend from what a stream carries, one event at a time: the
  * protocol shows in the first event of a type only it writes (the registry's
- * order breaks ties); backends that share a protocol (pi and Atomic) are then
+ * order breaks ties), or in an event its protocol claims by content; backends that share a protocol (pi and Atomic) are then
  * told apart by that protocol's own MemberDetector.
  */
 export class ContentDetector implements BackendDetector {
@@ -39,7 +39,7 @@ export class ContentDetector implements BackendDetector {
         this.canonicalEvents++;
         return undefined;
       }
-      const family = protocolOwner(this.backends, event.type);
+      const family = protocolOwner(this.backends, event);
       if (!family) return undefined;
       this.family = family;
       if (this.backends.filter((b) => b.protocol === family.protocol).length === 1) return this.decide(family.name);
@@ -61,9 +61,12 @@ export class ContentDetector implements BackendDetector {
   }
 }
 
-/** The first backend (in the registry's order) whose protocol writes this native type. */
-export function protocolOwner<B extends BackendDefinition>(backends: readonly B[], type: string): B | undefined {
-  return backends.find((b) => b.nativeTypes?.has(type));
+/**
+ * The backend whose protocol this native event is: one that claims it by its content (a type
+ * another protocol writes too), else the first (in the registry's order) that writes its type.
+ */
+export function protocolOwner<B extends BackendDefinition>(backends: readonly B[], event: NativeEvent): B | undefined {
+  return backends.find((b) => b.claims?.(event)) ?? backends.find((b) => b.nativeTypes?.has(event.type));
 }
 
 function isCanonical(e: NativeEvent): boolean {

@@ -61,7 +61,7 @@ export function backendDetector(): BackendDetector {
  * ContentDetector tells them apart by content).
  */
 export function detectBackend(first: NativeEvent): BackendName {
-  return (protocolOwner(BACKENDS as readonly BackendDefinition<BackendName>[], first.type) ?? FALLBACK).name;
+  return (protocolOwner(BACKENDS as readonly BackendDefinition<BackendName>[], first) ?? FALLBACK).name;
 }
 
 /** The registry as the core's translation session sees it. */

@@ -43,15 +43,16 @@ describe.skipIf(!opencode)("opencode-1.18.33 live, OpenCode's own cases", () => 
     expect(eventsOfType(run, "error")).toEqual([expect.objectContaining({ code: "overloaded", http_status: 503 })]);
   });
 
-  it("a command that fails is a failed tool call; the run still succeeds", async () => {
+  it("a command that exits non-zero (completed for OpenCode, exit 2 in its metadata) is a failed tool call; the run still succeeds", async () => {
     const run = await checkedRun(opencode!, "toolfail");
     expectSucceeded(run, ANSWERS.toolfailFinal);
     expect(eventsOfType(run, "tool.started")).toEqual([
       expect.objectContaining({ name: "bash", args: { command: FAILING_COMMAND } }),
     ]);
     expect(eventsOfType(run, "tool.completed")).toEqual([
-      expect.objectContaining({ status: "succeeded", output: expect.stringContaining("no-such-file") }),
+      expect.objectContaining({ status: "failed", output: expect.stringContaining("no-such-file") }),
     ]);
+    expect(run.finished.counts).toMatchObject({ tool_calls: 1, tool_failures: 1 });
     expect(run.server.requestsFor("toolfail")).toHaveLength(2);
   });
 

@@ -16,6 +16,9 @@ export const opencode: BackendDefinition<"opencode"> = {
   terminalTypes: new Set(["done"]),
   // Its part types, in snake case, are its alone.
   nativeTypes: new Set(["step_start", "step_finish", "tool_use"]),
+  // Every line carries the session id (ses_...) and its time in epoch milliseconds: a stream of one error line is OpenCode's, not EvoScientist's.
+  claims: (event) =>
+    typeof event.sessionID === "string" && event.sessionID.startsWith("ses_") && typeof event.timestamp === "number",
   flags: { model: "--model (PROVIDER/MODEL, as OpenCode names models)", workdir: "--dir" },
   refusalHints: {
     provider: "OpenCode names the provider in the model: --model PROVIDER/MODEL",

@@ -127,7 +127,10 @@ export class OpencodeTranslator implements Translator {
     const name = asText(part.tool) || "tool";
     // Words before a tool call are narration, not the answer.
     this.answer = null;
-    const failed = state.status === "error";
+    // A command that ran and exited non-zero is "completed", its exit status in the metadata.
+    const exit = objectOrEmpty(state.metadata).exit;
+    const threw = state.status === "error";
+    const failed = threw || (typeof exit === "number" && exit !== 0);
     const time = objectOrEmpty(state.time);
     const start = amount(time.start);
     const finish = amount(time.end);
@@ -139,7 +142,7 @@ export class OpencodeTranslator implements Translator {
           tool_call_id: id,
           name,
           status: failed ? ("failed" as const) : ("succeeded" as const),
-          output: failed ? asText(state.error) : asText(state.output),
+          output: threw ? asText(state.error) : asText(state.output),
           duration_ms: start !== undefined && finish !== undefined && finish >= start ? finish - start : undefined,
         }),
         { native },
