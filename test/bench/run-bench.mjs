@@ -73,6 +73,8 @@ const { values: options } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     only: { type: "string", multiple: true },
+    // Some protocols only (repeatable): `--protocol opencode`.
+    protocol: { type: "string", multiple: true },
     agentstream: { type: "string", default: `${REPO}bin/agentstream.js` },
     compare: { type: "string" },
     // A partial run (--only) does not replace the full figures.
@@ -95,7 +97,7 @@ if (!canMeasureResources) log("GNU time (/usr/bin/time) is not installed: CPU ti
 
 const throughput = [];
 for (const size of SIZES.filter((s) => measures(s.part))) {
-  for (const protocol of size.protocols) {
+  for (const protocol of size.protocols.filter((p) => !options.protocol || options.protocol.includes(p))) {
     const stream = await nativeStream(protocol, size.megabytes, log);
     log(`throughput: ${protocol} ${size.label}`);
     const { label: sizeLabel, rounds, withoutValidation } = size;
