@@ -25,7 +25,7 @@ const exit = (code: number | null, signal: NodeJS.Signals | null = null) => ({
 
 function finished(lines: string[], options = {}) {
   const { events } = translate(`${lines.join("\n")}\n`, { from: "opencode", ...options });
-  return { events, finished: events.at(-1) as Record<string, unknown> };
+  return { events, finished: events.at(-1) as unknown as Record<string, unknown> };
 }
 
 describe("opencode definition", () => {
