@@ -56,7 +56,7 @@ describe.skipIf(!opencode)("opencode-1.18.33 live, OpenCode's own cases", () => 
     expect(run.server.requestsFor("toolfail")).toHaveLength(2);
   });
 
-  it("ends as cancelled on SIGINT while a model command runs, with no process left", async () => {
+  it("ends as cancelled on SIGINT while a model command runs; OpenCode itself is gone", async () => {
     const run = await checkedRun(opencode!, "slowtool", { interrupt: () => processesRunning(SLOW_SLEEP).length > 0 });
     expect(run.finished, run.stderr).toMatchObject({
       status: "cancelled",
@@ -68,8 +68,20 @@ describe.skipIf(!opencode)("opencode-1.18.33 live, OpenCode's own cases", () => 
     // OpenCode writes a call only once it has finished: this one never is.
     expect(eventsOfType(run, "tool.started")).toEqual([]);
     expect(run.server.requestsFor("slowtool")).toHaveLength(1);
-    // Stopping its process group took the model's command with it; OpenCode itself is gone too.
-    await expect.poll(() => processesRunning(SLOW_SLEEP), { timeout: 10_000, interval: 200 }).toEqual([]);
     await expect.poll(() => processesRunning(opencode!.executable), { timeout: 10_000, interval: 200 }).toEqual([]);
+  });
+
+  // A known defect, kept failing on purpose: OpenCode runs each command of its shell tool in a process
+  // group of its own and dies on the signal without stopping it, so the signal agentstream sends to
+  // OpenCode's group never reaches the command (orphaned to init, it runs on). Stopping it needs
+  // agentstream to signal the backend's descendants too (src/run/). When that is done, this passes
+  // and `it.fails` reports it: make it an `it`.
+  it.fails("leaves no model command running after SIGINT (it does: the command has its own process group)", async () => {
+    await checkedRun(opencode!, "slowtool", { interrupt: () => processesRunning(SLOW_SLEEP).length > 0 });
+    try {
+      await expect.poll(() => processesRunning(SLOW_SLEEP), { timeout: 5_000, interval: 200 }).toEqual([]);
+    } finally {
+      for (const pid of processesRunning(SLOW_SLEEP)) process.kill(pid, "SIGKILL");
+    }
   });
 });

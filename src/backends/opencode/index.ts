@@ -9,8 +9,8 @@ export const opencode: BackendDefinition<"opencode"> = {
   executableNames: ["opencode"],
   binEnvVar: "AGENTSTREAM_OPENCODE_BIN",
   install: "npm install -g opencode-ai",
-  // Either signal ends it at once, with no line for the step under way; to its process group, it takes
-  // the commands its shell tool runs along.
+  // Either signal ends it at once, with no line for the step under way. Its shell tool's commands have
+  // process groups of their own: the signal to its group does not reach them (docs/protocols/opencode.md).
   stopSignal: "SIGTERM",
   // 1.18 writes no final line; newer releases end with done.
   terminalTypes: new Set(["done"]),
