@@ -72,6 +72,7 @@ describe("auto-detection by content", () => {
       "atomic/sigterm.jsonl",
       "codex/not-trusted.native.jsonl", // empty: Codex refused to start
       "evosci/startup-failure.native.jsonl", // empty
+      "opencode-1.18.33/slow.jsonl", // empty: OpenCode dies on the signal without a line
       "pi-0.73.1/error400.jsonl",
       "pi-0.73.1/error503.jsonl",
       "pi-0.84.4/slow.jsonl", // cut mid-answer
