@@ -82,6 +82,7 @@ const GENERATED: Record<string, { first: string; passedThrough: string[]; exerci
     exercises: ["reasoning.completed", "turn.started", "turn.completed", "usage"],
   },
   gemini: { first: "init", passedThrough: [], exercises: ["message.delta", "turn.started", "usage"] },
+  opencode: { first: "step_start", passedThrough: [], exercises: ["message.completed", "turn.started", "usage"] },
 };
 
 describe("bench datasets: the generated native streams", () => {

@@ -110,7 +110,7 @@ describe("classifyError", () => {
   // Issue 25: a file the agent may not touch is its tool's failure (exit 1), not the credentials' (auth, exit 77).
   it.each([
     ["Permission denied: cannot write to /etc/hosts", "tool"],
-    ["EACCES: permission denied, open '/root/notes.md'", "tool"],
+    ["EACCES: permission denied, open '/srv/app/notes.md'", "tool"],
     ["bash: line 1: /usr/local/bin/x: Permission denied", "tool"],
     ["rm: cannot remove '/sys/x': Operation not permitted", "tool"],
     ["OSError: [Errno 30] Read-only file system: '/app/out.txt'", "tool"],

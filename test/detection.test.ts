@@ -76,6 +76,7 @@ describe("auto-detection by content", () => {
       "evosci/error-auth.native.jsonl",
       "evosci/error-quota.native.jsonl",
       "evosci/startup-failure.native.jsonl", // empty
+      "opencode-1.18.33/slow.jsonl", // empty: OpenCode dies on the signal without a line
       "pi-0.73.1/error400.jsonl",
       "pi-0.73.1/error503.jsonl",
       "pi-0.84.4/slow.jsonl", // cut mid-answer

@@ -106,6 +106,14 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     // Codex stops waiting for a long command after ~10 s and answers; the command never completes on stdout.
     "slowtool.jsonl": ok("The long command finished.", { tool_calls: 1, tool_failures: 0 }),
   },
+  opencode: {
+    // OpenCode retries a 429 with or without Retry-After, silently.
+    "retry429.jsonl": ok("Recovered after one rate limit.", { retries: 0 }),
+    "bare429.jsonl": ok("Recovered after one rate limit.", { retries: 0 }),
+    // The command ran and exited 2: OpenCode says completed, with the exit status in its metadata.
+    "toolfail.jsonl": ok("That file does not exist.", { tool_calls: 1, tool_failures: 1 }),
+    "slowtool.jsonl": ok("The long command finished.", { tool_calls: 1, tool_failures: 0 }),
+  },
   claude: {
     "sigterm.jsonl": failed(76, "backend_crashed"),
     "sighup.jsonl": failed(76, "backend_crashed"),

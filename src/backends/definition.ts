@@ -71,6 +71,8 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
    */
   sharedTypes?: ReadonlySet<string>;
   ownShape?(event: NativeEvent): boolean;
+  /** Whether an event is surely this protocol's by its content, whatever its type (OpenCode's `error` and `text`, which EvoScientist writes too). */
+  claims?: (event: NativeEvent) => boolean;
   /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
   tellApart?: () => MemberDetector;
   createTranslator(): Translator;

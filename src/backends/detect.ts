@@ -4,7 +4,7 @@ import type { BackendDefinition, MemberDetector } from "./definition.js";
 /**
  * Tells the backend from what a stream carries, one event at a time: the
  * protocol shows in the first event of a type only it writes (the registry's
- * order breaks ties); backends that share a protocol (pi and Atomic) are then
+ * order breaks ties), or in an event its protocol claims by content; backends that share a protocol (pi and Atomic) are then
  * told apart by that protocol's own MemberDetector.
  */
 export class ContentDetector implements BackendDetector {
@@ -47,7 +47,7 @@ export class ContentDetector implements BackendDetector {
         return undefined;
       }
       if (this.seen.size < TYPES_KEPT) this.seen.add(event.type);
-      const family = protocolOwner(this.backends, event.type);
+      const family = protocolOwner(this.backends, event);
       if (!family) return undefined;
       // "error", "text": other formats write these too; only the protocol's own fields make them its own.
       if (family.sharedTypes?.has(event.type) && !family.ownShape?.(event)) {
@@ -77,9 +77,12 @@ export class ContentDetector implements BackendDetector {
 // How many distinct native types a guess names.
 const TYPES_KEPT = 5;
 
-/** The first backend (in the registry's order) whose protocol writes this native type. */
-export function protocolOwner<B extends BackendDefinition>(backends: readonly B[], type: string): B | undefined {
-  return backends.find((b) => b.nativeTypes?.has(type));
+/**
+ * The backend whose protocol this native event is: one that claims it by its content (a type
+ * another protocol writes too), else the first (in the registry's order) that writes its type.
+ */
+export function protocolOwner<B extends BackendDefinition>(backends: readonly B[], event: NativeEvent): B | undefined {
+  return backends.find((b) => b.claims?.(event)) ?? backends.find((b) => b.nativeTypes?.has(event.type));
 }
 
 function isCanonical(e: NativeEvent): boolean {

@@ -10,12 +10,21 @@ import { claude } from "./claude/index.js";
 import type { BackendDefinition } from "./definition.js";
 import { evosci } from "./evosci/index.js";
 import { gemini } from "./gemini/index.js";
+import { opencode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
 
 export type { BackendDefinition } from "./definition.js";
 
 /** In the order help and tables list them. */
-export const BACKENDS = [evosci, atomic, pi, gemini, codex, claude] as const satisfies readonly BackendDefinition[];
+export const BACKENDS = [
+  evosci,
+  atomic,
+  pi,
+  gemini,
+  codex,
+  claude,
+  opencode,
+] as const satisfies readonly BackendDefinition[];
 /** A backend's name, as --backend and --from take it. */
 export type BackendName = (typeof BACKENDS)[number]["name"];
 export const BACKEND_NAMES: readonly BackendName[] = BACKENDS.map((b) => b.name);
@@ -52,7 +61,7 @@ export function backendDetector(): BackendDetector {
  * ContentDetector tells them apart by content).
  */
 export function detectBackend(first: NativeEvent): BackendName {
-  return (protocolOwner(BACKENDS as readonly BackendDefinition<BackendName>[], first.type) ?? FALLBACK).name;
+  return (protocolOwner(BACKENDS as readonly BackendDefinition<BackendName>[], first) ?? FALLBACK).name;
 }
 
 /** The registry as the core's translation session sees it. */

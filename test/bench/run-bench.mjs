@@ -33,14 +33,14 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // on a gigabyte they would add minutes and tell nothing more.
 // Every protocol at 40 MB; each again at a larger size, so that peak memory
 // shows whether it grows with the stream: EvoScientist and Atomic at 1 GB,
-// Claude Code, Codex and Gemini CLI at 200 MB (enough to tell, in a fifth of the time).
+// Claude Code, Codex, Gemini CLI and OpenCode at 200 MB (enough to tell, in a fifth of the time).
 const SIZES = [
   {
     part: "40mb",
     label: "40 MB",
     megabytes: 40,
     rounds: 5,
-    protocols: ["evosci", "atomic", "claude", "codex", "gemini"],
+    protocols: ["evosci", "atomic", "claude", "codex", "gemini", "opencode"],
     withJq: true,
     withoutValidation: true,
   },
@@ -49,7 +49,7 @@ const SIZES = [
     label: "200 MB",
     megabytes: 200,
     rounds: 3,
-    protocols: ["claude", "codex", "gemini"],
+    protocols: ["claude", "codex", "gemini", "opencode"],
     withJq: false,
     withoutValidation: false,
   },
@@ -73,6 +73,8 @@ const { values: options } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     only: { type: "string", multiple: true },
+    // Some protocols only (repeatable): `--protocol opencode`.
+    protocol: { type: "string", multiple: true },
     agentstream: { type: "string", default: `${REPO}bin/agentstream.js` },
     compare: { type: "string" },
     // A partial run (--only) does not replace the full figures.
@@ -95,7 +97,7 @@ if (!canMeasureResources) log("GNU time (/usr/bin/time) is not installed: CPU ti
 
 const throughput = [];
 for (const size of SIZES.filter((s) => measures(s.part))) {
-  for (const protocol of size.protocols) {
+  for (const protocol of size.protocols.filter((p) => !options.protocol || options.protocol.includes(p))) {
     const stream = await nativeStream(protocol, size.megabytes, log);
     log(`throughput: ${protocol} ${size.label}`);
     const { label: sizeLabel, rounds, withoutValidation } = size;

@@ -177,6 +177,50 @@ function codexEnv(_root, home, { baseUrl }) {
 export const CODEX_EXEC_SETTINGS = { model: MODEL_ID, provider: FAKE_PROVIDER, sandbox: "workspace-write" };
 
 /**
+ * OpenCode: an opencode.json in the working directory names the fake provider (its built-in
+ * OpenAI-compatible SDK) as model and small model and allows every tool; XDG dirs in the throw-away
+ * home, and the switches that keep it from fetching models.dev, updates, LSP servers or sharing.
+ */
+function opencodeEnv(root, home, { baseUrl }) {
+  const cwd = join(root, "work");
+  const model = `${FAKE_PROVIDER}/${MODEL_ID}`;
+  const config = {
+    $schema: "https://opencode.ai/config.json",
+    provider: {
+      [FAKE_PROVIDER]: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Fake",
+        options: { baseURL: baseUrl, apiKey: FAKE_API_KEY },
+        models: { [MODEL_ID]: { name: MODEL_ID } },
+      },
+    },
+    model,
+    small_model: model,
+    permission: { edit: "allow", bash: "allow", webfetch: "allow", external_directory: "allow" },
+    autoupdate: false,
+    share: "disabled",
+  };
+  writeFileSync(join(cwd, "opencode.json"), JSON.stringify(config, null, 2));
+  return {
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local", "share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local", "state"),
+    TMPDIR: mkdtempSync(join(root, "tmp-")),
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    OPENCODE_DISABLE_SHARE: "1",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+    // Otherwise it asks registry.npmjs.org for @opencode-ai/plugin, which it installs into its config dir.
+    npm_config_offline: "true",
+  };
+}
+
+/** A title of its own, so that OpenCode makes no title request (with the prompt in it) to the fake model. */
+export const OPENCODE_TITLE_ARGS = ["--title", "agentstream live"];
+
+/**
  * Per backend: the wire format its fake model API speaks, the environment that
  * points it there, and the `agentstream run` options a scenario needs (optional).
  */
@@ -198,6 +242,11 @@ const SETUPS = {
     ],
   },
   claude: { wire: anthropicMessages, env: claudeHomeEnv, runArgs: claudeRunArgs },
+  opencode: {
+    wire: openaiChat,
+    env: opencodeEnv,
+    runArgs: () => OPENCODE_TITLE_ARGS.map((arg) => `--backend-arg=${arg}`),
+  },
 };
 
 /** The `agentstream run` options (before the prompt) the backend's setup asks for in `scenario`. */

@@ -88,7 +88,8 @@ async function installFromNpm(dir, target, node) {
  */
 async function installNativeFromNpm(dir, target) {
   const platform = nativePlatform();
-  const platformPackage = `${target.package}-${platform}`;
+  // The platform packages' prefix, where it is not the package's own name (OpenCode's: opencode-linux-x64).
+  const platformPackage = `${target.platformPrefix ?? target.package}-${platform}`;
   // A platform package newer than its wrapper (--latest) is installed by itself, at its own version.
   if (target.platformPackage) await npmInstall(dir, `${target.platformPackage}@${target.version}`);
   else await npmInstall(dir, `${target.package}@${target.version}`);
@@ -97,12 +98,17 @@ async function installNativeFromNpm(dir, target) {
     throw new Error(
       `${target.package}@${target.version}: no ${platformPackage} was installed (its optional dependency for this platform)`,
     );
-  const executable = [join(platformDir, target.command), ...vendorBinaries(platformDir, target.command)].find((path) =>
-    existsSync(path),
-  );
+  const executable = [
+    join(platformDir, target.command),
+    ...vendorBinaries(platformDir, target.command),
+    // OpenCode's, under bin/.
+    join(platformDir, "bin", target.command),
+  ].find((path) => existsSync(path));
   if (executable === undefined)
     throw new Error(`${target.package}@${target.version}: no ${target.command} binary in ${platformPackage}`);
-  return { executable, runtime: `native ${platform}`, reported: await reportedVersion(executable) };
+  // The platform package's own version can differ from the wrapper's: the runtime names the binary's.
+  const { version } = JSON.parse(readFileSync(join(platformDir, "package.json"), "utf8"));
+  return { executable, runtime: `native ${platformPackage} ${version}`, reported: await reportedVersion(executable) };
 }
 
 function vendorBinaries(platformDir, command) {

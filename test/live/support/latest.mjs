@@ -27,7 +27,7 @@ async function newestRelease(pin, lookup) {
   const version = await lookup.npmLatest(pin.package);
   if (pin.node !== "native") return { package: pin.package, version };
   // A native binary in a platform package: that package may have a newer release than the wrapper names.
-  const platformPackage = `${pin.package}-${nativePlatform()}`;
+  const platformPackage = `${pin.platformPrefix ?? pin.package}-${nativePlatform()}`;
   const spec = (await lookup.npmOptionalDependencies(pin.package, version))[platformPackage];
   if (spec === undefined || spec.startsWith("npm:")) return { package: pin.package, version };
   const platformVersion = await lookup.npmLatest(platformPackage);

@@ -52,17 +52,20 @@ const RUN_TIMEOUT_SECONDS = 300;
  * Run `agentstream run` on one scenario against a fresh fake model server and
  * a throw-away home. With `interrupt`, SIGINT goes to agentstream as soon as
  * the first text delta shows the backend is streaming, or, given a condition,
- * as soon as that holds (checked on stdout and every 100 ms).
+ * as soon as that holds (checked on stdout and every 100 ms). With `apiDown`,
+ * the fake server is closed before the run starts.
  */
 export function runScenario(
   target: LiveTarget,
   scenario: ScenarioName,
-  options: { interrupt?: boolean | InterruptWhen; args?: string[] } = {},
+  options: { interrupt?: boolean | InterruptWhen; args?: string[]; apiDown?: boolean } = {},
 ): Promise<LiveRun> {
   return withScenarioHome(
     target.backend,
     scenario,
-    async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
+    async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord & { close(): Promise<void> }) => {
+      // The model API is down: its port, already in the backend's settings, now refuses connections.
+      if (options.apiDown) await server.close();
       const args = [
         BIN,
         "run",

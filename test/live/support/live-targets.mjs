@@ -71,6 +71,18 @@ export const LIVE_TARGETS = [
     command: "claude",
     node: "native",
   },
+  // A Bun-compiled binary in the platform package `opencode-<platform>` (not `opencode-ai-<platform>`); run directly.
+  // opencode-ai 1.18.33 pins opencode-linux-x64 1.18.33, the binary that runs (it says 1.18.33).
+  {
+    id: "opencode-1.18.33",
+    backend: "opencode",
+    registry: "npm",
+    package: "opencode-ai",
+    version: "1.18.33",
+    command: "opencode",
+    node: "native",
+    platformPrefix: "opencode",
+  },
 ];
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */

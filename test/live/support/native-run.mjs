@@ -1,13 +1,13 @@
 // Runs one backend directly (no agentstream) on one scenario and keeps its
 // native stdout and stderr: the raw material of the recorded fixtures.
-import { CODEX_EXEC_SETTINGS, withScenarioHome } from "./backend-home.mjs";
+import { CODEX_EXEC_SETTINGS, OPENCODE_TITLE_ARGS, withScenarioHome } from "./backend-home.mjs";
 import { MODEL_ID } from "./fake-model-server.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
 
 // The signal agentstream stops each backend with: EvoScientist shuts down
 // cleanly on SIGINT, pi only on SIGTERM (SIGINT kills it mid-write).
-const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM", gemini: "SIGTERM", codex: "SIGTERM" };
+const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM", gemini: "SIGTERM", codex: "SIGTERM", opencode: "SIGTERM" };
 const RUN_LIMIT_MS = 5 * 60_000;
 
 /** The argv agentstream gives the backend, minus the executable. */
@@ -30,6 +30,7 @@ function nativeArgs(backend, prompt, workdir) {
       prompt,
     ];
   }
+  if (backend === "opencode") return ["run", "--format", "json", ...OPENCODE_TITLE_ARGS, "--", ...prompt.split(" ")];
   return ["--mode", "json", prompt];
 }
 
@@ -39,7 +40,10 @@ function nativeArgs(backend, prompt, workdir) {
  * request has reached the fake server.
  */
 function streaming(backend, stdout, server) {
-  return backend === "codex" ? server.requestsFor("slow").length > 0 : stdout.includes("tick 2");
+  // Codex and OpenCode write a text only whole, at its end.
+  return backend === "codex" || backend === "opencode"
+    ? server.requestsFor("slow").length > 0
+    : stdout.includes("tick 2");
 }
 
 /**

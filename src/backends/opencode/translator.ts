@@ -1,0 +1,219 @@
+import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import { classifyError, type ClassifiedError } from "../../core/classify.js";
+import { amount, asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import {
+  draft,
+  passThrough,
+  type Draft,
+  type Ending,
+  type NativeEvent,
+  type Outcome,
+  type StreamEnd,
+  type Translator,
+} from "../../core/translator.js";
+
+/**
+ * OpenCode `opencode run --format json` (docs/protocols/opencode.md). Each line
+ * is one finished part of the session's main agent: a step (one model call)
+ * opens with step_start and closes with step_finish, which carries its tokens;
+ * text and reasoning come whole when they end; a tool call only once it has
+ * completed or failed. The stream has no final event (1.18): how the run ended
+ * is what the last step said, an `error` line, and the exit status.
+ */
+export class OpencodeTranslator implements Translator {
+  readonly protocol = "opencode";
+  // Its steps are the main agent's: the title request and sub-agents' calls are not in them.
+  readonly usageComplete = false;
+  started = false;
+
+  private turn = 0;
+  private stepOpen = false;
+  /** Why the last step finished ("stop", "tool-calls", "length", ...): the run went on only after tool-calls. */
+  private lastReason: string | undefined;
+  /** The last text, while no tool call came after it. */
+  private answer: string | null = null;
+  private error: ErrorInfo | undefined;
+  private doneSeen = false;
+
+  translate(e: NativeEvent): Draft[] {
+    this.started = true;
+    const drafts = this.translateEvent(e);
+    const at = nativeTime(e.timestamp);
+    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
+    return drafts;
+  }
+
+  private translateEvent(e: NativeEvent): Draft[] {
+    const part = objectOrEmpty(e.part);
+    const native = e.type;
+    switch (e.type) {
+      case "step_start":
+        return this.stepStart(native);
+      case "text": {
+        const text = asText(part.text);
+        this.answer = text;
+        return [draft("message.completed", { message_id: partId(part, "text"), text }, { native })];
+      }
+      case "reasoning":
+        return [
+          draft("reasoning.completed", { message_id: partId(part, "reasoning"), text: asText(part.text) }, { native }),
+        ];
+      case "tool_use":
+        return this.tool(part, native);
+      case "step_finish":
+        return this.stepFinish(part, native);
+      case "error":
+        return this.errorLine(e, native);
+      case "done":
+        // Newer releases end with {"type":"done","reason":"idle"} (not written by 1.18.33).
+        this.doneSeen = true;
+        return [...this.closeStep(), passThrough(e)];
+      default:
+        return [passThrough(e)];
+    }
+  }
+
+  finish(end: StreamEnd): Ending {
+    return { drafts: this.closeStep(), outcome: this.outcome(end) };
+  }
+
+  /**
+   * With no final event, the verdict: an error line fails the run (OpenCode then exits 1, whatever
+   * the error); a clean exit after a step that did not ask for tool results succeeds. A stream cut
+   * short (a signal, a crash, a recording without its exit status that ends mid-step) has none:
+   * the core decides from how it ended.
+   */
+  private outcome(end: StreamEnd): Outcome | undefined {
+    if (this.error) return { status: "failed", error: this.error, resultText: null };
+    const exit = end.backendExit;
+    if (exit !== null && (exit.signal || exit.code !== 0)) return undefined;
+    const settled =
+      this.doneSeen || (!this.stepOpen && this.lastReason !== undefined && this.lastReason !== "tool-calls");
+    if (!settled) return undefined;
+    return { status: "succeeded", resultText: this.answer === "" ? null : this.answer };
+  }
+
+  private stepStart(native: string): Draft[] {
+    const out = this.closeStep();
+    this.stepOpen = true;
+    this.lastReason = undefined;
+    out.push(draft("turn.started", { turn: ++this.turn }, { native }));
+    return out;
+  }
+
+  private stepFinish(part: Record<string, unknown>, native: string): Draft[] {
+    const out: Draft[] = [];
+    const usage = stepUsage(part);
+    if (usage) out.push(draft("usage", usage, { native }));
+    this.lastReason = asText(part.reason) || "unknown";
+    if (this.stepOpen) {
+      this.stepOpen = false;
+      out.push(draft("turn.completed", defined({ turn: this.turn, stop_reason: nonEmpty(part.reason) }), { native }));
+    }
+    return out;
+  }
+
+  /** A step that never finished (an error ended it): closed where the stream goes on or ends. */
+  private closeStep(): Draft[] {
+    if (!this.stepOpen) return [];
+    this.stepOpen = false;
+    return [draft("turn.completed", { turn: this.turn, stop_reason: "error" }, { synthetic: true })];
+  }
+
+  /** A call is written once, finished: started and completed at once, with its own times. */
+  private tool(part: Record<string, unknown>, native: string): Draft[] {
+    const state = objectOrEmpty(part.state);
+    const id = nonEmpty(part.callID) ?? partId(part, "tool");
+    const name = asText(part.tool) || "tool";
+    // Words before a tool call are narration, not the answer.
+    this.answer = null;
+    // A command that ran and exited non-zero is "completed", its exit status in the metadata.
+    const exit = objectOrEmpty(state.metadata).exit;
+    const threw = state.status === "error";
+    const failed = threw || (typeof exit === "number" && exit !== 0);
+    const time = objectOrEmpty(state.time);
+    const start = amount(time.start);
+    const finish = amount(time.end);
+    return [
+      draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(state.input) }, { native }),
+      draft(
+        "tool.completed",
+        defined({
+          tool_call_id: id,
+          name,
+          status: failed ? ("failed" as const) : ("succeeded" as const),
+          output: threw ? asText(state.error) : asText(state.output),
+          duration_ms: start !== undefined && finish !== undefined && finish >= start ? finish - start : undefined,
+        }),
+        { native },
+      ),
+    ];
+  }
+
+  private errorLine(e: NativeEvent, native: string): Draft[] {
+    const error = objectOrEmpty(e.error);
+    const data = objectOrEmpty(error.data);
+    const name = asText(error.name);
+    const message = nonEmpty(data.message) ?? (name || "the backend reported an error");
+    const c = classify(name, data, message);
+    // Only the first error is the run's; OpenCode writes one per session.error.
+    this.error ??= { code: c.code, message, retryable: c.retryable };
+    return [
+      ...this.closeStep(),
+      draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), {
+        native,
+      }),
+    ];
+  }
+}
+
+function partId(part: Record<string, unknown>, kind: string): string {
+  return nonEmpty(part.id) ?? `${kind}_part`;
+}
+
+/** OpenCode's error names first, then the HTTP status it kept, then the wording. */
+function classify(name: string, data: Record<string, unknown>, message: string): ClassifiedError {
+  const status = count(data.statusCode);
+  switch (name) {
+    case "ProviderAuthError":
+      return { code: "auth", retryable: false, ...(status ? { http_status: status } : {}) };
+    case "ContextOverflowError":
+      return { code: "context_length", retryable: false };
+    case "MessageAbortedError":
+      return { code: "aborted", retryable: false };
+  }
+  if (status !== undefined) return classifyError(`HTTP ${status}: ${message}`);
+  const c = classifyError(message);
+  // "Cannot connect to API: Unable to connect ...": no response at all, marked retryable by OpenCode.
+  if (c.code === "unknown" && name === "APIError" && data.isRetryable === true)
+    return { code: "network", retryable: true };
+  return c;
+}
+
+/**
+ * One model call's tokens. OpenCode's `input` leaves the cache out and its
+ * `output` the reasoning; the canonical counts include both.
+ */
+function stepUsage(part: Record<string, unknown>): EventPayloads["usage"] | undefined {
+  if (!isObject(part.tokens)) return undefined;
+  const t = part.tokens;
+  const cache = objectOrEmpty(t.cache);
+  const read = count(cache.read) ?? 0;
+  const write = count(cache.write) ?? 0;
+  const reasoning = count(t.reasoning) ?? 0;
+  const input = (count(t.input) ?? 0) + read + write;
+  const output = (count(t.output) ?? 0) + reasoning;
+  if (input + output === 0) return undefined;
+  const cost = amount(part.cost);
+  return defined({
+    scope: "call" as const,
+    input_tokens: input,
+    output_tokens: output,
+    cache_read_input_tokens: read > 0 ? read : undefined,
+    cache_write_input_tokens: write > 0 ? write : undefined,
+    reasoning_tokens: reasoning > 0 ? reasoning : undefined,
+    total_tokens: count(t.total),
+    // 0 is also what it writes for a model it has no prices for.
+    cost_usd: cost !== undefined && cost > 0 ? cost : undefined,
+  });
+}
