@@ -7,6 +7,7 @@ import { UsageError } from "../core/errors.js";
 import { atomic } from "./atomic/index.js";
 import { codex } from "./codex/index.js";
 import { claude } from "./claude/index.js";
+import { copilot } from "./copilot/index.js";
 import type { BackendDefinition } from "./definition.js";
 import { evosci } from "./evosci/index.js";
 import { gemini } from "./gemini/index.js";
@@ -15,7 +16,15 @@ import { pi } from "./pi/index.js";
 export type { BackendDefinition } from "./definition.js";
 
 /** In the order help and tables list them. */
-export const BACKENDS = [evosci, atomic, pi, gemini, codex, claude] as const satisfies readonly BackendDefinition[];
+export const BACKENDS = [
+  evosci,
+  atomic,
+  pi,
+  gemini,
+  codex,
+  claude,
+  copilot,
+] as const satisfies readonly BackendDefinition[];
 /** A backend's name, as --backend and --from take it. */
 export type BackendName = (typeof BACKENDS)[number]["name"];
 export const BACKEND_NAMES: readonly BackendName[] = BACKENDS.map((b) => b.name);

@@ -21,9 +21,7 @@ export type CanonicalLine = Record<string, any>;
 /** What the fake model server saw and reported during the run. */
 export interface ServerRecord {
   usage: { input_tokens: number; output_tokens: number };
-  requestsFor(
-    scenario: string,
-  ): Array<{
+  requestsFor(scenario: string): Array<{
     attempt: number;
     reply: { status: number; toolCalls: Array<{ id: string; name: string; arguments: unknown }> };
   }>;
@@ -55,12 +53,14 @@ const RUN_TIMEOUT_SECONDS = 300;
 export function runScenario(
   target: LiveTarget,
   scenario: ScenarioName,
-  options: { interrupt?: boolean | InterruptWhen } = {},
+  options: { interrupt?: boolean | InterruptWhen; apiDown?: boolean } = {},
 ): Promise<LiveRun> {
   return withScenarioHome(
     target.backend,
     scenario,
-    async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
+    async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord & { close(): Promise<void> }) => {
+      // The API is down: its port, given to the backend, refuses connections.
+      if (options.apiDown) await server.close();
       const args = [
         BIN,
         "run",
