@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { eventsOfType, type LiveRun } from "./support/live-run.js";
 import { checkedRun, describeLiveTarget, expectSucceeded } from "./support/live-suite.js";
+import { processesRunning } from "./support/processes.js";
 import { ANSWERS, FAILING_COMMAND, SLOW_COMMAND, SLOW_SLEEP, USAGE_PER_CALL } from "./support/scenarios.mjs";
 import { CACHED_INPUT_PER_CALL } from "./support/wire/openai-responses.mjs";
 
@@ -124,18 +124,4 @@ function expectCodexUsage(run: LiveRun): void {
     cache_read_input_tokens: calls * CACHED_INPUT_PER_CALL,
   });
   expect(run.finished.usage.complete).toBeUndefined();
-}
-
-/** The pids of processes whose command line contains `text` (Linux /proc). */
-function processesRunning(text: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").includes(text)) pids.push(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return pids;
 }
