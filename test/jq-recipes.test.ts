@@ -17,6 +17,7 @@ const INPUTS = [
   "examples/codex/tool",
   "examples/gemini/tool",
   "examples/claude/tool",
+  "examples/copilot/tool",
 ].map((name) => join(ROOT, `${name}.canonical.jsonl`));
 const STREAMS = INPUTS.map((file) => readFileSync(file, "utf8")).join("");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
