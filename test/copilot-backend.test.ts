@@ -130,6 +130,18 @@ describe("copilot outcomes", () => {
     }
   });
 
+  it("a result with exit code 0 after the abort (it comes, at times) does not make the stopped run a success", () => {
+    const result = '{"type":"result","timestamp":"2026-12-04T03:39:06.000Z","sessionId":"s-1","exitCode":0}\n';
+    for (const interruption of [{ kind: "signal", signal: "SIGINT" } as const, undefined]) {
+      const { outcome } = translate(capture("slow") + result, {
+        from: "copilot",
+        end: { backendExit: { code: 0, signal: null } },
+        interruption,
+      });
+      expect(outcome).toMatchObject({ status: "cancelled", exitCode: 130, resultText: null });
+    }
+  });
+
   it("retries are shown, and what the failed attempt said is not the answer", () => {
     const { events, outcome } = translate(capture("retry500"), { from: "copilot" });
     expect(events.filter((e) => e.type === "retry.started")).toEqual([

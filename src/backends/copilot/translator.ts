@@ -305,6 +305,8 @@ export class CopilotTranslator implements Translator {
       out.push(draft("session.started", { session_id: id }, { native }));
     }
     const exit = count(e.exitCode);
+    // After an abort Copilot may still write its result, with exit code 0: the run was stopped all the same.
+    if (this.outcome?.status === "cancelled") return out;
     if (exit === 0) {
       this.outcome = { status: "succeeded", resultText: this.lastText === "" ? null : this.lastText };
       return out;
