@@ -43,6 +43,7 @@ describe("copilot definition", () => {
       backendArgs: ["--deny-tool=shell(rm)"],
       promptTerminator: false,
       model: "gpt-5",
+      workdir: "/srv/repo",
       usageFile: "/tmp/u.json",
     });
     expect(argv).toEqual([
@@ -53,6 +54,8 @@ describe("copilot definition", () => {
       "--no-auto-update",
       "--model",
       "gpt-5",
+      "-C",
+      "/srv/repo",
       "--usage-output-file",
       "/tmp/u.json",
       "--deny-tool=shell(rm)",
@@ -84,7 +87,7 @@ describe("copilot usage", () => {
     ]);
     const finished = events.at(-1)!;
     expect(finished).toMatchObject({ type: "run.finished", status: "succeeded", usage: { input_tokens: 80 } });
-    expect(finished.usage.complete).toBeUndefined();
+    expect((finished.usage as { complete?: boolean }).complete).toBeUndefined();
   });
 
   it("normalize --usage-file reads the recording's usage file; without it usage is unknown", async () => {

@@ -27,12 +27,10 @@ export const copilot: BackendDefinition<"copilot"> = {
     "assistant.message_delta",
     "assistant.message",
   ]),
-  flags: { model: "--model" },
+  flags: { model: "--model", workdir: "-C" },
   refusalHints: {
     provider:
       "Copilot CLI takes its provider from the environment: COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_TYPE (openai, azure, anthropic) and COPILOT_PROVIDER_API_KEY (copilot help providers)",
-    workdir:
-      "Copilot CLI works in its current directory: run agentstream there, or give it more with --backend-arg=--add-dir=DIR",
     noAutoMode:
       "copilot -p runs without asking (agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
   },
@@ -45,6 +43,8 @@ export const copilot: BackendDefinition<"copilot"> = {
     "--no-ask-user",
     "--no-auto-update",
     ...(request.model !== undefined ? ["--model", request.model] : []),
+    // It changes into the directory before anything else.
+    ...(request.workdir !== undefined ? ["-C", request.workdir] : []),
     ...(request.usageFile !== undefined ? ["--usage-output-file", request.usageFile] : []),
     ...request.backendArgs,
     // `-p VALUE` would read a VALUE starting with "-" as a flag; `--prompt=VALUE` keeps it whole.
