@@ -2,7 +2,7 @@ import { count, defined, isObject, objectOrEmpty } from "../../core/fields.js";
 import { draft, type Draft } from "../../core/translator.js";
 
 /** What the usage events carry as their native source: the file, not a line of the stream. */
-export const USAGE_FILE_SOURCE = "usage-output-file";
+const USAGE_FILE_SOURCE = "usage-output-file";
 
 /**
  * The session's totals per model from the JSON `--usage-output-file` writes
