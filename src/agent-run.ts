@@ -16,6 +16,7 @@ import { promptAsShown, workingDirectory } from "./run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
 import { NO_STOPS, type EarlyStop, type StopWatch } from "./run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "./run/supervisor.js";
+import { createUsageFile, type UsageFile } from "./run/usage-file.js";
 import { VERSION } from "./version.js";
 
 /** What to run: the backend, the prompt and the backend's own options. */
@@ -51,6 +52,8 @@ export interface RunPlan {
   command: string[];
   /** Hides what the backend was given as a secret, in everything written. */
   redactor: Redactor;
+  /** Where the backend writes its usage (a backend with `writesUsageFile`): read at the end, then removed. */
+  usageFile?: UsageFile;
 }
 
 /**
@@ -88,6 +91,8 @@ export async function planRun(
         })
       : false,
   };
+  const usageFile = definition.writesUsageFile && executable.found ? createUsageFile() : undefined;
+  if (usageFile) full.usageFile = usageFile.path;
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
@@ -104,6 +109,7 @@ export async function planRun(
     args: definition.argv(full),
     command,
     redactor: runRedactor(full.backendArgs, env),
+    ...(usageFile ? { usageFile } : {}),
   };
 }
 
@@ -174,6 +180,18 @@ export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
 }
 
 async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupervisor) => void): Promise<RunEnd> {
+  try {
+    return await superviseBackend(plan, io, created);
+  } finally {
+    plan.usageFile?.remove();
+  }
+}
+
+async function superviseBackend(
+  plan: RunPlan,
+  io: RunIo,
+  created: (supervisor: RunSupervisor) => void,
+): Promise<RunEnd> {
   const { definition } = plan;
   let supervisor: RunSupervisor | undefined;
   const session = io.events.translate({
@@ -250,7 +268,10 @@ async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupe
     case "exited":
       return {
         kind: "finished",
-        outcome: session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail }, end.interruption),
+        outcome: session.end(
+          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: plan.usageFile?.read() },
+          end.interruption,
+        ),
       };
   }
 }

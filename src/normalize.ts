@@ -65,6 +65,7 @@ export async function* normalizeStream(
   const outcome = session.end({
     backendExit: options.end?.backendExit ?? null,
     stderrTail: options.end?.stderrTail ?? [],
+    ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
   });
   yield* ready;
   return outcome;

@@ -83,6 +83,12 @@ const GENERATED: Record<string, { first: string; passedThrough: string[]; exerci
   },
   gemini: { first: "init", passedThrough: [], exercises: ["message.delta", "turn.started", "usage"] },
   opencode: { first: "step_start", passedThrough: [], exercises: ["message.completed", "turn.started", "usage"] },
+  // Start-up notices and model-call bookkeeping are kept as data; no usage on stdout.
+  copilot: {
+    first: "session.mcp_servers_loaded",
+    passedThrough: ["assistant.idle", "model.call_final_result", "session.mcp_servers_loaded", "session.tools_updated"],
+    exercises: ["message.delta", "turn.started", "tool.updated"],
+  },
 };
 
 describe("bench datasets: the generated native streams", () => {

@@ -18,6 +18,7 @@ const INPUTS = [
   "examples/gemini/tool",
   "examples/claude/tool",
   "examples/opencode/tool",
+  "examples/copilot/tool",
 ].map((name) => join(ROOT, `${name}.canonical.jsonl`));
 const STREAMS = INPUTS.map((file) => readFileSync(file, "utf8")).join("");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";

@@ -98,6 +98,16 @@ const LIVE_SCENARIOS: Record<string, Expected> = {
 const FINE = "The folder holds notes.txt and data.csv.";
 const HELLO = "Hello from the fake model. All good.";
 const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
+  copilot: {
+    // SIGINT: exit 0, no result line, but its abort line says the run was stopped.
+    "slow.jsonl": { status: "cancelled", exit: 130, error: "cancelled", retryable: false },
+    "retry429.jsonl": ok("Recovered after one rate limit.", { retries: 1 }),
+    // Copilot retries a 429 without Retry-After too.
+    "bare429.jsonl": ok("Recovered after one rate limit.", { retries: 1 }),
+    "toolfail.jsonl": ok("That file does not exist.", { tool_calls: 1, tool_failures: 1 }),
+    // The 30 s command outlasts its 30 s shell timeout: Copilot makes a second call of its own to wait for it.
+    "slowtool.jsonl": ok("The long command finished.", { tool_calls: 2, tool_failures: 0 }),
+  },
   codex: {
     "retry429.jsonl": ok("Recovered after one rate limit.", { retries: 1 }),
     // Codex retries a 429 only when it says when (Retry-After).

@@ -17,6 +17,8 @@ export interface BackendRequest {
   maxCostUsd?: number;
   /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
   promptTerminator: boolean;
+  /** Where the backend is to write its usage file (set by run for a backend with `writesUsageFile`). */
+  usageFile?: string;
 }
 
 /**
@@ -76,6 +78,12 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
   tellApart?: () => MemberDetector;
   createTranslator(): Translator;
+  /**
+   * The backend writes what its stream leaves out (token counts) to a file it is told of: run names a
+   * fresh one in the request (`usageFile`), reads it once the backend exited and hands its text to the
+   * translator's finish (`StreamEnd.usageFile`); `normalize --usage-file FILE` does the same for a recording.
+   */
+  writesUsageFile?: true;
 }
 
 /** Tells the backends of one protocol apart by what their streams carry. */

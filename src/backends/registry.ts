@@ -7,6 +7,7 @@ import { UsageError } from "../core/errors.js";
 import { atomic } from "./atomic/index.js";
 import { codex } from "./codex/index.js";
 import { claude } from "./claude/index.js";
+import { copilot } from "./copilot/index.js";
 import type { BackendDefinition } from "./definition.js";
 import { evosci } from "./evosci/index.js";
 import { gemini } from "./gemini/index.js";
@@ -24,6 +25,7 @@ export const BACKENDS = [
   codex,
   claude,
   opencode,
+  copilot,
 ] as const satisfies readonly BackendDefinition[];
 /** A backend's name, as --backend and --from take it. */
 export type BackendName = (typeof BACKENDS)[number]["name"];

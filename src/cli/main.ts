@@ -234,6 +234,10 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .option(
       "--stderr <file>",
       "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)",
+    )
+    .option(
+      "--usage-file <file>",
+      "the usage file the recorded backend wrote beside its stream (Copilot CLI's --usage-output-file): its token counts go into the usage totals (default: none; Copilot's usage is then unknown)",
     );
   addOtlpOptions(addOutputOptions(addTranslationOptions(normalize)))
     .addHelpText(

@@ -15,6 +15,7 @@ import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
 import { reportBug } from "../output/event-check.js";
 import { OutputPipeline } from "../output/pipeline.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
+import { MAX_USAGE_FILE_BYTES, readUsageFile } from "../run/usage-file.js";
 import { showControls } from "../core/control-chars.js";
 import { openInput } from "./input.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
@@ -25,6 +26,8 @@ export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summa
   deltas: boolean;
   backendExit?: string;
   stderr?: string;
+  /** The usage file the recorded backend wrote beside its stream (Copilot's --usage-output-file). */
+  usageFile?: string;
   maxLineBytes?: number;
   validate: boolean;
   output: OutputFormat;
@@ -48,6 +51,17 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
   await translateInput(input, file, opts, () => interruption);
 }
 
+/** Read before the stream: a file that is not there is the caller's mistake, said before any output. */
+function usageFileText(path: string): string {
+  const text = readUsageFile(path);
+  if (text === undefined)
+    throw new UsageError(
+      `--usage-file ${path}: cannot read it, or it is larger than ${MAX_USAGE_FILE_BYTES} bytes`,
+      "give the file the backend wrote its usage to (Copilot CLI: --usage-output-file)",
+    );
+  return text;
+}
+
 async function translateInput(
   input: Readable,
   file: string,
@@ -56,6 +70,7 @@ async function translateInput(
 ): Promise<void> {
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
+  const usageFile = opts.usageFile === undefined ? undefined : usageFileText(opts.usageFile);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
@@ -121,7 +136,7 @@ async function translateInput(
   if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
   reading = false;
   const outcome = session.end(
-    { backendExit, stderrTail },
+    { backendExit, stderrTail, ...(usageFile !== undefined ? { usageFile } : {}) },
     interruption(),
     readError ? { code: "internal", message: readError } : undefined,
   );

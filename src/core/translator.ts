@@ -52,6 +52,8 @@ export interface StreamEnd {
   backendExit: BackendExit | null;
   /** The last lines of the backend's stderr, oldest first. */
   stderrTail: string[];
+  /** The text of the usage file the backend wrote beside its stream, where it writes one and it was there. */
+  usageFile?: string;
 }
 
 /** What a translator concluded from a terminal native event. */

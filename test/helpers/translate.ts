@@ -44,7 +44,11 @@ export function translate(
   const step = options.chunkBytes ?? Math.max(bytes.length, 1);
   for (let i = 0; i < bytes.length; i += step) session.write(bytes.subarray(i, i + step));
   const outcome = session.end(
-    { backendExit: options.end?.backendExit ?? null, stderrTail: options.end?.stderrTail ?? [] },
+    {
+      backendExit: options.end?.backendExit ?? null,
+      stderrTail: options.end?.stderrTail ?? [],
+      ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
+    },
     options.interruption,
   );
   return { events, outcome };

@@ -41,12 +41,15 @@ async function captureTarget(target) {
     const run = await runNative(target, scenario);
     writeFileSync(join(dir, `${scenario}.jsonl`), run.stdout);
     writeFileSync(join(dir, `${scenario}.stderr.txt`), run.stderr);
+    // Copilot CLI's token counts, from its --usage-output-file (normalize --usage-file reads it).
+    if (run.usageFile !== undefined) writeFileSync(join(dir, `${scenario}.usage.json`), run.usageFile);
     manifest.push({
       file: `${scenario}.jsonl`,
       scenario: DESCRIPTIONS[scenario],
       prompt: SCENARIOS[scenario].prompt,
       producer: `${target.package}@${target.version} (${target.runtime})`,
       args: run.args.map((a) => (a.startsWith("/") ? "<workdir>" : a)),
+      ...(run.usageFile !== undefined ? { usage_file: `${scenario}.usage.json` } : {}),
       exit_code: run.exitCode,
       signal: run.signal,
       ...(run.stopSignal ? { stopped_with: run.stopSignal } : {}),

@@ -11,6 +11,7 @@ import { gemini } from "./wire/gemini.mjs";
 import { openaiChat } from "./wire/openai-chat.mjs";
 import { openaiResponses } from "./wire/openai-responses.mjs";
 import { TOOL_SCENARIO_FILES } from "./scenarios.mjs";
+import { unpackCache } from "./install-backends.mjs";
 
 const FAKE_PROVIDER = "fake";
 const FAKE_API_KEY = "fake-key";
@@ -221,6 +222,22 @@ function opencodeEnv(root, home, { baseUrl }) {
 export const OPENCODE_TITLE_ARGS = ["--title", "agentstream live"];
 
 /**
+ * Copilot CLI: a custom provider (no GitHub login) from the environment, offline (no GitHub calls, no
+ * telemetry), its state in a throw-away COPILOT_HOME; what it unpacks of itself in the shared cache.
+ */
+function copilotEnv(_root, home, { baseUrl }) {
+  return {
+    COPILOT_HOME: join(home, ".copilot"),
+    XDG_CACHE_HOME: unpackCache("copilot"),
+    COPILOT_OFFLINE: "true",
+    COPILOT_PROVIDER_BASE_URL: baseUrl,
+    COPILOT_PROVIDER_TYPE: "openai",
+    COPILOT_PROVIDER_API_KEY: FAKE_API_KEY,
+    COPILOT_MODEL: MODEL_ID,
+  };
+}
+
+/**
  * Per backend: the wire format its fake model API speaks, the environment that
  * points it there, and the `agentstream run` options a scenario needs (optional).
  */
@@ -247,6 +264,7 @@ const SETUPS = {
     env: opencodeEnv,
     runArgs: () => OPENCODE_TITLE_ARGS.map((arg) => `--backend-arg=${arg}`),
   },
+  copilot: { wire: openaiChat, env: copilotEnv, runArgs: () => ["--model", MODEL_ID] },
 };
 
 /** The `agentstream run` options (before the prompt) the backend's setup asks for in `scenario`. */

@@ -108,7 +108,20 @@ async function installNativeFromNpm(dir, target) {
     throw new Error(`${target.package}@${target.version}: no ${target.command} binary in ${platformPackage}`);
   // The platform package's own version can differ from the wrapper's: the runtime names the binary's.
   const { version } = JSON.parse(readFileSync(join(platformDir, "package.json"), "utf8"));
-  return { executable, runtime: `native ${platformPackage} ${version}`, reported: await reportedVersion(executable) };
+  const env = target.unpacksInto ? { ...process.env, [target.unpacksInto]: unpackCache(target.backend) } : undefined;
+  return {
+    executable,
+    runtime: `native ${platformPackage} ${version}`,
+    reported: await reportedVersion(executable, env),
+  };
+}
+
+/**
+ * Where a binary that unpacks itself on first run (Copilot CLI) keeps what it unpacked: shared by its runs,
+ * as unpacking takes seconds and hundreds of MB (it keeps one folder per version inside).
+ */
+export function unpackCache(backend) {
+  return join(CACHE_DIR, `${backend}-unpacked`);
 }
 
 function vendorBinaries(platformDir, command) {
@@ -132,8 +145,8 @@ async function installFromPypi(dir, target) {
 }
 
 /** What the executable says its version is (pi 0.73 says it on stderr). */
-async function reportedVersion(executable) {
-  const { stdout, stderr } = await run(executable, ["--version"]);
+async function reportedVersion(executable, env) {
+  const { stdout, stderr } = await run(executable, ["--version"], env);
   return `${stdout}${stderr}`.trim();
 }
 
@@ -146,8 +159,8 @@ async function output(command, args) {
 }
 
 /** Run a command to completion; reject with its stderr when it fails. */
-async function run(command, args) {
-  const result = await spawnCollect(command, args, { timeoutMs: INSTALL_TIMEOUT_MS });
+async function run(command, args, env) {
+  const result = await spawnCollect(command, args, { timeoutMs: INSTALL_TIMEOUT_MS, ...(env ? { env } : {}) });
   if (result.exitCode === 0) return result;
   throw new Error(
     `${command} ${args.join(" ")} failed (${result.signal ?? `exit ${result.exitCode}`}):\n${result.stderr.slice(-8000)}`,

@@ -83,6 +83,18 @@ export const LIVE_TARGETS = [
     node: "native",
     platformPrefix: "opencode",
   },
+  // A native binary (Node SEA) from the platform package; it unpacks its JS under $XDG_CACHE_HOME/copilot/ on
+  // first run, into the installer's shared cache (`unpacksInto`), not a run's throw-away home.
+  {
+    id: "copilot-1.0.102",
+    backend: "copilot",
+    registry: "npm",
+    package: "@github/copilot",
+    version: "1.0.102",
+    command: "copilot",
+    node: "native",
+    unpacksInto: "XDG_CACHE_HOME",
+  },
 ];
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */

@@ -1,5 +1,7 @@
 // Runs one backend directly (no agentstream) on one scenario and keeps its
 // native stdout and stderr: the raw material of the recorded fixtures.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { CODEX_EXEC_SETTINGS, OPENCODE_TITLE_ARGS, withScenarioHome } from "./backend-home.mjs";
 import { MODEL_ID } from "./fake-model-server.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
@@ -7,11 +9,25 @@ import { spawnCollect } from "./spawn-collect.mjs";
 
 // The signal agentstream stops each backend with: EvoScientist shuts down
 // cleanly on SIGINT, pi only on SIGTERM (SIGINT kills it mid-write).
-const STOP_SIGNAL = { evosci: "SIGINT", pi: "SIGTERM", gemini: "SIGTERM", codex: "SIGTERM", opencode: "SIGTERM" };
+const STOP_SIGNAL = {
+  evosci: "SIGINT",
+  pi: "SIGTERM",
+  gemini: "SIGTERM",
+  codex: "SIGTERM",
+  opencode: "SIGTERM",
+  copilot: "SIGINT",
+};
+/** The file Copilot CLI writes its token counts to (they are not on its stdout), in the run's home root. */
+const COPILOT_USAGE_FILE = "usage.json";
 const RUN_LIMIT_MS = 5 * 60_000;
 
 /** The argv agentstream gives the backend, minus the executable. */
-function nativeArgs(backend, prompt, workdir) {
+function nativeArgs(backend, prompt, workdir, root) {
+  if (backend === "copilot") {
+    const headless = ["--allow-all-tools", "--no-ask-user", "--no-auto-update"];
+    const usage = ["--usage-output-file", join(root, COPILOT_USAGE_FILE)];
+    return ["--output-format", "json", ...headless, "--model", MODEL_ID, ...usage, `--prompt=${prompt}`];
+  }
   if (backend === "evosci") return ["-p", prompt, "--output-format", "stream-json", "--workdir", workdir];
   if (backend === "gemini") return ["--output-format", "stream-json", "--model", MODEL_ID, `--prompt=${prompt}`];
   if (backend === "codex") {
@@ -52,7 +68,7 @@ function streaming(backend, stdout, server) {
  */
 export function runNative(target, scenario) {
   return withScenarioHome(target.backend, scenario, async (home, server) => {
-    const args = nativeArgs(target.backend, SCENARIOS[scenario].prompt, home.cwd);
+    const args = nativeArgs(target.backend, SCENARIOS[scenario].prompt, home.cwd, home.root);
     const stopSignal = scenario === "slow" ? STOP_SIGNAL[target.backend] : undefined;
     const result = await spawnCollect(target.executable, args, {
       cwd: home.cwd,
@@ -63,6 +79,15 @@ export function runNative(target, scenario) {
       pollMs: 100,
       group: true,
     });
-    return { ...result, args, stopSignal, modelRequests: server.requests.length };
+    const usageFile = target.backend === "copilot" ? readIfThere(join(home.root, COPILOT_USAGE_FILE)) : undefined;
+    return { ...result, args, stopSignal, modelRequests: server.requests.length, usageFile };
   });
+}
+
+function readIfThere(path) {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,57 @@
+import type { BackendDefinition } from "../definition.js";
+import { CopilotTranslator } from "./translator.js";
+import { COPILOT_CATALOG } from "./native-catalog.js";
+
+/**
+ * GitHub Copilot CLI: `copilot --output-format json --allow-all-tools --no-ask-user --no-auto-update
+ * [flags] --usage-output-file FILE -p PROMPT` (docs/protocols/copilot.md).
+ */
+export const copilot: BackendDefinition<"copilot"> = {
+  name: "copilot",
+  displayName: "Copilot CLI",
+  protocol: "copilot",
+  executableNames: ["copilot"],
+  binEnvVar: "AGENTSTREAM_COPILOT_BIN",
+  install: "npm install -g @github/copilot",
+  // SIGINT aborts the turn and exits 0 (often without its result line); agentstream says cancelled, 130.
+  // It stops the running shell command too (it and its children are in the process group).
+  stopSignal: "SIGINT",
+  terminalTypes: new Set(["result"]),
+  nativeCatalog: COPILOT_CATALOG,
+  // Dotted session-event types no other backend writes; its stream opens with some of these.
+  nativeTypes: new Set([
+    "session.start",
+    "session.skills_loaded",
+    "session.mcp_servers_loaded",
+    "session.tools_updated",
+    "user.message",
+    "assistant.turn_start",
+    "assistant.message_delta",
+    "assistant.message",
+  ]),
+  flags: { model: "--model", workdir: "-C" },
+  refusalHints: {
+    provider:
+      "Copilot CLI takes its provider from the environment: COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_TYPE (openai, azure, anthropic) and COPILOT_PROVIDER_API_KEY (copilot help providers)",
+    noAutoMode:
+      "copilot -p runs without asking (agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
+  },
+  writesUsageFile: true,
+  argv: (request) => [
+    "--output-format",
+    "json",
+    // Headless: no tool approval prompts (they would wait forever), no questions, no self-update.
+    "--allow-all-tools",
+    "--no-ask-user",
+    "--no-auto-update",
+    ...(request.model !== undefined ? ["--model", request.model] : []),
+    // It changes into the directory before anything else.
+    ...(request.workdir !== undefined ? ["-C", request.workdir] : []),
+    ...(request.usageFile !== undefined ? ["--usage-output-file", request.usageFile] : []),
+    ...request.backendArgs,
+    // `-p VALUE` would read a VALUE starting with "-" as a flag; `--prompt=VALUE` keeps it whole.
+    `--prompt=${request.prompt}`,
+  ],
+  promptTerminator: () => false,
+  createTranslator: () => new CopilotTranslator(),
+};
