@@ -34,12 +34,13 @@ describe(".ci/run", () => {
     expect(extracted.status, extracted.stderr).toBe(0);
     expect(extracted.stdout.trimEnd().split("\n")).toEqual(readmeSetup());
     expect(readmeSetup()).toEqual(["npm install && npm run -s demo", "npm test"]);
-    expect(CI).toContain('bash -euo pipefail -c "$command"');
+    expect(CI).toContain('bash -euo pipefail -c "${setup[$i]}"');
   });
 
-  it("then the live suite, with a marked place for the lint step; caches come only through variables", () => {
-    expect(CI.indexOf("npm run test:live")).toBeGreaterThan(CI.indexOf('bash -euo pipefail -c "$command"'));
-    expect(CI).toMatch(/# Lint: `npm run lint` goes here/);
+  it("lints once the first set-up command installed the tools, before the tests; then the live suite; caches only through variables", () => {
+    const runs = CI.indexOf('bash -euo pipefail -c "${setup[$i]}"');
+    expect(CI.indexOf("npm run test:live")).toBeGreaterThan(runs);
+    expect(CI.slice(runs)).toMatch(/if \[ "\$i" -eq 0 \]; then\n[^\n]*\n\s*npm run lint\n/);
     for (const variable of ["AGENTSTREAM_OTELCOL_DIR", "AGENTSTREAM_LIVE_CACHE_DIR"])
       expect(CI).toMatch(new RegExp(`export ${variable}="\\$\\{${variable}:-\\$SOURCE/\\.cache/`));
   });

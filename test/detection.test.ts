@@ -133,10 +133,11 @@ describe("auto-detection by content", () => {
     '{"type":"turn.failed","error":{"message":"Missing environment variable: `FAKE_API_KEY`."}}',
   ].join("\n");
   // OpenCode's `run --format json`-like lines: a "text" with no string `content`, types no backend here writes.
+  // A format no backend writes (OpenCode's step_start/text/step_finish, once the example here, is now a backend's).
   const unknownFormat = [
-    '{"type":"step_start","timestamp":1,"sessionID":"s","part":{"type":"step-start"}}',
-    '{"type":"text","timestamp":2,"sessionID":"s","part":{"type":"text","text":"hi"}}',
-    '{"type":"step_finish","timestamp":3,"sessionID":"s","part":{"type":"step-finish"}}',
+    '{"type":"frame_open","at":1,"frame":{"kind":"open"}}',
+    '{"type":"text","at":2,"frame":{"kind":"text","text":"hi"}}',
+    '{"type":"frame_close","at":3,"frame":{"kind":"close"}}',
   ].join("\n");
 
   it("a Codex stream that opens with an error line is Codex, detected", () => {

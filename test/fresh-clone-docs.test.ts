@@ -2,6 +2,7 @@
 // tests, and the docs tell the truth).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { BACKENDS } from "../src/backends/registry.js";
 
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
@@ -46,9 +47,11 @@ describe("docs that drifted, checked against the six backends", () => {
     for (const name of NAMES) expect(line).toContain(name);
   });
 
-  it("the README's --workdir row says what run --help says: EvoScientist and Codex", () => {
+  it("the README's --workdir row names every backend that takes it, as the registry (and run --help) says", () => {
     const row = README.split("\n").find((l) => l.startsWith("| `--workdir DIR`"))!;
-    expect(row).toContain("EvoScientist and Codex");
+    const taking = BACKENDS.filter((b) => b.flags.workdir !== undefined);
+    expect(taking.length).toBeGreaterThan(1);
+    for (const backend of taking) expect(row, backend.name).toContain(backend.displayName);
     expect(row).not.toContain("EvoScientist only");
   });
 

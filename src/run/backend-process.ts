@@ -1,7 +1,14 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { BackendExit } from "../canonical/events.js";
-import { groupAlive, processRunning, signalGroup, signalProcess, waitUntilGone } from "./process-group.js";
+import {
+  escapedGroups,
+  groupAlive,
+  processRunning,
+  signalGroup,
+  signalProcess,
+  waitUntilGone,
+} from "./process-group.js";
 import { possiblyHeld, processesHolding, stdioIdentities, type StdioIdentities } from "./stdio-holders.js";
 
 export type BackendEnd = { launched: true; exit: BackendExit } | { launched: false; error: NodeJS.ErrnoException };
@@ -38,6 +45,8 @@ export class BackendProcess {
   /** Processes outside its group that held its stdout or stderr after it exited. */
   private strays: number[] = [];
   private readonly killOnExit = (): void => this.kill();
+  /** Process groups of the backend's descendants that left its group, found when it was signalled. */
+  private readonly escaped = new Set<number>();
 
   constructor(private readonly options: BackendProcessOptions) {
     this.child = spawn(options.file, options.args, {
@@ -93,9 +102,12 @@ export class BackendProcess {
     const pid = this.child.pid;
     if (pid === undefined) return;
     if (!this.reaped) {
+      // Found before the backend dies: then its children are init's and no longer traced to it.
+      if (USE_PROCESS_GROUP) for (const group of escapedGroups(pid, pid)) this.escaped.add(group);
       if (USE_PROCESS_GROUP) signalGroup(pid, signal);
       else if (!this.exited) this.child.kill(signal);
     }
+    for (const group of this.escaped) signalGroup(group, signal);
     this.signalStrays(signal);
   }
 
@@ -112,6 +124,12 @@ export class BackendProcess {
         (signal) => signalGroup(pid, signal),
       );
     this.reaped = true;
+    // Groups its children made of their own, seen when it was stopped: stopped the same way.
+    for (const group of this.escaped)
+      await this.stopAll(
+        () => groupAlive(group),
+        (signal) => signalGroup(group, signal),
+      );
     await this.stopStrays();
     process.removeListener("exit", this.killOnExit);
     await this.stdioClosed();

@@ -56,7 +56,42 @@ export function startTime(pid: number | "self"): number | undefined {
   return procStat(String(pid))?.startTime;
 }
 
-function procStat(pid: string): { running: boolean; pgrp: number; startTime: number } | undefined {
+/**
+ * The process groups, other than the backend's own, of its living descendants:
+ * a child that made a group of its own (a shell tool run with setsid or
+ * detached) is out of reach of a signal to the backend's group, and would
+ * outlive it. Empty where there is no /proc.
+ */
+export function escapedGroups(pid: number, ownGroup: number): number[] {
+  if (process.platform !== "linux") return [];
+  const children = new Map<number, number[]>();
+  const groupOf = new Map<number, number>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(entry);
+    if (!stat?.running) continue;
+    const child = Number(entry);
+    groupOf.set(child, stat.pgrp);
+    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), child]);
+  }
+  const ours = procStat("self")?.pgrp;
+  const groups = new Set<number>();
+  const queue = [...(children.get(pid) ?? [])];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const group = groupOf.get(next);
+    if (group !== undefined && group !== ownGroup && group !== ours && group > 1) groups.add(group);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return [...groups];
+}
+
+function procStat(pid: string): { running: boolean; ppid: number; pgrp: number; startTime: number } | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -65,7 +100,12 @@ function procStat(pid: string): { running: boolean; pgrp: number; startTime: num
   }
   // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { running: fields[0] !== "Z" && fields[0] !== "X", pgrp: Number(fields[2]), startTime: Number(fields[19]) };
+  return {
+    running: fields[0] !== "Z" && fields[0] !== "X",
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    startTime: Number(fields[19]),
+  };
 }
 
 /** Wait until `alive` turns false, checking every `intervalMs`; false if it is still true after `timeoutMs`. */

@@ -71,12 +71,10 @@ describe.skipIf(!opencode)("opencode-1.18.33 live, OpenCode's own cases", () => 
     await expect.poll(() => processesRunning(opencode!.executable), { timeout: 10_000, interval: 200 }).toEqual([]);
   });
 
-  // A known defect, kept failing on purpose: OpenCode runs each command of its shell tool in a process
-  // group of its own and dies on the signal without stopping it, so the signal agentstream sends to
-  // OpenCode's group never reaches the command (orphaned to init, it runs on). Stopping it needs
-  // agentstream to signal the backend's descendants too (src/run/). When that is done, this passes
-  // and `it.fails` reports it: make it an `it`.
-  it.fails("leaves no model command running after SIGINT (it does: the command has its own process group)", async () => {
+  // OpenCode runs each command of its shell tool in a process group of its own and dies on the signal
+  // without stopping it: agentstream finds the command among OpenCode's descendants when it stops
+  // OpenCode, and stops its group too.
+  it("leaves no model command running after SIGINT (the command has its own process group)", async () => {
     await checkedRun(opencode!, "slowtool", { interrupt: () => processesRunning(SLOW_SLEEP).length > 0 });
     try {
       await expect.poll(() => processesRunning(SLOW_SLEEP), { timeout: 5_000, interval: 200 }).toEqual([]);
