@@ -62,9 +62,9 @@ for (const claude of targetsFor(ID)) {
       expect(run.finished.result).toBeNull();
     });
 
-    it("fails with error.code aborted (exit 1) when --max-turns is reached", async () => {
+    it("fails with error.code budget (exit 1) when its own --max-turns is reached", async () => {
       const run = await checkedRun(claude!, "maxturns");
-      expectFailed(run, { code: "aborted", retryable: false, exitCode: 1 });
+      expectFailed(run, { code: "budget", retryable: false, exitCode: 1 });
       expect(run.finished.error.message).toMatch(/maximum number of turns \(1\)/);
       // The tool of the last turn still runs; the model call after it is never made.
       expect(run.server.requestsFor("maxturns")).toHaveLength(1);

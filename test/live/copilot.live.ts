@@ -13,6 +13,7 @@ describeLiveTarget("copilot-1.0.102", {
   retryNative: "assistant.turn_retry",
   showsRetryOfOne500: true,
   usageComplete: true,
+  costLimitStops: false,
 });
 
 const copilot = inject("liveTargets").find((t) => t.id === "copilot-1.0.102");

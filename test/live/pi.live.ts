@@ -6,6 +6,7 @@ describeLiveTarget("pi-0.73.1", {
   retryNative: "auto_retry_start",
   showsRetryOfOne500: false,
   usageComplete: true,
+  costLimitStops: false,
 });
 
 describeLiveTarget("pi-0.84.4", {
@@ -13,6 +14,7 @@ describeLiveTarget("pi-0.84.4", {
   retryNative: "auto_retry_start",
   showsRetryOfOne500: true,
   usageComplete: true,
+  costLimitStops: false,
 });
 
 describeLiveTarget("pi-1.6.0", {
@@ -20,4 +22,5 @@ describeLiveTarget("pi-1.6.0", {
   retryNative: "auto_retry_start",
   showsRetryOfOne500: true,
   usageComplete: true,
+  costLimitStops: false,
 });
