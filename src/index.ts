@@ -15,6 +15,7 @@ export {
   detectBackend,
   type BackendDefinition,
   type BackendName,
+  type ProtocolName,
 } from "./backends/registry.js";
 export type {
   Draft,

@@ -45,11 +45,11 @@ export type CommonFlag = "model" | "provider" | "workdir" | "noAutoMode";
  * apart from the others'. One per folder under src/backends/, listed in the
  * registry.
  */
-export interface BackendDefinition<Name extends string = string> extends LaunchSpec {
+export interface BackendDefinition<Name extends string = string, Protocol extends string = string> extends LaunchSpec {
   /** The name of --backend / --from and of every event's `backend`. */
   name: Name;
   /** Backends that write the same protocol share one translator (pi and Atomic). */
-  protocol: string;
+  protocol: Protocol;
   /** The common flags it takes, each with what it becomes on the backend's command line (shown in --help). */
   flags: Partial<Record<CommonFlag, string>>;
   /** Why a common flag it lacks is refused, and what to do instead, by flag. */

@@ -31,20 +31,25 @@ export const BACKENDS = [
 export type BackendName = (typeof BACKENDS)[number]["name"];
 export const BACKEND_NAMES: readonly BackendName[] = BACKENDS.map((b) => b.name);
 
-/** What normalize reads a stream as: a backend's name, or "auto" to detect it. */
+/** A protocol's name: backends that write the same one share it (pi writes Atomic's, "atomic"). */
+export type ProtocolName = (typeof BACKENDS)[number]["protocol"];
+
+/** @deprecated `BackendName | "auto"` once checked, a plain `string` before. */
 export type Source = string;
-export type Protocol = string;
 
 /** A stream that never shows a JSON event is read as this backend's. */
 const FALLBACK = evosci;
 
-export function backendNamed(name: string): BackendDefinition {
-  const found = (BACKENDS as readonly BackendDefinition[]).find((b) => b.name === name);
+/** One of the registry's definitions, with its own name and protocol types. */
+type RegisteredBackend = (typeof BACKENDS)[number];
+
+export function backendNamed(name: string): RegisteredBackend {
+  const found = BACKENDS.find((b) => b.name === name);
   if (!found) throw new UsageError(`unknown backend ${JSON.stringify(name)}`, `one of: ${BACKEND_NAMES.join(", ")}`);
   return found;
 }
 
-export function protocolOf(backend: string): Protocol {
+export function protocolOf(backend: string): ProtocolName {
   return backendNamed(backend).protocol;
 }
 

@@ -1,6 +1,5 @@
 import type {
   AgentRef,
-  Backend,
   CanonicalEvent,
   EventPayloads,
   ExitCode,
@@ -15,7 +14,8 @@ import type { Clock } from "./clock.js";
 import type { ResolvedOutcome } from "./outcome.js";
 
 export interface CanonicalStreamOptions {
-  backend: Backend;
+  /** The backend's name (one of the registry's). */
+  backend: string;
   runId: string;
   clock: Clock;
   /** Attach the native object as `raw` to events translated from it. */
@@ -65,7 +65,7 @@ export class CanonicalStream {
     this.startWall = options.clock.wallMs();
   }
 
-  get backend(): Backend {
+  get backend(): string {
     return this.options.backend;
   }
 

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { CanonicalEvent, Detection, EventOf, RunCounts } from "../../src/canonical/events.js";
 import { serializeEvent } from "../../src/canonical/serialize.js";
 import type { Interruption } from "../../src/core/outcome.js";
-import { protocolOf, type Source } from "../../src/backends/registry.js";
+import { protocolOf, type BackendName } from "../../src/backends/registry.js";
 import type { StreamEnd } from "../../src/core/translator.js";
 import { strictProblems } from "../helpers/strict-schema.js";
 import { toJsonl, translate, type TranslateOptions } from "../helpers/translate.js";
@@ -20,7 +20,7 @@ import { allowedStatuses, contractExitCode } from "./outcome-oracle.js";
 import { RESUME_LINE } from "./run-end.js";
 
 export interface FuzzCase {
-  from: Source;
+  from: BackendName | "auto";
   stream: NativeStream;
   flags: Pick<TranslateOptions, "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations">;
   end: StreamEnd;

@@ -2,7 +2,7 @@
 // statuses a stream may end with, and the exit code each outcome must give.
 import type { ErrorCode, ErrorInfo, RunStatus } from "../../src/canonical/events.js";
 import type { Interruption } from "../../src/core/outcome.js";
-import type { Protocol } from "../../src/backends/registry.js";
+import type { ProtocolName } from "../../src/backends/registry.js";
 import type { StreamEnd } from "../../src/core/translator.js";
 
 // The contract's exit-code table, row by row; deliberately not src/core/exit-codes.ts,
@@ -37,7 +37,7 @@ function unterminated(interruption: Interruption | undefined): RunStatus {
 
 /** The statuses the mapping allows for these native event types (in stream order) and this ending. */
 export function allowedStatuses(
-  protocol: Protocol,
+  protocol: ProtocolName,
   types: string[],
   end: StreamEnd,
   interruption: Interruption | undefined,
