@@ -19,16 +19,19 @@ export {
 } from "./backends/registry.js";
 export type {
   Draft,
-  Ending,
   NativeEvent,
   Outcome,
-  StreamEnd,
+  StreamEndFacts,
   Translator,
   TranslatorCatalog,
+  TranslatorConclusion,
+  // Deprecated spellings, kept for a release (README: Renamed in 0.2.0).
+  Ending,
+  StreamEnd,
 } from "./core/translator.js";
 export { ContentDetector } from "./backends/detect.js";
 export type { BackendDetector, Verdict } from "./core/translator.js";
-export type { Interruption, ResolvedOutcome } from "./core/outcome.js";
+export type { Interruption, RunOutcome, ResolvedOutcome } from "./core/outcome.js";
 export { exitCodeFor } from "./core/exit-codes.js";
 export { AgentstreamError, UsageError } from "./core/errors.js";
 export { classifyError } from "./core/classify.js";

@@ -81,7 +81,7 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   /**
    * The backend writes what its stream leaves out (token counts) to a file it is told of: run names a
    * fresh one in the request (`usageFile`), reads it once the backend exited and hands its text to the
-   * translator's finish (`StreamEnd.usageFile`); `normalize --usage-file FILE` does the same for a recording.
+   * translator's finish (`StreamEndFacts.usageFile`); `normalize --usage-file FILE` does the same for a recording.
    */
   writesUsageFile?: true;
 }

@@ -11,7 +11,7 @@ import { RunCounter } from "../canonical/run-counts.js";
 import { capNesting, MAX_LINE_DEPTH, wellFormed } from "../canonical/strict-json.js";
 import { estimateCost, PRICE_DATA } from "./cost-estimate.js";
 import type { Clock } from "./clock.js";
-import type { ResolvedOutcome } from "./outcome.js";
+import type { RunOutcome } from "./outcome.js";
 
 export interface CanonicalStreamOptions {
   /** The backend's name (one of the registry's). */
@@ -97,7 +97,7 @@ export class CanonicalStream {
   }
 
   /** Close open tool calls and sub-agents, then write run.finished. */
-  finish(outcome: ResolvedOutcome): CanonicalEvent[] {
+  finish(outcome: RunOutcome): CanonicalEvent[] {
     const out: CanonicalEvent[] = [];
     const reason =
       outcome.status === "needs_input" ? "awaiting_input" : outcome.backendGone ? "backend_exited" : "run_ended";

@@ -5,7 +5,7 @@ import type { CanonicalEvent, Detection, EventOf, RunCounts } from "../../src/ca
 import { serializeEvent } from "../../src/canonical/serialize.js";
 import type { Interruption } from "../../src/core/outcome.js";
 import { protocolOf, type BackendName } from "../../src/backends/registry.js";
-import type { StreamEnd } from "../../src/core/translator.js";
+import type { StreamEndFacts } from "../../src/core/translator.js";
 import { strictProblems } from "../helpers/strict-schema.js";
 import { toJsonl, translate, type TranslateOptions } from "../helpers/translate.js";
 import { verifyEvents } from "../helpers/verify.js";
@@ -23,7 +23,7 @@ export interface FuzzCase {
   from: BackendName | "auto";
   stream: NativeStream;
   flags: Pick<TranslateOptions, "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations">;
-  end: StreamEnd;
+  end: StreamEndFacts;
   interruption: Interruption | undefined;
   /** Two other ways to feed the same bytes: fixed-size chunks, and cuts at arbitrary offsets. */
   chunkBytes: number;

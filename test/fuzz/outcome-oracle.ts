@@ -3,7 +3,7 @@
 import type { ErrorCode, ErrorInfo, RunStatus } from "../../src/canonical/events.js";
 import type { Interruption } from "../../src/core/outcome.js";
 import type { ProtocolName } from "../../src/backends/registry.js";
-import type { StreamEnd } from "../../src/core/translator.js";
+import type { StreamEndFacts } from "../../src/core/translator.js";
 
 // The contract's exit-code table, row by row; deliberately not src/core/exit-codes.ts,
 // whose answers run.finished carries and this oracle checks.
@@ -39,7 +39,7 @@ function unterminated(interruption: Interruption | undefined): RunStatus {
 export function allowedStatuses(
   protocol: ProtocolName,
   types: string[],
-  end: StreamEnd,
+  end: StreamEndFacts,
   interruption: Interruption | undefined,
 ): RunStatus[] {
   if (protocol === "evosci") {
