@@ -2,7 +2,7 @@ import type { ChalkInstance } from "chalk";
 import type { Detection, EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
 import { firstLine } from "../human/format.js";
-import { summaryLines } from "../human/summary.js";
+import { summaryLines } from "../human/stderr-summary.js";
 import { BACKENDS, BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendDetector, Verdict } from "../core/translator.js";
 

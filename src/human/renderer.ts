@@ -7,7 +7,7 @@ import { stderrChalk } from "./colour.js";
 import { showControls } from "../core/control-chars.js";
 import { errorText } from "./error-text.js";
 import { attemptOf, firstLine, formatDuration, shellQuote, toolLine } from "./format.js";
-import { DETAIL, summaryLines } from "./summary.js";
+import { DETAIL, summaryLines } from "./stderr-summary.js";
 import { Spinner } from "./spinner.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
