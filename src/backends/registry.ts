@@ -63,12 +63,17 @@ export function backendDetector(): BackendDetector {
 }
 
 /**
- * The protocol family of a stream, judged from its first JSON event: a name
- * that stands for every backend of that protocol ("atomic" for pi too; the
- * ContentDetector tells them apart by content).
+ * The backend that owns the protocol of a stream's first JSON event: the first
+ * registered backend that writes it, standing for all that do ("atomic" for a
+ * pi stream too; the ContentDetector tells them apart by content).
  */
-export function detectBackend(first: NativeEvent): BackendName {
+export function detectProtocolOwner(first: NativeEvent): BackendName {
   return (protocolOwner(BACKENDS as readonly BackendDefinition<BackendName>[], first) ?? FALLBACK).name;
+}
+
+/** @deprecated use detectProtocolOwner: it names a protocol's owner ("atomic" for a pi stream), not the backend. */
+export function detectBackend(first: NativeEvent): BackendName {
+  return detectProtocolOwner(first);
 }
 
 /** The registry as the core's translation session sees it. */
