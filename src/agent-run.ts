@@ -6,7 +6,7 @@ import type { BackendDefinition, BackendRequest } from "./backends/definition.js
 import { checkRequestFits } from "./backends/flags.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "./backends/registry.js";
 import type { Clock } from "./core/clock.js";
-import type { ResolvedOutcome } from "./core/outcome.js";
+import type { RunOutcome } from "./core/outcome.js";
 import type { Redactor } from "./core/redactor.js";
 import type { OutputPipeline } from "./output/pipeline.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
@@ -145,20 +145,25 @@ export interface RunIo {
   abortSignal?: AbortSignal;
 }
 
-export type RunEnd =
+/** How a run ended: its outcome (with what the CLI says of a launch failure), or that its reader went away first. */
+export type OutcomeOrReaderGone =
   | {
       kind: "finished";
-      outcome: ResolvedOutcome /** why a backend could not be started: its launch error's code */;
+      outcome: RunOutcome;
+      /** why a backend could not be started: its launch error's code */
       launchCode?: string;
       hint?: string;
     }
   | { kind: "stdout_closed" };
 
+/** @deprecated use OutcomeOrReaderGone */
+export type RunEnd = OutcomeOrReaderGone;
+
 const NOT_STARTED = { backendExit: null, stderrTail: [] };
 
 /** A started run: how it ends, and how to say its reader is gone (the backend is then stopped). */
 export interface RunningAgent {
-  ended: Promise<RunEnd>;
+  ended: Promise<OutcomeOrReaderGone>;
   readerGone(): void;
 }
 
@@ -179,7 +184,11 @@ export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
   };
 }
 
-async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupervisor) => void): Promise<RunEnd> {
+async function supervise(
+  plan: RunPlan,
+  io: RunIo,
+  created: (supervisor: RunSupervisor) => void,
+): Promise<OutcomeOrReaderGone> {
   try {
     return await superviseBackend(plan, io, created);
   } finally {
@@ -191,7 +200,7 @@ async function superviseBackend(
   plan: RunPlan,
   io: RunIo,
   created: (supervisor: RunSupervisor) => void,
-): Promise<RunEnd> {
+): Promise<OutcomeOrReaderGone> {
   const { definition } = plan;
   let supervisor: RunSupervisor | undefined;
   const session = io.events.translate({

@@ -4,7 +4,7 @@ import type { BackendName } from "./backends/registry.js";
 import type { CanonicalEvent } from "./canonical/events.js";
 import { systemClock, type Clock } from "./core/clock.js";
 import { EventQueue } from "./core/event-queue.js";
-import type { ResolvedOutcome } from "./core/outcome.js";
+import type { RunOutcome } from "./core/outcome.js";
 import { openOtlpSink } from "./output/otlp-sink.js";
 import { OutputPipeline } from "./output/pipeline.js";
 import { checkLimits, type RunLimits } from "./run/limits.js";
@@ -55,7 +55,7 @@ const NEVER_FULL = { needsDrain: false, drained: () => Promise.resolve() };
  * backend was given hidden); while the caller does not read, the backend's
  * output waits. Leaving the loop early stops the backend.
  */
-export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
+export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, RunOutcome> {
   checkRunOptions(options);
   const graceMs = options.graceMs ?? 5000;
   const limits = { maxTurns: options.maxTurns, maxTokens: options.maxTokens, maxCostUsd: options.maxCostUsd };

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { CanonicalEvent } from "./canonical/events.js";
 import { systemClock, type Clock } from "./core/clock.js";
-import type { ResolvedOutcome } from "./core/outcome.js";
+import type { RunOutcome } from "./core/outcome.js";
 import { TRANSLATORS, type BackendName } from "./backends/registry.js";
-import type { StreamEnd } from "./core/translator.js";
+import type { StreamEndFacts } from "./core/translator.js";
 import { OutputPipeline } from "./output/pipeline.js";
 import { runRedactor } from "./run/redact.js";
 import { VERSION } from "./version.js";
@@ -17,7 +17,7 @@ export interface NormalizeOptions {
   /** Keep message.delta / reasoning.delta / tool.updated (default true). */
   deltas?: boolean;
   /** How the recorded backend ended (decides a stream with no terminal event), and its stderr. */
-  end?: Partial<StreamEnd>;
+  end?: Partial<StreamEndFacts>;
   /** Shown as run.started.input. */
   inputName?: string;
   maxLineBytes?: number;
@@ -37,7 +37,7 @@ export interface NormalizeOptions {
 export async function* normalizeStream(
   input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
-): AsyncGenerator<CanonicalEvent, ResolvedOutcome> {
+): AsyncGenerator<CanonicalEvent, RunOutcome> {
   let ready: CanonicalEvent[] = [];
   const caller = { name: "normalizeStream()", event: (event: CanonicalEvent) => ready.push(event), end: () => {} };
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { claude } from "../src/backends/claude/index.js";
-import { detectBackend } from "../src/backends/registry.js";
+import { detectProtocolOwner } from "../src/backends/registry.js";
 import { translate } from "./helpers/translate.js";
 
 const LIVE = new URL("./fixtures/live/claude-2.1.332/", import.meta.url);
@@ -40,8 +40,8 @@ describe("claude definition", () => {
   });
 
   it("is detected from its first line, init or --bare's ui_invalidate", () => {
-    expect(detectBackend({ type: "system", subtype: "init" })).toBe("claude");
-    expect(detectBackend({ type: "system", subtype: "ui_invalidate" })).toBe("claude");
+    expect(detectProtocolOwner({ type: "system", subtype: "init" })).toBe("claude");
+    expect(detectProtocolOwner({ type: "system", subtype: "ui_invalidate" })).toBe("claude");
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf, EventType } from "../src/canonical/events.js";
 import { codex } from "../src/backends/codex/index.js";
 import type { BackendRequest } from "../src/backends/definition.js";
-import { detectBackend } from "../src/backends/registry.js";
+import { detectProtocolOwner } from "../src/backends/registry.js";
 import { UsageError } from "../src/core/errors.js";
 import { NO_STOPS } from "../src/run/stop-signals.js";
 
@@ -116,7 +116,7 @@ describe("codex translator", () => {
   });
 
   it("a stream that opens with thread.started is detected as codex's", () => {
-    expect(detectBackend(THREAD)).toBe("codex");
+    expect(detectProtocolOwner(THREAD)).toBe("codex");
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { copilot } from "../src/backends/copilot/index.js";
-import { detectBackend } from "../src/backends/registry.js";
+import { detectProtocolOwner } from "../src/backends/registry.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";
 import { translate } from "./helpers/translate.js";
 
@@ -66,7 +66,7 @@ describe("copilot definition", () => {
   it("is detected from its first lines", () => {
     for (const name of ["text", "tool", "error400"]) {
       const first = JSON.parse(capture(name).split("\n")[0]!);
-      expect(detectBackend(first)).toBe("copilot");
+      expect(detectProtocolOwner(first)).toBe("copilot");
     }
   });
 });

@@ -1,7 +1,7 @@
 // OpenCode: what its definition and translator make of its stream (docs/protocols/opencode.md).
 import { describe, expect, it } from "vitest";
 import { opencode } from "../src/backends/opencode/index.js";
-import { detectBackend } from "../src/backends/registry.js";
+import { detectProtocolOwner } from "../src/backends/registry.js";
 import { translate } from "./helpers/translate.js";
 
 const SES = "ses_dc0f071f7ffe94M3YViKIg42mD";
@@ -61,11 +61,11 @@ describe("opencode definition", () => {
 
   it("a stream of one error line is OpenCode's, not EvoScientist's (which writes error too)", () => {
     const first = JSON.parse(error({ message: "boom", statusCode: 503, isRetryable: true }));
-    expect(detectBackend(first)).toBe("opencode");
+    expect(detectProtocolOwner(first)).toBe("opencode");
     const { events } = translate(`${error({ message: "boom", statusCode: 503 })}\n`);
     expect(events[0]).toMatchObject({ type: "run.started", backend: "opencode", detection: "detected" });
     // EvoScientist's own error line stays EvoScientist's.
-    expect(detectBackend({ type: "error", message: "boom" })).toBe("evosci");
+    expect(detectProtocolOwner({ type: "error", message: "boom" })).toBe("evosci");
   });
 });
 

@@ -14,7 +14,7 @@ import type { ReportBuilder } from "../src/report/builder.js";
 import type { ReadEvent, SchemaNode as Node } from "../src/report/event-reading.js";
 import { REPORT_FORMATS, type ReportFormat } from "../src/report/formats.js";
 import { withReadableEvents } from "../src/report/readable-builder.js";
-import { REPORT_LIMITS, type Report } from "../src/report/summary.js";
+import { REPORT_LIMITS, type Report } from "../src/report/report-v1.js";
 import { fuzzParameters, fuzzTimeoutMs } from "./fuzz/settings.js";
 import { runCli } from "./helpers/cli.js";
 

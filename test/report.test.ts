@@ -8,12 +8,12 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { marked } from "marked";
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../src/canonical/events.js";
-import { formatDuration } from "../src/core/figures.js";
+import { formatDuration } from "../src/core/compact-figures.js";
 import type { ReportBuilder } from "../src/report/builder.js";
 import { createJsonReport } from "../src/report/json-report.js";
 import { createMarkdownReport } from "../src/report/md-report.js";
 import { ReportReducer } from "../src/report/report-reducer.js";
-import { REPORT_LIMITS, type Report } from "../src/report/summary.js";
+import { REPORT_LIMITS, type Report } from "../src/report/report-v1.js";
 
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
 const GOLDEN = fileURLToPath(new URL("./fixtures/golden/", import.meta.url));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { formatDuration } from "../src/core/figures.js";
+import { formatDuration } from "../src/core/compact-figures.js";
 import { parseJsonl } from "./helpers/cli.js";
 import { Scratch, expectCanonical, runStandIn, transcript } from "./run/helpers.js";
 

@@ -45,11 +45,11 @@ export type CommonFlag = "model" | "provider" | "workdir" | "noAutoMode";
  * apart from the others'. One per folder under src/backends/, listed in the
  * registry.
  */
-export interface BackendDefinition<Name extends string = string> extends LaunchSpec {
+export interface BackendDefinition<Name extends string = string, Protocol extends string = string> extends LaunchSpec {
   /** The name of --backend / --from and of every event's `backend`. */
   name: Name;
   /** Backends that write the same protocol share one translator (pi and Atomic). */
-  protocol: string;
+  protocol: Protocol;
   /** The common flags it takes, each with what it becomes on the backend's command line (shown in --help). */
   flags: Partial<Record<CommonFlag, string>>;
   /** Why a common flag it lacks is refused, and what to do instead, by flag. */
@@ -81,7 +81,7 @@ export interface BackendDefinition<Name extends string = string> extends LaunchS
   /**
    * The backend writes what its stream leaves out (token counts) to a file it is told of: run names a
    * fresh one in the request (`usageFile`), reads it once the backend exited and hands its text to the
-   * translator's finish (`StreamEnd.usageFile`); `normalize --usage-file FILE` does the same for a recording.
+   * translator's finish (`StreamEndFacts.usageFile`); `normalize --usage-file FILE` does the same for a recording.
    */
   writesUsageFile?: true;
 }

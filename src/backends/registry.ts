@@ -31,20 +31,25 @@ export const BACKENDS = [
 export type BackendName = (typeof BACKENDS)[number]["name"];
 export const BACKEND_NAMES: readonly BackendName[] = BACKENDS.map((b) => b.name);
 
-/** What normalize reads a stream as: a backend's name, or "auto" to detect it. */
+/** A protocol's name: backends that write the same one share it (pi writes Atomic's, "atomic"). */
+export type ProtocolName = (typeof BACKENDS)[number]["protocol"];
+
+/** @deprecated `BackendName | "auto"` once checked, a plain `string` before. */
 export type Source = string;
-export type Protocol = string;
 
 /** A stream that never shows a JSON event is read as this backend's. */
 const FALLBACK = evosci;
 
-export function backendNamed(name: string): BackendDefinition {
-  const found = (BACKENDS as readonly BackendDefinition[]).find((b) => b.name === name);
+/** One of the registry's definitions, with its own name and protocol types. */
+type RegisteredBackend = (typeof BACKENDS)[number];
+
+export function backendNamed(name: string): RegisteredBackend {
+  const found = BACKENDS.find((b) => b.name === name);
   if (!found) throw new UsageError(`unknown backend ${JSON.stringify(name)}`, `one of: ${BACKEND_NAMES.join(", ")}`);
   return found;
 }
 
-export function protocolOf(backend: string): Protocol {
+export function protocolOf(backend: string): ProtocolName {
   return backendNamed(backend).protocol;
 }
 
@@ -58,12 +63,17 @@ export function backendDetector(): BackendDetector {
 }
 
 /**
- * The protocol family of a stream, judged from its first JSON event: a name
- * that stands for every backend of that protocol ("atomic" for pi too; the
- * ContentDetector tells them apart by content).
+ * The backend that owns the protocol of a stream's first JSON event: the first
+ * registered backend that writes it, standing for all that do ("atomic" for a
+ * pi stream too; the ContentDetector tells them apart by content).
  */
-export function detectBackend(first: NativeEvent): BackendName {
+export function detectProtocolOwner(first: NativeEvent): BackendName {
   return (protocolOwner(BACKENDS as readonly BackendDefinition<BackendName>[], first) ?? FALLBACK).name;
+}
+
+/** @deprecated use detectProtocolOwner: it names a protocol's owner ("atomic" for a pi stream), not the backend. */
+export function detectBackend(first: NativeEvent): BackendName {
+  return detectProtocolOwner(first);
 }
 
 /** The registry as the core's translation session sees it. */

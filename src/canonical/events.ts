@@ -2,7 +2,7 @@
 // machine form of the same contract; test/schema-types.test.ts proves that the
 // two list the same event types and fields.
 
-/** A backend's name, one of src/backends/registry.ts (the schema's `backend` enum lists the same: tested). */
+/** @deprecated a plain `string` (the layers below the registry cannot know its names); `BackendName` where the registry is known. */
 export type Backend = string;
 /** How run.started's backend was known: named by the user, shown by the content, or a guess. */
 export type Detection = "given" | "detected" | "guessed";
@@ -41,7 +41,8 @@ export interface Envelope {
   ts: string;
   elapsed_ms: number;
   run_id: string;
-  backend: Backend;
+  /** A backend's name, one of src/backends/registry.ts (`BackendName`; the schema's `backend` enum lists the same: tested). */
+  backend: string;
   type: string;
   session_id?: string;
   agent?: AgentRef;

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
-import type { Backend, BackendExit, CanonicalEvent, EventOf } from "../canonical/events.js";
+import type { BackendExit, CanonicalEvent, EventOf } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
-import { TRANSLATORS } from "../backends/registry.js";
+import { TRANSLATORS, type BackendName } from "../backends/registry.js";
 import { stderrChalk } from "../human/colour.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
@@ -21,7 +21,7 @@ import { openInput } from "./input.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
 export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summary"> {
-  from: Backend | "auto";
+  from: BackendName | "auto";
   raw: boolean;
   deltas: boolean;
   backendExit?: string;

@@ -1,15 +1,16 @@
 import type { ChalkInstance } from "chalk";
-import type { Backend, Detection, EventOf } from "../canonical/events.js";
+import type { Detection, EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
 import { firstLine } from "../human/format.js";
-import { summaryLines } from "../human/summary.js";
+import { summaryLines } from "../human/stderr-summary.js";
 import { BACKENDS, BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendDetector, Verdict } from "../core/translator.js";
 
 /** What normalize knows once the stream is translated. */
 export interface NormalizeFacts {
   input: string;
-  backend: Backend;
+  /** The backend the stream was read as (run.started's). */
+  backend: string;
   detection: Detection;
   /** What the content showed, whatever --from said. */
   content: BackendDetector;
@@ -95,14 +96,14 @@ function hintFor(f: NormalizeFacts): string | undefined {
 }
 
 /** The backends the content points to: one once it decided, all of a protocol it showed only (the one read as first). */
-function shownBackend(content: BackendDetector, readAs: Backend): Backend[] | undefined {
+function shownBackend(content: BackendDetector, readAs: string): string[] | undefined {
   if (content.decided) return [content.decided.backend];
-  const family = BACKENDS.filter((b) => b.protocol === content.protocolFamily).map((b) => b.name as Backend);
+  const family = BACKENDS.filter((b) => b.protocol === content.protocolFamily).map((b) => b.name);
   if (family.length === 0) return undefined;
   return [...family.filter((b) => b === readAs), ...family.filter((b) => b !== readAs)];
 }
 
-function displayName(backend: Backend): string {
+function displayName(backend: string): string {
   return BACKENDS.find((b) => b.name === backend)?.displayName ?? backend;
 }
 

@@ -1,6 +1,5 @@
 import type {
   AgentRef,
-  Backend,
   CanonicalEvent,
   EventPayloads,
   ExitCode,
@@ -12,10 +11,11 @@ import { RunCounter } from "../canonical/run-counts.js";
 import { capNesting, MAX_LINE_DEPTH, wellFormed } from "../canonical/strict-json.js";
 import { estimateCost, PRICE_DATA } from "./cost-estimate.js";
 import type { Clock } from "./clock.js";
-import type { ResolvedOutcome } from "./outcome.js";
+import type { RunOutcome } from "./outcome.js";
 
 export interface CanonicalStreamOptions {
-  backend: Backend;
+  /** The backend's name (one of the registry's). */
+  backend: string;
   runId: string;
   clock: Clock;
   /** Attach the native object as `raw` to events translated from it. */
@@ -65,7 +65,7 @@ export class CanonicalStream {
     this.startWall = options.clock.wallMs();
   }
 
-  get backend(): Backend {
+  get backend(): string {
     return this.options.backend;
   }
 
@@ -97,7 +97,7 @@ export class CanonicalStream {
   }
 
   /** Close open tool calls and sub-agents, then write run.finished. */
-  finish(outcome: ResolvedOutcome): CanonicalEvent[] {
+  finish(outcome: RunOutcome): CanonicalEvent[] {
     const out: CanonicalEvent[] = [];
     const reason =
       outcome.status === "needs_input" ? "awaiting_input" : outcome.backendGone ? "backend_exited" : "run_ended";

@@ -1,5 +1,5 @@
 import type { BackendExit, ErrorInfo, RunStatus } from "../canonical/events.js";
-import type { Outcome, ResumeHint, StreamEnd } from "./translator.js";
+import type { Outcome, ResumeHint, StreamEndFacts } from "./translator.js";
 import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
 
@@ -17,7 +17,8 @@ export interface OwnFailure {
   message: string;
 }
 
-export interface ResolvedOutcome {
+/** The run's outcome as run.finished states it: status, exit code, error, result, the backend's exit and stderr tail. */
+export interface RunOutcome {
   status: RunStatus;
   exitCode: number;
   error?: ErrorInfo;
@@ -30,11 +31,14 @@ export interface ResolvedOutcome {
   backendGone: boolean;
 }
 
+/** @deprecated use RunOutcome */
+export type ResolvedOutcome = RunOutcome;
+
 export interface OutcomeFacts {
   /** The translator's verdict from a terminal event, if there was one. */
   terminal: Outcome | undefined;
   resume?: ResumeHint;
-  end: StreamEnd;
+  end: StreamEndFacts;
   interruption?: Interruption;
   ownFailure?: OwnFailure;
   /** At least one native line was a JSON event. */
@@ -47,7 +51,7 @@ export interface OutcomeFacts {
 }
 
 /** Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. */
-export function resolveOutcome(facts: OutcomeFacts): ResolvedOutcome {
+export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
   const { end } = facts;
   const base = {
     backendExit: end.backendExit,

@@ -46,8 +46,8 @@ export function passThrough(e: NativeEvent): Draft<"backend.event"> {
   return draft("backend.event", { native_type: e.type, raw: e }, { native: e.type });
 }
 
-/** How the native stream ended. */
-export interface StreamEnd {
+/** What is known of how the native stream ended, handed to a translator's finish: the process's exit, its stderr tail, its usage file. */
+export interface StreamEndFacts {
   /** How the backend process ended; null when unknown (a recording without --backend-exit). */
   backendExit: BackendExit | null;
   /** The last lines of the backend's stderr, oldest first. */
@@ -68,7 +68,8 @@ export interface ResumeHint {
   hint: string;
 }
 
-export interface Ending {
+/** What a translator's finish concludes: the closing drafts, the outcome its terminal event gave, how to resume. */
+export interface TranslatorConclusion {
   /** Closing events the protocol needs (text chunks still to assemble, ...). */
   drafts: Draft[];
   /** The outcome, or undefined when the stream had no terminal event. */
@@ -90,7 +91,7 @@ export interface Translator {
   /** True once the backend produced an event beyond its start-up header. */
   readonly started: boolean;
   translate(event: NativeEvent): Draft[];
-  finish(end: StreamEnd): Ending;
+  finish(end: StreamEndFacts): TranslatorConclusion;
 }
 
 /** Which backend wrote a stream, and how sure that is (run.started.detection). */
@@ -122,3 +123,8 @@ export interface TranslatorCatalog {
   /** A fresh detector for one stream. */
   detector(): BackendDetector;
 }
+
+/** @deprecated use StreamEndFacts */
+export type StreamEnd = StreamEndFacts;
+/** @deprecated use TranslatorConclusion */
+export type Ending = TranslatorConclusion;

@@ -1,9 +1,9 @@
 import type { ChalkInstance } from "chalk";
 import type { EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
-import { formatDuration } from "../core/figures.js";
+import { formatDuration } from "../core/compact-figures.js";
 
-export { formatCount, formatDuration } from "../core/figures.js";
+export { formatCount, formatDuration } from "../core/compact-figures.js";
 
 /** An argv as a shell would show it, for humans (never executed), its control characters shown. */
 export function shellQuote(argv: readonly string[]): string {

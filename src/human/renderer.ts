@@ -1,13 +1,13 @@
 import { StringDecoder } from "node:string_decoder";
 import type { ChalkInstance } from "chalk";
-import type { Backend, CanonicalEvent, EventOf } from "../canonical/events.js";
+import type { CanonicalEvent, EventOf } from "../canonical/events.js";
 import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
 import { showControls } from "../core/control-chars.js";
 import { errorText } from "./error-text.js";
 import { attemptOf, firstLine, formatDuration, shellQuote, toolLine } from "./format.js";
-import { DETAIL, summaryLines } from "./summary.js";
+import { DETAIL, summaryLines } from "./stderr-summary.js";
 import { Spinner } from "./spinner.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
@@ -15,7 +15,7 @@ export type Verbosity = "quiet" | "normal" | "verbose";
 export interface HumanRendererOptions {
   stream: NodeJS.WriteStream;
   verbosity: Verbosity;
-  backend: Backend;
+  backend: string;
   env?: NodeJS.ProcessEnv;
   /**
    * stdout writes the live stream to a terminal too: no spinner then (as curl

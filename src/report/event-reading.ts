@@ -1,6 +1,6 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import { loadSchema } from "../schema/schema-files.js";
-import { REPORT_LIMITS } from "./summary.js";
+import { REPORT_LIMITS } from "./report-v1.js";
 import { clip } from "./text.js";
 
 // A report reads streams it did not write: an event may carry a valid envelope

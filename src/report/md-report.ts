@@ -1,8 +1,17 @@
 import type { ReportBuilder } from "./builder.js";
-import { cost, count, duration, percent, STATUS_WORDS, tokens, TOOL_STATUS_WORDS, usageIncomplete } from "./figures.js";
+import {
+  cost,
+  count,
+  duration,
+  percent,
+  STATUS_WORDS,
+  tokens,
+  TOOL_STATUS_WORDS,
+  usageIncomplete,
+} from "./figure-text.js";
 import { details, fenced, inline, table } from "./markdown.js";
 import { ReportReducer } from "./report-reducer.js";
-import type { Report, RunSummary, SkippedNote, ToolCallNote } from "./summary.js";
+import type { Report, RunSummary, SkippedNote, ToolCallNote } from "./report-v1.js";
 import { clip } from "./text.js";
 
 // An answer longer than this is collapsed in a <details> section.

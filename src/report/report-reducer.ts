@@ -8,7 +8,7 @@ import {
   type ReportTotals,
   type RunSummary,
   type ToolTotals,
-} from "./summary.js";
+} from "./report-v1.js";
 import { clipName } from "./text.js";
 
 const STATUSES: ReportStatus[] = ["succeeded", "failed", "needs_input", "cancelled", "timed_out", "incomplete"];

@@ -10,7 +10,7 @@ import {
   type RetryNote,
   type RunSummary,
   type SubagentNote,
-} from "./summary.js";
+} from "./report-v1.js";
 import { clip, clipAgent, clipName } from "./text.js";
 import { ToolStats } from "./tool-stats.js";
 

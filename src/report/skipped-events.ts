@@ -1,6 +1,6 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import type { ReadEvent } from "./event-reading.js";
-import { REPORT_LIMITS, type SkippedNote } from "./summary.js";
+import { REPORT_LIMITS, type SkippedNote } from "./report-v1.js";
 import { clip, clipName } from "./text.js";
 
 /** A run's events that break the canonical schema: those skipped and the fields left out, counted and noted. */

@@ -1,5 +1,5 @@
 import type { AgentRef } from "../canonical/events.js";
-import { REPORT_LIMITS } from "./summary.js";
+import { REPORT_LIMITS } from "./report-v1.js";
 
 /** `text` cut to at most `max` characters (an ellipsis at the end when cut), never inside a surrogate pair. */
 export function clip(text: string, max: number): string {

@@ -1,5 +1,5 @@
 import type { EventOf } from "../canonical/events.js";
-import { REPORT_LIMITS, type ToolCallNote, type ToolNameStats, type ToolsSummary } from "./summary.js";
+import { REPORT_LIMITS, type ToolCallNote, type ToolNameStats, type ToolsSummary } from "./report-v1.js";
 import { clip, clipAgent, clipName } from "./text.js";
 
 interface OpenCall {

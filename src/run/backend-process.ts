@@ -11,7 +11,13 @@ import {
 } from "./process-group.js";
 import { possiblyHeld, processesHolding, stdioIdentities, type StdioIdentities } from "./stdio-holders.js";
 
-export type BackendEnd = { launched: true; exit: BackendExit } | { launched: false; error: NodeJS.ErrnoException };
+/** How the backend process ended: its exit, or the error that kept it from being spawned. */
+export type ExitOrSpawnError =
+  | { launched: true; exit: BackendExit }
+  | { launched: false; error: NodeJS.ErrnoException };
+
+/** @deprecated use ExitOrSpawnError */
+export type BackendEnd = ExitOrSpawnError;
 
 export interface BackendProcessOptions {
   file: string;
@@ -34,7 +40,7 @@ const USE_PROCESS_GROUP = process.platform !== "win32";
  * it started still holds its stdout or stderr, and both are closed.
  */
 export class BackendProcess {
-  readonly ended: Promise<BackendEnd>;
+  readonly ended: Promise<ExitOrSpawnError>;
   private readonly child: ChildProcessByStdio<null, Readable, Readable>;
   private exited = false;
   /** Exited and nothing of its group left: its pid may now belong to someone else. */

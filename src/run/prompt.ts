@@ -1,7 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
-import type { Backend } from "../canonical/events.js";
 import { StoppedBeforeStart, UsageError } from "../core/errors.js";
 import type { EarlyStop } from "./stop-signals.js";
 
@@ -25,7 +24,7 @@ export async function readPrompt(
   argument: string | undefined,
   promptFile: string | undefined,
   stdin: Readable,
-  backend: Backend,
+  backend: string,
   stops: EarlyStop,
 ): Promise<string> {
   if (argument !== undefined && promptFile !== undefined) {

@@ -36,11 +36,15 @@ export interface OutputSink extends Drainable {
   readonly closed: boolean;
 }
 
-export type SupervisedEnd =
+/** How a supervised backend ended: its exit with its stderr tail and why we stopped it, or why it could not start, or that our stdout closed. */
+export type SupervisedExit =
   | { kind: "exited"; backendExit: BackendExit; stderrTail: string[]; interruption?: Interruption }
   /** `code`: why spawn() failed (ENOENT, EACCES, E2BIG...), when it says. */
   | { kind: "launch_failed"; message: string; code?: string }
   | { kind: "stdout_closed" };
+
+/** @deprecated use SupervisedExit */
+export type SupervisedEnd = SupervisedExit;
 
 /**
  * Runs one backend process to its end: feeds its stdout on as it arrives
@@ -61,7 +65,7 @@ export class RunSupervisor {
 
   constructor(private readonly options: SupervisorOptions) {}
 
-  async run(): Promise<SupervisedEnd> {
+  async run(): Promise<SupervisedExit> {
     const { options } = this;
     let backend: BackendProcess;
     try {
@@ -110,7 +114,7 @@ export class RunSupervisor {
     }
   }
 
-  private launchFailed(reason: string, code?: string): SupervisedEnd {
+  private launchFailed(reason: string, code?: string): SupervisedExit {
     const why = code === "E2BIG" ? "its command line and environment are too long for the system (E2BIG)" : reason;
     return {
       kind: "launch_failed",

@@ -1,7 +1,7 @@
 // Which native lines the mapping lets produce no canonical event of their own
 // (the contract's mapping tables). Every other event line must yield at least one
 // event whose `native` is its type.
-import type { Protocol } from "../../src/backends/registry.js";
+import type { ProtocolName } from "../../src/backends/registry.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -37,7 +37,7 @@ function saysSomething(message: Record<string, unknown>): boolean {
 }
 
 /** True when this native event may legitimately produce no canonical event with its type as `native`. */
-export function mayBeSilent(protocol: Protocol, event: Record<string, unknown>, deltas: boolean): boolean {
+export function mayBeSilent(protocol: ProtocolName, event: Record<string, unknown>, deltas: boolean): boolean {
   const type = event.type as string;
   if (protocol === "evosci") return EVOSCI_SILENT.has(type) || (!deltas && EVOSCI_DELTAS.has(type));
   if (ATOMIC_SILENT.has(type)) return true;

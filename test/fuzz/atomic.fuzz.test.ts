@@ -8,13 +8,13 @@
 //   FUZZ_SEED=-1819918769 FUZZ_PATH="33:1:0:2" npx vitest run test/fuzz/atomic.fuzz.test.ts -t "<test name>"
 // then add the shrunk input to test/fuzz/regressions.test.ts with the fix.
 import fc from "fast-check";
-import type { Source } from "../../src/backends/registry.js";
+import type { BackendName } from "../../src/backends/registry.js";
 import { atomicEvent, atomicPlausible, atomicWildEvent } from "./atomic-events.js";
 import { atomicSerializer } from "./native-bytes.js";
 import { describeTranslatorProperties } from "./translator-properties.js";
 
 describeTranslatorProperties("atomic", {
-  from: fc.constantFrom<Source>("atomic", "pi", "auto"),
+  from: fc.constantFrom<BackendName | "auto">("atomic", "pi", "auto"),
   serialize: atomicSerializer,
   plausible: atomicPlausible,
   event: atomicEvent,

@@ -4,8 +4,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { CanonicalEvent, Detection, EventOf, RunCounts } from "../../src/canonical/events.js";
 import { serializeEvent } from "../../src/canonical/serialize.js";
 import type { Interruption } from "../../src/core/outcome.js";
-import { protocolOf, type Source } from "../../src/backends/registry.js";
-import type { StreamEnd } from "../../src/core/translator.js";
+import { protocolOf, type BackendName } from "../../src/backends/registry.js";
+import type { StreamEndFacts } from "../../src/core/translator.js";
 import { strictProblems } from "../helpers/strict-schema.js";
 import { toJsonl, translate, type TranslateOptions } from "../helpers/translate.js";
 import { verifyEvents } from "../helpers/verify.js";
@@ -20,10 +20,10 @@ import { allowedStatuses, contractExitCode } from "./outcome-oracle.js";
 import { RESUME_LINE } from "./run-end.js";
 
 export interface FuzzCase {
-  from: Source;
+  from: BackendName | "auto";
   stream: NativeStream;
   flags: Pick<TranslateOptions, "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations">;
-  end: StreamEnd;
+  end: StreamEndFacts;
   interruption: Interruption | undefined;
   /** Two other ways to feed the same bytes: fixed-size chunks, and cuts at arbitrary offsets. */
   chunkBytes: number;

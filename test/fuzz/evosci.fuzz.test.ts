@@ -8,13 +8,13 @@
 //   FUZZ_SEED=-1819918769 FUZZ_PATH="33:1:0:2" npx vitest run test/fuzz/evosci.fuzz.test.ts -t "<test name>"
 // then add the shrunk input to test/fuzz/regressions.test.ts with the fix.
 import fc from "fast-check";
-import type { Source } from "../../src/backends/registry.js";
+import type { BackendName } from "../../src/backends/registry.js";
 import { evosciEvent, evosciPlausible, evosciWildEvent } from "./evosci-events.js";
 import { evosciSerializer } from "./native-bytes.js";
 import { describeTranslatorProperties } from "./translator-properties.js";
 
 describeTranslatorProperties("evosci", {
-  from: fc.constantFrom<Source>("evosci", "evosci", "auto"),
+  from: fc.constantFrom<BackendName | "auto">("evosci", "evosci", "auto"),
   serialize: evosciSerializer,
   plausible: evosciPlausible,
   event: evosciEvent,

@@ -1,11 +1,14 @@
 import fc from "fast-check";
-import type { Source } from "../../src/backends/registry.js";
+import type { BackendName } from "../../src/backends/registry.js";
 import type { FuzzCase } from "./check-case.js";
 import type { NativeStream } from "./native-bytes.js";
 import { interruption, streamEnd, translateFlags } from "./run-end.js";
 
 /** A native stream with everything else a translation depends on: --from, flags, how the run ended, chunking. */
-export function fuzzCase(from: fc.Arbitrary<Source>, stream: fc.Arbitrary<NativeStream>): fc.Arbitrary<FuzzCase> {
+export function fuzzCase(
+  from: fc.Arbitrary<BackendName | "auto">,
+  stream: fc.Arbitrary<NativeStream>,
+): fc.Arbitrary<FuzzCase> {
   return fc.record({
     from,
     stream,

@@ -2,8 +2,8 @@
 // statuses a stream may end with, and the exit code each outcome must give.
 import type { ErrorCode, ErrorInfo, RunStatus } from "../../src/canonical/events.js";
 import type { Interruption } from "../../src/core/outcome.js";
-import type { Protocol } from "../../src/backends/registry.js";
-import type { StreamEnd } from "../../src/core/translator.js";
+import type { ProtocolName } from "../../src/backends/registry.js";
+import type { StreamEndFacts } from "../../src/core/translator.js";
 
 // The contract's exit-code table, row by row; deliberately not src/core/exit-codes.ts,
 // whose answers run.finished carries and this oracle checks.
@@ -37,9 +37,9 @@ function unterminated(interruption: Interruption | undefined): RunStatus {
 
 /** The statuses the mapping allows for these native event types (in stream order) and this ending. */
 export function allowedStatuses(
-  protocol: Protocol,
+  protocol: ProtocolName,
   types: string[],
-  end: StreamEnd,
+  end: StreamEndFacts,
   interruption: Interruption | undefined,
 ): RunStatus[] {
   if (protocol === "evosci") {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { Interruption } from "../../src/core/outcome.js";
-import type { StreamEnd } from "../../src/core/translator.js";
+import type { StreamEndFacts } from "../../src/core/translator.js";
 import { anyText } from "./text.js";
 
 /** How the backend process ended: unknown (a recording), exited with a code, or killed by a signal. */
@@ -25,7 +25,7 @@ const stderrLine = fc.oneof(
   anyText,
 );
 
-export const streamEnd: fc.Arbitrary<StreamEnd> = fc.record({
+export const streamEnd: fc.Arbitrary<StreamEndFacts> = fc.record({
   backendExit,
   stderrTail: fc.array(stderrLine, { maxLength: 3 }),
 });

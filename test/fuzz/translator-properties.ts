@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import type { Source } from "../../src/backends/registry.js";
+import type { BackendName } from "../../src/backends/registry.js";
 import type { NativeEvent } from "../../src/core/translator.js";
 import { checkCase } from "./check-case.js";
 import { fuzzCase } from "./fuzz-case.js";
@@ -9,7 +9,7 @@ import { fuzzParameters, fuzzTimeoutMs } from "./settings.js";
 
 export interface TranslatorFuzzSpec {
   /** The --from values to translate with. */
-  from: fc.Arbitrary<Source>;
+  from: fc.Arbitrary<BackendName | "auto">;
   /** How the backend writes one event as a line. */
   serialize: fc.Arbitrary<(e: NativeEvent) => string>;
   /** A run in the order the backend writes it. */

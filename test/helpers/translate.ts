@@ -1,8 +1,8 @@
 import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { steppingClock } from "../../src/core/clock.js";
-import type { Interruption, ResolvedOutcome } from "../../src/core/outcome.js";
+import type { Interruption, RunOutcome } from "../../src/core/outcome.js";
 import { TranslationSession, type TranslationSessionOptions } from "../../src/core/translation-session.js";
-import type { StreamEnd } from "../../src/core/translator.js";
+import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
 
 export const TEST_RUN_ID = "run-test";
@@ -14,7 +14,7 @@ export interface TranslateOptions
       "from" | "includeRaw" | "deltas" | "maxLineBytes" | "liveDurations" | "onTranslatorBug"
     >
   > {
-  end?: Partial<StreamEnd>;
+  end?: Partial<StreamEndFacts>;
   interruption?: Interruption;
   /** Feed the input in chunks of this many bytes (default: all at once). */
   chunkBytes?: number;
@@ -24,7 +24,7 @@ export interface TranslateOptions
 export function translate(
   native: string | Buffer,
   options: TranslateOptions = {},
-): { events: CanonicalEvent[]; outcome: ResolvedOutcome } {
+): { events: CanonicalEvent[]; outcome: RunOutcome } {
   const events: CanonicalEvent[] = [];
   const session = new TranslationSession({
     from: options.from ?? "auto",

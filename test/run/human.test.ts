@@ -5,7 +5,7 @@ import { Chalk } from "chalk";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
 import { formatDuration } from "../../src/human/format.js";
-import { summaryLines } from "../../src/human/summary.js";
+import { summaryLines } from "../../src/human/stderr-summary.js";
 import { HumanRenderer } from "../../src/human/renderer.js";
 import { redactSecrets } from "../../src/run/redact.js";
 import { runStandIn, Scratch } from "./helpers.js";

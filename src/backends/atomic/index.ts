@@ -27,10 +27,10 @@ export const JSON_MODE_PROTOCOL = {
   createTranslator: () => new AtomicTranslator(),
   nativeTypes: JSON_MODE_TYPES,
   tellApart: () => new PiOrAtomic(),
-} satisfies Partial<BackendDefinition>;
+} satisfies Partial<BackendDefinition<string, "atomic">>;
 
 /** Atomic: `atomic --mode json [--] PROMPT`. */
-export const atomic: BackendDefinition<"atomic"> = {
+export const atomic: BackendDefinition<"atomic", "atomic"> = {
   ...JSON_MODE_PROTOCOL,
   name: "atomic",
   displayName: "Atomic",

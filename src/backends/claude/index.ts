@@ -3,7 +3,7 @@ import { ClaudeTranslator } from "./translator.js";
 import { CLAUDE_CATALOG } from "./native-catalog.js";
 
 /** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages --forward-subagent-text [--model M] -- PROMPT` (docs/protocols/claude.md). */
-export const claude: BackendDefinition<"claude"> = {
+export const claude: BackendDefinition<"claude", "claude"> = {
   name: "claude",
   displayName: "Claude Code",
   protocol: "claude",

@@ -4,7 +4,7 @@ import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
 
 /** Codex CLI: `codex exec --json --skip-git-repo-check [flags] -- PROMPT` (docs/protocols/codex.md). */
-export const codex: BackendDefinition<"codex"> = {
+export const codex: BackendDefinition<"codex", "codex"> = {
   name: "codex",
   displayName: "Codex",
   protocol: "codex",

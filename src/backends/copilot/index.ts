@@ -6,7 +6,7 @@ import { COPILOT_CATALOG } from "./native-catalog.js";
  * GitHub Copilot CLI: `copilot --output-format json --allow-all-tools --no-ask-user --no-auto-update
  * [flags] --usage-output-file FILE -p PROMPT` (docs/protocols/copilot.md).
  */
-export const copilot: BackendDefinition<"copilot"> = {
+export const copilot: BackendDefinition<"copilot", "copilot"> = {
   name: "copilot",
   displayName: "Copilot CLI",
   protocol: "copilot",

@@ -6,7 +6,7 @@ const CONFIG_HINT =
   "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
 
 /** EvoScientist: `EvoSci -p PROMPT --output-format stream-json`. */
-export const evosci: BackendDefinition<"evosci"> = {
+export const evosci: BackendDefinition<"evosci", "evosci"> = {
   name: "evosci",
   displayName: "EvoScientist",
   protocol: "evosci",

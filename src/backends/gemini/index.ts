@@ -3,7 +3,7 @@ import { GeminiTranslator } from "./translator.js";
 import { GEMINI_CATALOG } from "./native-catalog.js";
 
 /** Gemini CLI: `gemini --output-format stream-json --prompt=PROMPT` (docs/protocols/gemini.md). */
-export const gemini: BackendDefinition<"gemini"> = {
+export const gemini: BackendDefinition<"gemini", "gemini"> = {
   name: "gemini",
   displayName: "Gemini CLI",
   protocol: "gemini",

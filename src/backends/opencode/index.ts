@@ -3,7 +3,7 @@ import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
 
 /** OpenCode: `opencode run --format json [flags] -- WORDS...` (docs/protocols/opencode.md). */
-export const opencode: BackendDefinition<"opencode"> = {
+export const opencode: BackendDefinition<"opencode", "opencode"> = {
   name: "opencode",
   displayName: "OpenCode",
   protocol: "opencode",

@@ -5,7 +5,7 @@ import { piAcceptsPromptTerminator } from "./version.js";
 import { ATOMIC_CATALOG } from "../atomic/native-catalog.js";
 
 /** pi: `pi --mode json [--] PROMPT`, Atomic's protocol. */
-export const pi: BackendDefinition<"pi"> = {
+export const pi: BackendDefinition<"pi", "atomic"> = {
   ...JSON_MODE_PROTOCOL,
   name: "pi",
   displayName: "pi",

@@ -1,6 +1,6 @@
 import type { UsageTotals } from "../canonical/events.js";
-import { formatDuration } from "../core/figures.js";
-import type { ReportStatus, RunSummary } from "./summary.js";
+import { formatDuration } from "../core/compact-figures.js";
+import type { ReportStatus, RunSummary } from "./report-v1.js";
 
 // The report's figures as text, the same in every format that shows them to people.
 
