@@ -47,6 +47,9 @@ export class CanonicalStream {
   private tsElapsed = -1;
   private tsText = "";
   private sessionId: string | undefined;
+  /** The backend sessions the stream held (a header naming another session starts a new one), and the latest's id. */
+  private sessions = 0;
+  private latestSession: string | undefined;
   private readonly openTools = new Map<string, OpenTool>();
   private readonly openSubagents = new Map<string, AgentRef>();
   private readonly pending: InputRequest[] = [];
@@ -133,6 +136,7 @@ export class CanonicalStream {
       ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0
         ? { stderr_tail: outcome.stderrTail.map(wellFormed) }
         : {}),
+      ...(this.sessions > 1 ? { sessions: this.sessions } : {}),
     };
     if (finished.usage && (outcome.usageComplete === false || this.usageCapped)) finished.usage.complete = false;
     out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
@@ -193,7 +197,13 @@ export class CanonicalStream {
         break;
       }
       case "session.started":
-        // session_id never changes once known: a header naming another session is kept as data.
+        // session_id never changes once known: a header naming another session is kept as data. A stream is
+        // one run, whose outcome and usage are its last session's: the usage total starts again.
+        if (this.latestSession !== draft.payload.session_id) {
+          this.sessions++;
+          this.latestSession = draft.payload.session_id;
+          if (this.sessions > 1) this.restartUsage();
+        }
         if (this.sessionId !== undefined && this.sessionId !== draft.payload.session_id)
           return this.keepInvariants(asBackendEvent(draft), out);
         this.sessionId = draft.payload.session_id;
@@ -220,6 +230,12 @@ export class CanonicalStream {
     const cost = estimateCost(u, u.model, new Date(this.startWall + this.elapsed()), calls);
     if (cost === undefined) return d;
     return { ...d, payload: { ...u, cost_usd: cost, cost_source: "estimated", price_data: PRICE_DATA } };
+  }
+
+  private restartUsage(): void {
+    this.usage = undefined;
+    this.usageCapped = false;
+    this.costSources.clear();
   }
 
   private addUsage(u: EventPayloads["usage"]): void {
