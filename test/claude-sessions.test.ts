@@ -10,6 +10,7 @@ import { runCli } from "./helpers/cli.js";
 import { translate } from "./helpers/translate.js";
 
 const TWO_SESSIONS = fileURLToPath(new URL("./fixtures/golden/claude/two-sessions.native.jsonl", import.meta.url));
+const STAND_IN = fileURLToPath(new URL("./fixtures/backends/stand-in.mjs", import.meta.url));
 
 /** One session in Claude Code's stream-json: init, one answer, a successful result with its usage. */
 function session(id: string, answer: string, input: number, output: number, cost: number): string[] {
@@ -82,5 +83,15 @@ describe("Claude Code: two sessions in one stream", () => {
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     expect(readme).toContain("**One file can hold two sessions**");
     expect(readme).toContain("`run.finished.sessions`");
+  });
+
+  it("run says it too, after its summary", async () => {
+    const result = await runCli(["run", "--backend", "claude", "--bin", STAND_IN, "--", "hi"], {
+      env: { STANDIN_TRANSCRIPT: TWO_SESSIONS, STANDIN_END: "exit:1" },
+    });
+    expect(result.code).toBe(75);
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(
+      "agentstream: the stream held 2 backend sessions: status, answer and usage are the last one's",
+    );
   });
 });
