@@ -66,6 +66,29 @@ describe("Claude Code: two sessions in one stream", () => {
     expect(finished.usage?.input_tokens).toBe(5);
   });
 
+  it("only a translator that knows a new session began restarts the totals: another protocol's second header is data", () => {
+    const message = (input: number) => ({
+      type: "message_end",
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "hi" }],
+        usage: { input, output: 1, totalTokens: input + 1 },
+        stopReason: "stop",
+      },
+    });
+    const atomic = [
+      { type: "session", id: "s-1", version: 3, cwd: "/work" },
+      message(5),
+      { type: "session", id: "s-2", version: 3, cwd: "/work" },
+      message(7),
+    ].map((line) => JSON.stringify(line));
+    const finished = finishedOf(
+      translate(`${atomic.join("\n")}\n`, { from: "atomic", end: { backendExit: { code: 0, signal: null } } }).events,
+    );
+    expect(finished.usage).toMatchObject({ input_tokens: 12, output_tokens: 2 });
+    expect(finished.sessions).toBeUndefined();
+  });
+
   it("normalize says on stderr, in one line, that the outcome is the last session's", async () => {
     const result = await runCli(["normalize", "--from", "claude", "--backend-exit", "1", TWO_SESSIONS]);
     expect(result.code).toBe(75);

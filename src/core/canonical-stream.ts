@@ -47,9 +47,8 @@ export class CanonicalStream {
   private tsElapsed = -1;
   private tsText = "";
   private sessionId: string | undefined;
-  /** The backend sessions the stream held (a header naming another session starts a new one), and the latest's id. */
-  private sessions = 0;
-  private latestSession: string | undefined;
+  /** The backend sessions the stream held, counted from the second (a translator's newSession). */
+  private sessions = 1;
   private readonly openTools = new Map<string, OpenTool>();
   private readonly openSubagents = new Map<string, AgentRef>();
   private readonly pending: InputRequest[] = [];
@@ -197,13 +196,12 @@ export class CanonicalStream {
         break;
       }
       case "session.started":
-        // session_id never changes once known: a header naming another session is kept as data. A stream is
-        // one run, whose outcome and usage are its last session's: the usage total starts again.
-        if (this.latestSession !== draft.payload.session_id) {
+        // A stream is one run, whose outcome and usage are its last session's: at a new session the usage total starts again.
+        if (draft.newSession) {
           this.sessions++;
-          this.latestSession = draft.payload.session_id;
-          if (this.sessions > 1) this.restartUsage();
+          this.restartUsage();
         }
+        // session_id never changes once known: a header naming another session is kept as data.
         if (this.sessionId !== undefined && this.sessionId !== draft.payload.session_id)
           return this.keepInvariants(asBackendEvent(draft), out);
         this.sessionId = draft.payload.session_id;

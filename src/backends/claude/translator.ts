@@ -174,9 +174,11 @@ export class ClaudeTranslator implements Translator {
       case "init": {
         const id = nonEmpty(e.session_id);
         if (!id) return [passThrough(e)];
-        if (this.sessionId !== undefined && id !== this.sessionId) this.newSession();
+        const another = this.sessionId !== undefined && id !== this.sessionId;
+        if (another) this.newSession();
         this.sessionId = id;
-        const out: Draft[] = [draft("session.started", defined({ session_id: id, cwd: nonEmpty(e.cwd) }), { native })];
+        const header = defined({ session_id: id, cwd: nonEmpty(e.cwd) });
+        const out: Draft[] = [draft("session.started", header, another ? { native, newSession: true } : { native })];
         if (Array.isArray(e.tools) && e.tools.length > 0)
           out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
         return out;
