@@ -69,7 +69,10 @@ describe("README's Fleets collector configuration", () => {
   it("names the example's file and documents every variable it reads, with the defaults it has", () => {
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
     const section = readme.slice(readme.indexOf("\n### Collector configuration\n"));
-    expect(section).toContain("[`docs/fleets/collector.yaml`](docs/fleets/collector.yaml)");
+    // An absolute link: npm shows the packed README, which has no docs/ (test/readme-links.test.ts).
+    expect(section).toContain(
+      "[`docs/fleets/collector.yaml`](https://github.com/agentstream/agentstream/blob/main/docs/fleets/collector.yaml)",
+    );
     // What the collector reads: the file less its comments.
     const yaml = readFileSync(FLEET_CONFIG, "utf8")
       .split("\n")

@@ -40,12 +40,14 @@ describe("library run() options", () => {
     [{ otlp: { endpoint: "http://127.0.0.1:0/" } }, "run(): option otlp.endpoint: port 0 names no collector"],
     [{ otlp: { endpoint: "collector:4318" } }, "run(): option otlp.endpoint: expected an http(s) URL"],
     [{ signal: "stop" }, "run(): option signal: expected an AbortSignal"],
+    // The README's example once had a cwd that does not exist: the error names the option, not --cwd.
+    [{ cwd: "/nonexistent-agentstream-cwd" }, "run(): option cwd /nonexistent-agentstream-cwd: not a directory"],
   ])("%j is a UsageError naming the option", async (options, message) => {
     const err = await refusal(options);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message.startsWith(message), (err as Error).message).toBe(true);
     expect((err as Error).message).not.toMatch(
-      /--(?:timeout|grace|linger|backend-arg|max-line-bytes|model|otlp|backend\b)/,
+      /--(?:timeout|grace|linger|backend-arg|max-line-bytes|model|otlp|cwd|backend\b)/,
     );
   });
 

@@ -306,7 +306,9 @@ describe.skipIf(!collectorBinary())("OTLP export to a real collector", () => {
     const lines = refused.stderr.trim().split("\n");
     expect(lines[0]).toMatch(new RegExp(`^agentstream: ${pi}: not sent: connect ECONNREFUSED`));
     expect(lines[1]).toMatch(/gemini\/tool\.canonical\.jsonl: not sent: /);
-    expect(lines[2]).toBe(`agentstream: 0 of 2 runs exported to ${down}/v1/traces (0 spans) · 2 not sent · exit 75`);
+    expect(lines[2]).toBe(
+      `agentstream: 0 of 2 runs exported to ${down}/v1/traces (0 spans) · 2 not sent (is a collector listening there? name yours with --endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT) · exit 75`,
+    );
 
     const native = await runCli([
       "export",

@@ -230,6 +230,8 @@ export interface EventPayloads {
     pending?: InputRequest[];
     resume?: { session_id: string; hint: string };
     stderr_tail?: string[];
+    /** How many backend sessions the stream held, when more than one: the outcome and usage are the last one's. */
+    sessions?: number;
   };
 }
 

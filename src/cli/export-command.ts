@@ -49,6 +49,9 @@ export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions
   let spans = 0;
   for (const file of files) {
     const outcome = otlp.failure ? { file, skipped: true } : await exportFile(otlp, file);
+    // Until the collector has answered once, each file's spans are sent before the next is read: a collector
+    // that is down costs one export timeout, not one per file. After that, the batches run as they come.
+    if (!otlp.reached && outcome.trace) await otlp.drained();
     outcomes.push(outcome);
     spans += outcome.trace?.spans ?? 0;
     progress.advance(spans);
@@ -70,12 +73,15 @@ export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions
   const tally = [
     `${sentFiles} of ${outcomes.length} ${outcomes.length === 1 ? "run" : "runs"} exported to ${shownUrl(otlp.url)} (${report.sent} spans)`,
   ];
-  if (unsent > 0) tally.push(`${unsent} not sent`);
+  if (unsent > 0) tally.push(`${unsent} not sent${report.sent === 0 ? ` (${ELSEWHERE})` : ""}`);
   if (unreadable > 0) tally.push(`${unreadable} unreadable`);
   if (warning && unsent === 0) tally.push(warning);
   process.stderr.write(redactor.text(`agentstream: ${tally.join(" · ")} · exit ${exitCode}\n`));
   process.exitCode = exitCode;
 }
+
+/** Said when nothing reached the collector: how to name another one. */
+const ELSEWHERE = "is a collector listening there? name yours with --endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT";
 
 async function exportFile(otlp: OtlpExport, file: string): Promise<FileOutcome> {
   let input: Readable;

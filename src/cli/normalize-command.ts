@@ -1,8 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import type { BackendExit, CanonicalEvent, EventOf } from "../canonical/events.js";
-import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
@@ -17,6 +15,7 @@ import { OutputPipeline } from "../output/pipeline.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { MAX_USAGE_FILE_BYTES, readUsageFile } from "../run/usage-file.js";
 import { showControls } from "../core/control-chars.js";
+import { runIdentity } from "./fixture-identity.js";
 import { openInput } from "./input.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
@@ -99,9 +98,7 @@ async function translateInput(
   const session = output.translate({
     from: opts.from,
     translators: TRANSLATORS,
-    runId: randomUUID(),
-    clock: systemClock,
-    agentstreamVersion: VERSION,
+    ...runIdentity(),
     started: { mode: "normalize", input: file },
     includeRaw: opts.raw,
     deltas: opts.deltas,

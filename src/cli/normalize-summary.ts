@@ -2,7 +2,7 @@ import type { ChalkInstance } from "chalk";
 import type { Detection, EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
 import { firstLine } from "../human/format.js";
-import { summaryLines } from "../human/stderr-summary.js";
+import { sessionsNote, summaryLines } from "../human/stderr-summary.js";
 import { BACKENDS, BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendDetector, Verdict } from "../core/translator.js";
 
@@ -38,7 +38,9 @@ export const TERMINAL_NOTICE = "agentstream: reading a native stream from stdin 
  */
 export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
   const hint = hintFor(f);
-  if (f.finished.exit_code === 0 && f.detection !== "guessed" && hint === undefined) return "";
+  const sessions = sessionsNote(f.finished);
+  if (f.finished.exit_code === 0 && f.detection !== "guessed" && hint === undefined && sessions === undefined)
+    return "";
   const unparsed = f.finished.counts.unparsed_lines;
   const read =
     f.bytesRead === 0
@@ -48,7 +50,8 @@ export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
         : `${plural(f.nativeEvents, "JSON event")}${unparsed > 0 ? ` and ${plural(unparsed, "other line")}` : ""}`;
   const name = f.input === "-" ? "stdin" : showControls(f.input);
   const line = `agentstream: ${name}: ${read}, read as ${f.backend} (${HOW[f.detection]}) · ${outcomeOf(f, c)}\n`;
-  return hint === undefined ? line : `${line}hint: ${hint}\n`;
+  const said = sessions === undefined ? line : `${line}agentstream: ${sessions}\n`;
+  return hint === undefined ? said : `${said}hint: ${hint}\n`;
 }
 
 /** The outcome's part of the line; for an empty input, that it was empty (no backend ran, none crashed). */

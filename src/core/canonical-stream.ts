@@ -47,6 +47,8 @@ export class CanonicalStream {
   private tsElapsed = -1;
   private tsText = "";
   private sessionId: string | undefined;
+  /** The backend sessions the stream held, counted from the second (a translator's newSession). */
+  private sessions = 1;
   private readonly openTools = new Map<string, OpenTool>();
   private readonly openSubagents = new Map<string, AgentRef>();
   private readonly pending: InputRequest[] = [];
@@ -133,6 +135,7 @@ export class CanonicalStream {
       ...(outcome.status !== "succeeded" && outcome.stderrTail.length > 0
         ? { stderr_tail: outcome.stderrTail.map(wellFormed) }
         : {}),
+      ...(this.sessions > 1 ? { sessions: this.sessions } : {}),
     };
     if (finished.usage && (outcome.usageComplete === false || this.usageCapped)) finished.usage.complete = false;
     out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
@@ -193,6 +196,11 @@ export class CanonicalStream {
         break;
       }
       case "session.started":
+        // A stream is one run, whose outcome and usage are its last session's: at a new session the usage total starts again.
+        if (draft.newSession) {
+          this.sessions++;
+          this.restartUsage();
+        }
         // session_id never changes once known: a header naming another session is kept as data.
         if (this.sessionId !== undefined && this.sessionId !== draft.payload.session_id)
           return this.keepInvariants(asBackendEvent(draft), out);
@@ -220,6 +228,12 @@ export class CanonicalStream {
     const cost = estimateCost(u, u.model, new Date(this.startWall + this.elapsed()), calls);
     if (cost === undefined) return d;
     return { ...d, payload: { ...u, cost_usd: cost, cost_source: "estimated", price_data: PRICE_DATA } };
+  }
+
+  private restartUsage(): void {
+    this.usage = undefined;
+    this.usageCapped = false;
+    this.costSources.clear();
   }
 
   private addUsage(u: EventPayloads["usage"]): void {

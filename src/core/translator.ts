@@ -24,6 +24,8 @@ interface DraftOf<T extends EventType> {
   agent?: AgentRef;
   /** The time the native event itself states (native_ts), where it states one. */
   nativeTs?: string;
+  /** On session.started: the backend began another session of the same run; its outcome and usage are the last session's. */
+  newSession?: true;
 }
 
 /**
@@ -36,7 +38,7 @@ export type Draft<T extends EventType = EventType> = { [K in T]: DraftOf<K> }[T]
 export function draft<T extends EventType>(
   type: T,
   payload: EventPayloads[T],
-  meta: { native?: string; synthetic?: true; agent?: AgentRef; nativeTs?: string } = {},
+  meta: { native?: string; synthetic?: true; agent?: AgentRef; nativeTs?: string; newSession?: true } = {},
 ): Draft<T> {
   return { type, payload, ...meta };
 }

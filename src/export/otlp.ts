@@ -238,6 +238,11 @@ export class OtlpExport {
     return ended - sent - failed >= this.queueSize / 2;
   }
 
+  /** The collector has taken some span already: it is there and answering. */
+  get reached(): boolean {
+    return this.exporter.total.sent > 0;
+  }
+
   /** Some export has failed already. */
   get failure(): string | undefined {
     return this.exporter.total.error;

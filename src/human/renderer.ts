@@ -7,7 +7,7 @@ import { stderrChalk } from "./colour.js";
 import { showControls } from "../core/control-chars.js";
 import { errorText } from "./error-text.js";
 import { attemptOf, firstLine, formatDuration, shellQuote, toolLine } from "./format.js";
-import { DETAIL, summaryLines } from "./stderr-summary.js";
+import { DETAIL, sessionsNote, summaryLines } from "./stderr-summary.js";
 import { Spinner } from "./spinner.js";
 
 export type Verbosity = "quiet" | "normal" | "verbose";
@@ -174,6 +174,8 @@ export class HumanRenderer {
     if (this.options.verbosity === "quiet" && f.status === "succeeded") return;
     const error = f.error ? { ...f.error, message: this.redact(f.error.message) } : undefined;
     for (const line of summaryLines({ ...f, error }, this.c, this.width())) this.line(line);
+    const sessions = sessionsNote(f);
+    if (sessions) this.message(sessions);
     if (f.resume) this.line(this.c.dim(`${DETAIL}resume with: ${showControls(f.resume.hint)}`));
     const failed = f.status === "failed" || f.status === "timed_out";
     // --verbose has shown the backend's stderr already.

@@ -43,6 +43,12 @@ const MAX_MESSAGE_LINES = 4;
 export const DETAIL = "  ";
 const FIELDS = " · ";
 
+/** Said when the stream held more than one backend session (run.finished.sessions): whose outcome it reports. */
+export function sessionsNote(f: Finished): string | undefined {
+  if (f.sessions === undefined) return undefined;
+  return `the stream held ${f.sessions} backend sessions: status, answer and usage are the last one's`;
+}
+
 /**
  * The run's summary, wrapped to `width`: one short line (status, duration, the
  * cause in words, the exit code; the counts too when it succeeded), then the

@@ -4,8 +4,10 @@ import type { Interruption, RunOutcome } from "../../src/core/outcome.js";
 import { TranslationSession, type TranslationSessionOptions } from "../../src/core/translation-session.js";
 import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
+import { FIXTURE_RUN_ID, FIXTURE_VERSION } from "../../src/cli/fixture-identity.js";
 
-export const TEST_RUN_ID = "run-test";
+// The run id and version `AGENTSTREAM_TEST_FIXTURE=1` gives the CLI: goldens and examples reproduce from the command line.
+export const TEST_RUN_ID = FIXTURE_RUN_ID;
 
 export interface TranslateOptions
   extends Partial<
@@ -31,7 +33,7 @@ export function translate(
     translators: TRANSLATORS,
     runId: TEST_RUN_ID,
     clock: steppingClock(),
-    agentstreamVersion: "0.0.0-test",
+    agentstreamVersion: FIXTURE_VERSION,
     started: { mode: "normalize", input: "-" },
     includeRaw: options.includeRaw,
     deltas: options.deltas,

@@ -76,7 +76,8 @@ const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
  * deltas from `stream_event`s; API failures are synthetic assistant messages;
  * `result` decides the outcome: failed when `is_error` is true (API failures say
  * subtype "success") or its subtype is an `error_*` one (whatever `is_error`
- * says), a success otherwise; it holds the run's only usage total.
+ * says), a success otherwise; it holds the run's only usage total. A second
+ * `init` naming another session starts a new session of the same run: the last one decides.
  */
 export class ClaudeTranslator implements Translator {
   readonly protocol = "claude";
@@ -106,7 +107,7 @@ export class ClaudeTranslator implements Translator {
   /** The main agent's API message being written: its turn. */
   private callId: string | undefined;
   /** Each API message's own usage: the run's when its result carries none. */
-  private readonly messageUsage = new MessageUsage();
+  private messageUsage = new MessageUsage();
 
   translate(e: NativeEvent): Draft[] {
     if (!(e.type === "system" && (e.subtype === "init" || e.subtype === "ui_invalidate"))) this.started = true;
@@ -154,14 +155,30 @@ export class ClaudeTranslator implements Translator {
     return { drafts: this.calls.end(), outcome: this.outcome, resume: { session_id: this.sessionId, hint } };
   }
 
+  /**
+   * Another session began in the same stream (a second init, after a result): the stream is one run, whose
+   * outcome, answer and usage are the last session's, so what decided the earlier one's is forgotten.
+   */
+  private newSession(): void {
+    this.lastText = null;
+    this.continuing = this.continued = false;
+    this.apiFailure = undefined;
+    this.outcome = undefined;
+    this.denied.clear();
+    this.messageUsage = new MessageUsage();
+  }
+
   private system(e: NativeEvent): Draft[] {
     const native = e.type;
     switch (e.subtype) {
       case "init": {
         const id = nonEmpty(e.session_id);
         if (!id) return [passThrough(e)];
+        const another = this.sessionId !== undefined && id !== this.sessionId;
+        if (another) this.newSession();
         this.sessionId = id;
-        const out: Draft[] = [draft("session.started", defined({ session_id: id, cwd: nonEmpty(e.cwd) }), { native })];
+        const header = defined({ session_id: id, cwd: nonEmpty(e.cwd) });
+        const out: Draft[] = [draft("session.started", header, another ? { native, newSession: true } : { native })];
         if (Array.isArray(e.tools) && e.tools.length > 0)
           out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
         return out;
