@@ -4,11 +4,14 @@
 import { resolve } from "node:path";
 import type { BackendDefinition, BackendRequest } from "./backends/definition.js";
 import { checkRequestFits } from "./backends/flags.js";
+import { resolvePermissions, type PermissionOptions } from "./backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "./backends/registry.js";
 import type { Clock } from "./core/clock.js";
 import type { ResolvedOutcome } from "./core/outcome.js";
 import type { Redactor } from "./core/redactor.js";
 import type { OutputPipeline } from "./output/pipeline.js";
+import { readContinuation } from "./run/continue-from.js";
+import { UsageError } from "./core/errors.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
 import { watchLimits, type RunLimits } from "./run/limits.js";
 import type { Drainable } from "./run/pipe-throttle.js";
@@ -20,8 +23,11 @@ import { createUsageFile, type UsageFile } from "./run/usage-file.js";
 import { VERSION } from "./version.js";
 
 /** What to run: the backend, the prompt and the backend's own options. */
-export interface AgentRequest {
-  backend: string;
+export interface AgentRequest extends PermissionOptions {
+  /** Required, unless `continueFrom` names a stream (whose backend it then must be). */
+  backend?: string;
+  /** A recorded canonical stream to continue: its backend and session (run.finished.resume, else its session_id). */
+  continueFrom?: string;
   /** The backend executable (default: the backend's AGENTSTREAM_*_BIN variable, else its names on PATH). */
   bin?: string;
   /** Where the backend runs (default: the current directory). */
@@ -54,6 +60,23 @@ export interface RunPlan {
   redactor: Redactor;
   /** Where the backend writes its usage (a backend with `writesUsageFile`): read at the end, then removed. */
   usageFile?: UsageFile;
+  /** The session it continues (run.started.resumed_from). */
+  resumedFrom?: string;
+}
+
+/** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
+async function continuing(request: AgentRequest): Promise<{ backend: string; resume?: string }> {
+  if (request.continueFrom === undefined) {
+    if (request.backend === undefined) throw new UsageError("--backend is required (or --continue-from FILE)");
+    return { backend: request.backend, resume: request.resume };
+  }
+  if (request.resume !== undefined) throw new UsageError("--resume and --continue-from exclude each other");
+  const found = await readContinuation(request.continueFrom);
+  if (request.backend !== undefined && request.backend !== found.backend)
+    throw new UsageError(
+      `--continue-from ${request.continueFrom}: the stream is ${found.backend}'s, not ${request.backend}'s`,
+    );
+  return { backend: found.backend, resume: found.sessionId };
 }
 
 /**
@@ -63,10 +86,11 @@ export interface RunPlan {
  */
 export async function planRun(
   request: AgentRequest,
-  readPrompt: () => string | Promise<string>,
+  readPrompt: (backend: string) => string | Promise<string>,
   probing: { graceMs: number; stops?: StopWatch },
 ): Promise<RunPlan> {
-  const definition = backendNamed(request.backend);
+  const continued = await continuing(request);
+  const definition = backendNamed(continued.backend);
   const env = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: request.model,
@@ -77,7 +101,10 @@ export async function planRun(
     maxCostUsd: request.limits?.maxCostUsd,
   };
   checkRequestFits(definition, wanted, BACKENDS);
-  const prompt = await readPrompt();
+  if (request.autoMode === false && request.approvals === "auto")
+    throw new UsageError("--no-auto-mode and --approvals auto exclude each other");
+  wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
+  const prompt = await readPrompt(definition.name);
   const cwd = workingDirectory(request.cwd);
   const executable = findExecutable(definition, request.bin, env);
   const full: BackendRequest = {
@@ -110,6 +137,7 @@ export async function planRun(
     command,
     redactor: runRedactor(full.backendArgs, env),
     ...(usageFile ? { usageFile } : {}),
+    ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
   };
 }
 
@@ -200,7 +228,12 @@ async function superviseBackend(
     runId: io.runId,
     clock: io.clock,
     agentstreamVersion: VERSION,
-    started: { mode: "run", command: plan.command, cwd: plan.cwd },
+    started: {
+      mode: "run",
+      command: plan.command,
+      cwd: plan.cwd,
+      ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
+    },
     includeRaw: io.includeRaw,
     deltas: io.deltas,
     liveDurations: true,

@@ -18,10 +18,35 @@ export const gemini: BackendDefinition<"gemini"> = {
   nativeTypes: new Set(["init"]),
   flags: { model: "--model" },
   refusalHints: { provider: "Gemini CLI picks the API from its auth settings (~/.gemini/settings.json)" },
+  // docs/protocols/gemini.md "Permissions and resume" (gemini --help, 0.61.0).
+  permissions: {
+    tools: {
+      shell: "run_shell_command",
+      read: "read_file",
+      write: "write_file",
+      edit: "replace",
+      web_fetch: "web_fetch",
+      web_search: "google_web_search",
+    },
+    // Deprecated in 0.61 for the policy engine, still honoured: these run without confirmation.
+    allow: { native: "--allowed-tools NAME" },
+    deny: {
+      lacks:
+        "denies a tool only through a policy file (its policy engine): pass one with --backend-arg=--policy --backend-arg=FILE",
+    },
+    argumentPrefix: false,
+    approvals: { auto: "--approval-mode yolo" },
+    approvalsLack:
+      "in headless mode refuses a call that needs approval and goes on: the run never stops for input (--approvals auto is its yolo mode)",
+    resume: { native: "--resume SESSION" },
+  },
   argv: (request) => [
     "--output-format",
     "stream-json",
     ...(request.model !== undefined ? ["--model", request.model] : []),
+    ...(request.permissions?.resume !== undefined ? ["--resume", request.permissions.resume] : []),
+    ...(request.permissions?.allowTools ?? []).flatMap((name) => ["--allowed-tools", name]),
+    ...(request.permissions?.approvals === "auto" ? ["--approval-mode", "yolo"] : []),
     ...request.backendArgs,
     // `-p VALUE` reads a VALUE starting with "-" as a flag; `--prompt=VALUE` keeps it whole.
     `--prompt=${request.prompt}`,

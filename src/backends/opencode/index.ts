@@ -27,10 +27,21 @@ export const opencode: BackendDefinition<"opencode"> = {
     noAutoMode:
       "opencode run never stops for approvals: a permission set to ask is rejected and the model goes on; set what it may not do to deny in opencode.json",
   },
+  // docs/protocols/opencode.md "Permissions and resume" (opencode run --help, 1.18.33).
+  permissions: {
+    tools: {},
+    allow: { lacks: "sets tool permissions only in its config: the permission key of opencode.json" },
+    deny: { lacks: "sets tool permissions only in its config: the permission key of opencode.json (bash: deny)" },
+    argumentPrefix: false,
+    approvals: {},
+    approvalsLack: "opencode run never stops for approvals: a permission set to ask is rejected and the model goes on",
+    resume: { native: "run --session SESSION" },
+  },
   argv: (request) => [
     "run",
     "--format",
     "json",
+    ...(request.permissions?.resume !== undefined ? ["--session", request.permissions.resume] : []),
     ...(request.model !== undefined ? ["--model", request.model] : []),
     ...(request.workdir !== undefined ? ["--dir", request.workdir] : []),
     ...request.backendArgs,
