@@ -1,0 +1,63 @@
+// Permissions and continuing a run, live: a call that is not allowed leaves the
+// run needs_input with the call pending; the same session continued from the
+// recorded stream with the tool allowed runs it; a denied tool never runs
+// (checked by the file its command would make).
+import { describe, expect, it } from "vitest";
+import { runSteps } from "./support/continued-runs.js";
+import { eventsOfType } from "./support/live-run.js";
+import { targetsFor } from "./support/live-suite.js";
+import { DENIED_COMMAND } from "./support/scenarios.mjs";
+
+/** The file DENIED_COMMAND makes. */
+const MADE = DENIED_COMMAND.split(" ").at(-1)!;
+
+const sessionOf = (events: Array<Record<string, unknown>>): unknown =>
+  events.find((e) => e.type === "session.started")?.session_id;
+
+for (const claude of targetsFor("claude-2.1.332")) {
+  describe(`${claude.id} live: permissions and continuing a run`, () => {
+    it("a call not allowed ends needs_input with it pending; --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [
+        { args: () => [] },
+        {
+          args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(first.finished.pending).toEqual([
+        expect.objectContaining({
+          kind: "approval",
+          actions: [expect.objectContaining({ name: "Bash", args: { command: DENIED_COMMAND } })],
+        }),
+      ]);
+      expect(files[0]).not.toContain(MADE);
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.exitCode).toBe(0);
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "claude", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(
+        expect.arrayContaining(["--resume", session, "--allowedTools", "Bash"]),
+      );
+      expect(sessionOf(second.events)).toBe(session);
+      expect(eventsOfType(second, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "Bash", status: "succeeded" }),
+      ]);
+      expect(files[1]).toContain(MADE);
+    });
+
+    it("--deny-tool shell keeps the shell from running, even where Bash is allowed", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [
+        { args: () => ["--backend-arg=--allowedTools", "--backend-arg=Bash", "--deny-tool", "shell"] },
+      ]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(eventsOfType(run, "tool.completed")).toEqual([expect.objectContaining({ status: "failed" })]);
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--disallowedTools", "Bash"]));
+    });
+  });
+}
