@@ -61,3 +61,32 @@ for (const claude of targetsFor("claude-2.1.332")) {
     });
   });
 }
+
+// Codex has no allow list and never stops for approvals: what it can do is turn a tool off and resume a session.
+for (const codex of targetsFor("codex-0.171.0")) {
+  describe(`${codex.id} live: permissions and continuing a run`, () => {
+    it("--deny-tool shell offers the model no shell: its call is refused and the file is not made; --continue-from FILE without it runs the command in the same session", async () => {
+      const { runs, files } = await runSteps(codex, "denied", [
+        { args: () => ["--deny-tool", "shell"] },
+        { args: (streamOf) => ["--continue-from", streamOf(0)], prompt: "yes, go on", noBackend: true },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(first.events[0]!.command).toEqual(
+        expect.arrayContaining(["--disable", "shell_tool", "--disable", "unified_exec"]),
+      );
+      expect(eventsOfType(first, "tool.completed").filter((e) => e.status === "succeeded")).toEqual([]);
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "codex", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining(["exec", "resume", session]));
+      expect(sessionOf(second.events)).toBe(session);
+      expect(eventsOfType(second, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "command_execution", status: "succeeded" }),
+      ]);
+      expect(files[1]).toContain(MADE);
+    });
+  });
+}
