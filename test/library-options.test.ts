@@ -40,6 +40,19 @@ describe("library run() options", () => {
     [{ otlp: { endpoint: "http://127.0.0.1:0/" } }, "run(): option otlp.endpoint: port 0 names no collector"],
     [{ otlp: { endpoint: "collector:4318" } }, "run(): option otlp.endpoint: expected an http(s) URL"],
     [{ signal: "stop" }, "run(): option signal: expected an AbortSignal"],
+    [{ allowTools: "shell" }, 'run(): option allowTools: expected an array of strings, got "shell"'],
+    [{ denyTools: [1] }, "run(): option denyTools: expected an array of strings"],
+    [{ approvals: "always" }, 'run(): option approvals: expected one of never, auto, got "always"'],
+    [{ resume: "" }, "run(): option resume: expected a session id"],
+    [{ continueFrom: 3 }, "run(): option continueFrom: expected a file name"],
+    [{ backend: undefined }, "run(): option backend: is required"],
+    [{ allowTools: ["shell"] }, "run(): option allowTools: EvoScientist has no per-tool permissions"],
+    [{ denyTools: ["shell"] }, "run(): option denyTools: EvoScientist has no per-tool permissions"],
+    [{ backend: "codex", approvals: "auto" }, "run(): option approvals auto: Codex never stops for approvals"],
+    [
+      { backend: undefined, continueFrom: "/nonexistent/run.jsonl" },
+      "run(): option continueFrom /nonexistent/run.jsonl: ENOENT",
+    ],
   ])("%j is a UsageError naming the option", async (options, message) => {
     const err = await refusal(options);
     expect(err).toBeInstanceOf(UsageError);

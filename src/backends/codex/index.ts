@@ -44,7 +44,7 @@ export const codex: BackendDefinition<"codex"> = {
     argumentPrefix: false,
     approvals: {},
     approvalsLack:
-      "codex exec never stops for approvals (approval_policy is never): what its sandbox forbids fails and the model is told",
+      "never stops for approvals in codex exec (its approval_policy is never): what its sandbox forbids fails and the model is told",
     resume: { native: "exec resume SESSION" },
   },
   argv: (request) => [

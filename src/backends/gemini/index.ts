@@ -37,7 +37,7 @@ export const gemini: BackendDefinition<"gemini"> = {
     argumentPrefix: false,
     approvals: { auto: "--approval-mode yolo" },
     approvalsLack:
-      "in headless mode refuses a call that needs approval and goes on: the run never stops for input (--approvals auto is its yolo mode)",
+      "refuses a call that needs approval in headless mode and goes on: the run never stops for input (--approvals auto is its yolo mode)",
     resume: { native: "--resume SESSION" },
   },
   argv: (request) => [

@@ -34,7 +34,8 @@ export const opencode: BackendDefinition<"opencode"> = {
     deny: { lacks: "sets tool permissions only in its config: the permission key of opencode.json (bash: deny)" },
     argumentPrefix: false,
     approvals: {},
-    approvalsLack: "opencode run never stops for approvals: a permission set to ask is rejected and the model goes on",
+    approvalsLack:
+      "never stops for approvals in opencode run: a permission set to ask is rejected and the model goes on",
     resume: { native: "run --session SESSION" },
   },
   argv: (request) => [
