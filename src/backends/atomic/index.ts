@@ -25,7 +25,7 @@ export const JSON_MODE_PROTOCOL = {
   stopSignal: "SIGTERM",
   flags: { model: "--model", provider: "--provider" },
   refusalHints: { workdir: "use --cwd DIR to choose the directory the backend runs in" },
-  // docs/protocols/pi.md (pi --help, 0.73.1, 0.84.4 and 1.6.0).
+  // README "Permissions and continuing a run" (pi --help of 0.73.1, 0.84.4 and 1.6.0).
   permissions: {
     tools: { shell: "bash", read: "read", write: "write", edit: "edit" },
     allow: {

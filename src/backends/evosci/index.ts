@@ -60,7 +60,7 @@ export const evosci: BackendDefinition<"evosci"> = {
   },
   flags: { workdir: "--workdir (absolute)", noAutoMode: "--no-auto-mode" },
   refusalHints: { model: CONFIG_HINT, provider: CONFIG_HINT },
-  // docs/protocols/evosci.md (its stderr's resume hint "EvoSci --resume ID"; --no-auto-mode).
+  // README "Permissions and continuing a run" (its stderr's resume hint "EvoSci --resume ID"; --no-auto-mode).
   permissions: {
     tools: {},
     allow: {
