@@ -90,3 +90,32 @@ for (const codex of targetsFor("codex-0.171.0")) {
     });
   });
 }
+
+// Gemini CLI refuses a call that needs approval headless and goes on (no needs_input): --allow-tool lets it run.
+for (const gemini of targetsFor("gemini-0.61.0")) {
+  describe(`${gemini.id} live: permissions and continuing a run`, () => {
+    it("a shell call not allowed is refused (no file); --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [
+        { args: () => [] },
+        {
+          args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(eventsOfType(first, "tool.completed").filter((e) => e.status === "succeeded")).toEqual([]);
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).toContain(MADE);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "gemini", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(
+        expect.arrayContaining(["--resume", session, "--allowed-tools", "run_shell_command"]),
+      );
+      expect(sessionOf(second.events)).toBe(session);
+    });
+  });
+}
