@@ -119,3 +119,30 @@ for (const gemini of targetsFor("gemini-0.61.0")) {
     });
   });
 }
+
+// pi asks for no approvals: --deny-tool keeps a tool from the model (pi 0.84 or later), --resume is --session.
+// pi 1.6 keeps a session's tool choice when it resumes it: a tool denied once stays denied in that session.
+for (const pi of [...targetsFor("pi-0.84.4"), ...targetsFor("pi-1.6.0")]) {
+  describe(`${pi.id} live: permissions and continuing a run`, () => {
+    it("continued with --continue-from FILE --deny-tool shell: the same session, and bash does not run (no file)", async () => {
+      const { runs, files } = await runSteps(pi, "denied", [
+        { args: () => [], prompt: "say hello" },
+        { args: (streamOf) => ["--continue-from", streamOf(0), "--deny-tool", "shell"], noBackend: true },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).not.toContain(MADE);
+      expect(eventsOfType(second, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "pi", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(
+        expect.arrayContaining(["--session", session, "--exclude-tools", "bash"]),
+      );
+      expect(sessionOf(second.events)).toBe(session);
+    });
+  });
+}
