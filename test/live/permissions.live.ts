@@ -2,7 +2,9 @@
 // run needs_input with the call pending; the same session continued from the
 // recorded stream with the tool allowed runs it; a denied tool never runs
 // (checked by the file its command would make).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseJsonl } from "../helpers/cli.js";
 import { runSteps } from "./support/continued-runs.js";
 import { eventsOfType } from "./support/live-run.js";
 import { targetsFor } from "./support/live-suite.js";
@@ -142,6 +144,65 @@ for (const pi of [...targetsFor("pi-0.84.4"), ...targetsFor("pi-1.6.0")]) {
       expect(second.events[0]!.command).toEqual(
         expect.arrayContaining(["--session", session, "--exclude-tools", "bash"]),
       );
+      expect(sessionOf(second.events)).toBe(session);
+    });
+  });
+}
+
+// OpenCode takes permissions only from its config (refused here); it continues a session with run --session.
+// Its stream names its session only in the native events (sessionID), which the canonical stream does not
+// carry yet: --continue-from refuses its streams; --resume takes the id (here from the --raw copy).
+const rawSession = (file: string): string =>
+  parseJsonl(readFileSync(file, "utf8")).find((e) => typeof e.raw?.sessionID === "string")!.raw.sessionID;
+
+for (const opencode of targetsFor("opencode-1.18.33")) {
+  describe(`${opencode.id} live: continuing a run`, () => {
+    it("--resume SESSION continues that session; --continue-from its stream is refused (no session in it)", async () => {
+      const { runs, files } = await runSteps(opencode, "denied", [
+        { args: () => ["--raw"], prompt: "say hello" },
+        { args: (streamOf) => ["--continue-from", streamOf(0)], prompt: "again", noBackend: true, refused: true },
+        { args: (streamOf) => ["--raw", "--resume", rawSession(streamOf(0))] },
+      ]);
+      const [first, refused, second] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain("has no resume hint and no session_id to continue");
+      const session = first.events.find((e) => typeof e.raw?.sessionID === "string")!.raw.sessionID;
+      expect(session).toMatch(/^ses_/);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ backend: "opencode", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining(["--session", session]));
+      const sessions = new Set(second.events.filter((e) => e.raw?.sessionID).map((e) => e.raw.sessionID));
+      expect([...sessions]).toEqual([session]);
+      // The live home allows every tool: the continued run ran the denied scenario's command.
+      expect(files[2]).toContain(MADE);
+    });
+  });
+}
+
+// Copilot CLI: --deny-tool wins over --allow-all-tools; an allow list replaces it; --resume=SESSION.
+for (const copilot of targetsFor("copilot-1.0.102")) {
+  describe(`${copilot.id} live: permissions and continuing a run`, () => {
+    it("--deny-tool shell keeps the command from running (no file); --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+      const { runs, files } = await runSteps(copilot, "denied", [
+        { args: () => ["--deny-tool", "shell"] },
+        {
+          args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(first.events[0]!.command).toEqual(expect.arrayContaining(["--deny-tool=shell"]));
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).toContain(MADE);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ backend: "copilot", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining([`--resume=${session}`, "--allow-tool=shell"]));
+      expect(second.events[0]!.command).not.toContain("--allow-all-tools");
       expect(sessionOf(second.events)).toBe(session);
     });
   });

@@ -17,6 +17,8 @@ export interface Step {
   prompt?: string;
   /** Leave out --backend (--continue-from names it). */
   noBackend?: boolean;
+  /** The step is to be refused before start: no stream is expected (its run is exit code and stderr only). */
+  refused?: boolean;
 }
 
 export interface StepsRun {
@@ -52,8 +54,8 @@ export function runSteps(target: LiveTarget, scenario: ScenarioName, steps: Step
         const result = await spawnCollect(process.execPath, args, { env: home.env });
         writeFileSync(streamOf(i), result.stdout);
         const events = parseJsonl(result.stdout) as CanonicalLine[];
-        const finished = events.at(-1);
-        if (finished?.type !== "run.finished")
+        const finished = events.at(-1) ?? {};
+        if (finished.type !== "run.finished" && !step.refused)
           throw new Error(`step ${i}: no run.finished\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`);
         runs.push({
           events,
