@@ -207,3 +207,38 @@ for (const copilot of targetsFor("copilot-1.0.102")) {
     });
   });
 }
+
+// EvoScientist: --approvals never is its --no-auto-mode (every call asks); its session id comes only from the
+// resume hint on its stderr (run.finished.resume), which --continue-from reads.
+for (const evosci of targetsFor("evosci-0.3.8")) {
+  describe(`${evosci.id} live: approvals and continuing a run`, () => {
+    it("--approvals never ends needs_input with the call pending; --continue-from FILE in auto mode runs it in the same session", async () => {
+      const { runs, files } = await runSteps(evosci, "denied", [
+        { args: () => ["--approvals", "never"] },
+        { args: (streamOf) => ["--continue-from", streamOf(0)], prompt: "yes, go on", noBackend: true },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(first.events[0]!.command).toContain("--no-auto-mode");
+      expect(first.finished.pending).toEqual([
+        expect.objectContaining({
+          kind: "approval",
+          actions: [
+            expect.objectContaining({ name: "execute", args: expect.objectContaining({ command: DENIED_COMMAND }) }),
+          ],
+        }),
+      ]);
+      expect(files[0]).not.toContain(MADE);
+      const session = first.finished.resume?.session_id;
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).toContain(MADE);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ backend: "evosci", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining(["--resume", session]));
+      // Its stdout names no session: the file proves it. The prompt "yes, go on" names no scenario, so the fake
+      // model called the command only because the request carried the first run's conversation.
+      expect(second.server.requestsFor("denied").length).toBeGreaterThan(1);
+    });
+  });
+}

@@ -144,10 +144,11 @@ function listFilesCall(request) {
   return { name: "ls", arguments: {} };
 }
 
-/** A shell command, with the shell tool the backend offers (Gemini CLI: run_shell_command; most: bash). */
+/** A shell command, with the shell tool the backend offers (Gemini CLI: run_shell_command; EvoScientist: execute; most: bash). */
 function shellCall(request, command) {
   const names = new Set(request.tools.map((t) => t.name));
-  return { name: names.has("run_shell_command") ? "run_shell_command" : "bash", arguments: { command } };
+  const name = ["run_shell_command", "execute"].find((n) => names.has(n)) ?? "bash";
+  return { name, arguments: { command } };
 }
 
 /**
