@@ -242,3 +242,35 @@ for (const evosci of targetsFor("evosci-0.3.8")) {
     });
   });
 }
+
+for (const claude of targetsFor("claude-2.1.332")) {
+  describe(`${claude.id} live: --approvals`, () => {
+    it("--approvals auto (its --permission-mode auto) lets the shell call run without an allow rule", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [{ args: () => ["--approvals", "auto"] }]);
+      const run = runs[0]!;
+      expect(files[0]).toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--permission-mode", "auto"]));
+    });
+
+    it("--approvals never (its --permission-prompts none) ends needs_input with the call pending, no file", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [{ args: () => ["--approvals", "never"] }]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--permission-prompts", "none"]));
+    });
+  });
+}
+
+for (const gemini of targetsFor("gemini-0.61.0")) {
+  describe(`${gemini.id} live: --approvals`, () => {
+    it("--approvals auto (its --approval-mode yolo) lets the shell call run without an allow rule", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [{ args: () => ["--approvals", "auto"] }]);
+      const run = runs[0]!;
+      expect(files[0]).toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--approval-mode", "yolo"]));
+    });
+  });
+}
