@@ -11,7 +11,7 @@ const HEADER =
   "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PREFIX)` | `--approvals never` | `--approvals auto` | `--resume` |";
 
 const cell = (means: NativeMeans): string => ("native" in means ? `\`${means.native}\`` : `no: ${means.lacks}`);
-const escape = (text: string): string => text.replace(/\|/g, "\\|");
+const escapePipes = (text: string): string => text.replace(/\|/g, "\\|");
 
 /** The table's rows, as the registry says them. */
 function expectedRows(): string[] {
@@ -30,7 +30,7 @@ function expectedRows(): string[] {
       mode("auto"),
       cell(p.resume),
     ];
-    return `| ${cells.map(escape).join(" | ")} |`;
+    return `| ${cells.map(escapePipes).join(" | ")} |`;
   });
 }
 
