@@ -4,6 +4,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { run } from "../../src/index.js";
 import { runCli } from "../helpers/cli.js";
 import { expectCanonical, expectNoneLeftRunning, Scratch, STAND_IN } from "./helpers.js";
 
@@ -102,5 +103,25 @@ describe("agentstream run --continue-from / --resume", () => {
       expect(result.stderr).toContain(message);
       expect(existsSync(record)).toBe(false);
     }
+  });
+});
+
+describe("library run({ continueFrom, allowTools })", () => {
+  it("continues the recorded session as the CLI does: no backend option needed", async () => {
+    const { file, session } = await recordedDenial();
+    const record = scratch.recordPath();
+    const events = [];
+    for await (const event of run({
+      continueFrom: file,
+      allowTools: ["shell"],
+      bin: STAND_IN,
+      prompt: "yes, go on",
+      env: { ...process.env, STANDIN_RECORD: record, STANDIN_TRANSCRIPT: DENIED },
+    }))
+      events.push(event);
+    expect(events[0]).toMatchObject({ type: "run.started", backend: "claude", resumed_from: session });
+    expect(expectNoneLeftRunning(record)!.argv).toEqual(
+      expect.arrayContaining(["--resume", session, "--allowedTools", "Bash"]),
+    );
   });
 });
