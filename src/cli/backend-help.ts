@@ -24,7 +24,11 @@ export function flagHelp(flag: CommonFlag, what: string, byDefault: string): str
 export function permissionHelp(kind: "allow" | "deny" | "resume", what: string): string {
   const takers = BACKENDS.filter((b) => !("lacks" in (b.permissions[kind] as NativeMeans)));
   const portable = kind === "resume" ? "" : `; portable names: ${PORTABLE_TOOLS.join(", ")}`;
-  return `${what} (${takers.map((b) => b.displayName).join(", ")}; refused elsewhere${portable})`;
+  const who =
+    takers.length === BACKENDS.length
+      ? "every backend"
+      : `${takers.map((b) => b.displayName).join(", ")}; refused elsewhere`;
+  return `${what} (${who}${portable})`;
 }
 
 /** The backends that have an --approvals mode. */
