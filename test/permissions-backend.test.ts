@@ -76,6 +76,7 @@ describe("the argv each backend gets for each rule", () => {
     expect(allow).not.toContain("--allow-all-tools");
     expect(allow).toEqual(expect.arrayContaining(["--allow-tool=shell(git:*)", "--allow-tool=write"]));
     expect(argvFor("copilot", { denyTools: ["shell"] })).toContain("--allow-all-tools");
+    expect(argvFor("copilot", { allowTools: ["write"], approvals: "auto" })).toContain("--allow-all-tools");
   });
 
   it("Codex resumes as `exec resume [flags] -- SESSION PROMPT`, the prompt still last", () => {

@@ -53,8 +53,10 @@ export const copilot: BackendDefinition<"copilot"> = {
     "--output-format",
     "json",
     // Headless: no tool approval prompts (they would wait forever), no questions, no self-update.
-    // An allow list means only what it names; without one, every tool runs.
-    ...(request.permissions?.allowTools.length ? [] : ["--allow-all-tools"]),
+    // An allow list means only what it names; without one (or with --approvals auto), every tool runs.
+    ...(request.permissions?.allowTools.length && request.permissions.approvals !== "auto"
+      ? []
+      : ["--allow-all-tools"]),
     ...(request.permissions?.allowTools ?? []).map((rule) => `--allow-tool=${rule}`),
     ...(request.permissions?.denyTools ?? []).map((rule) => `--deny-tool=${rule}`),
     ...(request.permissions?.resume !== undefined ? [`--resume=${request.permissions.resume}`] : []),
