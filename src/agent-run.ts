@@ -19,6 +19,7 @@ import { promptAsShown, workingDirectory } from "./run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
 import { NO_STOPS, type EarlyStop, type StopWatch } from "./run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "./run/supervisor.js";
+import { planRulesFile, type RulesFile } from "./run/rules-file.js";
 import { createUsageFile, type UsageFile } from "./run/usage-file.js";
 import { VERSION } from "./version.js";
 
@@ -60,6 +61,8 @@ export interface RunPlan {
   redactor: Redactor;
   /** Where the backend writes its usage (a backend with `writesUsageFile`): read at the end, then removed. */
   usageFile?: UsageFile;
+  /** The rules file the backend reads its permissions from (Gemini CLI's policy): written at the start, removed after the run. */
+  rulesFile?: RulesFile;
   /** The session it continues (run.started.resumed_from). */
   resumedFrom?: string;
 }
@@ -120,6 +123,9 @@ export async function planRun(
   };
   const usageFile = definition.writesUsageFile && executable.found ? createUsageFile() : undefined;
   if (usageFile) full.usageFile = usageFile.path;
+  const rules = executable.found ? definition.permissions.rulesFile?.(wanted.permissions) : undefined;
+  const rulesFile = rules ? planRulesFile(rules.text, rules.extension) : undefined;
+  if (rulesFile) full.permissions = { ...wanted.permissions, rulesFile: rulesFile.path };
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
@@ -137,6 +143,7 @@ export async function planRun(
     command,
     redactor: runRedactor(full.backendArgs, env),
     ...(usageFile ? { usageFile } : {}),
+    ...(rulesFile ? { rulesFile } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
   };
 }
@@ -209,9 +216,11 @@ export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
 
 async function supervise(plan: RunPlan, io: RunIo, created: (supervisor: RunSupervisor) => void): Promise<RunEnd> {
   try {
+    plan.rulesFile?.write();
     return await superviseBackend(plan, io, created);
   } finally {
     plan.usageFile?.remove();
+    plan.rulesFile?.remove();
   }
 }
 

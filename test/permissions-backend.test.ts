@@ -79,6 +79,20 @@ describe("the argv each backend gets for each rule", () => {
     expect(argvFor("copilot", { allowTools: ["write"], approvals: "auto" })).toContain("--allow-all-tools");
   });
 
+  it("Gemini CLI: a denied tool is a deny rule of a policy file run writes, passed as --policy FILE", () => {
+    const gemini = backendNamed("gemini");
+    const asked = resolvePermissions(gemini, { denyTools: ["shell", "web_fetch"] });
+    expect(gemini.permissions.rulesFile!(asked)).toEqual({
+      extension: "toml",
+      text:
+        '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 999\n\n' +
+        '[[rule]]\ntoolName = "web_fetch"\ndecision = "deny"\npriority = 999\n',
+    });
+    expect(gemini.permissions.rulesFile!(resolvePermissions(gemini, { allowTools: ["shell"] }))).toBeUndefined();
+    const argv = gemini.argv({ ...BASE, permissions: { ...asked, rulesFile: "/tmp/p.toml" } });
+    expect(argv).toEqual(expect.arrayContaining(["--policy", "/tmp/p.toml"]));
+  });
+
   it("Codex resumes as `exec resume [flags] -- SESSION PROMPT`, the prompt still last", () => {
     const argv = argvFor("codex", { resume: "019a", denyTools: ["web_search"] }, { model: "m" });
     expect(argv.slice(0, 2)).toEqual(["exec", "resume"]);
@@ -119,7 +133,11 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
     ["codex", { denyTools: ["read"] }, "--deny-tool read: Codex has no read tool agentstream can name"],
     ["codex", { approvals: "never" }, "--approvals never: Codex never stops for approvals in codex exec"],
     ["codex", { denyTools: ["shell(rm *)"] }, "--deny-tool shell(rm *): Codex cannot limit a tool by its arguments"],
-    ["gemini", { denyTools: ["shell"] }, "--deny-tool: Gemini CLI denies a tool only through a policy file"],
+    [
+      "gemini",
+      { denyTools: ["shell(rm *)"] },
+      "--deny-tool shell(rm *): Gemini CLI cannot limit a tool by its arguments",
+    ],
     [
       "gemini",
       { approvals: "never" },

@@ -64,6 +64,8 @@ export interface PermissionSupport {
   approvals: Partial<Record<ApprovalsMode, string>>;
   approvalsLack?: string;
   resume: NativeMeans;
+  /** The text of a rules file the backend reads (Gemini CLI's policy), if these rules need one: run writes it for the run. */
+  rulesFile?: (asked: PermissionRequest) => { text: string; extension: string } | undefined;
 }
 
 /** The permission options of one run, checked and in the backend's own tool names. */
@@ -73,6 +75,8 @@ export interface PermissionRequest {
   approvals?: ApprovalsMode;
   /** The session to continue. */
   resume?: string;
+  /** Where run wrote the backend's `rulesFile` for this run. */
+  rulesFile?: string;
 }
 
 // ---- end of permissions ----

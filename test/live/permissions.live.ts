@@ -272,5 +272,20 @@ for (const gemini of targetsFor("gemini-0.61.0")) {
       expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
       expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--approval-mode", "yolo"]));
     });
+
+    it("--deny-tool shell (a policy file's deny rule) keeps the shell from running, even in yolo mode (no file)", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [
+        { args: () => ["--approvals", "auto", "--deny-tool", "shell"] },
+      ]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--policy"]));
+      // The run itself went on (the policy file was read, not a start-up failure). A tool denied by policy is
+      // not even offered to the model: the fake model falls back to a "bash" call, which Gemini CLI does not know.
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+    });
   });
 }

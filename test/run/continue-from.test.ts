@@ -106,6 +106,20 @@ describe("agentstream run --continue-from / --resume", () => {
   });
 });
 
+describe("agentstream run --deny-tool on Gemini CLI", () => {
+  it("passes --policy FILE, a file written for the run and removed after it", async () => {
+    const record = scratch.recordPath();
+    const result = await runCli(["run", "--backend", "gemini", "--bin", STAND_IN, "--deny-tool", "shell", "x"], {
+      env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: DENIED },
+    });
+    const argv = expectNoneLeftRunning(record)!.argv;
+    const policy = argv[argv.indexOf("--policy") + 1]!;
+    expect(policy).toMatch(/agentstream-rules-.*\.toml$/);
+    expect(result.stderr).not.toContain("internal");
+    expect(existsSync(policy)).toBe(false);
+  });
+});
+
 describe("library run({ continueFrom, allowTools })", () => {
   it("continues the recorded session as the CLI does: no backend option needed", async () => {
     const { file, session } = await recordedDenial();

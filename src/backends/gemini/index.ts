@@ -30,10 +30,10 @@ export const gemini: BackendDefinition<"gemini"> = {
     },
     // Deprecated in 0.61 for the policy engine, still honoured: these run without confirmation.
     allow: { native: "--allowed-tools NAME" },
-    deny: {
-      lacks:
-        "denies a tool only through a policy file (its policy engine): pass one with --backend-arg=--policy --backend-arg=FILE",
-    },
+    // Its policy engine: a user policy file agentstream writes for the run, one deny rule per tool.
+    deny: { native: "--policy FILE (a rule with decision deny per tool, in a file agentstream writes)" },
+    rulesFile: (asked) =>
+      asked.denyTools.length > 0 ? { text: denyPolicy(asked.denyTools), extension: "toml" } : undefined,
     argumentPrefix: false,
     approvals: { auto: "--approval-mode yolo" },
     approvalsLack:
@@ -46,6 +46,7 @@ export const gemini: BackendDefinition<"gemini"> = {
     ...(request.model !== undefined ? ["--model", request.model] : []),
     ...(request.permissions?.resume !== undefined ? ["--resume", request.permissions.resume] : []),
     ...(request.permissions?.allowTools ?? []).flatMap((name) => ["--allowed-tools", name]),
+    ...(request.permissions?.rulesFile !== undefined ? ["--policy", request.permissions.rulesFile] : []),
     ...(request.permissions?.approvals === "auto" ? ["--approval-mode", "yolo"] : []),
     ...request.backendArgs,
     // `-p VALUE` reads a VALUE starting with "-" as a flag; `--prompt=VALUE` keeps it whole.
@@ -54,3 +55,11 @@ export const gemini: BackendDefinition<"gemini"> = {
   promptTerminator: () => false,
   createTranslator: () => new GeminiTranslator(),
 };
+
+/** A policy (TOML) that denies each tool; above the built-in rules, yolo's allow-all included. */
+function denyPolicy(tools: readonly string[]): string {
+  // A JSON string is a valid TOML basic string.
+  return tools
+    .map((tool) => `[[rule]]\ntoolName = ${JSON.stringify(tool)}\ndecision = "deny"\npriority = 999\n`)
+    .join("\n");
+}
