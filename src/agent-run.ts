@@ -94,7 +94,7 @@ export async function planRun(
 ): Promise<RunPlan> {
   const continued = await continuing(request);
   const definition = backendNamed(continued.backend);
-  const env = request.env ?? process.env;
+  const callerEnv = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: request.model,
     provider: request.provider,
@@ -107,6 +107,9 @@ export async function planRun(
   if (request.autoMode === false && request.approvals === "auto")
     throw new UsageError("--no-auto-mode and --approvals auto exclude each other");
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
+  // Rules a backend reads from its environment (OpenCode) join the caller's environment.
+  const permissionEnv = definition.permissions.env?.(wanted.permissions, callerEnv);
+  const env = permissionEnv ? { ...callerEnv, ...permissionEnv } : callerEnv;
   const prompt = await readPrompt(definition.name);
   const cwd = workingDirectory(request.cwd);
   const executable = findExecutable(definition, request.bin, env);

@@ -93,6 +93,22 @@ describe("the argv each backend gets for each rule", () => {
     expect(argv).toEqual(expect.arrayContaining(["--policy", "/tmp/p.toml"]));
   });
 
+  it("OpenCode: the rules go in OPENCODE_PERMISSION (over its configs), merged over what the caller's variable says", () => {
+    const opencode = backendNamed("opencode");
+    const envOf = (options: PermissionOptions, env: NodeJS.ProcessEnv = {}) =>
+      opencode.permissions.env!(resolvePermissions(opencode, options), env);
+    expect(envOf({ allowTools: ["shell"], denyTools: ["web_fetch"] })).toEqual({
+      OPENCODE_PERMISSION: JSON.stringify({ bash: "allow", webfetch: "deny" }),
+    });
+    expect(envOf({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: '{"edit":"deny","bash":"allow"}' })).toEqual({
+      OPENCODE_PERMISSION: JSON.stringify({ edit: "deny", bash: "deny" }),
+    });
+    expect(envOf({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: "not json" })).toEqual({
+      OPENCODE_PERMISSION: JSON.stringify({ bash: "deny" }),
+    });
+    expect(envOf({ resume: "ses_1" })).toBeUndefined();
+  });
+
   it("Codex resumes as `exec resume [flags] -- SESSION PROMPT`, the prompt still last", () => {
     const argv = argvFor("codex", { resume: "019a", denyTools: ["web_search"] }, { model: "m" });
     expect(argv.slice(0, 2)).toEqual(["exec", "resume"]);
@@ -147,8 +163,12 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
     ["pi", { denyTools: ["web_search"] }, "--deny-tool web_search: pi has no web_search tool"],
     ["pi", { approvals: "never" }, "--approvals never: pi asks for no approvals"],
     ["atomic", { allowTools: ["read"] }, "--allow-tool: Atomic asks for no approvals"],
-    ["opencode", { allowTools: ["shell"] }, "--allow-tool: OpenCode sets tool permissions only in its config"],
-    ["opencode", { denyTools: ["bash"] }, "--deny-tool: OpenCode sets tool permissions only in its config"],
+    [
+      "opencode",
+      { allowTools: ["bash(git *)"] },
+      "--allow-tool bash(git *): OpenCode cannot limit a tool by its arguments",
+    ],
+    ["opencode", { allowTools: ["write"], denyTools: ["edit"] }, "--allow-tool and --deny-tool both name edit"],
     ["opencode", { approvals: "auto" }, "--approvals auto: OpenCode never stops for approvals in opencode run"],
     ["copilot", { approvals: "never" }, "--approvals never: Copilot CLI cannot stop for input in -p mode"],
     ["copilot", { allowTools: ["read"] }, "--allow-tool read: Copilot CLI has no read tool agentstream can name"],

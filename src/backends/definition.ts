@@ -66,6 +66,8 @@ export interface PermissionSupport {
   resume: NativeMeans;
   /** The text of a rules file the backend reads (Gemini CLI's policy), if these rules need one: run writes it for the run. */
   rulesFile?: (asked: PermissionRequest) => { text: string; extension: string } | undefined;
+  /** Variables the backend reads these rules from (OpenCode's OPENCODE_PERMISSION), given its environment. */
+  env?: (asked: PermissionRequest, env: NodeJS.ProcessEnv) => Record<string, string> | undefined;
 }
 
 /** The permission options of one run, checked and in the backend's own tool names. */

@@ -149,7 +149,7 @@ for (const pi of [...targetsFor("pi-0.84.4"), ...targetsFor("pi-1.6.0")]) {
   });
 }
 
-// OpenCode takes permissions only from its config (refused here); it continues a session with run --session.
+// OpenCode reads the rules from OPENCODE_PERMISSION (over its configs); it continues a session with run --session.
 // Its stream names its session only in the native events (sessionID), which the canonical stream does not
 // carry yet: --continue-from refuses its streams; --resume takes the id (here from the --raw copy).
 const rawSession = (file: string): string =>
@@ -176,6 +176,17 @@ for (const opencode of targetsFor("opencode-1.18.33")) {
       expect([...sessions]).toEqual([session]);
       // The live home allows every tool: the continued run ran the denied scenario's command.
       expect(files[2]).toContain(MADE);
+    });
+
+    it("--deny-tool shell (OPENCODE_PERMISSION bash: deny, over its opencode.json's allow) keeps the command from running (no file)", async () => {
+      const { runs, files } = await runSteps(opencode, "denied", [{ args: () => ["--deny-tool", "shell"] }]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      // A denied tool is not offered: OpenCode answers the call with its "invalid" tool.
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "invalid", output: expect.stringContaining("unavailable tool 'bash'") }),
+      ]);
     });
   });
 }
