@@ -44,7 +44,7 @@ export const codex: BackendDefinition<"codex"> = {
     argumentPrefix: false,
     approvals: {},
     approvalsLack:
-      "never stops for approvals in codex exec (its approval_policy is never): what its sandbox forbids fails and the model is told",
+      "never stops for approvals in codex exec: its approval_policy is never, and what its sandbox forbids fails and the model is told",
     resume: { native: "exec resume SESSION" },
   },
   argv: (request) => [
@@ -87,7 +87,7 @@ function workdirArgs(request: BackendRequest): string[] {
 function codexDenyArgs(asked: PermissionRequest | undefined): string[] {
   const denied = new Set(asked?.denyTools);
   return [
-    // Its shell tools: the classic one and unified exec (exec_command), each behind a feature.
+    // Its shell tools, each behind a feature: the classic one and unified exec, exec_command.
     ...(denied.has("command_execution") ? ["--disable", "shell_tool", "--disable", "unified_exec"] : []),
     ...(denied.has("web_search") ? ["-c", 'web_search="disabled"'] : []),
   ];
