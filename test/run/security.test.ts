@@ -69,9 +69,12 @@ describe("agentstream run: no shell", () => {
     const offences = sourceFiles(SRC).flatMap((file) => {
       const text = readFileSync(file, "utf8");
       // A backend's portable tool names (`permissions.tools`, shell first) are no spawn option.
-      const found = [/(?<!tools:\s*\{\s*)\bshell\s*:/, /(?<![.\w])exec(?:Sync)?\s*\(/, /\bexecFile(?:Sync)?\b/, /\bexecSync\b/].filter(
-        (pattern) => pattern.test(text),
-      );
+      const found = [
+        /(?<!tools:\s*\{\s*)\bshell\s*:/,
+        /(?<![.\w])exec(?:Sync)?\s*\(/,
+        /\bexecFile(?:Sync)?\b/,
+        /\bexecSync\b/,
+      ].filter((pattern) => pattern.test(text));
       const imports = /import\s*\{([^}]*)\}\s*from\s*"node:child_process"/.exec(text)?.[1] ?? "";
       const unexpected = imports
         .split(",")
