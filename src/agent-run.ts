@@ -4,11 +4,14 @@
 import { resolve } from "node:path";
 import type { BackendDefinition, BackendRequest } from "./backends/definition.js";
 import { checkRequestFits } from "./backends/flags.js";
+import { resolvePermissions, type PermissionOptions } from "./backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "./backends/registry.js";
 import type { Clock } from "./core/clock.js";
 import type { RunOutcome } from "./core/outcome.js";
 import type { Redactor } from "./core/redactor.js";
 import type { OutputPipeline } from "./output/pipeline.js";
+import { readContinuation } from "./run/continue-from.js";
+import { UsageError } from "./core/errors.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
 import { watchLimits, type RunLimits } from "./run/limits.js";
 import type { Drainable } from "./run/pipe-throttle.js";
@@ -16,12 +19,16 @@ import { promptAsShown, workingDirectory } from "./run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
 import { NO_STOPS, type EarlyStop, type StopWatch } from "./run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "./run/supervisor.js";
+import { planRulesFile, type RulesFile } from "./run/rules-file.js";
 import { createUsageFile, type UsageFile } from "./run/usage-file.js";
 import { VERSION } from "./version.js";
 
 /** What to run: the backend, the prompt and the backend's own options. */
-export interface AgentRequest {
-  backend: string;
+export interface AgentRequest extends PermissionOptions {
+  /** Required, unless `continueFrom` names a stream (whose backend it then must be). */
+  backend?: string;
+  /** A recorded canonical stream to continue: its backend and session (run.finished.resume, else its session_id). */
+  continueFrom?: string;
   /** The backend executable (default: the backend's AGENTSTREAM_*_BIN variable, else its names on PATH). */
   bin?: string;
   /** Where the backend runs (default: the current directory). */
@@ -54,6 +61,25 @@ export interface RunPlan {
   redactor: Redactor;
   /** Where the backend writes its usage (a backend with `writesUsageFile`): read at the end, then removed. */
   usageFile?: UsageFile;
+  /** The rules file the backend reads its permissions from (Gemini CLI's policy): written at the start, removed after the run. */
+  rulesFile?: RulesFile;
+  /** The session it continues (run.started.resumed_from). */
+  resumedFrom?: string;
+}
+
+/** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
+async function continuing(request: AgentRequest): Promise<{ backend: string; resume?: string }> {
+  if (request.continueFrom === undefined) {
+    if (request.backend === undefined) throw new UsageError("--backend is required (or --continue-from FILE)");
+    return { backend: request.backend, resume: request.resume };
+  }
+  if (request.resume !== undefined) throw new UsageError("--resume and --continue-from exclude each other");
+  const found = await readContinuation(request.continueFrom);
+  if (request.backend !== undefined && request.backend !== found.backend)
+    throw new UsageError(
+      `--continue-from ${request.continueFrom}: the stream is ${found.backend}'s, not ${request.backend}'s`,
+    );
+  return { backend: found.backend, resume: found.sessionId };
 }
 
 /**
@@ -63,11 +89,12 @@ export interface RunPlan {
  */
 export async function planRun(
   request: AgentRequest,
-  readPrompt: () => string | Promise<string>,
+  readPrompt: (backend: string) => string | Promise<string>,
   probing: { graceMs: number; stops?: StopWatch },
 ): Promise<RunPlan> {
-  const definition = backendNamed(request.backend);
-  const env = request.env ?? process.env;
+  const continued = await continuing(request);
+  const definition = backendNamed(continued.backend);
+  const callerEnv = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: request.model,
     provider: request.provider,
@@ -77,7 +104,13 @@ export async function planRun(
     maxCostUsd: request.limits?.maxCostUsd,
   };
   checkRequestFits(definition, wanted, BACKENDS);
-  const prompt = await readPrompt();
+  if (request.autoMode === false && request.approvals === "auto")
+    throw new UsageError("--no-auto-mode and --approvals auto exclude each other");
+  wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
+  // Rules a backend reads from its environment (OpenCode) join the caller's environment.
+  const permissionEnv = definition.permissions.env?.(wanted.permissions, callerEnv);
+  const env = permissionEnv ? { ...callerEnv, ...permissionEnv } : callerEnv;
+  const prompt = await readPrompt(definition.name);
   const cwd = workingDirectory(request.cwd);
   const executable = findExecutable(definition, request.bin, env);
   const full: BackendRequest = {
@@ -93,6 +126,9 @@ export async function planRun(
   };
   const usageFile = definition.writesUsageFile && executable.found ? createUsageFile() : undefined;
   if (usageFile) full.usageFile = usageFile.path;
+  const rules = executable.found ? definition.permissions.rulesFile?.(wanted.permissions) : undefined;
+  const rulesFile = rules ? planRulesFile(rules.text, rules.extension) : undefined;
+  if (rulesFile) full.permissions = { ...wanted.permissions, rulesFile: rulesFile.path };
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
@@ -110,6 +146,8 @@ export async function planRun(
     command,
     redactor: runRedactor(full.backendArgs, env),
     ...(usageFile ? { usageFile } : {}),
+    ...(rulesFile ? { rulesFile } : {}),
+    ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
   };
 }
 
@@ -190,9 +228,11 @@ async function supervise(
   created: (supervisor: RunSupervisor) => void,
 ): Promise<OutcomeOrReaderGone> {
   try {
+    plan.rulesFile?.write();
     return await superviseBackend(plan, io, created);
   } finally {
     plan.usageFile?.remove();
+    plan.rulesFile?.remove();
   }
 }
 
@@ -209,7 +249,12 @@ async function superviseBackend(
     runId: io.runId,
     clock: io.clock,
     agentstreamVersion: VERSION,
-    started: { mode: "run", command: plan.command, cwd: plan.cwd },
+    started: {
+      mode: "run",
+      command: plan.command,
+      cwd: plan.cwd,
+      ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
+    },
     includeRaw: io.includeRaw,
     deltas: io.deltas,
     liveDurations: true,

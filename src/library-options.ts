@@ -1,6 +1,7 @@
 // The library's run() options checked as the CLI checks its flags: a wrong one
 // is a UsageError naming the option (timeoutMs, backendArgs), never a CLI flag
 // nor a TypeError from deep inside.
+import { APPROVALS_MODES } from "./backends/definition.js";
 import { BACKEND_NAMES } from "./backends/registry.js";
 import { UsageError } from "./core/errors.js";
 import { MAX_DELAY_MS, MAX_LINE_BYTES_LIMIT } from "./core/limits.js";
@@ -9,6 +10,8 @@ type Check = (value: unknown) => string | undefined;
 
 const string: Check = (v) => (typeof v === "string" ? undefined : "expected a string");
 const boolean: Check = (v) => (typeof v === "boolean" ? undefined : "expected true or false");
+const strings: Check = (v) =>
+  Array.isArray(v) && v.every((item) => typeof item === "string") ? undefined : "expected an array of strings";
 const func: Check = (v) => (typeof v === "function" ? undefined : "expected a function");
 const milliseconds =
   (allowZero: boolean): Check =>
@@ -30,8 +33,13 @@ const CHECKS: Record<string, Check> = {
   provider: string,
   workdir: string,
   autoMode: boolean,
-  backendArgs: (v) =>
-    Array.isArray(v) && v.every((arg) => typeof arg === "string") ? undefined : "expected an array of strings",
+  backendArgs: strings,
+  allowTools: strings,
+  denyTools: strings,
+  approvals: (v) =>
+    (APPROVALS_MODES as readonly unknown[]).includes(v) ? undefined : `expected one of ${APPROVALS_MODES.join(", ")}`,
+  resume: (v) => (typeof v === "string" && v !== "" ? undefined : "expected a session id (a non-empty string)"),
+  continueFrom: (v) => (typeof v === "string" && v !== "" ? undefined : "expected a file name"),
   env: (v) =>
     typeof v === "object" && v !== null && Object.values(v).every((x) => x === undefined || typeof x === "string")
       ? undefined
@@ -72,6 +80,8 @@ const CHECKS: Record<string, Check> = {
 };
 
 const REQUIRED = new Set(["backend", "prompt"]);
+/** A required option another one stands in for: continueFrom names the backend. */
+const STANDS_IN: Record<string, string> = { backend: "continueFrom" };
 
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -79,8 +89,9 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function check(name: string, value: unknown): void {
-  const problem = value === undefined ? (REQUIRED.has(name) ? "is required" : undefined) : CHECKS[name]?.(value);
+function check(name: string, value: unknown, given: Record<string, unknown> = {}): void {
+  const required = REQUIRED.has(name) && given[STANDS_IN[name] ?? ""] === undefined;
+  const problem = value === undefined ? (required ? "is required" : undefined) : CHECKS[name]?.(value);
   if (problem)
     throw new UsageError(`run(): option ${name}: ${problem}${value === undefined ? "" : `, got ${describe(value)}`}`);
 }
@@ -92,7 +103,7 @@ export function checkRunOptions(options: unknown): void {
   const given = options as Record<string, unknown>;
   for (const name of Object.keys(CHECKS)) {
     if (name.startsWith("otlp.")) continue;
-    check(name, given[name]);
+    check(name, given[name], given);
   }
   const otlp = given.otlp as Record<string, unknown> | undefined;
   if (otlp !== undefined) for (const key of ["endpoint", "content"]) check(`otlp.${key}`, otlp[key]);
@@ -105,6 +116,12 @@ const FLAG_OPTIONS: [RegExp, string][] = [
   [/^--workdir\b/, "option workdir"],
   [/^--no-auto-mode\b/, "option autoMode: false"],
   [/^--cwd\b/, "option cwd"],
+  [/^--allow-tool\b/, "option allowTools"],
+  [/^--deny-tool\b/, "option denyTools"],
+  [/^--approvals\b/, "option approvals"],
+  [/^--resume\b/, "option resume"],
+  [/^--continue-from\b/, "option continueFrom"],
+  [/^--backend\b/, "option backend"],
 ];
 
 /** A UsageError from the run's planning, naming the library option instead of the CLI flag; anything else as it is. */

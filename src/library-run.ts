@@ -13,7 +13,8 @@ import { asLibraryError, checkRunOptions } from "./library-options.js";
 import { VERSION } from "./version.js";
 
 export interface RunOptions extends Omit<AgentRequest, "backend" | "limits">, RunLimits {
-  backend: BackendName;
+  /** Required, unless continueFrom names a recorded stream (whose backend it then must be). */
+  backend?: BackendName;
   /** Passed to the backend verbatim, as one argument. */
   prompt: string;
   /** Stop the backend after this long: run.finished timed_out. */

@@ -42,6 +42,19 @@ describe("library run() options", () => {
     [{ signal: "stop" }, "run(): option signal: expected an AbortSignal"],
     // The README's example once had a cwd that does not exist: the error names the option, not --cwd.
     [{ cwd: "/nonexistent-agentstream-cwd" }, "run(): option cwd /nonexistent-agentstream-cwd: not a directory"],
+    [{ allowTools: "shell" }, 'run(): option allowTools: expected an array of strings, got "shell"'],
+    [{ denyTools: [1] }, "run(): option denyTools: expected an array of strings"],
+    [{ approvals: "always" }, 'run(): option approvals: expected one of never, auto, got "always"'],
+    [{ resume: "" }, "run(): option resume: expected a session id"],
+    [{ continueFrom: 3 }, "run(): option continueFrom: expected a file name"],
+    [{ backend: undefined }, "run(): option backend: is required"],
+    [{ allowTools: ["shell"] }, "run(): option allowTools: EvoScientist has no per-tool permissions"],
+    [{ denyTools: ["shell"] }, "run(): option denyTools: EvoScientist has no per-tool permissions"],
+    [{ backend: "codex", approvals: "auto" }, "run(): option approvals auto: Codex never stops for approvals"],
+    [
+      { backend: undefined, continueFrom: "/nonexistent/run.jsonl" },
+      "run(): option continueFrom /nonexistent/run.jsonl: ENOENT",
+    ],
   ])("%j is a UsageError naming the option", async (options, message) => {
     const err = await refusal(options);
     expect(err).toBeInstanceOf(UsageError);

@@ -19,6 +19,8 @@ export interface BackendRequest {
   promptTerminator: boolean;
   /** Where the backend is to write its usage file (set by run for a backend with `writesUsageFile`). */
   usageFile?: string;
+  /** --allow-tool, --deny-tool, --approvals, --resume: checked against the backend's `permissions`, names native. */
+  permissions?: PermissionRequest;
 }
 
 /**
@@ -35,6 +37,51 @@ export interface ProbeContext {
   graceMs: number;
   stops: StopWatch;
 }
+
+// ---- Permissions and continuing a run (run --allow-tool, --deny-tool, --approvals, --resume) ----
+
+/** Tool names every backend is asked in (`--allow-tool shell`): each backend maps them to its own. */
+export const PORTABLE_TOOLS = ["shell", "read", "write", "edit", "web_fetch", "web_search"] as const;
+export type PortableTool = (typeof PORTABLE_TOOLS)[number];
+/** never: a request that needs a human ends the run needs_input; auto: the backend's own auto-approval. */
+export const APPROVALS_MODES = ["never", "auto"] as const;
+export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
+
+/** How one kind of rule reaches the backend (its native spelling, shown in the README), or what it lacks. */
+export type NativeMeans = { native: string } | { lacks: string };
+
+/** What a backend enforces natively of the permission and resume options; anything else is refused before start. */
+export interface PermissionSupport {
+  /** Each portable name as the backend's own tool name; a portable name absent here is refused. */
+  tools: Partial<Record<PortableTool, string>>;
+  allow: NativeMeans;
+  deny: NativeMeans;
+  /** Where only some native names can be denied (Codex turns tools off by feature): those names. */
+  deniable?: readonly string[];
+  /** Whether a rule may carry an argument prefix in parentheses, such as `Bash(git *)`. */
+  argumentPrefix: boolean;
+  /** Each --approvals mode it has, as its native spelling; absent modes are refused with `approvalsLack`. */
+  approvals: Partial<Record<ApprovalsMode, string>>;
+  approvalsLack?: string;
+  resume: NativeMeans;
+  /** The text of a rules file the backend reads (Gemini CLI's policy), if these rules need one: run writes it for the run. */
+  rulesFile?: (asked: PermissionRequest) => { text: string; extension: string } | undefined;
+  /** Variables the backend reads these rules from (OpenCode's OPENCODE_PERMISSION), given its environment. */
+  env?: (asked: PermissionRequest, env: NodeJS.ProcessEnv) => Record<string, string> | undefined;
+}
+
+/** The permission options of one run, checked and in the backend's own tool names. */
+export interface PermissionRequest {
+  allowTools: string[];
+  denyTools: string[];
+  approvals?: ApprovalsMode;
+  /** The session to continue. */
+  resume?: string;
+  /** Where run wrote the backend's `rulesFile` for this run. */
+  rulesFile?: string;
+}
+
+// ---- end of permissions ----
 
 /** The options of `agentstream run` that only some backends have. */
 export type CommonFlag = "model" | "provider" | "workdir" | "noAutoMode";
@@ -54,6 +101,8 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   flags: Partial<Record<CommonFlag, string>>;
   /** Why a common flag it lacks is refused, and what to do instead, by flag. */
   refusalHints?: Partial<Record<CommonFlag, string>>;
+  /** --allow-tool, --deny-tool, --approvals and --resume: what it enforces natively (README "Permissions and continuing a run"). */
+  permissions: PermissionSupport;
   /** The backend's argv (without the executable): no shell, the prompt one argument. */
   argv(request: BackendRequest): string[];
   /**

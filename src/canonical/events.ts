@@ -131,6 +131,8 @@ export interface EventPayloads {
     cwd?: string;
     input?: string;
     detection?: Detection;
+    /** The session this run continues (run --resume / --continue-from). */
+    resumed_from?: string;
   };
   "session.started": { session_id: string; protocol_version?: number; cwd?: string };
   "turn.started": { turn: number };

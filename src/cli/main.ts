@@ -1,5 +1,6 @@
 import { BACKEND_NAMES } from "../backends/registry.js";
-import { BACKEND_DISPLAY_NAMES, binHelp, flagHelp } from "./backend-help.js";
+import { APPROVALS_MODES } from "../backends/definition.js";
+import { approvalsHelp, BACKEND_DISPLAY_NAMES, binHelp, flagHelp, permissionHelp } from "./backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { AgentstreamError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
@@ -140,6 +141,25 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     )
     .option("--no-auto-mode", flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"))
     .addOption(
+      new Option(
+        "--allow-tool <name>",
+        permissionHelp("allow", "let the backend run this tool without asking (repeatable; NAME(PREFIX) where it can)"),
+      )
+        .argParser(collect)
+        .default([], "none"),
+    )
+    .addOption(
+      new Option("--deny-tool <name>", permissionHelp("deny", "keep the backend from running this tool (repeatable)"))
+        .argParser(collect)
+        .default([], "none"),
+    )
+    .addOption(new Option("--approvals <mode>", approvalsHelp()).choices(APPROVALS_MODES))
+    .option("--resume <session>", permissionHelp("resume", "continue this session of the backend with the prompt"))
+    .option(
+      "--continue-from <file>",
+      "continue the run a canonical stream recorded (its backend, and the session of its run.finished.resume, else its session_id); --backend may then be left out",
+    )
+    .addOption(
       new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)")
         .argParser(collect)
         .default([], "none"),
@@ -206,7 +226,7 @@ Exit status follows the run's outcome (see the exit-code table in the README):
 141 stdout closed.`,
     )
     .hook("preAction", (command) => {
-      if (command.opts().backend === undefined)
+      if (command.opts().backend === undefined && command.opts().continueFrom === undefined)
         command.error("error: required option '--backend <name>' not specified");
     })
     .action(async (prompt: string | undefined, opts) => {

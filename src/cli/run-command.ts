@@ -14,7 +14,13 @@ import { EarlyStop } from "../run/stop-signals.js";
 import { VERSION } from "../version.js";
 
 export interface RunOptions extends CliSinkOptions {
-  backend: string;
+  /** Absent only with --continue-from. */
+  backend?: string;
+  allowTool: string[];
+  denyTool: string[];
+  approvals?: "never" | "auto";
+  resume?: string;
+  continueFrom?: string;
   promptFile?: string;
   bin?: string;
   cwd?: string;
@@ -62,11 +68,16 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     autoMode: opts.autoMode,
     backendArgs: opts.backendArg,
     limits,
+    allowTools: opts.allowTool,
+    denyTools: opts.denyTool,
+    approvals: opts.approvals,
+    resume: opts.resume,
+    continueFrom: opts.continueFrom,
   };
   const graceMs = seconds(opts.grace)!;
   const plan = await planRun(
     request,
-    () => readPrompt(promptArgument, opts.promptFile, process.stdin, opts.backend, stops),
+    (backend) => readPrompt(promptArgument, opts.promptFile, process.stdin, backend, stops),
     { graceMs, stops },
   );
 

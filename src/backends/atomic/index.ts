@@ -10,6 +10,8 @@ export function jsonModeArgv(request: BackendRequest): string[] {
     "json",
     ...(request.provider !== undefined ? ["--provider", request.provider] : []),
     ...(request.model !== undefined ? ["--model", request.model] : []),
+    ...(request.permissions?.resume !== undefined ? ["--session", request.permissions.resume] : []),
+    ...(request.permissions?.denyTools.length ? ["--exclude-tools", request.permissions.denyTools.join(",")] : []),
     ...request.backendArgs,
     ...(request.promptTerminator ? ["--"] : []),
     request.prompt,
@@ -23,6 +25,20 @@ export const JSON_MODE_PROTOCOL = {
   stopSignal: "SIGTERM",
   flags: { model: "--model", provider: "--provider" },
   refusalHints: { workdir: "use --cwd DIR to choose the directory the backend runs in" },
+  // README "Permissions and continuing a run" (pi --help of 0.73.1, 0.84.4 and 1.6.0).
+  permissions: {
+    tools: { shell: "bash", read: "read", write: "write", edit: "edit" },
+    allow: {
+      lacks:
+        "asks for no approvals: every tool it has runs (--deny-tool keeps one from the model; --tools lists them all)",
+    },
+    // Since pi 0.84 (Atomic's base); pi 0.73 has no --exclude-tools.
+    deny: { native: "--exclude-tools NAME,... (pi 0.84 or later)" },
+    argumentPrefix: false,
+    approvals: { auto: "its only mode (it asks for no approvals)" },
+    approvalsLack: "asks for no approvals: every call it makes runs (--approvals auto is all it has)",
+    resume: { native: "--session SESSION" },
+  },
   argv: jsonModeArgv,
   createTranslator: () => new AtomicTranslator(),
   nativeTypes: JSON_MODE_TYPES,

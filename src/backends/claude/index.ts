@@ -1,4 +1,4 @@
-import type { BackendDefinition } from "../definition.js";
+import type { BackendDefinition, PermissionRequest } from "../definition.js";
 import { ClaudeTranslator } from "./translator.js";
 import { CLAUDE_CATALOG } from "./native-catalog.js";
 
@@ -24,6 +24,23 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     noAutoMode:
       "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
   },
+  // docs/protocols/claude.md "Permissions and resume" (claude --help, 2.1.332).
+  permissions: {
+    tools: {
+      shell: "Bash",
+      read: "Read",
+      write: "Write",
+      edit: "Edit",
+      web_fetch: "WebFetch",
+      web_search: "WebSearch",
+    },
+    allow: { native: "--allowedTools NAME" },
+    deny: { native: "--disallowedTools NAME" },
+    argumentPrefix: true,
+    // In -p mode a call it may not make is denied and listed in result.permission_denials: the run ends needs_input.
+    approvals: { never: "--permission-prompts none", auto: "--permission-mode auto" },
+    resume: { native: "--resume SESSION" },
+  },
   argv: (request) => [
     "-p",
     "--output-format",
@@ -37,6 +54,7 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     // Its own budget counts the cost it reports, as agentstream does: it stops itself cleanly, never earlier.
     // (Its --max-turns counts differently: agentstream's count governs.)
     ...(request.maxCostUsd !== undefined ? ["--max-budget-usd", String(request.maxCostUsd)] : []),
+    ...claudePermissionArgs(request.permissions),
     ...request.backendArgs,
     // Always: a prompt starting with "-" is an option otherwise, and a variadic flag
     // in backendArgs (--allowedTools Bash) would take the prompt as one more value.
@@ -46,3 +64,14 @@ export const claude: BackendDefinition<"claude", "claude"> = {
   promptTerminator: () => true,
   createTranslator: () => new ClaudeTranslator(),
 };
+
+function claudePermissionArgs(asked: PermissionRequest | undefined): string[] {
+  if (!asked) return [];
+  return [
+    ...(asked.resume !== undefined ? ["--resume", asked.resume] : []),
+    ...asked.allowTools.flatMap((rule) => ["--allowedTools", rule]),
+    ...asked.denyTools.flatMap((rule) => ["--disallowedTools", rule]),
+    ...(asked.approvals === "never" ? ["--permission-prompts", "none"] : []),
+    ...(asked.approvals === "auto" ? ["--permission-mode", "auto"] : []),
+  ];
+}

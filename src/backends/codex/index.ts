@@ -1,5 +1,5 @@
 import { UsageError } from "../../core/errors.js";
-import type { BackendDefinition } from "../definition.js";
+import type { BackendDefinition, BackendRequest, PermissionRequest } from "../definition.js";
 import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
 
@@ -32,17 +32,33 @@ export const codex: BackendDefinition<"codex", "codex"> = {
     noAutoMode:
       "codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with --backend-arg=--sandbox --backend-arg=read-only",
   },
+  // docs/protocols/codex.md "Permissions and resume" (codex exec --help, codex features list, 0.171.0).
+  permissions: {
+    tools: { shell: "command_execution", web_search: "web_search" },
+    allow: {
+      lacks:
+        "has no per-tool allow list: every tool it has runs within its sandbox (--backend-arg=--sandbox --backend-arg=MODE)",
+    },
+    deny: { native: '--disable shell_tool --disable unified_exec (shell), -c web_search="disabled"' },
+    deniable: ["command_execution", "web_search"],
+    argumentPrefix: false,
+    approvals: {},
+    approvalsLack:
+      "never stops for approvals in codex exec: its approval_policy is never, and what its sandbox forbids fails and the model is told",
+    resume: { native: "exec resume SESSION" },
+  },
   argv: (request) => [
     "exec",
+    ...(request.permissions?.resume !== undefined ? ["resume"] : []),
     "--json",
-    // Outside a git work tree codex exec refuses to run without it.
     "--skip-git-repo-check",
     ...(request.model !== undefined ? ["--model", request.model] : []),
-    // A TOML string, as -c parses its value.
     ...(request.provider !== undefined ? ["-c", `model_provider=${JSON.stringify(request.provider)}`] : []),
-    ...(request.workdir !== undefined ? ["--cd", request.workdir] : []),
+    ...workdirArgs(request),
+    ...codexDenyArgs(request.permissions),
     ...request.backendArgs,
     ...(request.promptTerminator ? ["--"] : []),
+    ...(request.permissions?.resume !== undefined ? [request.permissions.resume] : []),
     request.prompt,
   ],
   promptTerminator: (_executable, prompt) => {
@@ -57,3 +73,22 @@ export const codex: BackendDefinition<"codex", "codex"> = {
   },
   createTranslator: () => new CodexTranslator(),
 };
+
+function workdirArgs(request: BackendRequest): string[] {
+  if (request.workdir === undefined) return [];
+  if (request.permissions?.resume !== undefined)
+    throw new UsageError(
+      "--workdir: codex exec resume has no --cd (a resumed session keeps its own working root)",
+      "leave --workdir out when resuming",
+    );
+  return ["--cd", request.workdir];
+}
+
+function codexDenyArgs(asked: PermissionRequest | undefined): string[] {
+  const denied = new Set(asked?.denyTools);
+  return [
+    // Its shell tools, each behind a feature: the classic one and unified exec, exec_command.
+    ...(denied.has("command_execution") ? ["--disable", "shell_tool", "--disable", "unified_exec"] : []),
+    ...(denied.has("web_search") ? ["-c", 'web_search="disabled"'] : []),
+  ];
+}

@@ -37,11 +37,29 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
       "copilot -p runs without asking (agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
   },
   writesUsageFile: true,
+  // docs/protocols/copilot.md "Permissions and resume" (copilot --help, copilot help permissions, 1.0.102).
+  permissions: {
+    // Reading needs no permission in Copilot CLI; write(...) covers its edit and create tools.
+    tools: { shell: "shell", write: "write", edit: "write", web_fetch: "url" },
+    allow: { native: "--allow-tool=NAME (then without --allow-all-tools)" },
+    deny: { native: "--deny-tool=NAME (denial wins over --allow-all-tools)" },
+    argumentPrefix: true,
+    approvals: { auto: "--allow-all-tools (agentstream's default for it)" },
+    approvalsLack:
+      "cannot stop for input in -p mode (agentstream passes --no-ask-user): a call it may not make is refused",
+    resume: { native: "--resume=SESSION" },
+  },
   argv: (request) => [
     "--output-format",
     "json",
     // Headless: no tool approval prompts (they would wait forever), no questions, no self-update.
-    "--allow-all-tools",
+    // An allow list means only what it names; without one (or with --approvals auto), every tool runs.
+    ...(request.permissions?.allowTools.length && request.permissions.approvals !== "auto"
+      ? []
+      : ["--allow-all-tools"]),
+    ...(request.permissions?.allowTools ?? []).map((rule) => `--allow-tool=${rule}`),
+    ...(request.permissions?.denyTools ?? []).map((rule) => `--deny-tool=${rule}`),
+    ...(request.permissions?.resume !== undefined ? [`--resume=${request.permissions.resume}`] : []),
     "--no-ask-user",
     "--no-auto-update",
     ...(request.model !== undefined ? ["--model", request.model] : []),

@@ -60,12 +60,24 @@ export const evosci: BackendDefinition<"evosci", "evosci"> = {
   },
   flags: { workdir: "--workdir (absolute)", noAutoMode: "--no-auto-mode" },
   refusalHints: { model: CONFIG_HINT, provider: CONFIG_HINT },
+  // README "Permissions and continuing a run" (its stderr's resume hint "EvoSci --resume ID"; --no-auto-mode).
+  permissions: {
+    tools: {},
+    allow: {
+      lacks: "has no per-tool permissions: in auto mode every tool runs, with --approvals never each call asks",
+    },
+    deny: { lacks: "has no per-tool permissions: in auto mode every tool runs, with --approvals never each call asks" },
+    argumentPrefix: false,
+    approvals: { never: "--no-auto-mode", auto: "auto mode (its default)" },
+    resume: { native: "--resume SESSION" },
+  },
   argv: (request) => [
     "-p",
     request.prompt,
     "--output-format",
     "stream-json",
-    ...(request.autoMode ? [] : ["--no-auto-mode"]),
+    ...(request.autoMode && request.permissions?.approvals !== "never" ? [] : ["--no-auto-mode"]),
+    ...(request.permissions?.resume !== undefined ? ["--resume", request.permissions.resume] : []),
     ...(request.workdir !== undefined ? ["--workdir", request.workdir] : []),
     ...request.backendArgs,
   ],

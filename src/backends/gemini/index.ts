@@ -18,10 +18,36 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
   nativeTypes: new Set(["init"]),
   flags: { model: "--model" },
   refusalHints: { provider: "Gemini CLI picks the API from its auth settings (~/.gemini/settings.json)" },
+  // docs/protocols/gemini.md "Permissions and resume" (gemini --help, 0.61.0).
+  permissions: {
+    tools: {
+      shell: "run_shell_command",
+      read: "read_file",
+      write: "write_file",
+      edit: "replace",
+      web_fetch: "web_fetch",
+      web_search: "google_web_search",
+    },
+    // Deprecated in 0.61 for the policy engine, still honoured: these run without confirmation.
+    allow: { native: "--allowed-tools NAME" },
+    // Its policy engine: a user policy file agentstream writes for the run, one deny rule per tool.
+    deny: { native: "--policy FILE (a rule with decision deny per tool, in a file agentstream writes)" },
+    rulesFile: (asked) =>
+      asked.denyTools.length > 0 ? { text: denyPolicy(asked.denyTools), extension: "toml" } : undefined,
+    argumentPrefix: false,
+    approvals: { auto: "--approval-mode yolo" },
+    approvalsLack:
+      "refuses a call that needs approval in headless mode and goes on: the run never stops for input (--approvals auto is its yolo mode)",
+    resume: { native: "--resume SESSION" },
+  },
   argv: (request) => [
     "--output-format",
     "stream-json",
     ...(request.model !== undefined ? ["--model", request.model] : []),
+    ...(request.permissions?.resume !== undefined ? ["--resume", request.permissions.resume] : []),
+    ...(request.permissions?.allowTools ?? []).flatMap((name) => ["--allowed-tools", name]),
+    ...(request.permissions?.rulesFile !== undefined ? ["--policy", request.permissions.rulesFile] : []),
+    ...(request.permissions?.approvals === "auto" ? ["--approval-mode", "yolo"] : []),
     ...request.backendArgs,
     // `-p VALUE` reads a VALUE starting with "-" as a flag; `--prompt=VALUE` keeps it whole.
     `--prompt=${request.prompt}`,
@@ -29,3 +55,11 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
   promptTerminator: () => false,
   createTranslator: () => new GeminiTranslator(),
 };
+
+/** A policy (TOML) that denies each tool; above the built-in rules, yolo's allow-all included. */
+function denyPolicy(tools: readonly string[]): string {
+  // A JSON string is a valid TOML basic string.
+  return tools
+    .map((tool) => `[[rule]]\ntoolName = ${JSON.stringify(tool)}\ndecision = "deny"\npriority = 999\n`)
+    .join("\n");
+}

@@ -1,4 +1,4 @@
-import type { BackendDefinition } from "../definition.js";
+import type { BackendDefinition, PermissionRequest } from "../definition.js";
 import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
 
@@ -27,10 +27,24 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     noAutoMode:
       "opencode run never stops for approvals: a permission set to ask is rejected and the model goes on; set what it may not do to deny in opencode.json",
   },
+  // docs/protocols/opencode.md "Permissions and resume" (opencode run --help, its config loader; 1.18.33).
+  permissions: {
+    // Its permission keys (write, edit and patch are all "edit").
+    tools: { shell: "bash", read: "read", write: "edit", edit: "edit", web_fetch: "webfetch", web_search: "websearch" },
+    allow: { native: 'OPENCODE_PERMISSION={"NAME":"allow"}' },
+    deny: { native: 'OPENCODE_PERMISSION={"NAME":"deny"}' },
+    argumentPrefix: false,
+    approvals: {},
+    approvalsLack:
+      "never stops for approvals in opencode run: a permission set to ask is rejected and the model goes on",
+    resume: { native: "run --session SESSION" },
+    env: opencodePermissionEnv,
+  },
   argv: (request) => [
     "run",
     "--format",
     "json",
+    ...(request.permissions?.resume !== undefined ? ["--session", request.permissions.resume] : []),
     ...(request.model !== undefined ? ["--model", request.model] : []),
     ...(request.workdir !== undefined ? ["--dir", request.workdir] : []),
     ...request.backendArgs,
@@ -43,3 +57,24 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
   promptTerminator: () => true,
   createTranslator: () => new OpencodeTranslator(),
 };
+
+/**
+ * OPENCODE_PERMISSION: JSON merged over every config's `permission` (its last word). Rules already in
+ * the caller's variable stay, under these.
+ */
+function opencodePermissionEnv(asked: PermissionRequest, env: NodeJS.ProcessEnv): Record<string, string> | undefined {
+  if (asked.allowTools.length === 0 && asked.denyTools.length === 0) return undefined;
+  let given: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(env.OPENCODE_PERMISSION ?? "{}");
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      given = parsed as Record<string, unknown>;
+  } catch {
+    // OpenCode skips a variable that is not JSON; so do these rules.
+  }
+  const rules = Object.fromEntries([
+    ...asked.allowTools.map((name) => [name, "allow"]),
+    ...asked.denyTools.map((name) => [name, "deny"]),
+  ]);
+  return { OPENCODE_PERMISSION: JSON.stringify({ ...given, ...rules }) };
+}

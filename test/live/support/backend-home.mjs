@@ -254,8 +254,9 @@ const SETUPS = {
       CODEX_EXEC_SETTINGS.model,
       "--provider",
       CODEX_EXEC_SETTINGS.provider,
-      "--backend-arg=--sandbox",
-      `--backend-arg=${CODEX_EXEC_SETTINGS.sandbox}`,
+      // As config, not --sandbox: `codex exec resume` (run --resume) takes no --sandbox.
+      "--backend-arg=-c",
+      `--backend-arg=sandbox_mode=${JSON.stringify(CODEX_EXEC_SETTINGS.sandbox)}`,
     ],
   },
   claude: { wire: anthropicMessages, env: claudeHomeEnv, runArgs: claudeRunArgs },

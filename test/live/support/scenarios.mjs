@@ -97,7 +97,7 @@ export function replyFor(scenario, request, attempt) {
       return httpError(529, "overloaded_error", "scenario error529: overloaded");
     case "denied":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.deniedFinal)], finish: "stop" };
-      return { chunks: [{ tool_call: { name: "bash", arguments: { command: DENIED_COMMAND } } }], finish: "tool_use" };
+      return { chunks: [{ tool_call: shellCall(request, DENIED_COMMAND) }], finish: "tool_use" };
     case "subagent":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.subagentFinal)], finish: "stop" };
       return { chunks: [{ tool_call: subagentCall(request) }], finish: "tool_use" };
@@ -142,6 +142,13 @@ function listFilesCall(request) {
   // Gemini CLI's read-only listing tool (its shell tool needs approval headless).
   if (offered.has("list_directory")) return { name: "list_directory", arguments: { dir_path: "." } };
   return { name: "ls", arguments: {} };
+}
+
+/** A shell command, with the shell tool the backend offers (Gemini CLI: run_shell_command; EvoScientist: execute; most: bash). */
+function shellCall(request, command) {
+  const names = new Set(request.tools.map((t) => t.name));
+  const name = ["run_shell_command", "execute"].find((n) => names.has(n)) ?? "bash";
+  return { name, arguments: { command } };
 }
 
 /**

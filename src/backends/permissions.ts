@@ -1,0 +1,90 @@
+// --allow-tool, --deny-tool, --approvals and --resume checked against what the
+// chosen backend enforces natively: a rule it cannot enforce is refused before
+// start (a UsageError naming the backend and what it lacks), never dropped.
+import { UsageError } from "../core/errors.js";
+import {
+  PORTABLE_TOOLS,
+  type ApprovalsMode,
+  type BackendDefinition,
+  type NativeMeans,
+  type PermissionRequest,
+  type PortableTool,
+} from "./definition.js";
+
+/** The permission options as the user gave them: tool names portable or native. */
+export interface PermissionOptions {
+  allowTools?: readonly string[];
+  denyTools?: readonly string[];
+  approvals?: ApprovalsMode;
+  resume?: string;
+}
+
+/** A rule's tool name and its argument prefix in parentheses, if any: `Bash(git *)`. */
+const RULE = /^([^()\s]+)(\(.*\))?$/s;
+
+function isPortable(name: string): name is PortableTool {
+  return (PORTABLE_TOOLS as readonly string[]).includes(name);
+}
+
+function lacking(means: NativeMeans): string | undefined {
+  return "lacks" in means ? means.lacks : undefined;
+}
+
+/** One rule in the backend's own names, or a UsageError. */
+function nativeRule(backend: BackendDefinition, option: string, rule: string): string {
+  const parsed = RULE.exec(rule);
+  if (!parsed) throw new UsageError(`${option}: ${JSON.stringify(rule)} is not a tool name (NAME or NAME(PREFIX))`);
+  const [, name, prefix] = parsed as unknown as [string, string, string | undefined];
+  const { permissions } = backend;
+  if (prefix !== undefined && !permissions.argumentPrefix)
+    throw new UsageError(
+      `${option} ${rule}: ${backend.displayName} cannot limit a tool by its arguments`,
+      `name the whole tool (${name})`,
+    );
+  if (!isPortable(name)) return rule;
+  const native = permissions.tools[name];
+  if (native === undefined)
+    throw new UsageError(
+      `${option} ${name}: ${backend.displayName} has no ${name} tool agentstream can name`,
+      `its own tool names are those tool.started shows; portable names it maps: ${Object.keys(permissions.tools).join(", ") || "none"}`,
+    );
+  return `${native}${prefix ?? ""}`;
+}
+
+function rules(backend: BackendDefinition, option: string, means: NativeMeans, given: readonly string[]): string[] {
+  if (given.length === 0) return [];
+  const lacks = lacking(means);
+  if (lacks !== undefined) throw new UsageError(`${option}: ${backend.displayName} ${lacks}`);
+  return given.map((rule) => nativeRule(backend, option, rule));
+}
+
+/** The request's permission options in the backend's own names; throws a UsageError for any it cannot enforce. */
+export function resolvePermissions(backend: BackendDefinition, options: PermissionOptions): PermissionRequest {
+  const { permissions } = backend;
+  const allowTools = rules(backend, "--allow-tool", permissions.allow, options.allowTools ?? []);
+  const denyTools = rules(backend, "--deny-tool", permissions.deny, options.denyTools ?? []);
+  if (permissions.deniable)
+    for (const rule of denyTools)
+      if (!permissions.deniable.includes(rule))
+        throw new UsageError(
+          `--deny-tool ${rule}: ${backend.displayName} can turn off only ${permissions.deniable.join(" and ")}`,
+        );
+  const both = allowTools.find((rule) => denyTools.includes(rule));
+  if (both !== undefined) throw new UsageError(`--allow-tool and --deny-tool both name ${both}`);
+  if (options.approvals !== undefined && permissions.approvals[options.approvals] === undefined)
+    throw new UsageError(
+      `--approvals ${options.approvals}: ${backend.displayName} ${permissions.approvalsLack ?? `has no ${options.approvals} mode`}`,
+    );
+  if (options.resume !== undefined) {
+    const lacks = lacking(permissions.resume);
+    if (lacks !== undefined) throw new UsageError(`--resume: ${backend.displayName} ${lacks}`);
+    if (options.resume === "" || options.resume.startsWith("-"))
+      throw new UsageError(`--resume: ${JSON.stringify(options.resume)} is not a session id`);
+  }
+  return {
+    allowTools,
+    denyTools,
+    ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
+    ...(options.resume !== undefined ? { resume: options.resume } : {}),
+  };
+}

@@ -1,0 +1,63 @@
+// `run --continue-from FILE`: the backend and session a recorded canonical
+// stream can be continued with, read from its run.finished.resume (else the
+// session_id its events carry). Read as a stream, line by line.
+import { createReadStream } from "node:fs";
+import { UsageError } from "../core/errors.js";
+
+/** What a recorded run says of how to continue it. */
+export interface Continuation {
+  backend: string;
+  sessionId: string;
+  /** Where the session id came from: run.finished.resume, or the events' session_id. */
+  from: "resume" | "session_id";
+}
+
+interface Seen {
+  backend?: string;
+  resumeId?: string;
+  sessionId?: string;
+}
+
+function see(seen: Seen, line: string): void {
+  if (line.trim() === "") return;
+  let event: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(line);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return;
+    event = parsed as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  if (event.type === "run.started" && typeof event.backend === "string") seen.backend = event.backend;
+  if (typeof event.session_id === "string" && event.session_id !== "") seen.sessionId = event.session_id;
+  const resume = event.type === "run.finished" ? (event.resume as { session_id?: unknown } | undefined) : undefined;
+  if (typeof resume?.session_id === "string" && resume.session_id !== "") seen.resumeId = resume.session_id;
+}
+
+/** Read FILE (a canonical stream, as run wrote it); a UsageError when it names no backend or no session. */
+export async function readContinuation(file: string): Promise<Continuation> {
+  const seen: Seen = {};
+  let rest = "";
+  try {
+    for await (const chunk of createReadStream(file, { encoding: "utf8" })) {
+      const lines = (rest + (chunk as string)).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) see(seen, line);
+    }
+  } catch (err) {
+    throw new UsageError(`--continue-from ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  see(seen, rest);
+  if (seen.backend === undefined)
+    throw new UsageError(
+      `--continue-from ${file}: no run.started names the backend`,
+      "give a canonical stream as agentstream run wrote it",
+    );
+  const sessionId = seen.resumeId ?? seen.sessionId;
+  if (sessionId === undefined)
+    throw new UsageError(
+      `--continue-from ${file}: the stream has no resume hint and no session_id to continue`,
+      "the backend never told its session (a run that failed before it started?)",
+    );
+  return { backend: seen.backend, sessionId, from: seen.resumeId !== undefined ? "resume" : "session_id" };
+}

@@ -1,0 +1,302 @@
+// Permissions and continuing a run, live: a call that is not allowed leaves the
+// run needs_input with the call pending; the same session continued from the
+// recorded stream with the tool allowed runs it; a denied tool never runs
+// (checked by the file its command would make).
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseJsonl } from "../helpers/cli.js";
+import { runSteps } from "./support/continued-runs.js";
+import { eventsOfType } from "./support/live-run.js";
+import { targetsFor } from "./support/live-suite.js";
+import { DENIED_COMMAND } from "./support/scenarios.mjs";
+
+/** The file DENIED_COMMAND makes. */
+const MADE = DENIED_COMMAND.split(" ").at(-1)!;
+
+const sessionOf = (events: Array<Record<string, unknown>>): unknown =>
+  events.find((e) => e.type === "session.started")?.session_id;
+
+for (const claude of targetsFor("claude-2.1.332")) {
+  describe(`${claude.id} live: permissions and continuing a run`, () => {
+    it("a call not allowed ends needs_input with it pending; --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [
+        { args: () => [] },
+        {
+          args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(first.finished.pending).toEqual([
+        expect.objectContaining({
+          kind: "approval",
+          actions: [expect.objectContaining({ name: "Bash", args: { command: DENIED_COMMAND } })],
+        }),
+      ]);
+      expect(files[0]).not.toContain(MADE);
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.exitCode).toBe(0);
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "claude", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(
+        expect.arrayContaining(["--resume", session, "--allowedTools", "Bash"]),
+      );
+      expect(sessionOf(second.events)).toBe(session);
+      expect(eventsOfType(second, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "Bash", status: "succeeded" }),
+      ]);
+      expect(files[1]).toContain(MADE);
+    });
+
+    it("--deny-tool shell keeps the shell from running, even where Bash is allowed", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [
+        { args: () => ["--backend-arg=--allowedTools", "--backend-arg=Bash", "--deny-tool", "shell"] },
+      ]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(eventsOfType(run, "tool.completed")).toEqual([expect.objectContaining({ status: "failed" })]);
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--disallowedTools", "Bash"]));
+    });
+  });
+}
+
+// Codex has no allow list and never stops for approvals: what it can do is turn a tool off and resume a session.
+for (const codex of targetsFor("codex-0.171.0")) {
+  describe(`${codex.id} live: permissions and continuing a run`, () => {
+    it("--deny-tool shell offers the model no shell: its call is refused and the file is not made; --continue-from FILE without it runs the command in the same session", async () => {
+      const { runs, files } = await runSteps(codex, "denied", [
+        { args: () => ["--deny-tool", "shell"] },
+        { args: (streamOf) => ["--continue-from", streamOf(0)], prompt: "yes, go on", noBackend: true },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(first.events[0]!.command).toEqual(
+        expect.arrayContaining(["--disable", "shell_tool", "--disable", "unified_exec"]),
+      );
+      expect(eventsOfType(first, "tool.completed").filter((e) => e.status === "succeeded")).toEqual([]);
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "codex", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining(["exec", "resume", session]));
+      expect(sessionOf(second.events)).toBe(session);
+      expect(eventsOfType(second, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "command_execution", status: "succeeded" }),
+      ]);
+      expect(files[1]).toContain(MADE);
+    });
+  });
+}
+
+// Gemini CLI refuses a call that needs approval headless and goes on (no needs_input): --allow-tool lets it run.
+for (const gemini of targetsFor("gemini-0.61.0")) {
+  describe(`${gemini.id} live: permissions and continuing a run`, () => {
+    it("a shell call not allowed is refused (no file); --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [
+        { args: () => [] },
+        {
+          args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(eventsOfType(first, "tool.completed").filter((e) => e.status === "succeeded")).toEqual([]);
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).toContain(MADE);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "gemini", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(
+        expect.arrayContaining(["--resume", session, "--allowed-tools", "run_shell_command"]),
+      );
+      expect(sessionOf(second.events)).toBe(session);
+    });
+  });
+}
+
+// pi asks for no approvals: --deny-tool keeps a tool from the model (pi 0.84 or later), --resume is --session.
+// pi 1.6 keeps a session's tool choice when it resumes it: a tool denied once stays denied in that session.
+for (const pi of [...targetsFor("pi-0.84.4"), ...targetsFor("pi-1.6.0")]) {
+  describe(`${pi.id} live: permissions and continuing a run`, () => {
+    it("continued with --continue-from FILE --deny-tool shell: the same session, and bash does not run (no file)", async () => {
+      const { runs, files } = await runSteps(pi, "denied", [
+        { args: () => [], prompt: "say hello" },
+        { args: (streamOf) => ["--continue-from", streamOf(0), "--deny-tool", "shell"], noBackend: true },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).not.toContain(MADE);
+      expect(eventsOfType(second, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+      expect(second.events[0]).toMatchObject({ type: "run.started", backend: "pi", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(
+        expect.arrayContaining(["--session", session, "--exclude-tools", "bash"]),
+      );
+      expect(sessionOf(second.events)).toBe(session);
+    });
+  });
+}
+
+// OpenCode reads the rules from OPENCODE_PERMISSION (over its configs); it continues a session with run --session.
+// Its stream names its session only in the native events (sessionID), which the canonical stream does not
+// carry yet: --continue-from refuses its streams; --resume takes the id (here from the --raw copy).
+const rawSession = (file: string): string =>
+  parseJsonl(readFileSync(file, "utf8")).find((e) => typeof e.raw?.sessionID === "string")!.raw.sessionID;
+
+for (const opencode of targetsFor("opencode-1.18.33")) {
+  describe(`${opencode.id} live: continuing a run`, () => {
+    it("--resume SESSION continues that session; --continue-from its stream is refused (no session in it)", async () => {
+      const { runs, files } = await runSteps(opencode, "denied", [
+        { args: () => ["--raw"], prompt: "say hello" },
+        { args: (streamOf) => ["--continue-from", streamOf(0)], prompt: "again", noBackend: true, refused: true },
+        { args: (streamOf) => ["--raw", "--resume", rawSession(streamOf(0))] },
+      ]);
+      const [first, refused, second] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(refused.exitCode).toBe(2);
+      expect(refused.stderr).toContain("has no resume hint and no session_id to continue");
+      const session = first.events.find((e) => typeof e.raw?.sessionID === "string")!.raw.sessionID;
+      expect(session).toMatch(/^ses_/);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ backend: "opencode", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining(["--session", session]));
+      const sessions = new Set(second.events.filter((e) => e.raw?.sessionID).map((e) => e.raw.sessionID));
+      expect([...sessions]).toEqual([session]);
+      // The live home allows every tool: the continued run ran the denied scenario's command.
+      expect(files[2]).toContain(MADE);
+    });
+
+    it("--deny-tool shell (OPENCODE_PERMISSION bash: deny, over its opencode.json's allow) keeps the command from running (no file)", async () => {
+      const { runs, files } = await runSteps(opencode, "denied", [{ args: () => ["--deny-tool", "shell"] }]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      // A denied tool is not offered: OpenCode answers the call with its "invalid" tool.
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "invalid", output: expect.stringContaining("unavailable tool 'bash'") }),
+      ]);
+    });
+  });
+}
+
+// Copilot CLI: --deny-tool wins over --allow-all-tools; an allow list replaces it; --resume=SESSION.
+for (const copilot of targetsFor("copilot-1.0.102")) {
+  describe(`${copilot.id} live: permissions and continuing a run`, () => {
+    it("--deny-tool shell keeps the command from running (no file); --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+      const { runs, files } = await runSteps(copilot, "denied", [
+        { args: () => ["--deny-tool", "shell"] },
+        {
+          args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(first.events[0]!.command).toEqual(expect.arrayContaining(["--deny-tool=shell"]));
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).toContain(MADE);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ backend: "copilot", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining([`--resume=${session}`, "--allow-tool=shell"]));
+      expect(second.events[0]!.command).not.toContain("--allow-all-tools");
+      expect(sessionOf(second.events)).toBe(session);
+    });
+  });
+}
+
+// EvoScientist: --approvals never is its --no-auto-mode (every call asks); its session id comes only from the
+// resume hint on its stderr (run.finished.resume), which --continue-from reads.
+for (const evosci of targetsFor("evosci-0.3.8")) {
+  describe(`${evosci.id} live: approvals and continuing a run`, () => {
+    it("--approvals never ends needs_input with the call pending; --continue-from FILE in auto mode runs it in the same session", async () => {
+      const { runs, files } = await runSteps(evosci, "denied", [
+        { args: () => ["--approvals", "never"] },
+        { args: (streamOf) => ["--continue-from", streamOf(0)], prompt: "yes, go on", noBackend: true },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(first.finished, first.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(first.events[0]!.command).toContain("--no-auto-mode");
+      expect(first.finished.pending).toEqual([
+        expect.objectContaining({
+          kind: "approval",
+          actions: [
+            expect.objectContaining({ name: "execute", args: expect.objectContaining({ command: DENIED_COMMAND }) }),
+          ],
+        }),
+      ]);
+      expect(files[0]).not.toContain(MADE);
+      const session = first.finished.resume?.session_id;
+      expect(session).toEqual(expect.any(String));
+
+      expect(files[1]).toContain(MADE);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ backend: "evosci", resumed_from: session });
+      expect(second.events[0]!.command).toEqual(expect.arrayContaining(["--resume", session]));
+      // Its stdout names no session: the file proves it. The prompt "yes, go on" names no scenario, so the fake
+      // model called the command only because the request carried the first run's conversation.
+      expect(second.server.requestsFor("denied").length).toBeGreaterThan(1);
+    });
+  });
+}
+
+for (const claude of targetsFor("claude-2.1.332")) {
+  describe(`${claude.id} live: --approvals`, () => {
+    it("--approvals auto (its --permission-mode auto) lets the shell call run without an allow rule", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [{ args: () => ["--approvals", "auto"] }]);
+      const run = runs[0]!;
+      expect(files[0]).toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--permission-mode", "auto"]));
+    });
+
+    it("--approvals never (its --permission-prompts none) ends needs_input with the call pending, no file", async () => {
+      const { runs, files } = await runSteps(claude, "denied", [{ args: () => ["--approvals", "never"] }]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--permission-prompts", "none"]));
+    });
+  });
+}
+
+for (const gemini of targetsFor("gemini-0.61.0")) {
+  describe(`${gemini.id} live: --approvals`, () => {
+    it("--approvals auto (its --approval-mode yolo) lets the shell call run without an allow rule", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [{ args: () => ["--approvals", "auto"] }]);
+      const run = runs[0]!;
+      expect(files[0]).toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--approval-mode", "yolo"]));
+    });
+
+    it("--deny-tool shell (a policy file's deny rule) keeps the shell from running, even in yolo mode (no file)", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [
+        { args: () => ["--approvals", "auto", "--deny-tool", "shell"] },
+      ]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--policy"]));
+      // The run itself went on (the policy file was read, not a start-up failure). A tool denied by policy is
+      // not even offered to the model: the fake model falls back to a "bash" call, which Gemini CLI does not know.
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+    });
+  });
+}

@@ -1,0 +1,200 @@
+// --allow-tool, --deny-tool, --approvals, --resume: what each backend's argv
+// gets for each rule, and the rules each one refuses before start.
+import { describe, expect, it } from "vitest";
+import type { BackendDefinition, BackendRequest } from "../src/backends/definition.js";
+import { resolvePermissions, type PermissionOptions } from "../src/backends/permissions.js";
+import { BACKENDS, backendNamed } from "../src/backends/registry.js";
+import { UsageError } from "../src/core/errors.js";
+
+const BASE: BackendRequest = { prompt: "go on", autoMode: true, backendArgs: [], promptTerminator: true };
+
+/** The argv a backend gets for these options, the options checked as run checks them. */
+function argvFor(name: string, options: PermissionOptions, request: Partial<BackendRequest> = {}): string[] {
+  const backend = backendNamed(name);
+  return backend.argv({ ...BASE, ...request, permissions: resolvePermissions(backend, options) });
+}
+
+function refusal(name: string, options: PermissionOptions): string {
+  try {
+    resolvePermissions(backendNamed(name), options);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return (err as UsageError).message;
+  }
+  throw new Error(`${name} took ${JSON.stringify(options)}`);
+}
+
+/** The argv with and without the options: what the options added, in order. */
+function added(name: string, options: PermissionOptions): string[] {
+  const without = argvFor(name, {});
+  return argvFor(name, options).filter((arg) => !without.includes(arg));
+}
+
+describe("the argv each backend gets for each rule", () => {
+  it.each([
+    ["claude", { allowTools: ["shell"] }, ["--allowedTools", "Bash"]],
+    [
+      "claude",
+      { allowTools: ["shell(git *)", "WebFetch"] },
+      ["--allowedTools", "Bash(git *)", "--allowedTools", "WebFetch"],
+    ],
+    ["claude", { denyTools: ["edit", "web_search"] }, ["--disallowedTools", "Edit", "--disallowedTools", "WebSearch"]],
+    ["claude", { approvals: "never" }, ["--permission-prompts", "none"]],
+    ["claude", { approvals: "auto" }, ["--permission-mode", "auto"]],
+    ["claude", { resume: "5f1c" }, ["--resume", "5f1c"]],
+    ["codex", { denyTools: ["shell"] }, ["--disable", "shell_tool", "--disable", "unified_exec"]],
+    ["codex", { denyTools: ["web_search"] }, ["-c", 'web_search="disabled"']],
+    ["codex", { resume: "019a" }, ["resume", "019a"]],
+    [
+      "gemini",
+      { allowTools: ["shell", "read"] },
+      ["--allowed-tools", "run_shell_command", "--allowed-tools", "read_file"],
+    ],
+    ["gemini", { approvals: "auto" }, ["--approval-mode", "yolo"]],
+    ["gemini", { resume: "c0ffee" }, ["--resume", "c0ffee"]],
+    ["pi", { denyTools: ["shell", "write"] }, ["--exclude-tools", "bash,write"]],
+    ["pi", { resume: "0199" }, ["--session", "0199"]],
+    ["atomic", { denyTools: ["edit"] }, ["--exclude-tools", "edit"]],
+    ["atomic", { resume: "0199" }, ["--session", "0199"]],
+    ["opencode", { resume: "ses_1" }, ["--session", "ses_1"]],
+    ["copilot", { denyTools: ["shell(rm:*)"] }, ["--deny-tool=shell(rm:*)"]],
+    ["copilot", { resume: "abc" }, ["--resume=abc"]],
+    ["evosci", { approvals: "never" }, ["--no-auto-mode"]],
+    ["evosci", { resume: "thread-1" }, ["--resume", "thread-1"]],
+  ] as const)("%s %j: %j", (name, options, expected) => {
+    expect(added(name, options as PermissionOptions)).toEqual(expected);
+  });
+
+  it("approvals and auto mode that the backend has by default add nothing", () => {
+    expect(added("evosci", { approvals: "auto" })).toEqual([]);
+    expect(added("pi", { approvals: "auto" })).toEqual([]);
+    expect(added("copilot", { approvals: "auto" })).toEqual([]);
+  });
+
+  it("Copilot CLI: an allow list replaces --allow-all-tools; a deny rule keeps it (denial wins over it)", () => {
+    const allow = argvFor("copilot", { allowTools: ["shell(git:*)", "write"] });
+    expect(allow).not.toContain("--allow-all-tools");
+    expect(allow).toEqual(expect.arrayContaining(["--allow-tool=shell(git:*)", "--allow-tool=write"]));
+    expect(argvFor("copilot", { denyTools: ["shell"] })).toContain("--allow-all-tools");
+    expect(argvFor("copilot", { allowTools: ["write"], approvals: "auto" })).toContain("--allow-all-tools");
+  });
+
+  it("Gemini CLI: a denied tool is a deny rule of a policy file run writes, passed as --policy FILE", () => {
+    const gemini = backendNamed("gemini");
+    const asked = resolvePermissions(gemini, { denyTools: ["shell", "web_fetch"] });
+    expect(gemini.permissions.rulesFile!(asked)).toEqual({
+      extension: "toml",
+      text:
+        '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 999\n\n' +
+        '[[rule]]\ntoolName = "web_fetch"\ndecision = "deny"\npriority = 999\n',
+    });
+    expect(gemini.permissions.rulesFile!(resolvePermissions(gemini, { allowTools: ["shell"] }))).toBeUndefined();
+    const argv = gemini.argv({ ...BASE, permissions: { ...asked, rulesFile: "/tmp/p.toml" } });
+    expect(argv).toEqual(expect.arrayContaining(["--policy", "/tmp/p.toml"]));
+  });
+
+  it("OpenCode: the rules go in OPENCODE_PERMISSION (over its configs), merged over what the caller's variable says", () => {
+    const opencode = backendNamed("opencode");
+    const envOf = (options: PermissionOptions, env: NodeJS.ProcessEnv = {}) =>
+      opencode.permissions.env!(resolvePermissions(opencode, options), env);
+    expect(envOf({ allowTools: ["shell"], denyTools: ["web_fetch"] })).toEqual({
+      OPENCODE_PERMISSION: JSON.stringify({ bash: "allow", webfetch: "deny" }),
+    });
+    expect(envOf({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: '{"edit":"deny","bash":"allow"}' })).toEqual({
+      OPENCODE_PERMISSION: JSON.stringify({ edit: "deny", bash: "deny" }),
+    });
+    expect(envOf({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: "not json" })).toEqual({
+      OPENCODE_PERMISSION: JSON.stringify({ bash: "deny" }),
+    });
+    expect(envOf({ resume: "ses_1" })).toBeUndefined();
+  });
+
+  it("Codex resumes as `exec resume [flags] -- SESSION PROMPT`, the prompt still last", () => {
+    const argv = argvFor("codex", { resume: "019a", denyTools: ["web_search"] }, { model: "m" });
+    expect(argv.slice(0, 2)).toEqual(["exec", "resume"]);
+    expect(argv.slice(-3)).toEqual(["--", "019a", "go on"]);
+  });
+
+  it("Codex refuses --workdir with --resume (exec resume has no --cd)", () => {
+    expect(() => argvFor("codex", { resume: "019a" }, { workdir: "/w" })).toThrow(/codex exec resume has no --cd/);
+  });
+
+  it("every backend keeps the prompt one argument and passes the session it resumes", () => {
+    for (const backend of BACKENDS) {
+      const argv = backend.argv({
+        ...BASE,
+        prompt: "PROMPT-X",
+        permissions: { allowTools: [], denyTools: [], resume: "S-1" },
+      });
+      expect(
+        argv.filter((arg) => arg.endsWith("PROMPT-X")),
+        backend.name,
+      ).toHaveLength(1);
+      expect(
+        argv.some((arg) => arg === "S-1" || arg.endsWith("=S-1")),
+        backend.name,
+      ).toBe(true);
+    }
+  });
+});
+
+describe("rules a backend cannot enforce are refused, naming it and what it lacks", () => {
+  it.each([
+    ["codex", { allowTools: ["shell"] }, "--allow-tool: Codex has no per-tool allow list"],
+    [
+      "codex",
+      { denyTools: ["apply_patch"] },
+      "--deny-tool apply_patch: Codex can turn off only command_execution and web_search",
+    ],
+    ["codex", { denyTools: ["read"] }, "--deny-tool read: Codex has no read tool agentstream can name"],
+    ["codex", { approvals: "never" }, "--approvals never: Codex never stops for approvals in codex exec"],
+    ["codex", { denyTools: ["shell(rm *)"] }, "--deny-tool shell(rm *): Codex cannot limit a tool by its arguments"],
+    [
+      "gemini",
+      { denyTools: ["shell(rm *)"] },
+      "--deny-tool shell(rm *): Gemini CLI cannot limit a tool by its arguments",
+    ],
+    [
+      "gemini",
+      { approvals: "never" },
+      "--approvals never: Gemini CLI refuses a call that needs approval in headless mode",
+    ],
+    ["pi", { allowTools: ["shell"] }, "--allow-tool: pi asks for no approvals"],
+    ["pi", { denyTools: ["web_search"] }, "--deny-tool web_search: pi has no web_search tool"],
+    ["pi", { approvals: "never" }, "--approvals never: pi asks for no approvals"],
+    ["atomic", { allowTools: ["read"] }, "--allow-tool: Atomic asks for no approvals"],
+    [
+      "opencode",
+      { allowTools: ["bash(git *)"] },
+      "--allow-tool bash(git *): OpenCode cannot limit a tool by its arguments",
+    ],
+    ["opencode", { allowTools: ["write"], denyTools: ["edit"] }, "--allow-tool and --deny-tool both name edit"],
+    ["opencode", { approvals: "auto" }, "--approvals auto: OpenCode never stops for approvals in opencode run"],
+    ["copilot", { approvals: "never" }, "--approvals never: Copilot CLI cannot stop for input in -p mode"],
+    ["copilot", { allowTools: ["read"] }, "--allow-tool read: Copilot CLI has no read tool agentstream can name"],
+    ["evosci", { allowTools: ["shell"] }, "--allow-tool: EvoScientist has no per-tool permissions"],
+    ["evosci", { denyTools: ["execute"] }, "--deny-tool: EvoScientist has no per-tool permissions"],
+    ["claude", { allowTools: ["Bash"], denyTools: ["shell"] }, "--allow-tool and --deny-tool both name Bash"],
+    ["claude", { resume: "-x" }, '--resume: "-x" is not a session id'],
+  ] as const)("%s %j", (name, options, message) => {
+    expect(refusal(name, options as PermissionOptions)).toContain(message);
+  });
+
+  it("--resume on a backend without resume is refused, naming it and what it lacks", () => {
+    const without: BackendDefinition = {
+      ...backendNamed("claude"),
+      displayName: "No-Resume",
+      permissions: { ...backendNamed("claude").permissions, resume: { lacks: "keeps no sessions" } },
+    };
+    expect(() => resolvePermissions(without, { resume: "abc" })).toThrow("--resume: No-Resume keeps no sessions");
+  });
+
+  it("every backend declares what it lacks in words, and maps portable names only to its own tool names", () => {
+    for (const backend of BACKENDS) {
+      const { permissions } = backend;
+      for (const means of [permissions.allow, permissions.deny, permissions.resume])
+        expect(("native" in means ? means.native : means.lacks).length, backend.name).toBeGreaterThan(0);
+      if (Object.keys(permissions.approvals).length < 2) expect(permissions.approvalsLack, backend.name).toBeTruthy();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+// The README's "Permissions and continuing a run" table says, backend by
+// backend, what the registry's definitions enforce natively: it is rebuilt here
+// from them and must match.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { PORTABLE_TOOLS, type NativeMeans } from "../src/backends/definition.js";
+import { BACKENDS } from "../src/backends/registry.js";
+
+const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const HEADER =
+  "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PREFIX)` | `--approvals never` | `--approvals auto` | `--resume` |";
+
+const cell = (means: NativeMeans): string => ("native" in means ? `\`${means.native}\`` : `no: ${means.lacks}`);
+const escapePipes = (text: string): string => text.replace(/\|/g, "\\|");
+
+/** The table's rows, as the registry says them. */
+function expectedRows(): string[] {
+  return BACKENDS.map((backend) => {
+    const p = backend.permissions;
+    const tools = PORTABLE_TOOLS.map((name) => (p.tools[name] ? `\`${p.tools[name]}\`` : "–")).join(", ");
+    const mode = (m: "never" | "auto") =>
+      p.approvals[m] !== undefined ? `\`${p.approvals[m]}\`` : `no: ${p.approvalsLack ?? "none"}`;
+    const cells = [
+      backend.displayName,
+      tools,
+      cell(p.allow),
+      cell(p.deny),
+      p.argumentPrefix ? "yes" : "no",
+      mode("never"),
+      mode("auto"),
+      cell(p.resume),
+    ];
+    return `| ${cells.map(escapePipes).join(" | ")} |`;
+  });
+}
+
+describe("README: Permissions and continuing a run", () => {
+  it("has the section, and its table is the registry's, backend by backend", () => {
+    expect(README).toContain("\n## Permissions and continuing a run\n");
+    const start = README.indexOf(HEADER);
+    expect(start, `the table, with the header ${HEADER}`).toBeGreaterThan(-1);
+    const rows = README.slice(start).split("\n").slice(2);
+    const table = rows.slice(
+      0,
+      rows.findIndex((line) => !line.startsWith("|")),
+    );
+    expect(table.join("\n")).toBe(expectedRows().join("\n"));
+  });
+
+  it("lists every permission option of run in its options table", () => {
+    for (const flag of [
+      "--allow-tool NAME",
+      "--deny-tool NAME",
+      "--approvals never\\|auto",
+      "--resume SESSION",
+      "--continue-from FILE",
+    ])
+      expect(README).toContain(`| \`${flag}\``);
+  });
+});
