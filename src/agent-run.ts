@@ -54,6 +54,8 @@ export interface RunPlan {
   redactor: Redactor;
   /** Where the backend writes its usage (a backend with `writesUsageFile`): read at the end, then removed. */
   usageFile?: UsageFile;
+  /** The model asked for (--model): what usage naming none is of, unless the backend's own files say more. */
+  model?: string;
 }
 
 /**
@@ -110,6 +112,7 @@ export async function planRun(
     command,
     redactor: runRedactor(full.backendArgs, env),
     ...(usageFile ? { usageFile } : {}),
+    ...(request.model !== undefined ? { model: request.model } : {}),
   };
 }
 
@@ -162,6 +165,20 @@ export interface RunningAgent {
   readerGone(): void;
 }
 
+/** The model of usage its stream names none of: once known, kept (the backend's files are read until they tell). */
+function usageModelSource({
+  definition,
+  model,
+  env,
+  cwd,
+}: RunPlan): (sessionId: string | undefined) => string | undefined {
+  let found: string | undefined;
+  return (sessionId) =>
+    (found ??= definition.usageModel
+      ? definition.usageModel({ env, cwd, sessionId, ...(model !== undefined ? { model } : {}) })
+      : model);
+}
+
 /** Start the planned backend, translate its stdout as it arrives, and end with run.finished. */
 export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
   let supervisor: RunSupervisor | undefined;
@@ -204,6 +221,7 @@ async function superviseBackend(
     includeRaw: io.includeRaw,
     deltas: io.deltas,
     liveDurations: true,
+    model: usageModelSource(plan),
     maxLineBytes: io.maxLineBytes,
     onTranslatorBug: io.onTranslatorBug,
     observe: watchLimits(io.limits, {

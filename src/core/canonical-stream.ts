@@ -24,6 +24,12 @@ export interface CanonicalStreamOptions {
   deltas?: boolean;
   /** Measure tool durations with our own clock (live runs); recordings only report the backend's. */
   liveDurations?: boolean;
+  /**
+   * The model of a usage that names none (Codex, EvoScientist, OpenCode): `--model`, or what the backend's
+   * own files say (given the session, once known). Asked when a usage needs it; such a usage is priced as
+   * that model and names it.
+   */
+  model?: (sessionId: string | undefined) => string | undefined;
 }
 
 interface OpenTool {
@@ -57,6 +63,8 @@ export class CanonicalStream {
   /** Where the total's cost came from: the backend's reports, agentstream's estimates, or both. */
   private readonly costSources = new Set<"reported" | "estimated">();
   private finished = false;
+  /** The model the backend switched to (model.changed), which a usage naming none is of. */
+  private changedModel: string | undefined;
   /** A native line came nested deep: from then on, every event is checked against MAX_LINE_DEPTH. */
   private capping = false;
 
@@ -201,6 +209,9 @@ export class CanonicalStream {
       case "input.requested":
         this.pending.push(draft.payload);
         break;
+      case "model.changed":
+        this.changedModel = draft.payload.model;
+        break;
       case "usage": {
         const priced = this.priced(draft);
         this.addUsage(priced.payload);
@@ -214,12 +225,15 @@ export class CanonicalStream {
   private priced(d: Draft<"usage">): Draft<"usage"> {
     const u = d.payload;
     if (u.cost_usd !== undefined) return { ...d, payload: { ...u, cost_source: "reported" } };
-    if (u.model === undefined || u.input_tokens + u.output_tokens === 0) return d;
+    if (u.input_tokens + u.output_tokens === 0) return d;
+    const model = u.model ?? this.changedModel ?? this.options.model?.(this.sessionId);
+    if (model === undefined) return d;
+    const named = u.model === undefined ? { ...u, model } : u;
     // A run's total sums its calls: priced per call, so that a tier by prompt size is not reached by the sum.
     const calls = u.scope === "run" ? this.counter.snapshot().turns : 1;
-    const cost = estimateCost(u, u.model, new Date(this.startWall + this.elapsed()), calls);
-    if (cost === undefined) return d;
-    return { ...d, payload: { ...u, cost_usd: cost, cost_source: "estimated", price_data: PRICE_DATA } };
+    const cost = estimateCost(u, model, new Date(this.startWall + this.elapsed()), calls);
+    if (cost === undefined) return named === u ? d : { ...d, payload: named };
+    return { ...d, payload: { ...named, cost_usd: cost, cost_source: "estimated", price_data: PRICE_DATA } };
   }
 
   private addUsage(u: EventPayloads["usage"]): void {
