@@ -165,18 +165,24 @@ export interface RunningAgent {
   readerGone(): void;
 }
 
-/** The model of usage its stream names none of: once known, kept (the backend's files are read until they tell). */
+/**
+ * The model of usage its stream names none of: the backend's files are read once per session (a usage
+ * stream of thousands of calls does not read them each time), and what they said is kept.
+ */
 function usageModelSource({
   definition,
   model,
   env,
   cwd,
 }: RunPlan): (sessionId: string | undefined) => string | undefined {
-  let found: string | undefined;
-  return (sessionId) =>
-    (found ??= definition.usageModel
-      ? definition.usageModel({ env, cwd, sessionId, ...(model !== undefined ? { model } : {}) })
-      : model);
+  if (!definition.usageModel) return () => model;
+  const ask = definition.usageModel.bind(definition);
+  let asked: { sessionId: string | undefined; model: string | undefined } | undefined;
+  return (sessionId) => {
+    if (asked === undefined || (asked.model === undefined && asked.sessionId !== sessionId))
+      asked = { sessionId, model: ask({ env, cwd, sessionId, ...(model !== undefined ? { model } : {}) }) };
+    return asked.model;
+  };
 }
 
 /** Start the planned backend, translate its stdout as it arrives, and end with run.finished. */
