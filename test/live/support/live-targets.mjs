@@ -75,13 +75,13 @@ export const LIVE_TARGETS = [
     node: "native",
   },
   // A Bun-compiled binary in the platform package `opencode-<platform>` (not `opencode-ai-<platform>`); run directly.
-  // opencode-ai 1.18.33 pins opencode-linux-x64 1.18.33, the binary that runs (it says 1.18.33).
+  // opencode-ai 1.18.34 pins opencode-linux-x64 1.18.34, the binary that runs (it says 1.18.34).
   {
-    id: "opencode-1.18.33",
+    id: "opencode-1.18.34",
     backend: "opencode",
     registry: "npm",
     package: "opencode-ai",
-    version: "1.18.33",
+    version: "1.18.34",
     command: "opencode",
     node: "native",
     platformPrefix: "opencode",
