@@ -65,6 +65,8 @@ export interface RunPlan {
   rulesFile?: RulesFile;
   /** The session it continues (run.started.resumed_from). */
   resumedFrom?: string;
+  /** The model asked for (--model): what usage naming none is of, unless the backend's own files say more. */
+  model?: string;
 }
 
 /** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
@@ -148,6 +150,7 @@ export async function planRun(
     ...(usageFile ? { usageFile } : {}),
     ...(rulesFile ? { rulesFile } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
+    ...(request.model !== undefined ? { model: request.model } : {}),
   };
 }
 
@@ -205,6 +208,26 @@ export interface RunningAgent {
   readerGone(): void;
 }
 
+/**
+ * The model of usage its stream names none of: the backend's files are read once per session (a usage
+ * stream of thousands of calls does not read them each time), and what they said is kept.
+ */
+function usageModelSource({
+  definition,
+  model,
+  env,
+  cwd,
+}: RunPlan): (sessionId: string | undefined) => string | undefined {
+  if (!definition.usageModel) return () => model;
+  const ask = definition.usageModel.bind(definition);
+  let asked: { sessionId: string | undefined; model: string | undefined } | undefined;
+  return (sessionId) => {
+    if (asked === undefined || (asked.model === undefined && asked.sessionId !== sessionId))
+      asked = { sessionId, model: ask({ env, cwd, sessionId, ...(model !== undefined ? { model } : {}) }) };
+    return asked.model;
+  };
+}
+
 /** Start the planned backend, translate its stdout as it arrives, and end with run.finished. */
 export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
   let supervisor: RunSupervisor | undefined;
@@ -258,6 +281,7 @@ async function superviseBackend(
     includeRaw: io.includeRaw,
     deltas: io.deltas,
     liveDurations: true,
+    model: usageModelSource(plan),
     maxLineBytes: io.maxLineBytes,
     onTranslatorBug: io.onTranslatorBug,
     observe: watchLimits(io.limits, {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { CanonicalEvent } from "./canonical/events.js";
 import { systemClock, type Clock } from "./core/clock.js";
+import { UsageError } from "./core/errors.js";
 import type { RunOutcome } from "./core/outcome.js";
 import { TRANSLATORS, type BackendName } from "./backends/registry.js";
 import type { StreamEndFacts } from "./core/translator.js";
@@ -18,6 +19,8 @@ export interface NormalizeOptions {
   deltas?: boolean;
   /** How the recorded backend ended (decides a stream with no terminal event), and its stderr. */
   end?: Partial<StreamEndFacts>;
+  /** The model the recorded run used, for usage whose stream names none (Codex, EvoScientist, OpenCode): priced as it. */
+  model?: string;
   /** Shown as run.started.input. */
   inputName?: string;
   maxLineBytes?: number;
@@ -38,6 +41,8 @@ export async function* normalizeStream(
   input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
+  if (options.model !== undefined && typeof options.model !== "string")
+    throw new UsageError(`normalizeStream(): option model: expected a string, got ${typeof options.model}`);
   let ready: CanonicalEvent[] = [];
   const caller = { name: "normalizeStream()", event: (event: CanonicalEvent) => ready.push(event), end: () => {} };
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
@@ -51,6 +56,7 @@ export async function* normalizeStream(
     started: { mode: "normalize", ...(options.inputName !== undefined ? { input: options.inputName } : {}) },
     includeRaw: options.raw,
     deltas: options.deltas,
+    ...(options.model !== undefined ? { model: () => options.model } : {}),
     maxLineBytes: options.maxLineBytes,
     onTranslatorBug: options.onTranslatorBug,
   });

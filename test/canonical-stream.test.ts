@@ -35,6 +35,33 @@ describe("CanonicalStream", () => {
     expect(small).not.toHaveProperty("usage.complete");
   });
 
+  it("stopped during a model call whose usage never came: run.finished's usage so far says complete: false", async () => {
+    const { readFileSync } = await import("node:fs");
+    const native = readFileSync(new URL("../examples/atomic/tools.native.jsonl", import.meta.url), "utf8").split("\n");
+    const stopped = { end: { backendExit: { code: null, signal: "SIGTERM" } }, from: "atomic" as const };
+    /** The stream up to and with the first line that `predicate` picks. */
+    const cut = (predicate: (line: string) => boolean, interruption?: { kind: "timeout" }) => {
+      const at = native.findIndex(predicate);
+      return translate(native.slice(0, at + 1).join("\n"), { ...stopped, ...(interruption ? { interruption } : {}) })
+        .events;
+    };
+    const finished = (events: Array<{ type: string }>) => events.at(-1) as { usage?: Record<string, unknown> };
+    // The second call began (turn_start after the first call's usage): its usage is unknown.
+    const secondTurn = (line: string, i = native.indexOf(line)) => line.includes('"turn_start"') && i > 2;
+    const second = cut(secondTurn, { kind: "timeout" });
+    expect(finished(second).usage).toMatchObject({ input_tokens: 1300, output_tokens: 40, complete: false });
+    expect(verifyEvents(second)).toEqual([]);
+    // Stopped before any usage came: zero so far, incomplete.
+    const first = cut((line) => line.includes('"turn_start"'), { kind: "timeout" });
+    expect(finished(first).usage).toEqual({ input_tokens: 0, output_tokens: 0, complete: false });
+    // Stopped after the call's usage came (during its tool calls): nothing unknown.
+    const afterUsage = cut((line) => line.includes('"tool_execution_start"'), { kind: "timeout" });
+    expect(finished(afterUsage).usage).toMatchObject({ input_tokens: 1300 });
+    expect(finished(afterUsage).usage).not.toHaveProperty("complete");
+    // The same cut, not stopped by agentstream (the backend crashed): no claim about its usage.
+    expect(finished(cut(secondTurn)).usage).not.toHaveProperty("complete");
+  });
+
   it("keeps a second start of a call still open as backend.event, and counts it", () => {
     const { events } = translate(lines(call("a"), call("a"), result("a"), done), { from: "evosci" });
     expect(typesOf(events)).toEqual(["run.started", "tool.started", "backend.event", "tool.completed", "run.finished"]);

@@ -1,5 +1,6 @@
 // Estimated costs from @pydantic/genai-prices (pinned), for models as the real binaries name them.
 import { readFileSync } from "node:fs";
+import type { CanonicalEvent } from "../src/canonical/events.js";
 import { describe, expect, it } from "vitest";
 import { CanonicalStream } from "../src/core/canonical-stream.js";
 import { steppingClock } from "../src/core/clock.js";
@@ -135,5 +136,45 @@ describe("the Markdown report shows an estimate as one", () => {
       new URL("./fixtures/golden/claude/priced.canonical.jsonl", import.meta.url).pathname,
     ]);
     expect(reported.stdout).not.toContain("estimated");
+  });
+});
+
+describe("a model for usage whose stream names none", () => {
+  const codex = new URL("../examples/codex/tool.native.jsonl", import.meta.url).pathname;
+
+  it("normalize --model prices a Codex recording as that model; without it, no cost", async () => {
+    const { parseJsonl, runCli } = await import("./helpers/cli.js");
+    const priced = await runCli(["normalize", "--from", "codex", "--backend-exit", "0", "--model", "gpt-5", codex]);
+    expect(priced.code, priced.stderr).toBe(0);
+    const usage = parseJsonl(priced.stdout).find((e) => e.type === "usage");
+    expect(usage).toMatchObject({ model: "gpt-5", cost_usd: 0.00028, cost_source: "estimated" });
+    const plain = await runCli(["normalize", "--from", "codex", "--backend-exit", "0", codex]);
+    expect(parseJsonl(plain.stdout).find((e) => e.type === "usage")).not.toHaveProperty("cost_usd");
+  });
+
+  it("normalizeStream({ model }) does the same; a model that is no string is refused", async () => {
+    const { normalizeStream } = await import("../src/normalize.js");
+    const { createReadStream } = await import("node:fs");
+    const events: CanonicalEvent[] = [];
+    for await (const e of normalizeStream(createReadStream(codex), { from: "codex", model: "gpt-5" })) events.push(e);
+    expect(events.find((e) => e.type === "usage")).toMatchObject({ model: "gpt-5", cost_source: "estimated" });
+    const refused = normalizeStream([], { model: 5 as unknown as string });
+    await expect(refused.next()).rejects.toThrow("option model");
+  });
+
+  it("a model the backend switched to (model.changed) is the one its later usage is of", () => {
+    const stream = new CanonicalStream({ backend: "codex", runId: "r", clock: steppingClock(), model: () => "o3" });
+    const usage = () =>
+      stream.push({ type: "usage", payload: { scope: "run", input_tokens: 1000, output_tokens: 100 } })[0];
+    expect(usage()).toMatchObject({ model: "o3", cost_source: "estimated" });
+    stream.push({ type: "model.changed", payload: { model: "gpt-5", previous_model: "o3", reason: "fallback" } });
+    expect(usage()).toMatchObject({ model: "gpt-5", cost_usd: 0.00225 });
+  });
+
+  it("a model the table does not know is named, with no cost", () => {
+    const stream = new CanonicalStream({ backend: "codex", runId: "r", clock: steppingClock(), model: () => "fake" });
+    const [usage] = stream.push({ type: "usage", payload: { scope: "run", input_tokens: 10, output_tokens: 1 } });
+    expect(usage).toMatchObject({ model: "fake" });
+    expect(usage).not.toHaveProperty("cost_usd");
   });
 });

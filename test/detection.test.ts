@@ -77,6 +77,7 @@ describe("auto-detection by content", () => {
       "evosci/error-quota.native.jsonl",
       "evosci/startup-failure.native.jsonl", // empty
       "opencode-1.18.33/slow.jsonl", // empty: OpenCode dies on the signal without a line
+      "opencode-1.18.34/slow.jsonl", // the same
       "pi-0.73.1/error400.jsonl",
       "pi-0.73.1/error503.jsonl",
       "pi-0.84.4/slow.jsonl", // cut mid-answer

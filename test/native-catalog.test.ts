@@ -122,6 +122,12 @@ describe("latestTargets (npm run test:live -- --latest)", () => {
     expect(found.some((t) => t.backend === "codex")).toBe(false);
   });
 
+  it("a pin that is the platform package's own newest release gets no newest-release target", async () => {
+    const claude = { ...pins[2]!, id: "claude-2.1.335", version: "2.1.335", platformPackage: `@a/claude-${platform}` };
+    const found = await latestTargets([claude], lookup);
+    expect(found).toEqual([]);
+  });
+
   it("orders releases by number", () => {
     expect(newerThan("2.1.335", "2.1.332")).toBe(true);
     expect(newerThan("0.10.0", "0.9.9")).toBe(true);

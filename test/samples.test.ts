@@ -94,6 +94,11 @@ const LIVE_SCENARIOS: Record<string, Expected> = {
   "error503.jsonl": failed(75, "overloaded", true),
   "slow.jsonl": failed(76, "backend_crashed"),
 };
+/**
+ * Not in every release's captures: a rare ending added by hand to one release's folder (capture-claude.mjs
+ * keeps them), a scenario newer than a capture (loop).
+ */
+const NOT_IN_EVERY_CAPTURE = new Set(["slow-noresult.jsonl", "sigintTool-noresult.jsonl", "loop.jsonl"]);
 // Captures beyond the standard scenarios, per backend.
 const FINE = "The folder holds notes.txt and data.csv.";
 const HELLO = "Hello from the fake model. All good.";
@@ -123,6 +128,8 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     // The command ran and exited 2: OpenCode says completed, with the exit status in its metadata.
     "toolfail.jsonl": ok("That file does not exist.", { tool_calls: 1, tool_failures: 1 }),
     "slowtool.jsonl": ok("The long command finished.", { tool_calls: 1, tool_failures: 0 }),
+    // The model calls a tool LOOP_CALLS (5) times, then answers: 6 model calls.
+    "loop.jsonl": ok(FINE, { tool_calls: 5, tool_failures: 0, turns: 6 }),
   },
   claude: {
     "sigterm.jsonl": failed(76, "backend_crashed"),
@@ -174,7 +181,11 @@ function checkTranscripts(dir: string, backend: string, expectations: Record<str
   // Read strictly: a folder without its manifest fails here, never passes with nothing checked.
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ManifestEntry[];
   it("the table covers every transcript", () => {
-    expect(Object.keys(expectations).sort()).toEqual(manifest.map((m) => m.file).sort());
+    const files = manifest.map((m) => m.file);
+    const expected = Object.keys(expectations).filter(
+      (file) => !NOT_IN_EVERY_CAPTURE.has(file) || files.includes(file),
+    );
+    expect(expected.sort()).toEqual(files.sort());
   });
   for (const entry of manifest) {
     const expected = expectations[entry.file];

@@ -23,6 +23,18 @@ export interface BackendRequest {
   permissions?: PermissionRequest;
 }
 
+/** What may tell the model of a run's usage where the backend's stream names none. */
+export interface UsageModelContext {
+  /** The model asked for (`--model`), as given. */
+  model?: string;
+  /** The backend's environment (where its config and session records are). */
+  env: NodeJS.ProcessEnv;
+  /** Where the backend runs. */
+  cwd: string;
+  /** The session, once the stream named it. */
+  sessionId?: string;
+}
+
 /**
  * The native types a translator knows, each with the top-level fields it reads.
  * A type it keeps whole as `backend.event` by design reads none. The live suite
@@ -127,6 +139,12 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   /** For backends that share a protocol: how their streams differ (a fresh one per stream). */
   tellApart?: () => MemberDetector;
   createTranslator(): Translator;
+  /**
+   * The model of its usage where its stream names none (Codex, EvoScientist, OpenCode): from the model asked
+   * for, or the backend's own config or session record. Asked at a usage that needs it, until it answers.
+   * Absent: the model asked for, as given.
+   */
+  usageModel?(context: UsageModelContext): string | undefined;
   /**
    * The backend writes what its stream leaves out (token counts) to a file it is told of: run names a
    * fresh one in the request (`usageFile`), reads it once the backend exited and hands its text to the

@@ -98,7 +98,11 @@ export interface TokenCounts {
 }
 
 export interface UsageTotals extends TokenCounts {
-  /** false where the backend is known to leave model calls out of its reports. */
+  /**
+   * false where the backend is known to leave model calls out of its reports, or where agentstream stopped
+   * the run (a limit, --timeout, a signal) during a model call whose usage had not come: the usage so far
+   * (zero where none came).
+   */
   complete?: boolean;
   /** Where cost_usd came from: the backend's reports, agentstream's estimates, or both summed. */
   cost_source?: "reported" | "estimated" | "mixed";

@@ -258,6 +258,10 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .option(
       "--usage-file <file>",
       "the usage file the recorded backend wrote beside its stream (Copilot CLI's --usage-output-file): its token counts go into the usage totals (default: none; Copilot's usage is then unknown)",
+    )
+    .option(
+      "--model <name>",
+      "the model the recorded run used, as the price table names it (gpt-5, claude-sonnet-4-5): usage whose stream names no model (Codex, EvoScientist, OpenCode) is priced as it (default: none, so such usage has no cost)",
     );
   addOtlpOptions(addOutputOptions(addTranslationOptions(normalize)))
     .addHelpText(

@@ -27,6 +27,8 @@ export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summa
   stderr?: string;
   /** The usage file the recorded backend wrote beside its stream (Copilot's --usage-output-file). */
   usageFile?: string;
+  /** The model of usage whose stream names none (--model). */
+  model?: string;
   maxLineBytes?: number;
   validate: boolean;
   output: OutputFormat;
@@ -102,6 +104,7 @@ async function translateInput(
     started: { mode: "normalize", input: file },
     includeRaw: opts.raw,
     deltas: opts.deltas,
+    ...(opts.model !== undefined ? { model: () => opts.model } : {}),
     maxLineBytes: opts.maxLineBytes,
     onTranslatorBug: reportBug,
     onNativeEvent: () => nativeEvents++,

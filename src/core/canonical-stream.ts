@@ -24,6 +24,12 @@ export interface CanonicalStreamOptions {
   deltas?: boolean;
   /** Measure tool durations with our own clock (live runs); recordings only report the backend's. */
   liveDurations?: boolean;
+  /**
+   * The model of a usage that names none (Codex, EvoScientist, OpenCode): `--model`, or what the backend's
+   * own files say (given the session, once known). Asked when a usage needs it; such a usage is priced as
+   * that model and names it.
+   */
+  model?: (sessionId: string | undefined) => string | undefined;
 }
 
 interface OpenTool {
@@ -59,6 +65,10 @@ export class CanonicalStream {
   /** Where the total's cost came from: the backend's reports, agentstream's estimates, or both. */
   private readonly costSources = new Set<"reported" | "estimated">();
   private finished = false;
+  /** A main-agent model call began after the last usage the backend reported: its usage is not known (yet). */
+  private callUnreported = false;
+  /** The model the backend switched to (model.changed), which a usage naming none is of. */
+  private changedModel: string | undefined;
   /** A native line came nested deep: from then on, every event is checked against MAX_LINE_DEPTH. */
   private capping = false;
 
@@ -86,6 +96,10 @@ export class CanonicalStream {
     const out: CanonicalEvent[] = [];
     const fixed = this.keepInvariants(draft, out);
     this.counter.add(fixed.type, (fixed.payload as { status?: unknown }).status);
+    if (fixed.agent === undefined) {
+      if (fixed.type === "turn.started") this.callUnreported = true;
+      else if (fixed.type === "usage") this.callUnreported = false;
+    }
     out.push(this.stamp(fixed, raw));
     return out;
   }
@@ -116,6 +130,7 @@ export class CanonicalStream {
     for (const agent of this.openSubagents.values()) {
       out.push(this.stamp({ type: "subagent.completed", payload: { ...agent }, synthetic: true }));
     }
+    const unreported = outcome.stopped === true && this.callUnreported;
     // run.finished's duration is its own elapsed_ms.
     const elapsed = this.elapsed();
     const finished: EventPayloads["run.finished"] = {
@@ -124,7 +139,8 @@ export class CanonicalStream {
       backend_exit: outcome.backendExit,
       duration_ms: elapsed,
       result: outcome.resultText === null ? null : { text: outcome.resultText },
-      ...(this.usage ? { usage: { ...this.usage } } : {}),
+      // Stopped during a model call whose usage never came: the usage so far (zero where none came) is no total.
+      ...(this.usage || unreported ? { usage: { ...(this.usage ?? { input_tokens: 0, output_tokens: 0 }) } } : {}),
       counts: this.counter.snapshot(),
       // Native strings are well-formed already; these may come from stderr or a library caller.
       ...(outcome.error ? { error: { ...outcome.error, message: wellFormed(outcome.error.message) } } : {}),
@@ -137,7 +153,8 @@ export class CanonicalStream {
         : {}),
       ...(this.sessions > 1 ? { sessions: this.sessions } : {}),
     };
-    if (finished.usage && (outcome.usageComplete === false || this.usageCapped)) finished.usage.complete = false;
+    if (finished.usage && (outcome.usageComplete === false || this.usageCapped || unreported))
+      finished.usage.complete = false;
     out.push(this.stamp({ type: "run.finished", payload: finished, synthetic: true }, undefined, elapsed));
     this.finished = true;
     return out;
@@ -209,6 +226,9 @@ export class CanonicalStream {
       case "input.requested":
         this.pending.push(draft.payload);
         break;
+      case "model.changed":
+        this.changedModel = draft.payload.model;
+        break;
       case "usage": {
         const priced = this.priced(draft);
         this.addUsage(priced.payload);
@@ -222,12 +242,15 @@ export class CanonicalStream {
   private priced(d: Draft<"usage">): Draft<"usage"> {
     const u = d.payload;
     if (u.cost_usd !== undefined) return { ...d, payload: { ...u, cost_source: "reported" } };
-    if (u.model === undefined || u.input_tokens + u.output_tokens === 0) return d;
+    if (u.input_tokens + u.output_tokens === 0) return d;
+    const model = u.model ?? this.changedModel ?? this.options.model?.(this.sessionId);
+    if (model === undefined) return d;
+    const named = u.model === undefined ? { ...u, model } : u;
     // A run's total sums its calls: priced per call, so that a tier by prompt size is not reached by the sum.
     const calls = u.scope === "run" ? this.counter.snapshot().turns : 1;
-    const cost = estimateCost(u, u.model, new Date(this.startWall + this.elapsed()), calls);
-    if (cost === undefined) return d;
-    return { ...d, payload: { ...u, cost_usd: cost, cost_source: "estimated", price_data: PRICE_DATA } };
+    const cost = estimateCost(u, model, new Date(this.startWall + this.elapsed()), calls);
+    if (cost === undefined) return named === u ? d : { ...d, payload: named };
+    return { ...d, payload: { ...named, cost_usd: cost, cost_source: "estimated", price_data: PRICE_DATA } };
   }
 
   private restartUsage(): void {

@@ -29,6 +29,8 @@ export interface RunOutcome {
   usageComplete: boolean;
   /** The backend process ended before finishing its protocol (closes open calls as backend_exited). */
   backendGone: boolean;
+  /** agentstream stopped it (a limit, --timeout, a signal, an abort): its last model call may be unreported. */
+  stopped?: true;
 }
 
 /** @deprecated use RunOutcome */
@@ -58,6 +60,7 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
     stderrTail: end.stderrTail,
     usageComplete: facts.usageComplete,
     ...(facts.resume ? { resume: facts.resume } : {}),
+    ...(facts.interruption ? { stopped: true as const } : {}),
   };
   if (facts.ownFailure) {
     const error: ErrorInfo = { code: facts.ownFailure.code, message: facts.ownFailure.message, retryable: false };

@@ -27,6 +27,8 @@ export interface TranslationSessionOptions {
   includeRaw?: boolean;
   deltas?: boolean;
   liveDurations?: boolean;
+  /** The model of usage that names none (CanonicalStreamOptions.model). */
+  model?: (sessionId: string | undefined) => string | undefined;
   maxLineBytes?: number;
   /** Receives each canonical event, in order, as soon as it exists. */
   sink: (event: CanonicalEvent) => void;
@@ -137,6 +139,7 @@ export class TranslationSession {
       includeRaw: this.options.includeRaw,
       deltas: this.options.deltas,
       liveDurations: this.options.liveDurations,
+      model: this.options.model,
     });
     this.options.sink(
       this.stream.start({ agentstream_version: this.options.agentstreamVersion, ...this.options.started, detection }),

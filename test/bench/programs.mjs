@@ -25,7 +25,7 @@ export function withAndWithoutValidation(name, withoutValidation = true) {
 }
 
 /** agentstream's last line must be a successful run.finished, or the run measured the wrong thing. */
-function finishedCleanly(result) {
+export function finishedCleanly(result) {
   try {
     const last = JSON.parse(result.lastLine);
     return result.code === 0 && last.type === "run.finished" && last.status === "succeeded";

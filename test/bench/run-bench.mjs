@@ -6,7 +6,7 @@
 //   node test/bench/run-bench.mjs [--quick] [--only PART]... [--agentstream BIN] [--compare BIN] [--out FILE]
 //
 // --quick      skip the 1 GB streams
-// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report, report-html (repeatable)
+// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report, report-html, limits (repeatable)
 // --agentstream measure another build than this checkout's bin/agentstream.js
 // --compare    also measure a second build, side by side in the same rounds
 //              (for a proposed change: a copy of the repository with it)
@@ -27,6 +27,7 @@ import { measureStartup } from "./startup.mjs";
 import { checkTargets } from "./targets.mjs";
 import { measureThroughput } from "./throughput.mjs";
 import { formatReportHtml, measureReportHtml } from "./report-html.mjs";
+import { formatLimits, measureLimits } from "./limits-bench.mjs";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // The cost of validation and jq's place are measured on the smaller streams:
@@ -65,7 +66,16 @@ const SIZES = [
 ];
 // Issue 19's case: EvoScientist tool calls that all have "id": "".
 const EMPTY_IDS = { part: "empty-ids", label: "40,000 calls without ids", calls: 40_000, rounds: 3 };
-const PARTS = [...SIZES.map((s) => s.part), EMPTY_IDS.part, "startup", "latency", "otlp", "report", "report-html"];
+const PARTS = [
+  ...SIZES.map((s) => s.part),
+  EMPTY_IDS.part,
+  "startup",
+  "latency",
+  "otlp",
+  "report",
+  "report-html",
+  "limits",
+];
 const STARTUP_ROUNDS = 20;
 const LATENCY_ROUNDS = 3;
 
@@ -163,6 +173,11 @@ const reportHtml = measures("report-html")
   ? await measureReportHtml({ repo: REPO, cacheDir: CACHE_DIR, rounds: 5, log })
   : { skipped: "not asked for (--only)" };
 
+// Issue 29: run with limits never reached against run without, on the 40 MB streams (test/bench/limits-bench.mjs).
+const limits = measures("limits")
+  ? await measureLimits({ bin: builds[0].bin, cacheDir: CACHE_DIR, rounds: 3, protocols: options.protocol, log })
+  : { skipped: "not asked for (--only)" };
+
 machine.load_after = loadNow();
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const results = {
@@ -176,6 +191,7 @@ const results = {
   otlp,
   report,
   report_html: reportHtml,
+  limits,
 };
 if (options.compare) results.compare = describeAgentstream(builds[1].bin);
 results.targets = builds.flatMap(({ prefix }) => checkTargets(results, prefix));
@@ -184,6 +200,7 @@ console.log(formatReport(results));
 if (!otlp.skipped || options.only?.includes("otlp")) console.log(formatOtlp(otlp));
 if (report.length > 0) console.log(`\n${formatReportBench(report)}`);
 if (measures("report-html")) console.log(`\n${formatReportHtml(reportHtml)}`);
+if (measures("limits")) console.log(`\n${formatLimits(limits)}`);
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
 log(`\nwritten: ${relative(process.cwd(), options.out)}`);

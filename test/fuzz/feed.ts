@@ -18,11 +18,12 @@ export interface Fed {
 export function feedChunks(chunks: Buffer[], options: Omit<TranslateOptions, "chunkBytes">): Fed {
   let current: CanonicalEvent[] = [];
   const perChunk: CanonicalEvent[][] = [];
-  const { from = "auto", end, interruption, ...flags } = options;
+  const { from = "auto", end, interruption, model, ...flags } = options;
   // Run id, clock and run.started as translate() sets them, so the outputs compare equal.
   const started = { mode: "normalize" as const, input: "-" };
   const session = new TranslationSession({
     ...flags,
+    ...(model !== undefined ? { model: () => model } : {}),
     from,
     translators: TRANSLATORS,
     runId: TEST_RUN_ID,

@@ -18,6 +18,8 @@ export interface TranslateOptions
   > {
   end?: Partial<StreamEndFacts>;
   interruption?: Interruption;
+  /** The model of usage that names none, as `normalize --model` gives it. */
+  model?: string;
   /** Feed the input in chunks of this many bytes (default: all at once). */
   chunkBytes?: number;
 }
@@ -40,6 +42,7 @@ export function translate(
     maxLineBytes: options.maxLineBytes,
     liveDurations: options.liveDurations,
     onTranslatorBug: options.onTranslatorBug,
+    ...(options.model !== undefined ? { model: () => options.model } : {}),
     sink: (e) => events.push(e),
   });
   const bytes = typeof native === "string" ? Buffer.from(native) : native;

@@ -23,7 +23,7 @@ const FACTS: TargetFacts = {
   toolName: () => "Bash",
   requestsOn400: 6,
 };
-const ID = "claude-2.1.332";
+const ID = "claude-2.1.336";
 describeLiveTarget(ID, FACTS);
 
 // The cases only Claude Code's suite has: its own retry statuses, its limits and permissions, sub-agents.

@@ -9,7 +9,7 @@ import { ANSWERS, FAILING_COMMAND, SLOW_SLEEP } from "./support/scenarios.mjs";
 // (a 5xx is retried five times with backoff, silently). Its steps leave the title request and
 // sub-agents out of their tokens: its usage is never complete. The SIGINT scenario interrupts once
 // the fake server has the model request.
-describeLiveTarget("opencode-1.18.33", {
+describeLiveTarget("opencode-1.18.34", {
   showsReasoning: false,
   showsRetryOfOne500: false,
   usageComplete: false,
@@ -17,8 +17,8 @@ describeLiveTarget("opencode-1.18.33", {
   interruptWhen: (_stdout, server) => server.requestsFor("slow").length > 0,
 });
 
-const opencode = inject("liveTargets").find((t) => t.id === "opencode-1.18.33");
-describe.skipIf(!opencode)("opencode-1.18.33 live, OpenCode's own cases", () => {
+const opencode = inject("liveTargets").find((t) => t.id === "opencode-1.18.34");
+describe.skipIf(!opencode)("opencode-1.18.34 live, OpenCode's own cases", () => {
   it("fails as a retryable network error when the model API is down (OpenCode itself exits 1)", async () => {
     const run = await checkedRun(opencode!, "text", { apiDown: true });
     expect(run.finished, run.stderr).toMatchObject({

@@ -3,6 +3,8 @@ import type { NativeCatalog } from "../definition.js";
 /**
  * Claude Code stream-json (docs/protocols/claude.md): what ClaudeTranslator reads
  * of each line, over all of a type's subtypes (`system/init`, `system/api_retry`, …).
+ * Not read on purpose: `written_at` (`system` and `result`, since 2.1.335), the time
+ * Claude wrote the line; other lines carry none, and agentstream stamps its own `ts`.
  */
 export const CLAUDE_CATALOG: NativeCatalog = {
   system: [

@@ -2,6 +2,7 @@ import { UsageError } from "../../core/errors.js";
 import type { BackendDefinition, BackendRequest, PermissionRequest } from "../definition.js";
 import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
+import { codexSessionModel } from "./session-model.js";
 
 /** Codex CLI: `codex exec --json --skip-git-repo-check [flags] -- PROMPT` (docs/protocols/codex.md). */
 export const codex: BackendDefinition<"codex", "codex"> = {
@@ -72,6 +73,8 @@ export const codex: BackendDefinition<"codex", "codex"> = {
     return true;
   },
   createTranslator: () => new CodexTranslator(),
+  // Its stream names no model: the one asked for, else the one its session record names.
+  usageModel: ({ model, env, sessionId }) => model ?? codexSessionModel(env, sessionId),
 };
 
 function workdirArgs(request: BackendRequest): string[] {

@@ -1,6 +1,7 @@
 import type { BackendDefinition } from "../definition.js";
 import { EvosciTranslator } from "./translator.js";
 import { EVOSCI_CATALOG } from "./native-catalog.js";
+import { evosciConfigModel } from "./config-model.js";
 
 const CONFIG_HINT =
   "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
@@ -84,4 +85,6 @@ export const evosci: BackendDefinition<"evosci", "evosci"> = {
   // The prompt is the value of -p: it cannot be read as a flag.
   promptTerminator: () => false,
   createTranslator: () => new EvosciTranslator(),
+  // Its stream names no model, and it takes none on its command line: its config's.
+  usageModel: ({ env, cwd }) => evosciConfigModel(env, cwd),
 };

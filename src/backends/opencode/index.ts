@@ -56,6 +56,8 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
   ],
   promptTerminator: () => true,
   createTranslator: () => new OpencodeTranslator(),
+  // Its stream names no model: the one asked for, without the provider before its first "/".
+  usageModel: ({ model }) => (model === undefined ? undefined : model.slice(model.indexOf("/") + 1) || undefined),
 };
 
 /**

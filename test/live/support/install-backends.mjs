@@ -30,7 +30,15 @@ export async function installBackends(targets, log = (line) => process.stderr.wr
       const node = target.node === "22" ? (await node22).node : process.execPath;
       const installed = await installOnce(dir, label, log, (d) => installTarget(d, target, node));
       const { id, backend, package: name, version, latestOf, platformPackage } = target;
-      return { id, backend, package: name, version, ...(latestOf ? { latestOf, platformPackage } : {}), ...installed };
+      return {
+        id,
+        backend,
+        package: name,
+        version,
+        ...(latestOf ? { latestOf } : {}),
+        ...(platformPackage ? { platformPackage } : {}),
+        ...installed,
+      };
     }),
   );
 }

