@@ -154,6 +154,51 @@ describe("opencode translator", () => {
     expect(run.finished).toMatchObject({ status: "failed", exit_code: 76, error: { code: "backend_crashed" } });
   });
 
+  it("the first line's sessionID starts the session: session.started, and every event carries it (what --continue-from reads)", () => {
+    const run = finished([start, text("Hello."), step("stop")], exit(0));
+    expect(run.events[1]).toMatchObject({ type: "session.started", session_id: SES });
+    expect(run.events.filter((e) => e.type === "session.started")).toHaveLength(1);
+    expect(run.finished).toMatchObject({ session_id: SES, status: "succeeded" });
+  });
+
+  const failedCall = (error: string) =>
+    line("tool_use", {
+      part: {
+        type: "tool",
+        tool: "bash",
+        callID: "call_3",
+        state: { status: "error", input: { command: "touch f" }, error, time: { start: 1, end: 2 } },
+      },
+    });
+
+  it("a permission set to ask, rejected (no one to ask in run mode), ends needs_input with the call pending and a resume hint", () => {
+    const rejected = "The user rejected permission to use this specific tool call.";
+    const run = finished([start, failedCall(rejected), step("tool-calls")], exit(0));
+    const action = { name: "bash", args: { command: "touch f" }, description: rejected };
+    expect(run.events.find((e) => e.type === "input.requested")).toMatchObject({
+      request_id: "call_3",
+      kind: "approval",
+      tool_call_id: "call_3",
+      actions: [expect.objectContaining(action)],
+    });
+    expect(run.finished).toMatchObject({
+      status: "needs_input",
+      exit_code: 3,
+      pending: [expect.objectContaining({ actions: [expect.objectContaining(action)] })],
+      resume: {
+        session_id: SES,
+        hint: expect.stringContaining(`OPENCODE_PERMISSION='{"bash":"allow"}' opencode run --session ${SES}`),
+      },
+    });
+  });
+
+  it("a deny rule's refusal is the user's answer: a failed call, no pending request", () => {
+    const denied = "The user has specified a rule which prevents you from using this specific tool call. Here are some";
+    const run = finished([start, failedCall(denied), step("tool-calls"), start, text("No."), step("stop")], exit(0));
+    expect(run.events.some((e) => e.type === "input.requested")).toBe(false);
+    expect(run.finished).toMatchObject({ status: "succeeded", result: { text: "No." } });
+  });
+
   it("newer releases' done line ends the run", () => {
     const run = finished([start, text("Hi."), step("stop"), line("done", { reason: "idle", rejected: [] })], {
       end: { backendExit: null, stderrTail: [] },

@@ -2,9 +2,7 @@
 // run needs_input with the call pending; the same session continued from the
 // recorded stream with the tool allowed runs it; a denied tool never runs
 // (checked by the file its command would make).
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseJsonl } from "../helpers/cli.js";
 import { runSteps } from "./support/continued-runs.js";
 import { eventsOfType } from "./support/live-run.js";
 import { targetsFor } from "./support/live-suite.js";
@@ -16,7 +14,7 @@ const MADE = DENIED_COMMAND.split(" ").at(-1)!;
 const sessionOf = (events: Array<Record<string, unknown>>): unknown =>
   events.find((e) => e.type === "session.started")?.session_id;
 
-for (const claude of targetsFor("claude-2.1.332")) {
+for (const claude of targetsFor("claude-2.1.336")) {
   describe(`${claude.id} live: permissions and continuing a run`, () => {
     it("a call not allowed ends needs_input with it pending; --continue-from FILE --allow-tool shell runs it in the same session", async () => {
       const { runs, files } = await runSteps(claude, "denied", [
@@ -93,12 +91,13 @@ for (const codex of targetsFor("codex-0.171.0")) {
   });
 }
 
-// Gemini CLI refuses a call that needs approval headless and goes on (no needs_input): --allow-tool lets it run.
+// Gemini CLI offers no tool headless that no rule allows; a shell allowed for some commands only
+// (run_shell_command(ls)) is offered, and its policy refuses any other command: that call waits for an approval.
 for (const gemini of targetsFor("gemini-0.61.0")) {
   describe(`${gemini.id} live: permissions and continuing a run`, () => {
-    it("a shell call not allowed is refused (no file); --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+    it("a shell command its rules do not allow ends needs_input with it pending; --continue-from FILE --allow-tool shell runs it in the same session", async () => {
       const { runs, files } = await runSteps(gemini, "denied", [
-        { args: () => [] },
+        { args: () => ["--backend-arg=--allowed-tools", "--backend-arg=run_shell_command(ls)"] },
         {
           args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
           prompt: "yes, go on",
@@ -107,9 +106,16 @@ for (const gemini of targetsFor("gemini-0.61.0")) {
       ]);
       const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
       expect(files[0]).not.toContain(MADE);
-      expect(eventsOfType(first, "tool.completed").filter((e) => e.status === "succeeded")).toEqual([]);
+      expect(first.finished, first.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(first.finished.pending).toEqual([
+        expect.objectContaining({
+          kind: "approval",
+          actions: [expect.objectContaining({ name: "run_shell_command", args: { command: DENIED_COMMAND } })],
+        }),
+      ]);
       const session = sessionOf(first.events);
       expect(session).toEqual(expect.any(String));
+      expect(first.finished.resume).toMatchObject({ session_id: session });
 
       expect(files[1]).toContain(MADE);
       expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
@@ -118,6 +124,17 @@ for (const gemini of targetsFor("gemini-0.61.0")) {
         expect.arrayContaining(["--resume", session, "--allowed-tools", "run_shell_command"]),
       );
       expect(sessionOf(second.events)).toBe(session);
+    });
+
+    it("a shell no rule allows is not offered: the model cannot ask for it, the run succeeds without it (no file)", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [{ args: () => [] }]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      // The fake model falls back to a "bash" call, a tool Gemini CLI does not have: no approval can make it run.
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
     });
   });
 }
@@ -150,40 +167,48 @@ for (const pi of [...targetsFor("pi-0.84.4"), ...targetsFor("pi-1.6.0")]) {
 }
 
 // OpenCode reads the rules from OPENCODE_PERMISSION (over its configs); it continues a session with run --session.
-// Its stream names its session only in the native events (sessionID), which the canonical stream does not
-// carry yet: --continue-from refuses its streams; --resume takes the id (here from the --raw copy).
-const rawSession = (file: string): string =>
-  parseJsonl(readFileSync(file, "utf8")).find((e) => typeof e.raw?.sessionID === "string")!.raw.sessionID;
-
-for (const opencode of targetsFor("opencode-1.18.33")) {
-  describe(`${opencode.id} live: continuing a run`, () => {
-    it("--resume SESSION continues that session; --continue-from its stream is refused (no session in it)", async () => {
+// The live home's opencode.json sets bash to "ask" in the denied scenario: opencode run rejects the call (no one
+// to ask) and stops.
+for (const opencode of targetsFor("opencode-1.18.34")) {
+  describe(`${opencode.id} live: permissions and continuing a run`, () => {
+    it("a call set to ask ends needs_input with it pending; --continue-from FILE --allow-tool shell runs it in the same session", async () => {
       const { runs, files } = await runSteps(opencode, "denied", [
-        { args: () => ["--raw"], prompt: "say hello" },
-        { args: (streamOf) => ["--continue-from", streamOf(0)], prompt: "again", noBackend: true, refused: true },
-        { args: (streamOf) => ["--raw", "--resume", rawSession(streamOf(0))] },
+        { args: () => ["--raw"] },
+        {
+          args: (streamOf) => ["--raw", "--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
       ]);
-      const [first, refused, second] = runs as [(typeof runs)[0], (typeof runs)[0], (typeof runs)[0]];
-      expect(first.finished, first.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
-      expect(refused.exitCode).toBe(2);
-      expect(refused.stderr).toContain("has no resume hint and no session_id to continue");
-      const session = first.events.find((e) => typeof e.raw?.sessionID === "string")!.raw.sessionID;
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(first.finished, first.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(first.finished.pending).toEqual([
+        expect.objectContaining({
+          kind: "approval",
+          actions: [expect.objectContaining({ name: "bash", args: { command: DENIED_COMMAND } })],
+        }),
+      ]);
+      const session = sessionOf(first.events);
       expect(session).toMatch(/^ses_/);
+      expect(first.events.find((e) => e.raw?.sessionID)!.raw.sessionID).toBe(session);
+      expect(first.finished.resume).toMatchObject({ session_id: session });
+
+      expect(files[1]).toContain(MADE);
       expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
       expect(second.events[0]).toMatchObject({ backend: "opencode", resumed_from: session });
       expect(second.events[0]!.command).toEqual(expect.arrayContaining(["--session", session]));
+      expect(sessionOf(second.events)).toBe(session);
       const sessions = new Set(second.events.filter((e) => e.raw?.sessionID).map((e) => e.raw.sessionID));
       expect([...sessions]).toEqual([session]);
-      // The live home allows every tool: the continued run ran the denied scenario's command.
-      expect(files[2]).toContain(MADE);
     });
 
-    it("--deny-tool shell (OPENCODE_PERMISSION bash: deny, over its opencode.json's allow) keeps the command from running (no file)", async () => {
+    it("--deny-tool shell (OPENCODE_PERMISSION bash: deny, over its opencode.json's ask) keeps the command from running (no file)", async () => {
       const { runs, files } = await runSteps(opencode, "denied", [{ args: () => ["--deny-tool", "shell"] }]);
       const run = runs[0]!;
       expect(files[0]).not.toContain(MADE);
+      // A denied tool is not offered: OpenCode answers the call with its "invalid" tool; nothing waits for approval.
       expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
-      // A denied tool is not offered: OpenCode answers the call with its "invalid" tool.
       expect(eventsOfType(run, "tool.completed")).toEqual([
         expect.objectContaining({ name: "invalid", output: expect.stringContaining("unavailable tool 'bash'") }),
       ]);
@@ -194,6 +219,34 @@ for (const opencode of targetsFor("opencode-1.18.33")) {
 // Copilot CLI: --deny-tool wins over --allow-all-tools; an allow list replaces it; --resume=SESSION.
 for (const copilot of targetsFor("copilot-1.0.102")) {
   describe(`${copilot.id} live: permissions and continuing a run`, () => {
+    it("a shell call an allow list leaves out ends needs_input with it pending; --continue-from FILE --allow-tool shell runs it in the same session", async () => {
+      const { runs, files } = await runSteps(copilot, "denied", [
+        { args: () => ["--allow-tool", "write"] },
+        {
+          args: (streamOf) => ["--continue-from", streamOf(0), "--allow-tool", "shell"],
+          prompt: "yes, go on",
+          noBackend: true,
+        },
+      ]);
+      const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
+      expect(files[0]).not.toContain(MADE);
+      expect(first.finished, first.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      expect(first.finished.pending).toEqual([
+        expect.objectContaining({
+          kind: "approval",
+          actions: [expect.objectContaining({ name: "bash", args: { command: DENIED_COMMAND } })],
+        }),
+      ]);
+      const session = sessionOf(first.events);
+      expect(session).toEqual(expect.any(String));
+      expect(first.finished.resume).toMatchObject({ session_id: session });
+
+      expect(files[1]).toContain(MADE);
+      expect(second.finished, second.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(second.events[0]).toMatchObject({ backend: "copilot", resumed_from: session });
+      expect(sessionOf(second.events)).toBe(session);
+    });
+
     it("--deny-tool shell keeps the command from running (no file); --continue-from FILE --allow-tool shell runs it in the same session", async () => {
       const { runs, files } = await runSteps(copilot, "denied", [
         { args: () => ["--deny-tool", "shell"] },
@@ -206,6 +259,9 @@ for (const copilot of targetsFor("copilot-1.0.102")) {
       const [first, second] = runs as [(typeof runs)[0], (typeof runs)[0]];
       expect(files[0]).not.toContain(MADE);
       expect(first.events[0]!.command).toEqual(expect.arrayContaining(["--deny-tool=shell"]));
+      // A call its deny rule refused is the user's answer, not a request waiting for one.
+      expect(first.finished, first.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(first.finished.pending).toBeUndefined();
       const session = sessionOf(first.events);
       expect(session).toEqual(expect.any(String));
 
@@ -254,7 +310,7 @@ for (const evosci of targetsFor("evosci-0.3.8")) {
   });
 }
 
-for (const claude of targetsFor("claude-2.1.332")) {
+for (const claude of targetsFor("claude-2.1.336")) {
   describe(`${claude.id} live: --approvals`, () => {
     it("--approvals auto (its --permission-mode auto) lets the shell call run without an allow rule", async () => {
       const { runs, files } = await runSteps(claude, "denied", [{ args: () => ["--approvals", "auto"] }]);

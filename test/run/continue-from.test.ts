@@ -1,11 +1,11 @@
 // run --continue-from FILE, --resume, --allow-tool and the rest end to end: the
 // backend is started with the session of the recorded stream and the rules in
 // its own flags, or nothing is started and the run is refused with exit 2.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../../src/index.js";
-import { runCli } from "../helpers/cli.js";
+import { parseJsonl, runCli } from "../helpers/cli.js";
 import { expectCanonical, expectNoneLeftRunning, Scratch, STAND_IN } from "./helpers.js";
 
 const scratch = new Scratch();
@@ -103,6 +103,25 @@ describe("agentstream run --continue-from / --resume", () => {
       expect(result.stderr).toContain(message);
       expect(existsSync(record)).toBe(false);
     }
+  });
+});
+
+describe("agentstream run --continue-from an OpenCode stream", () => {
+  it("continues its session (session.started from its sessionID) with run --session SESSION", async () => {
+    const golden = fileURLToPath(new URL("../fixtures/golden/opencode/denied.canonical.jsonl", import.meta.url));
+    const session = (JSON.parse(readFileSync(golden, "utf8").trimEnd().split("\n").at(-1)!) as { session_id: string })
+      .session_id;
+    expect(session).toMatch(/^ses_/);
+    const record = scratch.recordPath();
+    const result = await runCli(
+      ["run", "--bin", STAND_IN, "--continue-from", golden, "--allow-tool", "shell", "go on"],
+      {
+        env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: DENIED },
+      },
+    );
+    const stand = expectNoneLeftRunning(record)!;
+    expect(stand.argv).toEqual(expect.arrayContaining(["run", "--session", session]));
+    expect(parseJsonl(result.stdout)[0]).toMatchObject({ backend: "opencode", resumed_from: session });
   });
 });
 

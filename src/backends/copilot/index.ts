@@ -46,7 +46,7 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
     argumentPrefix: true,
     approvals: { auto: "--allow-all-tools (agentstream's default for it)" },
     approvalsLack:
-      "cannot stop for input in -p mode (agentstream passes --no-ask-user): a call it may not make is refused",
+      "cannot stop for input in -p mode (agentstream passes --no-ask-user): a call it may not make is refused and the run ends needs_input",
     resume: { native: "--resume=SESSION" },
   },
   argv: (request) => [

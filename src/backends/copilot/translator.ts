@@ -11,7 +11,15 @@ import {
   type StreamEnd,
   type Translator,
 } from "../../core/translator.js";
+import { RefusedCalls } from "../refused-calls.js";
 import { usageFileDrafts } from "./usage-file.js";
+
+/** A tool error's code when its permission was refused (no one to approve it, or a deny rule). */
+const DENIED = "denied";
+/** How Copilot words a refusal by a --deny-tool rule: the user's answer, not a request waiting for one. */
+const DENY_RULE = /^Permission to run this tool was denied due to the following rules/;
+/** The permission kind (as --allow-tool names it) of its tools that need one. */
+const PERMISSION_KIND: Record<string, string> = { bash: "shell", edit: "write", create: "write", web_fetch: "url" };
 
 // Written by Copilot for itself, noise to a reader: kept out of the stream (docs/protocols/copilot.md).
 const DROPPED = new Set([
@@ -47,6 +55,9 @@ export class CopilotTranslator implements Translator {
   private reasoning: { id: string; text: string } | undefined;
   private readonly reasoningDone = new Set<string>();
   private readonly toolNames = new Map<string, string>();
+  /** Each open call's arguments: what a refused call asks to run. */
+  private readonly toolArgs = new Map<string, Record<string, unknown>>();
+  private readonly refused = new RefusedCalls();
   /** The last failed model call: what a retry notice and the fatal error are about. */
   private failure: { status?: number; message: string; transport: boolean } | undefined;
   private retry: { attempt: number } | undefined;
@@ -159,11 +170,19 @@ export class CopilotTranslator implements Translator {
       this.usageFromFile = usage !== undefined;
       drafts.push(...(usage ?? []));
     }
+    // A refused call left the work undone: the run needs its approval, not a silent success.
+    const outcome = this.refused.settle(this.outcome);
     const resume =
-      this.sessionId && this.outcome?.status !== "succeeded"
+      this.refused.resume(
+        outcome,
+        this.sessionId,
+        (tools) =>
+          `copilot --resume=${this.sessionId} ${tools.map((tool) => `--allow-tool=${PERMISSION_KIND[tool] ?? tool}`).join(" ")} -p PROMPT (allow what was refused, then go on)`,
+      ) ??
+      (this.sessionId && outcome?.status !== "succeeded"
         ? { session_id: this.sessionId, hint: `copilot --resume=${this.sessionId} -p PROMPT (go on with the session)` }
-        : undefined;
-    return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+        : undefined);
+    return { drafts, outcome, ...(resume ? { resume } : {}) };
   }
 
   private openTurn(native: string): Draft[] {
@@ -213,6 +232,7 @@ export class CopilotTranslator implements Translator {
     const id = nonEmpty(data.toolCallId) ?? `tool_${this.toolNames.size + 1}`;
     const name = nonEmpty(data.toolName) ?? "tool";
     this.toolNames.set(id, name);
+    this.toolArgs.set(id, objectOrEmpty(data.arguments));
     this.lastText = null;
     return [
       ...this.openTurn(native),
@@ -225,14 +245,22 @@ export class CopilotTranslator implements Translator {
     const name = this.toolNames.get(id) ?? nonEmpty(data.toolName) ?? "tool";
     // A call has one result: its name is not kept past it.
     this.toolNames.delete(id);
+    const args = this.toolArgs.get(id) ?? {};
+    this.toolArgs.delete(id);
     const result = objectOrEmpty(data.result);
     const error = objectOrEmpty(data.error);
     // A shell command that exits non-zero is a success to Copilot (the model saw its output), a failure here.
     const exit = count(objectOrEmpty(data.shellExecution).exitCode);
     const failed = data.success === false || (exit !== undefined && exit !== 0);
     const output = nonEmpty(result.content) ?? nonEmpty(error.message) ?? "";
+    // Refused for want of an approval headless ("no interactive user response was available"): it waits for one.
+    const refused =
+      failed && error.code === DENIED && !DENY_RULE.test(output)
+        ? [this.refused.request(id, name, args, output, native)]
+        : [];
     return [
       draft("tool.completed", { tool_call_id: id, name, status: failed ? "failed" : "succeeded", output }, { native }),
+      ...refused,
     ];
   }
 

@@ -37,7 +37,7 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
     argumentPrefix: false,
     approvals: { auto: "--approval-mode yolo" },
     approvalsLack:
-      "refuses a call that needs approval in headless mode and goes on: the run never stops for input (--approvals auto is its yolo mode)",
+      "refuses a call that needs approval in headless mode: the run never stops for input, a refused call ends it needs_input (--approvals auto is its yolo mode)",
     resume: { native: "--resume SESSION" },
   },
   argv: (request) => [

@@ -11,6 +11,14 @@ import {
   type StreamEnd,
   type Translator,
 } from "../../core/translator.js";
+import { RefusedCalls } from "../refused-calls.js";
+
+/**
+ * A call its policy engine refused headless: denied by policy (a rule's argument pattern, or the default
+ * for a call no rule allows), or one that would need a confirmation no one can give.
+ */
+const REFUSED_TYPE = "policy_violation";
+const NEEDS_CONFIRMATION = /requires user confirmation, which is not supported in non-interactive mode/;
 
 /** What Gemini CLI says when its own turn limit (maxSessionTurns) stopped the run. */
 const TURN_LIMIT = /^Maximum session turns exceeded/i;
@@ -35,6 +43,10 @@ export class GeminiTranslator implements Translator {
   /** The text of the last message, null when a tool call came after it. */
   private lastText: string | null = null;
   private readonly toolNames = new Map<string, string>();
+  /** Each open call's arguments: what a refused call asks to run. */
+  private readonly toolArgs = new Map<string, Record<string, unknown>>();
+  private readonly refused = new RefusedCalls();
+  private sessionId: string | undefined;
   private outcome: Outcome | undefined;
   /** The first error (not a warning) of the run: it failed, whatever its result says. */
   private fatal: ErrorInfo | undefined;
@@ -58,6 +70,7 @@ export class GeminiTranslator implements Translator {
       case "init": {
         this.model = nonEmpty(e.model);
         const id = nonEmpty(e.session_id);
+        this.sessionId = id ?? this.sessionId;
         return id ? [draft("session.started", { session_id: id }, { native })] : [passThrough(e)];
       }
       case "message":
@@ -66,6 +79,7 @@ export class GeminiTranslator implements Translator {
         const id = toolId(e);
         const name = asText(e.tool_name) || "tool";
         this.toolNames.set(id, name);
+        this.toolArgs.set(id, objectOrEmpty(e.parameters));
         const out = [...this.modelSpeaks(), ...this.closeMessage(native)];
         // Words before a tool call are narration, not the answer.
         this.lastText = null;
@@ -82,7 +96,13 @@ export class GeminiTranslator implements Translator {
         this.resultsIn = true;
         // A call has one result: its name is not kept past it (a long run's memory stays flat).
         const name = this.toolNames.get(id) ?? "tool";
+        const args = this.toolArgs.get(id) ?? {};
         this.toolNames.delete(id);
+        this.toolArgs.delete(id);
+        const refused =
+          failed && (error.type === REFUSED_TYPE || NEEDS_CONFIRMATION.test(output))
+            ? [this.refused.request(id, name, args, output, native)]
+            : [];
         return [
           ...this.closeMessage(native),
           draft(
@@ -90,6 +110,7 @@ export class GeminiTranslator implements Translator {
             { tool_call_id: id, name, status: failed ? "failed" : "succeeded", output },
             { native },
           ),
+          ...refused,
         ];
       }
       case "error":
@@ -102,7 +123,16 @@ export class GeminiTranslator implements Translator {
   }
 
   finish(_end: StreamEnd): Ending {
-    return { drafts: [...this.closeMessage("result"), ...this.closeTurn()], outcome: this.outcome };
+    // A refused call left the work undone: the run needs its approval, not a silent success.
+    const outcome = this.refused.settle(this.outcome);
+    const resume = this.refused.resume(
+      outcome,
+      this.sessionId,
+      (tools) =>
+        `gemini --resume ${this.sessionId} --allowed-tools ${tools.join(",")} -p PROMPT (allow what was refused, then go on)`,
+    );
+    const drafts = [...this.closeMessage("result"), ...this.closeTurn()];
+    return { drafts, outcome, ...(resume ? { resume } : {}) };
   }
 
   /** The model writes: the first words of a call open its turn (closing the one before). */

@@ -25,7 +25,7 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
   refusalHints: {
     provider: "OpenCode names the provider in the model: --model PROVIDER/MODEL",
     noAutoMode:
-      "opencode run never stops for approvals: a permission set to ask is rejected and the model goes on; set what it may not do to deny in opencode.json",
+      "opencode run never stops for approvals: a permission set to ask is rejected and the run ends needs_input; set what it may not do to deny in opencode.json",
   },
   // docs/protocols/opencode.md "Permissions and resume" (opencode run --help, its config loader; 1.18.33).
   permissions: {
@@ -36,7 +36,7 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     argumentPrefix: false,
     approvals: {},
     approvalsLack:
-      "never stops for approvals in opencode run: a permission set to ask is rejected and the model goes on",
+      "never stops for approvals in opencode run: a permission set to ask is rejected and the run ends needs_input",
     resume: { native: "run --session SESSION" },
     env: opencodePermissionEnv,
   },

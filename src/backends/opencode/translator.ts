@@ -11,6 +11,10 @@ import {
   type StreamEnd,
   type Translator,
 } from "../../core/translator.js";
+import { RefusedCalls } from "../refused-calls.js";
+
+/** How OpenCode's tool error reads when a permission set to "ask" was rejected (run mode has no one to ask). */
+const REJECTED = /^The user rejected permission to use this specific tool call\b/;
 
 /**
  * OpenCode `opencode run --format json` (docs/protocols/opencode.md). Each line
@@ -18,7 +22,10 @@ import {
  * opens with step_start and closes with step_finish, which carries its tokens;
  * text and reasoning come whole when they end; a tool call only once it has
  * completed or failed. The stream has no final event (1.18): how the run ended
- * is what the last step said, an `error` line, and the exit status.
+ * is what the last step said, an `error` line, and the exit status. Every line
+ * names the session (`sessionID`): the first one starts it. A call whose
+ * permission was rejected (set to ask, no one to ask) stops the run: it needs
+ * that approval.
  */
 export class OpencodeTranslator implements Translator {
   readonly protocol = "opencode";
@@ -34,10 +41,16 @@ export class OpencodeTranslator implements Translator {
   private answer: string | null = null;
   private error: ErrorInfo | undefined;
   private doneSeen = false;
+  private sessionId: string | undefined;
+  private readonly refused = new RefusedCalls();
 
   translate(e: NativeEvent): Draft[] {
     this.started = true;
     const drafts = this.translateEvent(e);
+    if (this.sessionId === undefined && typeof e.sessionID === "string" && e.sessionID !== "") {
+      this.sessionId = e.sessionID;
+      drafts.unshift(draft("session.started", { session_id: e.sessionID }, { native: e.type }));
+    }
     const at = nativeTime(e.timestamp);
     if (at !== undefined) for (const d of drafts) d.nativeTs = at;
     return drafts;
@@ -74,23 +87,31 @@ export class OpencodeTranslator implements Translator {
   }
 
   finish(end: StreamEnd): Ending {
-    return { drafts: this.closeStep(), outcome: this.outcome(end) };
+    const outcome = this.outcome(end);
+    const resume = this.refused.resume(outcome, this.sessionId, (tools) => {
+      const allow = Object.fromEntries(tools.map((tool) => [permissionKey(tool), "allow"]));
+      return `OPENCODE_PERMISSION='${JSON.stringify(allow)}' opencode run --session ${this.sessionId} -- PROMPT (allow what was rejected, then go on)`;
+    });
+    return { drafts: this.closeStep(), outcome, ...(resume ? { resume } : {}) };
   }
 
   /**
    * With no final event, the verdict: an error line fails the run (OpenCode then exits 1, whatever
    * the error); a clean exit after a step that did not ask for tool results succeeds. A stream cut
    * short (a signal, a crash, a recording without its exit status that ends mid-step) has none:
-   * the core decides from how it ended.
+   * the core decides from how it ended. A rejected permission stops the run after its step (which
+   * asked for tool results): a clean exit after one needs that approval.
    */
   private outcome(end: StreamEnd): Outcome | undefined {
     if (this.error) return { status: "failed", error: this.error, resultText: null };
     const exit = end.backendExit;
     if (exit !== null && (exit.signal || exit.code !== 0)) return undefined;
+    const answer = this.answer === "" ? null : this.answer;
+    if (this.refused.any && !this.stepOpen) return { status: "needs_input", resultText: answer };
     const settled =
       this.doneSeen || (!this.stepOpen && this.lastReason !== undefined && this.lastReason !== "tool-calls");
     if (!settled) return undefined;
-    return { status: "succeeded", resultText: this.answer === "" ? null : this.answer };
+    return { status: "succeeded", resultText: answer };
   }
 
   private stepStart(native: string): Draft[] {
@@ -134,19 +155,25 @@ export class OpencodeTranslator implements Translator {
     const time = objectOrEmpty(state.time);
     const start = amount(time.start);
     const finish = amount(time.end);
+    const args = objectOrEmpty(state.input);
+    const error = threw ? asText(state.error) : "";
+    // A permission set to ask, rejected with no one to ask: the call waits for an approval. A deny rule's
+    // refusal ("The user has specified a rule which prevents you...") is the user's answer, a failed call.
+    const refused = REJECTED.test(error) ? [this.refused.request(id, name, args, error, native)] : [];
     return [
-      draft("tool.started", { tool_call_id: id, name, args: objectOrEmpty(state.input) }, { native }),
+      draft("tool.started", { tool_call_id: id, name, args }, { native }),
       draft(
         "tool.completed",
         defined({
           tool_call_id: id,
           name,
           status: failed ? ("failed" as const) : ("succeeded" as const),
-          output: threw ? asText(state.error) : asText(state.output),
+          output: threw ? error : asText(state.output),
           duration_ms: start !== undefined && finish !== undefined && finish >= start ? finish - start : undefined,
         }),
         { native },
       ),
+      ...refused,
     ];
   }
 
@@ -165,6 +192,11 @@ export class OpencodeTranslator implements Translator {
       }),
     ];
   }
+}
+
+/** The permission that lets a tool run: OpenCode's write, patch and edit tools all need "edit". */
+function permissionKey(tool: string): string {
+  return ["write", "patch", "multiedit", "apply_patch"].includes(tool) ? "edit" : tool;
 }
 
 function partId(part: Record<string, unknown>, kind: string): string {

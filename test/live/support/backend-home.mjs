@@ -23,7 +23,7 @@ const FAKE_API_KEY = "fake-key";
 export async function withScenarioHome(backend, scenario, use) {
   const setup = SETUPS[backend];
   const server = await startFakeModelServer({ wire: setup.wire });
-  const home = makeBackendHome(setup, backend, server, scenario === "tool" ? TOOL_SCENARIO_FILES : {});
+  const home = makeBackendHome(setup, backend, server, scenario, scenario === "tool" ? TOOL_SCENARIO_FILES : {});
   try {
     return await use(home, server);
   } finally {
@@ -33,14 +33,14 @@ export async function withScenarioHome(backend, scenario, use) {
 }
 
 /** Create the home; `files` are written into the working directory. */
-function makeBackendHome(setup, backend, server, files = {}) {
+function makeBackendHome(setup, backend, server, scenario, files = {}) {
   const root = mkdtempSync(join(tmpdir(), `agentstream-live-${backend}-`));
   const home = join(root, "home");
   const cwd = join(root, "work");
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(cwd, name), text);
-  const env = setup.env(root, home, server);
+  const env = setup.env(root, home, server, scenario);
   return {
     root,
     home,
@@ -179,10 +179,10 @@ export const CODEX_EXEC_SETTINGS = { model: MODEL_ID, provider: FAKE_PROVIDER, s
 
 /**
  * OpenCode: an opencode.json in the working directory names the fake provider (its built-in
- * OpenAI-compatible SDK) as model and small model and allows every tool; XDG dirs in the throw-away
+ * OpenAI-compatible SDK) as model and small model and allows every tool (bash asks in the denied scenario); XDG dirs in the throw-away
  * home, and the switches that keep it from fetching models.dev, updates, LSP servers or sharing.
  */
-function opencodeEnv(root, home, { baseUrl }) {
+function opencodeEnv(root, home, { baseUrl }, scenario) {
   const cwd = join(root, "work");
   const model = `${FAKE_PROVIDER}/${MODEL_ID}`;
   const config = {
@@ -197,7 +197,13 @@ function opencodeEnv(root, home, { baseUrl }) {
     },
     model,
     small_model: model,
-    permission: { edit: "allow", bash: "allow", webfetch: "allow", external_directory: "allow" },
+    // The denied scenario's shell call needs a permission: "ask", which opencode run rejects (no one to ask).
+    permission: {
+      edit: "allow",
+      bash: scenario === "denied" ? "ask" : "allow",
+      webfetch: "allow",
+      external_directory: "allow",
+    },
     autoupdate: false,
     share: "disabled",
   };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { catalogOf, driftOf, recordScenario } from "./drift.js";
+import { LIVE_TARGETS } from "./live-targets.mjs";
 import { ANSWERS } from "./scenarios.mjs";
 import {
   eventsOfType,
@@ -57,6 +58,9 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
 
 /** The pin `id` and, with --latest, the newest release found beside it: the same scenarios run on each. */
 export function targetsFor(id: string): LiveTarget[] {
+  // A pin that moved would otherwise leave its describes silently unselected.
+  if (!LIVE_TARGETS.some((t) => t.id === id))
+    throw new Error(`${id} is no live target (test/live/support/live-targets.mjs)`);
   return inject("liveTargets").filter((t) => t.id === id || t.latestOf === id);
 }
 

@@ -1,0 +1,47 @@
+// Tool calls a backend's permission system refused because no one could
+// approve them (headless, no allow rule): the approvals the run needs. A run
+// that refused one did not do its work: it ends needs_input with the calls in
+// run.finished.pending, not a silent success.
+import { draft, type Draft, type Outcome, type ResumeHint } from "../core/translator.js";
+
+export class RefusedCalls {
+  /** Tool name of each refused call, by call id, in the order they came. */
+  private readonly calls = new Map<string, string>();
+
+  /** Whether any call was refused. */
+  get any(): boolean {
+    return this.calls.size > 0;
+  }
+
+  /** input.requested for one refused call: the approval it lacked. */
+  request(id: string, name: string, args: Record<string, unknown>, reason: string, native: string): Draft {
+    this.calls.set(id, name);
+    const action = {
+      name,
+      args,
+      description: reason || `${name} needs permission`,
+      allowed_decisions: ["approve", "reject"],
+    };
+    return draft(
+      "input.requested",
+      { request_id: id, kind: "approval", tool_call_id: id, actions: [action] },
+      { native },
+    );
+  }
+
+  /** The run's outcome: a success that refused a call needs input; any other outcome stands. */
+  settle(outcome: Outcome | undefined): Outcome | undefined {
+    if (this.calls.size === 0 || outcome?.status !== "succeeded") return outcome;
+    return { status: "needs_input", resultText: outcome.resultText };
+  }
+
+  /** How to go on once the refused tools are allowed; `hint` writes the backend's command for the tools. */
+  resume(
+    outcome: Outcome | undefined,
+    sessionId: string | undefined,
+    hint: (tools: string[]) => string,
+  ): ResumeHint | undefined {
+    if (outcome?.status !== "needs_input" || sessionId === undefined) return undefined;
+    return { session_id: sessionId, hint: hint([...new Set(this.calls.values())]) };
+  }
+}
