@@ -66,10 +66,13 @@ describe("LineWriter", () => {
     // Two-byte and four-byte characters, past the batch buffer's 256 KiB several times.
     const lines = Array.from({ length: 300 }, (_, i) => `${i} ${"é😀".repeat(1000 + i)}\n`);
     writer.batch(() => {
-      for (const line of lines) writer.write(line);
+      for (const [i, line] of lines.entries()) {
+        if (i % 2 === 0) writer.write(line);
+        else writer.writeLine(line.slice(0, -1));
+      }
     });
     expect(calls.flat().join("")).toBe(lines.join(""));
-    writer.write("after\n");
+    writer.writeLine("after");
     expect(calls.at(-1)).toEqual(["after\n"]);
   });
 });

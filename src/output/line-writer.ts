@@ -3,6 +3,7 @@ import { exitCodeForLostOutput } from "../core/exit-codes.js";
 
 // Room for the lines of one batch (one 64 KiB input chunk makes about 150 KiB of output).
 const BATCH_BUFFER_BYTES = 256 * 1024;
+const NEWLINE = 0x0a;
 
 /**
  * Writes canonical lines to stdout: whole lines only, waits for "drain"
@@ -38,19 +39,29 @@ export class LineWriter {
     return !this.closed && this.out.writableNeedDrain;
   }
 
-  /** One line (or several, each ending in "\n"): written at once, or with the batch being made. */
-  write(line: string): void {
+  /** Text ending in "\n" (one line or several): written at once, or with the batch being made. */
+  write(text: string): void {
     if (this.closed) return;
-    if (this.batched === undefined) {
-      this.out.write(line);
-      return;
-    }
+    if (this.batched === undefined) this.out.write(text);
+    else this.append(text, false);
+  }
+
+  /** One line without its "\n", which is added (in a batch, as a byte: no string is made for it). */
+  writeLine(line: string): void {
+    if (this.closed) return;
+    if (this.batched === undefined) this.out.write(`${line}\n`);
+    else this.append(line, true);
+  }
+
+  private append(text: string, newline: boolean): void {
     // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    if (this.buffer.length - this.used < line.length * 3) {
+    const most = text.length * 3 + 1;
+    if (this.buffer.length - this.used < most) {
       this.cut();
-      this.buffer = Buffer.allocUnsafe(Math.max(BATCH_BUFFER_BYTES, line.length * 3));
+      this.buffer = Buffer.allocUnsafe(Math.max(BATCH_BUFFER_BYTES, most));
     }
-    this.used += this.buffer.write(line, this.used, "utf8");
+    this.used += this.buffer.write(text, this.used, "utf8");
+    if (newline) this.buffer[this.used++] = NEWLINE;
   }
 
   /**

@@ -31,7 +31,7 @@ export async function stdoutSink(
     writer,
     event(event: CanonicalEvent, line?: string): void {
       check(event);
-      if (format === "jsonl") writer.write(`${line ?? serializeEvent(event)}\n`);
+      if (format === "jsonl") writer.writeLine(line ?? serializeEvent(event));
       else if (event.type === "run.finished") finished = event;
     },
     end(): void {
