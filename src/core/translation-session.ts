@@ -177,8 +177,12 @@ export class TranslationSession {
   }
 
   private translate(event: NativeEvent): Draft[] {
+    const translator = this.translator!;
     try {
-      return this.translator!.translate(event);
+      const drafts = translator.translate(event);
+      const at = translator.nativeTime?.(event);
+      if (at !== undefined) for (const d of drafts) d.nativeTs = at;
+      return drafts;
     } catch (err) {
       const message = `bug: translating a ${JSON.stringify(event.type)} event failed (${(err as Error)?.message ?? String(err)}); it is kept as backend.event`;
       const report =

@@ -1,6 +1,6 @@
 import type { ErrorInfo } from "../../canonical/events.js";
 import { classifyError } from "../../core/classify.js";
-import { asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import {
   draft,
   passThrough,
@@ -62,14 +62,12 @@ export class CopilotTranslator implements Translator {
     return this.usageOnStdout || this.usageFromFile;
   }
 
-  translate(e: NativeEvent): Draft[] {
-    const drafts = this.translateEvent(e);
-    const at = nativeTime(e.timestamp);
-    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
-    return drafts;
+  /** Every line carries the time it was written. */
+  nativeTime(e: NativeEvent): string | undefined {
+    return timeOf(e.timestamp);
   }
 
-  private translateEvent(e: NativeEvent): Draft[] {
+  translate(e: NativeEvent): Draft[] {
     const native = e.type;
     const data = objectOrEmpty(e.data);
     if (native === "assistant.turn_start") this.started = true;

@@ -1,6 +1,15 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { classifyError, type ClassifiedError } from "../../core/classify.js";
-import { amount, asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import {
+  amount,
+  asText,
+  count,
+  defined,
+  isObject,
+  nativeTime as timeOf,
+  nonEmpty,
+  objectOrEmpty,
+} from "../../core/fields.js";
 import {
   draft,
   passThrough,
@@ -35,15 +44,13 @@ export class OpencodeTranslator implements Translator {
   private error: ErrorInfo | undefined;
   private doneSeen = false;
 
-  translate(e: NativeEvent): Draft[] {
-    this.started = true;
-    const drafts = this.translateEvent(e);
-    const at = nativeTime(e.timestamp);
-    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
-    return drafts;
+  /** Every line carries the time it was written. */
+  nativeTime(e: NativeEvent): string | undefined {
+    return timeOf(e.timestamp);
   }
 
-  private translateEvent(e: NativeEvent): Draft[] {
+  translate(e: NativeEvent): Draft[] {
+    this.started = true;
     const part = objectOrEmpty(e.part);
     const native = e.type;
     switch (e.type) {
