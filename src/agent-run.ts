@@ -197,9 +197,6 @@ export type OutcomeOrReaderGone =
     }
   | { kind: "stdout_closed" };
 
-/** @deprecated use OutcomeOrReaderGone */
-export type RunEnd = OutcomeOrReaderGone;
-
 const NOT_STARTED = { backendExit: null, stderrTail: [] };
 
 /** A started run: how it ends, and how to say its reader is gone (the backend is then stopped). */

@@ -1,5 +1,6 @@
 // LineWriter.batch: the lines written inside it leave together, whole, in
-// order, before batch() returns; outside a batch each line leaves on its own.
+// order, in one write() before batch() returns; outside a batch each line
+// leaves on its own.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { LineWriter } from "../src/output/line-writer.js";
@@ -9,12 +10,12 @@ function recordingPipe(): { out: Writable; calls: string[][] } {
   const calls: string[][] = [];
   const out = new Writable({
     decodeStrings: false,
-    write(chunk: string, _encoding, done) {
-      calls.push([chunk]);
+    write(chunk: string | Buffer, _encoding, done) {
+      calls.push([String(chunk)]);
       done();
     },
     writev(chunks, done) {
-      calls.push(chunks.map((c) => c.chunk as string));
+      calls.push(chunks.map((c) => String(c.chunk)));
       done();
     },
   });
@@ -30,7 +31,7 @@ describe("LineWriter", () => {
     expect(calls).toEqual([["a\n"], ["b\n"]]);
   });
 
-  it("hands the lines of a batch over in one call, before batch() returns", () => {
+  it("hands the lines of a batch over in one write, before batch() returns", () => {
     const { out, calls } = recordingPipe();
     const writer = new LineWriter(out);
     const result = writer.batch(() => {
@@ -41,7 +42,7 @@ describe("LineWriter", () => {
       return "done";
     });
     expect(result).toBe("done");
-    expect(calls).toEqual([["1\n", "2\n", "3\n"]]);
+    expect(calls).toEqual([["1\n2\n3\n"]]);
     writer.write("4\n");
     expect(calls.at(-1)).toEqual(["4\n"]);
   });
@@ -57,5 +58,21 @@ describe("LineWriter", () => {
     ).toThrow("boom");
     expect(calls).toEqual([["kept\n"]]);
     expect(out.writableCorked).toBe(0);
+  });
+
+  it("keeps every character of a batch larger than its buffer, in order", () => {
+    const { out, calls } = recordingPipe();
+    const writer = new LineWriter(out);
+    // Two-byte and four-byte characters, past the batch buffer's 256 KiB several times.
+    const lines = Array.from({ length: 300 }, (_, i) => `${i} ${"é😀".repeat(1000 + i)}\n`);
+    writer.batch(() => {
+      for (const [i, line] of lines.entries()) {
+        if (i % 2 === 0) writer.write(line);
+        else writer.writeLine(line.slice(0, -1));
+      }
+    });
+    expect(calls.flat().join("")).toBe(lines.join(""));
+    writer.writeLine("after");
+    expect(calls.at(-1)).toEqual(["after\n"]);
   });
 });

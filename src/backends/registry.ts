@@ -34,9 +34,6 @@ export const BACKEND_NAMES: readonly BackendName[] = BACKENDS.map((b) => b.name)
 /** A protocol's name: backends that write the same one share it (pi writes Atomic's, "atomic"). */
 export type ProtocolName = (typeof BACKENDS)[number]["protocol"];
 
-/** @deprecated `BackendName | "auto"` once checked, a plain `string` before. */
-export type Source = string;
-
 /** A stream that never shows a JSON event is read as this backend's. */
 const FALLBACK = evosci;
 

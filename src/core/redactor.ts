@@ -1,3 +1,5 @@
+import { wellFormed } from "../canonical/strict-json.js";
+
 export const REDACTED = "[redacted]";
 // Shorter values ("1", "true") would blank out ordinary words rather than hide anything.
 export const MIN_SECRET_LENGTH = 6;
@@ -30,6 +32,8 @@ export class Redactor {
   private readonly plain: string[];
   // As the secret appears inside a JSON string: the redacted line stays valid JSON.
   private readonly escaped: string[];
+  /** Every secret is well-formed UTF-16, so one inside a string shows in its JSON text as `escaped` (see mayHide). */
+  private readonly scannable: boolean;
 
   constructor(secrets: Iterable<string>) {
     // The longest first: a secret that contains another is hidden whole.
@@ -39,6 +43,20 @@ export class Redactor {
     this.escaped = [...new Set(this.plain.map((secret) => JSON.stringify(secret).slice(1, -1)))].sort(
       (a, b) => b.length - a.length,
     );
+    this.scannable = this.plain.every((secret) => wellFormed(secret) === secret);
+  }
+
+  /**
+   * Whether value() could change the value whose JSON text (as JSON.stringify
+   * writes it) this is. JSON escapes each character on its own, so a string or
+   * key that holds a secret or a token shape's start shows it in the text: when
+   * the text holds neither, nothing in the value is hidden. One scan of one
+   * string, in place of a walk over every string of the object.
+   */
+  mayHide(json: string): boolean {
+    if (!this.scannable) return true;
+    for (const secret of this.escaped) if (json.includes(secret)) return true;
+    return TOKEN_START.test(json);
   }
 
   /** Text as written to a terminal or a plain stream. */

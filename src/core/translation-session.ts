@@ -1,10 +1,10 @@
-import type { Backend, CanonicalEvent, Detection, EventPayloads } from "../canonical/events.js";
+import type { CanonicalEvent, Detection, EventPayloads } from "../canonical/events.js";
 import {
   passThrough,
   type BackendDetector,
   type Draft,
   type NativeEvent,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
   type TranslatorCatalog,
   type Verdict,
@@ -13,7 +13,7 @@ import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
 import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
-import { resolveOutcome, type Interruption, type OwnFailure, type ResolvedOutcome } from "./outcome.js";
+import { resolveOutcome, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
 
 export interface TranslationSessionOptions {
   /** A backend's name, or "auto" to detect it from the stream. */
@@ -78,7 +78,7 @@ export class TranslationSession {
   }
 
   /** The backend, once known. */
-  get backend(): Backend | undefined {
+  get backend(): string | undefined {
     return this.stream?.backend;
   }
 
@@ -100,7 +100,7 @@ export class TranslationSession {
    * The native stream ended: close everything and write run.finished. A
    * launch failure means the backend never ran (run.finished says backend_not_found).
    */
-  end(end: StreamEnd, interruption?: Interruption, ownFailure?: OwnFailure): ResolvedOutcome {
+  end(end: StreamEndFacts, interruption?: Interruption, ownFailure?: OwnFailure): RunOutcome {
     if (this.done) throw new Error("TranslationSession: end called twice");
     this.splitter.end();
     if (!this.stream) this.guess(true);
@@ -180,8 +180,12 @@ export class TranslationSession {
   }
 
   private translate(event: NativeEvent): Draft[] {
+    const translator = this.translator!;
     try {
-      return this.translator!.translate(event);
+      const drafts = translator.translate(event);
+      const at = translator.nativeTime?.(event);
+      if (at !== undefined) for (const d of drafts) d.nativeTs = at;
+      return drafts;
     } catch (err) {
       const message = `bug: translating a ${JSON.stringify(event.type)} event failed (${(err as Error)?.message ?? String(err)}); it is kept as backend.event`;
       const report =

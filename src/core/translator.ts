@@ -93,6 +93,11 @@ export interface Translator {
   /** True once the backend produced an event beyond its start-up header. */
   readonly started: boolean;
   translate(event: NativeEvent): Draft[];
+  /**
+   * The time a native event states, as native_ts (see nativeTime in fields.ts), where the
+   * protocol states one: the session stamps it on every draft translated from that event.
+   */
+  nativeTime?(event: NativeEvent): string | undefined;
   finish(end: StreamEndFacts): TranslatorConclusion;
 }
 

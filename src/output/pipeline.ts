@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from "../canonical/events.js";
+import { serializeEvent } from "../canonical/serialize.js";
 import type { Redactor } from "../core/redactor.js";
 import { TranslationSession, type TranslationSessionOptions } from "../core/translation-session.js";
 import type { Sink } from "./sink.js";
@@ -11,7 +12,8 @@ import type { Sink } from "./sink.js";
  * sinks and the run's exit code are not affected.
  */
 export class OutputPipeline {
-  private readonly live: Sink[];
+  /** Replaced, never changed in place, when a sink fails: a loop over it is not disturbed. */
+  private live: readonly Sink[];
   private session: TranslationSession | undefined;
 
   constructor(
@@ -41,43 +43,63 @@ export class OutputPipeline {
     return this.session;
   }
 
-  /** One canonical event, redacted, to every sink still working. */
+  /**
+   * One canonical event, redacted, to every sink still working. It is
+   * serialized once, here: the redactor scans that text (an event that holds
+   * nothing to hide is not walked), and stdout writes it.
+   */
   event(event: CanonicalEvent): void {
-    const hidden = this.redactor.value(event);
-    for (const sink of [...this.live]) this.guard(sink, () => sink.event(hidden));
+    const line = serialized(event);
+    const hidden = line !== undefined && !this.redactor.mayHide(line) ? event : this.redactor.value(event);
+    // A redacted copy is serialized again by the sink that needs its text.
+    const text = hidden === event ? line : undefined;
+    // fail() replaces the list: this loop goes over the one it started with.
+    for (const sink of this.live) {
+      try {
+        sink.event(hidden, text);
+      } catch (err) {
+        this.fail(sink, err);
+      }
+    }
   }
 
   /** The run is over: each sink writes what it keeps; never rejects. */
   async end(): Promise<void> {
-    for (const sink of [...this.live]) {
+    for (const sink of this.live) {
       try {
         await sink.end();
       } catch (err) {
         this.fail(sink, err);
       }
     }
-    this.live.length = 0;
+    this.live = [];
   }
 
   /** The run was refused: every sink leaves its file as it was. */
   close(): void {
-    for (const sink of this.live) this.guard(sink, () => sink.close?.());
-    this.live.length = 0;
-  }
-
-  private guard(sink: Sink, work: () => void): void {
-    try {
-      work();
-    } catch (err) {
-      this.fail(sink, err);
+    for (const sink of this.live) {
+      try {
+        sink.close?.();
+      } catch (err) {
+        this.fail(sink, err);
+      }
     }
+    this.live = [];
   }
 
   private fail(sink: Sink, err: unknown): void {
-    const index = this.live.indexOf(sink);
-    if (index >= 0) this.live.splice(index, 1);
+    this.live = this.live.filter((other) => other !== sink);
     sink.close?.();
     const reason = err instanceof Error ? err.message : String(err);
     this.warn(`agentstream: ${sink.name} failed: ${reason}; the run itself is not affected\n`);
+  }
+}
+
+/** The event's line, or undefined when it cannot be serialized (each sink then finds out for itself). */
+function serialized(event: CanonicalEvent): string | undefined {
+  try {
+    return serializeEvent(event);
+  } catch {
+    return undefined;
   }
 }

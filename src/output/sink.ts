@@ -8,7 +8,8 @@ import type { CanonicalEvent } from "../canonical/events.js";
 export interface Sink {
   /** How the warning names it should it fail ("--report", "OTLP export"). */
   readonly name: string;
-  event(event: CanonicalEvent): void;
+  /** `line`: the event as serializeEvent writes it (without "\n"), when the pipeline has it. */
+  event(event: CanonicalEvent, line?: string): void;
   /** The run is over: write what this sink keeps (a report, the answer), or finish sending. */
   end(): void | Promise<void>;
   /** The run was refused before it started: leave every file as it was, send nothing. */

@@ -29,9 +29,9 @@ export async function stdoutSink(
   return {
     name: "stdout",
     writer,
-    event(event: CanonicalEvent): void {
+    event(event: CanonicalEvent, line?: string): void {
       check(event);
-      if (format === "jsonl") writer.write(`${serializeEvent(event)}\n`);
+      if (format === "jsonl") writer.writeLine(line ?? serializeEvent(event));
       else if (event.type === "run.finished") finished = event;
     },
     end(): void {

@@ -16,9 +16,6 @@ export type ExitOrSpawnError =
   | { launched: true; exit: BackendExit }
   | { launched: false; error: NodeJS.ErrnoException };
 
-/** @deprecated use ExitOrSpawnError */
-export type BackendEnd = ExitOrSpawnError;
-
 export interface BackendProcessOptions {
   file: string;
   args: string[];

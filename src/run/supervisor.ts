@@ -43,9 +43,6 @@ export type SupervisedExit =
   | { kind: "launch_failed"; message: string; code?: string }
   | { kind: "stdout_closed" };
 
-/** @deprecated use SupervisedExit */
-export type SupervisedEnd = SupervisedExit;
-
 /**
  * Runs one backend process to its end: feeds its stdout on as it arrives
  * (pausing it while stdout is full), keeps its stderr tail (pausing it while

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The floor under any translator, to compare agentstream with: split lines,
-// JSON.parse, wrap in an envelope, JSON.stringify, write with backpressure.
-// Like any translator under the contract, it writes each line with a write()
-// of its own, and waits for "drain" after a chunk when the reader is behind.
+// JSON.parse, wrap each native line in an envelope (one per line, none
+// skipped), JSON.stringify, write with backpressure. As agentstream does, it
+// reads 64 KiB at a time, writes the lines made from one chunk with one
+// write(), and waits for "drain" after a chunk when the reader is behind: only
+// the work per line differs.
 //   node minimal-translator.mjs FILE|-
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
@@ -41,9 +43,9 @@ function wrap(line) {
 
 /** Returns false when the reader is behind (wait for "drain"). */
 function writeLines(text) {
-  let ready = true;
-  for (const line of text.split("\n")) if (line !== "") ready = process.stdout.write(wrap(line));
-  return ready;
+  let out = "";
+  for (const line of text.split("\n")) if (line !== "") out += wrap(line);
+  return out === "" || process.stdout.write(out);
 }
 
 for await (const chunk of input) {

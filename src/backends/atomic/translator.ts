@@ -8,7 +8,7 @@ import {
   count,
   defined,
   isObject,
-  nativeTime,
+  nativeTime as timeOf,
   nonEmpty,
   objectOrEmpty,
   str,
@@ -18,10 +18,10 @@ import {
   draft,
   passThrough,
   type Draft,
-  type Ending,
+  type TranslatorConclusion,
   type NativeEvent,
   type Outcome,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
 
@@ -72,184 +72,216 @@ export class AtomicTranslator implements Translator {
   private idle = false;
 
   translate(e: NativeEvent): Draft[] {
-    const drafts = this.translateEvent(e);
-    const at = statedTime(e);
-    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
-    return drafts;
-  }
-
-  private translateEvent(e: NativeEvent): Draft[] {
     if (e.type !== "session") this.started = true;
-    const native = e.type;
     switch (e.type) {
-      case "session": {
-        const id = nonEmpty(e.id);
-        if (!id) return [passThrough(e)];
-        return [
-          draft(
-            "session.started",
-            defined({ session_id: id, protocol_version: count(e.version), cwd: nonEmpty(e.cwd) }),
-            { native },
-          ),
-        ];
-      }
+      case "session":
+        return this.session(e);
       case "agent_start":
-        this.settled = false;
-        this.settledAborted = false;
-        this.idle = false;
-        return [];
+        return this.agentStart();
       case "agent_end":
-        // pi >= 0.84 says when another attempt follows.
-        this.idle = e.willRetry !== true;
-        return [];
+        return this.agentEnd(e);
       case "turn_start":
-        return [draft("turn.started", { turn: ++this.turn }, { native })];
-      case "turn_end": {
-        const message = objectOrEmpty(e.message);
-        return [
-          draft(
-            "turn.completed",
-            defined({ turn: Math.max(this.turn, 1), stop_reason: nonEmpty(message.stopReason) }),
-            { native },
-          ),
-        ];
-      }
+        return [draft("turn.started", { turn: ++this.turn }, { native: e.type })];
+      case "turn_end":
+        return this.turnEnd(e);
       case "message_start":
-        if (objectOrEmpty(e.message).role === "assistant") this.assistantId = this.nextMessageId();
-        return [];
+        return this.messageStart(e);
       case "message_update":
         return this.update(e);
-      case "message_end": {
-        if (!isObject(e.message)) return [passThrough(e)];
-        return e.message.role === "assistant" ? this.assistantEnd(e, e.message) : [];
-      }
+      case "message_end":
+        return this.messageEnd(e);
       case "tool_execution_start":
-        return [
-          draft(
-            "tool.started",
-            { tool_call_id: callId(e), name: asText(e.toolName), args: objectOrEmpty(e.args) },
-            { native },
-          ),
-        ];
+        return this.toolExecutionStart(e);
       case "tool_execution_update":
-        return [
-          draft(
-            "tool.updated",
-            {
-              tool_call_id: callId(e),
-              name: asText(e.toolName),
-              output: blocksText(objectOrEmpty(e.partialResult).content),
-            },
-            { native },
-          ),
-        ];
+        return this.toolExecutionUpdate(e);
       case "tool_execution_end":
-        return [
-          draft(
-            "tool.completed",
-            defined({
-              tool_call_id: callId(e),
-              name: asText(e.toolName),
-              status: e.isError === true ? ("failed" as const) : ("succeeded" as const),
-              output: blocksText(objectOrEmpty(e.result).content),
-              // pi 1.6 times every call; Atomic's bash reports its wall time in the result's details.
-              duration_ms: count(e.durationMs) ?? count(objectOrEmpty(objectOrEmpty(e.result).details).wallTimeMs),
-            }),
-            { native },
-          ),
-        ];
+        return this.toolExecutionEnd(e);
       case "auto_retry_start":
       case "summarization_retry_scheduled":
-        if (e.type === "auto_retry_start") this.idle = false;
-        return [
-          draft(
-            "retry.started",
-            {
-              scope: e.type === "auto_retry_start" ? "request" : "summarization",
-              attempt: Math.max(count(e.attempt) ?? 1, 1),
-              max_attempts: Math.max(count(e.maxAttempts) ?? 1, 1),
-              delay_ms: cappedMs(e.delayMs) ?? 0,
-              error: asText(e.errorMessage),
-            },
-            { native },
-          ),
-        ];
+        return this.retryStart(e);
       case "auto_retry_end":
-      case "summarization_retry_finished": {
-        const attempt = count(e.attempt);
-        return [
-          draft(
-            "retry.completed",
-            defined({
-              scope: e.type === "auto_retry_end" ? ("request" as const) : ("summarization" as const),
-              success: bool(e.success),
-              attempt: attempt ? attempt : undefined,
-              error: nonEmpty(e.finalError),
-            }),
-            { native },
-          ),
-        ];
-      }
+      case "summarization_retry_finished":
+        return this.retryEnd(e);
       case "compaction_start":
       case "auto_compaction_start":
-        return [draft("compaction.started", defined({ reason: compactionReason(e.reason) }), { native })];
+        return [draft("compaction.started", defined({ reason: compactionReason(e.reason) }), { native: e.type })];
       case "compaction_end":
       case "auto_compaction_end":
-        if (e.willRetry === true) this.idle = false;
-        return [draft("compaction.completed", compactionEnd(e), { native })];
+        return this.compactionEnd(e);
       case "model_changed":
-        return [draft("model.changed", modelChanged(e), { native })];
+        return [draft("model.changed", modelChanged(e), { native: e.type })];
       case "model_fallback_start":
-        return [
-          draft("model.fallback", defined({ phase: "started" as const, from: str(e.from), to: str(e.to) }), { native }),
-        ];
       case "model_fallback_end":
-        return [
-          draft(
-            "model.fallback",
-            defined({
-              phase: "completed" as const,
-              success: bool(e.success),
-              from: str(e.from),
-              to: str(e.to),
-              error: str(e.finalError),
-            }),
-            { native },
-          ),
-        ];
+        return [draft("model.fallback", modelFallback(e), { native: e.type })];
       case "queue_update":
-        return [
-          draft(
-            "session.updated",
-            { queue: { steering: strings(e.steering), follow_up: strings(e.followUp) } },
-            { native },
-          ),
-        ];
+        return [draft("session.updated", queueUpdate(e), { native: e.type })];
       case "session_info_changed":
-        return [draft("session.updated", defined({ name: str(e.name) }), { native })];
+        return [draft("session.updated", defined({ name: str(e.name) }), { native: e.type })];
       case "thinking_level_changed":
-        return [draft("session.updated", defined({ thinking_level: str(e.level) }), { native })];
-      case "agent_continue_error": {
-        const message = nonEmpty(e.errorMessage) ?? "the agent could not continue";
-        this.continueError = message;
-        return [errorDraft(message, native)];
-      }
+        return [draft("session.updated", defined({ thinking_level: str(e.level) }), { native: e.type })];
+      case "agent_continue_error":
+        return this.agentContinueError(e);
       case "agent_settled":
-        this.settled = true;
-        this.settledAborted = e.aborted === true;
-        return [];
+        return this.agentSettled(e);
       default:
         // entry_appended, bash_execution_update, summarization_retry_attempt_start, anything newer.
         return [passThrough(e)];
     }
   }
 
-  finish(end: StreamEnd): Ending {
+  /**
+   * The time a native event states: the session header's `timestamp` (RFC 3339), a
+   * finished message's `timestamp` (epoch ms, stamped when the message began), or
+   * a `timestamp` of its own. turn_end repeats its last message, already timed.
+   */
+  nativeTime(e: NativeEvent): string | undefined {
+    if (e.type === "turn_end") return undefined;
+    if (e.type === "message_end") return timeOf(objectOrEmpty(e.message).timestamp);
+    return timeOf(e.timestamp);
+  }
+
+  finish(end: StreamEndFacts): TranslatorConclusion {
     return { drafts: [], outcome: this.settledOutcome(end) };
   }
 
+  private session(e: NativeEvent): Draft[] {
+    const id = nonEmpty(e.id);
+    if (!id) return [passThrough(e)];
+    return [
+      draft("session.started", defined({ session_id: id, protocol_version: count(e.version), cwd: nonEmpty(e.cwd) }), {
+        native: e.type,
+      }),
+    ];
+  }
+
+  private agentStart(): Draft[] {
+    this.settled = false;
+    this.settledAborted = false;
+    this.idle = false;
+    return [];
+  }
+
+  private agentEnd(e: NativeEvent): Draft[] {
+    // pi >= 0.84 says when another attempt follows.
+    this.idle = e.willRetry !== true;
+    return [];
+  }
+
+  private turnEnd(e: NativeEvent): Draft[] {
+    const message = objectOrEmpty(e.message);
+    return [
+      draft("turn.completed", defined({ turn: Math.max(this.turn, 1), stop_reason: nonEmpty(message.stopReason) }), {
+        native: e.type,
+      }),
+    ];
+  }
+
+  private messageStart(e: NativeEvent): Draft[] {
+    if (objectOrEmpty(e.message).role === "assistant") this.assistantId = this.nextMessageId();
+    return [];
+  }
+
+  private messageEnd(e: NativeEvent): Draft[] {
+    if (!isObject(e.message)) return [passThrough(e)];
+    return e.message.role === "assistant" ? this.assistantEnd(e, e.message) : [];
+  }
+
+  private toolExecutionStart(e: NativeEvent): Draft[] {
+    return [
+      draft(
+        "tool.started",
+        { tool_call_id: callId(e), name: asText(e.toolName), args: objectOrEmpty(e.args) },
+        { native: e.type },
+      ),
+    ];
+  }
+
+  private toolExecutionUpdate(e: NativeEvent): Draft[] {
+    return [
+      draft(
+        "tool.updated",
+        {
+          tool_call_id: callId(e),
+          name: asText(e.toolName),
+          output: blocksText(objectOrEmpty(e.partialResult).content),
+        },
+        { native: e.type },
+      ),
+    ];
+  }
+
+  private toolExecutionEnd(e: NativeEvent): Draft[] {
+    return [
+      draft(
+        "tool.completed",
+        defined({
+          tool_call_id: callId(e),
+          name: asText(e.toolName),
+          status: e.isError === true ? ("failed" as const) : ("succeeded" as const),
+          output: blocksText(objectOrEmpty(e.result).content),
+          // pi 1.6 times every call; Atomic's bash reports its wall time in the result's details.
+          duration_ms: count(e.durationMs) ?? count(objectOrEmpty(objectOrEmpty(e.result).details).wallTimeMs),
+        }),
+        { native: e.type },
+      ),
+    ];
+  }
+
+  /** auto_retry_start, summarization_retry_scheduled. */
+  private retryStart(e: NativeEvent): Draft[] {
+    if (e.type === "auto_retry_start") this.idle = false;
+    return [
+      draft(
+        "retry.started",
+        {
+          scope: e.type === "auto_retry_start" ? "request" : "summarization",
+          attempt: Math.max(count(e.attempt) ?? 1, 1),
+          max_attempts: Math.max(count(e.maxAttempts) ?? 1, 1),
+          delay_ms: cappedMs(e.delayMs) ?? 0,
+          error: asText(e.errorMessage),
+        },
+        { native: e.type },
+      ),
+    ];
+  }
+
+  /** auto_retry_end, summarization_retry_finished. */
+  private retryEnd(e: NativeEvent): Draft[] {
+    const attempt = count(e.attempt);
+    return [
+      draft(
+        "retry.completed",
+        defined({
+          scope: e.type === "auto_retry_end" ? ("request" as const) : ("summarization" as const),
+          success: bool(e.success),
+          attempt: attempt ? attempt : undefined,
+          error: nonEmpty(e.finalError),
+        }),
+        { native: e.type },
+      ),
+    ];
+  }
+
+  /** compaction_end, auto_compaction_end. */
+  private compactionEnd(e: NativeEvent): Draft[] {
+    if (e.willRetry === true) this.idle = false;
+    return [draft("compaction.completed", compactionEnd(e), { native: e.type })];
+  }
+
+  private agentContinueError(e: NativeEvent): Draft[] {
+    const message = nonEmpty(e.errorMessage) ?? "the agent could not continue";
+    this.continueError = message;
+    return [errorDraft(message, e.type)];
+  }
+
+  private agentSettled(e: NativeEvent): Draft[] {
+    this.settled = true;
+    this.settledAborted = e.aborted === true;
+    return [];
+  }
+
   /** The run's verdict once the backend settled (pi 0.73 never does: a clean exit stands in). */
-  private settledOutcome(end: StreamEnd): Outcome | undefined {
+  private settledOutcome(end: StreamEndFacts): Outcome | undefined {
     const cleanExit = end.backendExit ? end.backendExit.code === 0 && !end.backendExit.signal : this.idle;
     // A clean exit stands in for agent_settled only after a real run; with no assistant message it ended unfinished.
     if (!this.settled && (!cleanExit || !this.lastAssistant)) return undefined;
@@ -334,17 +366,6 @@ export class AtomicTranslator implements Translator {
     this.continueError = undefined;
     return out;
   }
-}
-
-/**
- * The time a native event states: the session header's `timestamp` (RFC 3339), a
- * finished message's `timestamp` (epoch ms, stamped when the message began), or
- * a `timestamp` of its own. turn_end repeats its last message, already timed.
- */
-function statedTime(e: NativeEvent): string | undefined {
-  if (e.type === "turn_end") return undefined;
-  if (e.type === "message_end") return nativeTime(objectOrEmpty(e.message).timestamp);
-  return nativeTime(e.timestamp);
 }
 
 function callId(e: NativeEvent): string {
@@ -456,6 +477,22 @@ function compactionEnd(e: NativeEvent): EventPayloads["compaction.completed"] {
     aborted: bool(e.aborted),
     error: nonEmpty(e.errorMessage),
   });
+}
+
+function modelFallback(e: NativeEvent): EventPayloads["model.fallback"] {
+  if (e.type === "model_fallback_start")
+    return defined({ phase: "started" as const, from: str(e.from), to: str(e.to) });
+  return defined({
+    phase: "completed" as const,
+    success: bool(e.success),
+    from: str(e.from),
+    to: str(e.to),
+    error: str(e.finalError),
+  });
+}
+
+function queueUpdate(e: NativeEvent): EventPayloads["session.updated"] {
+  return { queue: { steering: strings(e.steering), follow_up: strings(e.followUp) } };
 }
 
 function modelChanged(e: NativeEvent): EventPayloads["model.changed"] {

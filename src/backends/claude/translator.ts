@@ -16,10 +16,10 @@ import {
   draft,
   passThrough,
   type Draft,
-  type Ending,
+  type TranslatorConclusion,
   type NativeEvent,
   type Outcome,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
 
@@ -147,7 +147,7 @@ export class ClaudeTranslator implements Translator {
     }
   }
 
-  finish(_end: StreamEnd): Ending {
+  finish(_end: StreamEndFacts): TranslatorConclusion {
     if (this.outcome?.status !== "needs_input" || !this.sessionId)
       return { drafts: this.calls.end(), outcome: this.outcome };
     const tools = [...new Set(this.denied.values())].join(" ");

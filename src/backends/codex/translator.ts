@@ -6,10 +6,10 @@ import {
   draft,
   passThrough,
   type Draft,
-  type Ending,
+  type TranslatorConclusion,
   type NativeEvent,
   type Outcome,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
 
@@ -95,7 +95,7 @@ export class CodexTranslator implements Translator {
     }
   }
 
-  finish(_end: StreamEnd): Ending {
+  finish(_end: StreamEndFacts): TranslatorConclusion {
     // A stream cut mid-turn (SIGINT, a kill) has no verdict: the core decides from how it ended.
     return { drafts: this.calls.end(), outcome: this.outcome };
   }

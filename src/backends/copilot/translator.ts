@@ -1,14 +1,14 @@
 import type { ErrorInfo } from "../../canonical/events.js";
 import { classifyError } from "../../core/classify.js";
-import { asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import {
   draft,
   passThrough,
   type Draft,
-  type Ending,
+  type TranslatorConclusion,
   type NativeEvent,
   type Outcome,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
 import { RefusedCalls } from "../refused-calls.js";
@@ -40,7 +40,7 @@ const DROPPED = new Set([
  * (docs/protocols/copilot.md): one session event per line, `{type, data, id,
  * timestamp, ephemeral?}`, and a last `result` line with the exit code. Token
  * counts are not on stdout: they come from the file `--usage-output-file`
- * names, handed to finish (StreamEnd.usageFile); without it usage is unknown.
+ * names, handed to finish (StreamEndFacts.usageFile); without it usage is unknown.
  */
 export class CopilotTranslator implements Translator {
   readonly protocol = "copilot";
@@ -73,14 +73,12 @@ export class CopilotTranslator implements Translator {
     return this.usageOnStdout || this.usageFromFile;
   }
 
-  translate(e: NativeEvent): Draft[] {
-    const drafts = this.translateEvent(e);
-    const at = nativeTime(e.timestamp);
-    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
-    return drafts;
+  /** Every line carries the time it was written. */
+  nativeTime(e: NativeEvent): string | undefined {
+    return timeOf(e.timestamp);
   }
 
-  private translateEvent(e: NativeEvent): Draft[] {
+  translate(e: NativeEvent): Draft[] {
     const native = e.type;
     const data = objectOrEmpty(e.data);
     if (native === "assistant.turn_start") this.started = true;
@@ -163,7 +161,7 @@ export class CopilotTranslator implements Translator {
     }
   }
 
-  finish(end: StreamEnd): Ending {
+  finish(end: StreamEndFacts): TranslatorConclusion {
     const drafts = this.closeTurn("result");
     if (end.usageFile !== undefined && !this.usageOnStdout) {
       const usage = usageFileDrafts(end.usageFile);

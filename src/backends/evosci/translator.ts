@@ -1,4 +1,4 @@
-import type { AgentRef, ErrorInfo, InputAction, InputQuestion } from "../../canonical/events.js";
+import type { AgentRef, ErrorInfo, EventPayloads, InputAction, InputQuestion } from "../../canonical/events.js";
 import { classifyError } from "../../core/classify.js";
 import { Fifo } from "../../core/fifo.js";
 import {
@@ -16,11 +16,11 @@ import {
   draft,
   passThrough,
   type Draft,
-  type Ending,
+  type TranslatorConclusion,
   type NativeEvent,
   type Outcome,
   type ResumeHint,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
 
@@ -47,7 +47,7 @@ export class EvosciTranslator implements Translator {
   private reasoning: OpenText | undefined;
   /** Summary chunks of the compaction in progress (open from summarization_start). */
   private summary: string[] | undefined;
-  private readonly subagentText = new Map<string, OpenText & { agent: AgentRef }>();
+  private readonly subagentTexts = new Map<string, OpenText & { agent: AgentRef }>();
   /** Main-agent text since the last main tool call: the final answer. */
   private answer = "";
   private inputRequested = false;
@@ -79,197 +79,243 @@ export class EvosciTranslator implements Translator {
     if (e.type !== "thinking" && e.type !== "model_retry") this.closeReasoning(out);
     if (e.type !== "summarization") this.closeSummary(out);
     if (isModelOutput(e)) this.startTurnIfNew(out);
-    const native = e.type;
-    switch (e.type) {
-      case "text": {
-        const text = asText(e.content);
-        this.mainText ??= { id: this.nextMessageId(), chunks: [] };
-        this.mainText.chunks.push(text);
-        this.answer += text;
-        out.push(draft("message.delta", { message_id: this.mainText.id, text }, { native }));
-        break;
-      }
-      case "thinking": {
-        const text = asText(e.content);
-        this.reasoning ??= { id: this.nextMessageId(), chunks: [] };
-        this.reasoning.chunks.push(text);
-        out.push(draft("reasoning.delta", { message_id: this.reasoning.id, text }, { native }));
-        break;
-      }
-      case "tool_call":
-        this.closeMainText(out);
-        this.answer = "";
-        out.push(this.toolStarted(e));
-        break;
-      case "tool_result":
-        this.answer = "";
-        this.turnAnswered = true;
-        out.push(this.toolCompleted(e));
-        break;
-      case "subagent_start":
-        out.push(
-          draft(
-            "subagent.started",
-            defined({
-              name: asText(e.name),
-              instance_id: this.instanceId(e),
-              tool_call_id: nonEmpty(e.tool_call_id),
-              description: nonEmpty(e.description),
-            }),
-            { native },
-          ),
-        );
-        break;
-      case "panel_dispatch_start":
-      case "panel_dispatch_complete":
-      case "panel_dispatch_error":
-        out.push(...this.panelDispatch(e));
-        break;
-      case "subagent_text": {
-        const agent = this.agentOf(e);
-        let open = this.subagentText.get(agent.instance_id);
-        if (!open) {
-          open = { id: this.nextMessageId(), chunks: [], agent };
-          this.subagentText.set(agent.instance_id, open);
-        }
-        const text = asText(e.content);
-        open.chunks.push(text);
-        out.push(draft("message.delta", { message_id: open.id, text }, { native, agent }));
-        break;
-      }
-      case "subagent_tool_call": {
-        const agent = this.agentOf(e);
-        this.closeSubagentText(agent.instance_id, out);
-        out.push(this.toolStarted(e, agent));
-        break;
-      }
-      case "subagent_tool_result":
-        out.push(this.toolCompleted(e, this.agentOf(e)));
-        break;
-      case "subagent_end": {
-        const instance = this.instanceId(e);
-        this.closeSubagentText(instance, out);
-        const paused = bool(e.paused) === true;
-        if (paused) this.subagentPaused = true;
-        out.push(
-          draft(
-            "subagent.completed",
-            { name: asText(e.name), instance_id: instance, ...(paused ? { paused } : {}) },
-            { native },
-          ),
-        );
-        break;
-      }
-      case "model_retry": {
-        // EvoScientist 0.3+: retries within a time budget, so there is no max_attempts.
-        const agent = nonEmpty(e.subagent) ? this.agentOf(e) : undefined;
-        const retry = defined({
-          scope: "request" as const,
-          attempt: Math.max(count(e.attempt) ?? 1, 1),
-          delay_ms: cappedMsFromSeconds(e.wait_seconds) ?? 0,
-          error: asText(e.reason),
-        });
-        out.push(draft("retry.started", retry, agent ? { native, agent } : { native }));
-        break;
-      }
-      case "usage_stats": {
-        // Counts that are not exact integers are kept as data, not written as usage with a made-up 0.
-        const [input, output] = [count(e.input_tokens), count(e.output_tokens)];
-        out.push(
-          input !== undefined && output !== undefined
-            ? draft("usage", { scope: "call", input_tokens: input, output_tokens: output }, { native })
-            : passThrough(e),
-        );
-        break;
-      }
-      case "tool_selection":
-        out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
-        break;
-      case "summarization_start":
-        // Opened here so a compaction whose summary was not streamed still completes.
-        this.summary = [];
-        out.push(draft("compaction.started", {}, { native }));
-        break;
-      case "summarization":
-        (this.summary ??= []).push(asText(e.content));
-        break;
-      case "interrupt":
-        this.closeMainText(out);
-        this.inputRequested = true;
-        out.push(
-          draft(
-            "input.requested",
-            { request_id: this.requestId(e), kind: "approval", actions: approvalActions(e) },
-            { native },
-          ),
-        );
-        break;
-      case "ask_user":
-        this.closeMainText(out);
-        this.inputRequested = true;
-        out.push(
-          draft(
-            "input.requested",
-            defined({
-              request_id: this.requestId(e),
-              kind: "question" as const,
-              tool_call_id: nonEmpty(e.tool_call_id),
-              questions: questions(e.questions),
-            }),
-            { native },
-          ),
-        );
-        break;
-      case "error": {
-        this.closeAllText(out);
-        this.endTurn(out);
-        const error = reportedError(nonEmpty(e.message) ?? "EvoScientist reported an error without a message", native);
-        out.push(error);
-        const { code, message, retryable } = error.payload;
-        this.outcome ??= { status: "failed", error: { code, message, retryable }, resultText: this.answerText() };
-        break;
-      }
-      case "rubric_evaluation_start":
-      case "rubric_evaluation_deferred":
-        // The agent stopped and its work goes to the grader: what it said so far is one message.
-        this.closeMainText(out);
-        this.grading = e.type === "rubric_evaluation_start" ? "started" : "deferred";
-        out.push(passThrough(e));
-        break;
-      case "rubric_evaluation": {
-        this.closeMainText(out);
-        this.turnAnswered = true;
-        const result = asText(e.result);
-        this.verdict = { result, explanation: asText(e.explanation) };
-        // A revision request starts a new pass: the answer is what comes after it.
-        if (result === "needs_revision") this.answer = "";
-        // The criteria have no canonical home: the verdict is kept whole, and decides the outcome at done.
-        out.push(passThrough(e));
-        break;
-      }
-      case "done": {
-        // Only the first done ends the run; a later one is kept as data, never dropped.
-        if (this.doneSeen) {
-          out.push(passThrough(e));
-          break;
-        }
-        this.doneSeen = true;
-        this.closeAllText(out);
-        this.endTurn(out);
-        // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
-        const resultText =
-          this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
-        this.outcome ??= this.endOfRun(resultText, out);
-        break;
-      }
-      default:
-        // Anything newer: passed through whole.
-        out.push(passThrough(e));
-    }
+    this.translateType(e, out);
     return out;
   }
 
-  finish(end: StreamEnd): Ending {
+  /** One method per native type, adding to `out`; anything newer is passed through whole. */
+  private translateType(e: NativeEvent, out: Draft[]): void {
+    switch (e.type) {
+      case "text":
+        return this.text(e, out);
+      case "thinking":
+        return this.thinking(e, out);
+      case "tool_call":
+        return this.toolCall(e, out);
+      case "tool_result":
+        return this.toolResult(e, out);
+      case "subagent_start":
+        return this.subagentStart(e, out);
+      case "panel_dispatch_start":
+      case "panel_dispatch_complete":
+      case "panel_dispatch_error":
+        return this.panelDispatch(e, out);
+      case "subagent_text":
+        return this.subagentText(e, out);
+      case "subagent_tool_call":
+        return this.subagentToolCall(e, out);
+      case "subagent_tool_result":
+        return this.subagentToolResult(e, out);
+      case "subagent_end":
+        return this.subagentEnd(e, out);
+      case "model_retry":
+        return this.modelRetry(e, out);
+      case "usage_stats":
+        return this.usageStats(e, out);
+      case "tool_selection":
+        return this.toolSelection(e, out);
+      case "summarization_start":
+        return this.summarizationStart(e, out);
+      case "summarization":
+        return this.summarization(e);
+      case "interrupt":
+        return this.interrupt(e, out);
+      case "ask_user":
+        return this.askUser(e, out);
+      case "error":
+        return this.error(e, out);
+      case "rubric_evaluation_start":
+      case "rubric_evaluation_deferred":
+        return this.rubricEvaluationStart(e, out);
+      case "rubric_evaluation":
+        return this.rubricEvaluation(e, out);
+      case "done":
+        return this.done(e, out);
+      default:
+        out.push(passThrough(e));
+    }
+  }
+
+  private text(e: NativeEvent, out: Draft[]): void {
+    const text = asText(e.content);
+    this.mainText ??= { id: this.nextMessageId(), chunks: [] };
+    this.mainText.chunks.push(text);
+    this.answer += text;
+    out.push(draft("message.delta", { message_id: this.mainText.id, text }, { native: e.type }));
+  }
+
+  private thinking(e: NativeEvent, out: Draft[]): void {
+    const text = asText(e.content);
+    this.reasoning ??= { id: this.nextMessageId(), chunks: [] };
+    this.reasoning.chunks.push(text);
+    out.push(draft("reasoning.delta", { message_id: this.reasoning.id, text }, { native: e.type }));
+  }
+
+  private toolCall(e: NativeEvent, out: Draft[]): void {
+    this.closeMainText(out);
+    this.answer = "";
+    out.push(this.toolStarted(e));
+  }
+
+  private toolResult(e: NativeEvent, out: Draft[]): void {
+    this.answer = "";
+    this.turnAnswered = true;
+    out.push(this.toolCompleted(e));
+  }
+
+  private subagentStart(e: NativeEvent, out: Draft[]): void {
+    out.push(
+      draft(
+        "subagent.started",
+        defined({
+          name: asText(e.name),
+          instance_id: this.instanceId(e),
+          tool_call_id: nonEmpty(e.tool_call_id),
+          description: nonEmpty(e.description),
+        }),
+        { native: e.type },
+      ),
+    );
+  }
+
+  private subagentText(e: NativeEvent, out: Draft[]): void {
+    const agent = this.agentOf(e);
+    let open = this.subagentTexts.get(agent.instance_id);
+    if (!open) {
+      open = { id: this.nextMessageId(), chunks: [], agent };
+      this.subagentTexts.set(agent.instance_id, open);
+    }
+    const text = asText(e.content);
+    open.chunks.push(text);
+    out.push(draft("message.delta", { message_id: open.id, text }, { native: e.type, agent }));
+  }
+
+  private subagentToolCall(e: NativeEvent, out: Draft[]): void {
+    const agent = this.agentOf(e);
+    this.closeSubagentText(agent.instance_id, out);
+    out.push(this.toolStarted(e, agent));
+  }
+
+  private subagentToolResult(e: NativeEvent, out: Draft[]): void {
+    out.push(this.toolCompleted(e, this.agentOf(e)));
+  }
+
+  private subagentEnd(e: NativeEvent, out: Draft[]): void {
+    const instance = this.instanceId(e);
+    this.closeSubagentText(instance, out);
+    const paused = bool(e.paused) === true;
+    if (paused) this.subagentPaused = true;
+    out.push(
+      draft(
+        "subagent.completed",
+        { name: asText(e.name), instance_id: instance, ...(paused ? { paused } : {}) },
+        { native: e.type },
+      ),
+    );
+  }
+
+  private modelRetry(e: NativeEvent, out: Draft[]): void {
+    const native = e.type;
+    // EvoScientist 0.3+: retries within a time budget, so there is no max_attempts.
+    const agent = nonEmpty(e.subagent) ? this.agentOf(e) : undefined;
+    const retry = defined({
+      scope: "request" as const,
+      attempt: Math.max(count(e.attempt) ?? 1, 1),
+      delay_ms: cappedMsFromSeconds(e.wait_seconds) ?? 0,
+      error: asText(e.reason),
+    });
+    out.push(draft("retry.started", retry, agent ? { native, agent } : { native }));
+  }
+
+  private usageStats(e: NativeEvent, out: Draft[]): void {
+    // Counts that are not exact integers are kept as data, not written as usage with a made-up 0.
+    const [input, output] = [count(e.input_tokens), count(e.output_tokens)];
+    out.push(
+      input !== undefined && output !== undefined
+        ? draft("usage", { scope: "call", input_tokens: input, output_tokens: output }, { native: e.type })
+        : passThrough(e),
+    );
+  }
+
+  private toolSelection(e: NativeEvent, out: Draft[]): void {
+    out.push(draft("tools.selected", { tools: strings(e.tools) }, { native: e.type }));
+  }
+
+  private summarizationStart(e: NativeEvent, out: Draft[]): void {
+    // Opened here so a compaction whose summary was not streamed still completes.
+    this.summary = [];
+    out.push(draft("compaction.started", {}, { native: e.type }));
+  }
+
+  private summarization(e: NativeEvent): void {
+    (this.summary ??= []).push(asText(e.content));
+  }
+
+  private interrupt(e: NativeEvent, out: Draft[]): void {
+    const actions = approvalActions(e);
+    this.requestInput({ request_id: this.requestId(e), kind: "approval", actions }, e.type, out);
+  }
+
+  private askUser(e: NativeEvent, out: Draft[]): void {
+    const request = defined({
+      request_id: this.requestId(e),
+      kind: "question" as const,
+      tool_call_id: nonEmpty(e.tool_call_id),
+      questions: questions(e.questions),
+    });
+    this.requestInput(request, e.type, out);
+  }
+
+  /** The run waits for its caller (approval, an answer): what the agent said before is one message. */
+  private requestInput(request: EventPayloads["input.requested"], native: string, out: Draft[]): void {
+    this.closeMainText(out);
+    this.inputRequested = true;
+    out.push(draft("input.requested", request, { native }));
+  }
+
+  private error(e: NativeEvent, out: Draft[]): void {
+    this.closeAllText(out);
+    this.endTurn(out);
+    const error = reportedError(nonEmpty(e.message) ?? "EvoScientist reported an error without a message", e.type);
+    out.push(error);
+    const { code, message, retryable } = error.payload;
+    this.outcome ??= { status: "failed", error: { code, message, retryable }, resultText: this.answerText() };
+  }
+
+  private rubricEvaluationStart(e: NativeEvent, out: Draft[]): void {
+    // The agent stopped and its work goes to the grader: what it said so far is one message.
+    this.closeMainText(out);
+    this.grading = e.type === "rubric_evaluation_start" ? "started" : "deferred";
+    out.push(passThrough(e));
+  }
+
+  private rubricEvaluation(e: NativeEvent, out: Draft[]): void {
+    this.closeMainText(out);
+    this.turnAnswered = true;
+    const result = asText(e.result);
+    this.verdict = { result, explanation: asText(e.explanation) };
+    // A revision request starts a new pass: the answer is what comes after it.
+    if (result === "needs_revision") this.answer = "";
+    // The criteria have no canonical home: the verdict is kept whole, and decides the outcome at done.
+    out.push(passThrough(e));
+  }
+
+  private done(e: NativeEvent, out: Draft[]): void {
+    // Only the first done ends the run; a later one is kept as data, never dropped.
+    if (this.doneSeen) {
+      out.push(passThrough(e));
+      return;
+    }
+    this.doneSeen = true;
+    this.closeAllText(out);
+    this.endTurn(out);
+    // done.response glues every main-agent chunk together: only a fallback, after the last pass's text.
+    const resultText =
+      this.answerText() ?? nonEmpty(e.last_pass_response) ?? nonEmpty(e.response) ?? nonEmpty(e.content) ?? null;
+    this.outcome ??= this.endOfRun(resultText, out);
+  }
+
+  finish(end: StreamEndFacts): TranslatorConclusion {
     const drafts: Draft[] = [];
     this.closeReasoning(drafts);
     this.closeSummary(drafts);
@@ -308,34 +354,34 @@ export class EvosciTranslator implements Translator {
    * keyed by its dispatch id, spawned by that call (eval_id). One that raised
    * reports its error, inside the sub-agent, before it completes.
    */
-  private panelDispatch(e: NativeEvent): Draft[] {
+  private panelDispatch(e: NativeEvent, out: Draft[]): void {
     const id = nonEmpty(e.id);
-    if (!id) return [passThrough(e)];
+    if (!id) {
+      out.push(passThrough(e));
+      return;
+    }
     const native = e.type;
     if (e.type === "panel_dispatch_start") {
       const name = asText(e.subagent_type);
       this.dispatches.set(id, name);
-      return [
+      out.push(
         draft(
           "subagent.started",
           defined({ name, instance_id: id, tool_call_id: nonEmpty(e.eval_id), description: nonEmpty(e.description) }),
           { native },
         ),
-      ];
+      );
+      return;
     }
     const name = this.dispatches.get(id) ?? "";
     this.dispatches.delete(id);
     // EvoScientist writes 0 for a duration it was not given.
     const duration = count(e.duration_ms) || undefined;
-    const completed = draft("subagent.completed", defined({ name, instance_id: id, duration_ms: duration }), {
-      native,
-    });
-    if (e.type !== "panel_dispatch_error") return [completed];
-    const agent = { name, instance_id: id };
-    return [
-      reportedError(nonEmpty(e.error) ?? "a sub-agent dispatch failed without a message", native, agent),
-      completed,
-    ];
+    if (e.type === "panel_dispatch_error") {
+      const agent = { name, instance_id: id };
+      out.push(reportedError(nonEmpty(e.error) ?? "a sub-agent dispatch failed without a message", native, agent));
+    }
+    out.push(draft("subagent.completed", defined({ name, instance_id: id, duration_ms: duration }), { native }));
   }
 
   /** The outcome done gives: what the run waits for, else the rubric's verdict (an unmet one is also an error event). */
@@ -353,7 +399,7 @@ export class EvosciTranslator implements Translator {
     const textChars = count(discarded.text_chars) ?? 0;
     const thinkingChars = count(discarded.thinking_chars) ?? 0;
     if (nonEmpty(e.subagent)) {
-      const open = this.subagentText.get(this.instanceId(e));
+      const open = this.subagentTexts.get(this.instanceId(e));
       if (open) dropLastCodePoints(open.chunks, textChars);
       return;
     }
@@ -383,9 +429,9 @@ export class EvosciTranslator implements Translator {
   }
 
   private closeSubagentText(instance: string, out: Draft[]): void {
-    const open = this.subagentText.get(instance);
+    const open = this.subagentTexts.get(instance);
     if (!open) return;
-    this.subagentText.delete(instance);
+    this.subagentTexts.delete(instance);
     out.push(
       draft(
         "message.completed",
@@ -397,7 +443,7 @@ export class EvosciTranslator implements Translator {
 
   private closeAllText(out: Draft[]): void {
     this.closeMainText(out);
-    for (const instance of [...this.subagentText.keys()]) this.closeSubagentText(instance, out);
+    for (const instance of [...this.subagentTexts.keys()]) this.closeSubagentText(instance, out);
   }
 
   private closeReasoning(out: Draft[]): void {

@@ -1,14 +1,14 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
-import { asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import {
   draft,
   passThrough,
   type Draft,
-  type Ending,
+  type TranslatorConclusion,
   type NativeEvent,
   type Outcome,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
 import { RefusedCalls } from "../refused-calls.js";
@@ -55,15 +55,12 @@ export class GeminiTranslator implements Translator {
   /** A tool result came in the open turn: the model's next words are a new call. */
   private resultsIn = false;
 
-  translate(e: NativeEvent): Draft[] {
-    const drafts = this.translateEvent(e);
-    // Every line carries the time it was written.
-    const at = nativeTime(e.timestamp);
-    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
-    return drafts;
+  /** Every line carries the time it was written. */
+  nativeTime(e: NativeEvent): string | undefined {
+    return timeOf(e.timestamp);
   }
 
-  private translateEvent(e: NativeEvent): Draft[] {
+  translate(e: NativeEvent): Draft[] {
     if (e.type !== "init") this.started = true;
     const native = e.type;
     switch (e.type) {
@@ -122,7 +119,7 @@ export class GeminiTranslator implements Translator {
     }
   }
 
-  finish(_end: StreamEnd): Ending {
+  finish(_end: StreamEndFacts): TranslatorConclusion {
     // A refused call left the work undone: the run needs its approval, not a silent success.
     const outcome = this.refused.settle(this.outcome);
     const resume = this.refused.resume(

@@ -1,14 +1,23 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { classifyError, type ClassifiedError } from "../../core/classify.js";
-import { amount, asText, count, defined, isObject, nativeTime, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import {
+  amount,
+  asText,
+  count,
+  defined,
+  isObject,
+  nativeTime as timeOf,
+  nonEmpty,
+  objectOrEmpty,
+} from "../../core/fields.js";
 import {
   draft,
   passThrough,
   type Draft,
-  type Ending,
+  type TranslatorConclusion,
   type NativeEvent,
   type Outcome,
-  type StreamEnd,
+  type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
 import { RefusedCalls } from "../refused-calls.js";
@@ -51,9 +60,12 @@ export class OpencodeTranslator implements Translator {
       this.sessionId = e.sessionID;
       drafts.unshift(draft("session.started", { session_id: e.sessionID }, { native: e.type }));
     }
-    const at = nativeTime(e.timestamp);
-    if (at !== undefined) for (const d of drafts) d.nativeTs = at;
     return drafts;
+  }
+
+  /** Every line carries the time it was written. */
+  nativeTime(e: NativeEvent): string | undefined {
+    return timeOf(e.timestamp);
   }
 
   private translateEvent(e: NativeEvent): Draft[] {
@@ -86,7 +98,7 @@ export class OpencodeTranslator implements Translator {
     }
   }
 
-  finish(end: StreamEnd): Ending {
+  finish(end: StreamEndFacts): TranslatorConclusion {
     const outcome = this.outcome(end);
     const resume = this.refused.resume(outcome, this.sessionId, (tools) => {
       const allow = Object.fromEntries(tools.map((tool) => [permissionKey(tool), "allow"]));
@@ -102,7 +114,7 @@ export class OpencodeTranslator implements Translator {
    * the core decides from how it ended. A rejected permission stops the run after its step (which
    * asked for tool results): a clean exit after one needs that approval.
    */
-  private outcome(end: StreamEnd): Outcome | undefined {
+  private outcome(end: StreamEndFacts): Outcome | undefined {
     if (this.error) return { status: "failed", error: this.error, resultText: null };
     const exit = end.backendExit;
     if (exit !== null && (exit.signal || exit.code !== 0)) return undefined;
