@@ -86,6 +86,38 @@ describe("usage in the canonical stream", () => {
     expect(usage).not.toHaveProperty("price_data");
   });
 
+  it("pi's 0 USD for tokens it counted is no price: the call is estimated (or has no cost for an unknown model)", () => {
+    const message = (model: string, cost: number, tokens: number) =>
+      line({
+        type: "message_end",
+        message: {
+          role: "assistant",
+          content: [],
+          model,
+          provider: "x",
+          usage: {
+            input: tokens,
+            output: tokens,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 2 * tokens,
+            cost: { total: cost },
+          },
+        },
+      });
+    const native =
+      line({ type: "session", version: 3, id: "s1", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/w" }) +
+      line({ type: "agent_start" }) +
+      message("gpt-5", 0, 1000) +
+      message("fake-model", 0, 10) +
+      message("free-model", 0, 0);
+    const usages = translate(native, { from: "pi" }).events.filter((e) => e.type === "usage");
+    expect(usages).toHaveLength(2);
+    expect(usages[0]).toMatchObject({ model: "gpt-5", cost_usd: 0.01125, cost_source: "estimated" });
+    expect(usages[1]).toMatchObject({ model: "fake-model" });
+    expect(usages[1]).not.toHaveProperty("cost_usd");
+  });
+
   it("a run total summing reported and estimated costs is mixed, with the estimate's price data", () => {
     const stream = new CanonicalStream({ backend: "pi", runId: "r", clock: steppingClock() });
     const usage = (extra: object) =>

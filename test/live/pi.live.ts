@@ -6,7 +6,6 @@ describeLiveTarget("pi-0.73.1", {
   retryNative: "auto_retry_start",
   showsRetryOfOne500: false,
   usageComplete: true,
-  costLimitStops: false,
 });
 
 describeLiveTarget("pi-0.84.4", {
@@ -14,7 +13,6 @@ describeLiveTarget("pi-0.84.4", {
   retryNative: "auto_retry_start",
   showsRetryOfOne500: true,
   usageComplete: true,
-  costLimitStops: false,
 });
 
 describeLiveTarget("pi-1.6.0", {
@@ -22,5 +20,4 @@ describeLiveTarget("pi-1.6.0", {
   retryNative: "auto_retry_start",
   showsRetryOfOne500: true,
   usageComplete: true,
-  costLimitStops: false,
 });

@@ -454,7 +454,8 @@ function messageUsage(message: Record<string, unknown>): EventPayloads["usage"] 
     cache_write_input_tokens: cacheWrite,
     reasoning_tokens: count(u.reasoning),
     total_tokens: count(u.totalTokens),
-    cost_usd: cost,
+    // pi prices a model its table lacks at 0: with tokens counted, 0 is no price, and the run estimates one.
+    cost_usd: cost === 0 && inputTokens + output > 0 ? undefined : cost,
     model: nonEmpty(message.model),
     provider: nonEmpty(message.provider),
   });

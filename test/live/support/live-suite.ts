@@ -34,9 +34,8 @@ export interface TargetFacts {
   /** The tool name the backend shows for the model's call (default: the name the scenario called; Claude Code: Bash for bash). */
   toolName?: (call: { id: string; name: string }) => string;
   /**
-   * Whether --max-cost-usd can stop it mid-run against the fake model (default true). pi prices the fake
-   * model itself, at 0 USD (a reported cost, so never over a limit); Copilot CLI gives its usage only in a
-   * file read after it exited.
+   * Whether --max-cost-usd can stop it mid-run against the fake model (default true). Copilot CLI gives
+   * its usage only in a file read after it exited.
    */
   costLimitStops?: boolean;
   /** How many requests one HTTP 400 gets (default 1; Claude Code re-sends it with other request shapes). */
