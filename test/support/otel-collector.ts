@@ -14,7 +14,7 @@
 // A test file skips itself where no collector was built (Go missing, not
 // required): `describe.skipIf(!collectorBinary())(...)`.
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync } from "node:fs";
 import {
   createServer as createHttpServer,
   request as httpRequest,
@@ -137,9 +137,37 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** An OTLP/HTTP endpoint nothing listens on ("collector down"): connections are refused. */
+/**
+ * An OTLP/HTTP endpoint nothing listens on ("collector down"): connections are refused. Its port is
+ * below the kernel's ephemeral range, so no `listen(0)` of a test running beside it (freePort) can take
+ * it while it is meant to be down, nor before a test starts a collector on it ("the backend comes up").
+ */
 export async function closedPort(): Promise<string> {
-  return `http://127.0.0.1:${await freePort()}`;
+  const below = ephemeralRangeStart();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (await canListen(port)) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error(`no free port found between 10000 and ${below}`);
+}
+
+/** The first port the kernel hands out for listen(0) (Linux: ip_local_port_range; elsewhere IANA's 49152). */
+function ephemeralRangeStart(): number {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 11_000) return low;
+  } catch {}
+  return 49_152;
+}
+
+async function canListen(port: number): Promise<boolean> {
+  const server = createNetServer();
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => resolve(true));
+  });
+  if (listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+  return listening;
 }
 
 /**
