@@ -30,6 +30,19 @@ const FLEET_CONFIG = fileURLToPath(new URL("../docs/fleets/collector.yaml", impo
 async function startFleetCollector(
   backend: string | undefined,
 ): Promise<{ collector: RunningCollector; tracesUrl: string }> {
+  // A port found free can be taken by a test beside this one before the collector binds it: new ports then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startFleetCollectorOnce(backend);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error && /address already in use/i.test(error.message))) throw error;
+    }
+  }
+}
+
+async function startFleetCollectorOnce(
+  backend: string | undefined,
+): Promise<{ collector: RunningCollector; tracesUrl: string }> {
   const [http, grpc, health, metrics] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env: Record<string, string> = {
     COLLECTOR_OTLP_HTTP_ENDPOINT: `127.0.0.1:${http}`,
