@@ -13,7 +13,7 @@ import type { OutputPipeline } from "./output/pipeline.js";
 import { readContinuation } from "./run/continue-from.js";
 import { UsageError } from "./core/errors.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
-import { watchLimits, type RunLimits } from "./run/limits.js";
+import { checkLimitsWatchable, watchLimits, type RunLimits } from "./run/limits.js";
 import type { Drainable } from "./run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "./run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
@@ -106,6 +106,7 @@ export async function planRun(
     maxCostUsd: request.limits?.maxCostUsd,
   };
   checkRequestFits(definition, wanted, BACKENDS);
+  checkLimitsWatchable(request.limits, definition.displayName, definition.writesUsageFile === true);
   if (request.autoMode === false && request.approvals === "auto")
     throw new UsageError("--no-auto-mode and --approvals auto exclude each other");
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });

@@ -98,6 +98,30 @@ describe("run limits", () => {
     expect(expectNoneLeftRunning(record)).toBeUndefined();
   });
 
+  it.each([
+    [["--max-cost-usd", "1"], "--max-cost-usd"],
+    [["--max-tokens", "5000"], "--max-tokens"],
+    [["--max-tokens", "5000", "--max-cost-usd", "1"], "--max-tokens and --max-cost-usd"],
+  ])(
+    "Copilot CLI, which tells its usage only after it exited: %j is refused (exit 2), nothing started",
+    async (flags, named) => {
+      const record = scratch.recordPath();
+      const result = await runCli(["run", "--backend", "copilot", "--bin", STAND_IN, ...flags, "hello"], {
+        env: { STANDIN_RECORD: record },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toContain(
+        `${named}: Copilot CLI reports its token usage only after it exited, so it cannot be stopped at a token or cost limit`,
+      );
+      expect(result.stderr).toContain("--max-turns stops it");
+      expect(expectNoneLeftRunning(record)).toBeUndefined();
+      // --max-turns is watched as the turns begin: taken.
+      const events = run({ backend: "copilot", bin: STAND_IN, prompt: "x", maxCostUsd: 1 });
+      await expect(events.next()).rejects.toBeInstanceOf(UsageError);
+    },
+  );
+
   it("library run(): the same limits as options, refused with a UsageError naming the option", async () => {
     for (const bad of [{ maxTurns: 0 }, { maxTokens: 2.5 }, { maxCostUsd: Number.NaN }, { maxCostUsd: -1 }]) {
       const events = run({ backend: "atomic", bin: STAND_IN, prompt: "x", ...bad });

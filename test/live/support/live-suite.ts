@@ -35,7 +35,8 @@ export interface TargetFacts {
   toolName?: (call: { id: string; name: string }) => string;
   /**
    * Whether --max-cost-usd can stop it mid-run against the fake model (default true). Copilot CLI gives
-   * its usage only in a file read after it exited.
+   * its usage only in a file read after it exited: run refuses the limit before start, no binary involved
+   * (test/run/limits.test.ts).
    */
   costLimitStops?: boolean;
   /** How many requests one HTTP 400 gets (default 1; Claude Code re-sends it with other request shapes). */

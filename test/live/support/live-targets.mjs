@@ -75,12 +75,14 @@ export const LIVE_TARGETS = [
     node: "native",
   },
   // A Bun-compiled binary in the platform package `opencode-<platform>` (not `opencode-ai-<platform>`); run directly.
-  // opencode-ai 1.18.34 pins opencode-linux-x64 1.18.34, the binary that runs (it says 1.18.34).
+  // That package runs ahead of its wrapper: opencode-linux-x64 1.18.34 is published, opencode-ai 1.18.34 is not
+  // (npm `latest` 1.18.33), so the pin is the platform package's own release, installed by itself.
   {
     id: "opencode-1.18.34",
     backend: "opencode",
     registry: "npm",
     package: "opencode-ai",
+    platformPackage: `opencode-${nativePlatform()}`,
     version: "1.18.34",
     command: "opencode",
     node: "native",
