@@ -2,7 +2,7 @@ import { CanonicalLineError, readCanonicalStream } from "../core/read-canonical.
 import { AgentstreamError, UsageError } from "../core/errors.js";
 import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
 import { envelopeProblem } from "../report/input-check.js";
-import { formatOfPath, REPORT_EXTENSIONS, REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
+import { createReportBuilder, formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
 import type { ReportBuilder } from "../report/builder.js";
 import { runRedactor } from "../run/redact.js";
 import type { Redactor } from "../core/redactor.js";
@@ -28,8 +28,8 @@ export async function reportCommand(files: string[], opts: ReportOptions): Promi
   const format = reportFormat(opts);
   const inputs = files.length === 0 ? ["-"] : files;
   if (inputs.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
+  const builder = await createReportBuilder(format);
   const out = opts.out === undefined ? undefined : ReplacedFile.open(opts.out, "--out");
-  const builder = REPORT_FORMATS[format]();
   // A stream may quote a key of this environment: hidden as normalize hides it, in each event before the report renders it.
   const redactor = runRedactor([], process.env);
   try {

@@ -31,9 +31,9 @@ export async function openCliSinks(
   const sinks: Sink[] = [];
   try {
     if (opts.answerFile !== undefined) sinks.push(AnswerFile.open(opts.answerFile));
-    const report = ReportFile.open(opts.report);
+    const report = await ReportFile.open(opts.report);
     if (report) sinks.push(report);
-    const summary = JobSummary.open(opts.summary, env, say);
+    const summary = await JobSummary.open(opts.summary, env, say);
     if (summary) sinks.push(summary);
     const otlp = await cliOtlpSink(opts, redactor, version);
     if (otlp) sinks.push(otlp);

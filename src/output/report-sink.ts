@@ -3,7 +3,7 @@ import type { CanonicalEvent } from "../canonical/events.js";
 import { UsageError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import type { ReportBuilder } from "../report/builder.js";
-import { formatOfPath, REPORT_EXTENSIONS, REPORT_FORMATS, type ReportFormat } from "../report/formats.js";
+import { createReportBuilder, formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
 import { ReplacedFile } from "./replaced-file.js";
 import type { Sink } from "./sink.js";
 
@@ -15,8 +15,8 @@ export interface RunReportOptions {
 const STEP_SUMMARY = "GITHUB_STEP_SUMMARY";
 
 /** A report builder fed one run: the events arrive redacted, so no report can quote a secret however it escapes. */
-function runBuilder(format: ReportFormat): ReportBuilder {
-  const builder = REPORT_FORMATS[format]();
+async function runBuilder(format: ReportFormat): Promise<ReportBuilder> {
+  const builder = await createReportBuilder(format);
   builder.file("run");
   return builder;
 }
@@ -29,16 +29,17 @@ function runBuilder(format: ReportFormat): ReportBuilder {
  */
 export class ReportFile implements Sink {
   readonly name = "--report";
-  private readonly builder: ReportBuilder;
   private readonly out: ReplacedFile;
 
-  private constructor(path: string, format: ReportFormat) {
-    this.builder = runBuilder(format);
+  private constructor(
+    path: string,
+    private readonly builder: ReportBuilder,
+  ) {
     this.out = ReplacedFile.open(path, "--report", () => this.end());
   }
 
-  /** Undefined without --report; throws a UsageError for a name of no known format or a file that cannot be written. */
-  static open(path: string | undefined): ReportFile | undefined {
+  /** Undefined without --report; rejects with a UsageError for a name of no known format or a file that cannot be written. */
+  static async open(path: string | undefined): Promise<ReportFile | undefined> {
     if (path === undefined) return undefined;
     const format = formatOfPath(path);
     if (format === undefined)
@@ -46,7 +47,7 @@ export class ReportFile implements Sink {
         `--report ${path}: cannot tell the format from its name`,
         `give a name ending in ${REPORT_EXTENSIONS.join(", ")}`,
       );
-    return new ReportFile(path, format);
+    return new ReportFile(path, await runBuilder(format));
   }
 
   event(event: CanonicalEvent): void {
@@ -70,27 +71,30 @@ export class ReportFile implements Sink {
  */
 export class JobSummary implements Sink {
   readonly name = "--summary";
-  private readonly builder = runBuilder("md");
   private done = false;
   private readonly onExit = (): void => this.end();
 
-  private constructor(private readonly fd: number) {
+  private constructor(
+    private readonly fd: number,
+    private readonly builder: ReportBuilder,
+  ) {
     process.once("exit", this.onExit);
   }
 
-  static open(
+  static async open(
     wanted: boolean | undefined,
     env: NodeJS.ProcessEnv,
     say: (message: string) => void,
-  ): JobSummary | undefined {
+  ): Promise<JobSummary | undefined> {
     if (!wanted) return undefined;
     const path = env[STEP_SUMMARY];
     if (!path) {
       say(`--summary: ${STEP_SUMMARY} is not set (not a GitHub Actions step), so no job summary is written`);
       return undefined;
     }
+    const builder = await runBuilder("md");
     try {
-      return new JobSummary(openSync(path, "a"));
+      return new JobSummary(openSync(path, "a"), builder);
     } catch (err) {
       throw new UsageError(
         `cannot write --summary to ${STEP_SUMMARY} (${path}): ${fileErrorReason(err as NodeJS.ErrnoException)}`,

@@ -1,18 +1,8 @@
 import type { ReportBuilder } from "./builder.js";
-import { createHtmlReport } from "./html/index.js";
-import { createJsonReport } from "./json-report.js";
-import { createMarkdownReport } from "./md-report.js";
-import { withReadableEvents } from "./readable-builder.js";
 
-/** Each report format's builder, by the name `--format` takes. */
-export const REPORT_FORMATS = {
-  md: createMarkdownReport,
-  json: createJsonReport,
-  html: () => withReadableEvents(createHtmlReport()),
-} as const satisfies Record<string, () => ReportBuilder>;
-
-export type ReportFormat = keyof typeof REPORT_FORMATS;
-export const REPORT_FORMAT_NAMES = Object.keys(REPORT_FORMATS) as ReportFormat[];
+/** The report formats, by the name `--format` takes. */
+export const REPORT_FORMAT_NAMES = ["md", "json", "html"] as const;
+export type ReportFormat = (typeof REPORT_FORMAT_NAMES)[number];
 
 const EXTENSIONS: Record<string, ReportFormat> = { md: "md", markdown: "md", json: "json", html: "html", htm: "html" };
 
@@ -24,3 +14,9 @@ export function formatOfPath(path: string): ReportFormat | undefined {
 
 /** The extensions formatOfPath knows, for messages. */
 export const REPORT_EXTENSIONS = Object.keys(EXTENSIONS).map((e) => `.${e}`);
+
+/** A fresh builder of the format; the builders are loaded on the first one. */
+export async function createReportBuilder(format: ReportFormat): Promise<ReportBuilder> {
+  const { REPORT_FORMATS } = await import("./builders.js");
+  return REPORT_FORMATS[format]();
+}
