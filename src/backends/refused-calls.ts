@@ -2,6 +2,7 @@
 // approve them (headless, no allow rule): the approvals the run needs. A run
 // that refused one did not do its work: it ends needs_input with the calls in
 // run.finished.pending, not a silent success.
+import type { AgentRef } from "../canonical/events.js";
 import { draft, type Draft, type Outcome, type ResumeHint } from "../core/translator.js";
 
 export class RefusedCalls {
@@ -13,8 +14,20 @@ export class RefusedCalls {
     return this.calls.size > 0;
   }
 
-  /** input.requested for one refused call: the approval it lacked. */
-  request(id: string, name: string, args: Record<string, unknown>, reason: string, native: string): Draft {
+  /** Whether this call was refused already (a backend may say so twice: as it happens, and in its result). */
+  has(id: string): boolean {
+    return this.calls.has(id);
+  }
+
+  /** input.requested for one refused call: the approval it lacked (`agent`: the sub-agent that made the call). */
+  request(
+    id: string,
+    name: string,
+    args: Record<string, unknown>,
+    reason: string,
+    native: string,
+    agent?: AgentRef,
+  ): Draft {
     this.calls.set(id, name);
     const action = {
       name,
@@ -25,7 +38,7 @@ export class RefusedCalls {
     return draft(
       "input.requested",
       { request_id: id, kind: "approval", tool_call_id: id, actions: [action] },
-      { native },
+      agent ? { native, agent } : { native },
     );
   }
 

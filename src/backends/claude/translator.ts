@@ -11,6 +11,7 @@ import {
   objectOrEmpty,
   strings,
 } from "../../core/fields.js";
+import { RefusedCalls } from "../refused-calls.js";
 import { ModelCalls } from "../../core/model-calls.js";
 import {
   draft,
@@ -89,8 +90,8 @@ export class ClaudeTranslator implements Translator {
   private readonly toolNames = new Map<string, string>();
   /** Each tool call's input, for the approval a denial asks for. */
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
-  /** Tool calls denied for want of a permission (-p mode cannot ask), by id, with their tool's name: approvals the run needs. */
-  private readonly denied = new Map<string, string>();
+  /** Tool calls denied for want of a permission (-p mode cannot ask): approvals the run needs. */
+  private denied = new RefusedCalls();
   private sessionId: string | undefined;
   /** Tool calls a SIGINT stopped (task_notification status "stopped"). */
   private readonly stopped = new Set<string>();
@@ -148,11 +149,13 @@ export class ClaudeTranslator implements Translator {
   }
 
   finish(_end: StreamEndFacts): TranslatorConclusion {
-    if (this.outcome?.status !== "needs_input" || !this.sessionId)
-      return { drafts: this.calls.end(), outcome: this.outcome };
-    const tools = [...new Set(this.denied.values())].join(" ");
-    const hint = `claude -p --resume ${this.sessionId} --allowedTools ${tools} -- PROMPT (allow what was denied, then go on)`;
-    return { drafts: this.calls.end(), outcome: this.outcome, resume: { session_id: this.sessionId, hint } };
+    const resume = this.denied.resume(
+      this.outcome,
+      this.sessionId,
+      (tools) =>
+        `claude -p --resume ${this.sessionId} --allowedTools ${tools.join(" ")} -- PROMPT (allow what was denied, then go on)`,
+    );
+    return { drafts: this.calls.end(), outcome: this.outcome, ...(resume ? { resume } : {}) };
   }
 
   /**
@@ -164,7 +167,7 @@ export class ClaudeTranslator implements Translator {
     this.continuing = this.continued = false;
     this.apiFailure = undefined;
     this.outcome = undefined;
-    this.denied.clear();
+    this.denied = new RefusedCalls();
     this.messageUsage = new MessageUsage();
   }
 
@@ -224,7 +227,7 @@ export class ClaudeTranslator implements Translator {
         // -p mode asks no one: the call is refused and the run goes on. The approval it lacked is what the run needs.
         const id = nonEmpty(e.tool_use_id);
         if (!id || this.denied.has(id)) return [passThrough(e)];
-        return [this.approvalNeeded(id, asText(e.tool_name), this.toolArgs.get(id), asText(e.message), e)];
+        return [this.approvalNeeded(id, asText(e.tool_name), this.toolArgs.get(id) ?? {}, asText(e.message), e)];
       }
       default:
         // task_started, hook_*, notifications, anything newer.
@@ -428,7 +431,7 @@ export class ClaudeTranslator implements Translator {
         if (id && !this.denied.has(id))
           out.push(this.approvalNeeded(id, asText(denial.tool_name), objectOrEmpty(denial.tool_input), "", e));
       }
-      this.outcome = { status: this.denied.size > 0 ? "needs_input" : "succeeded", resultText: text ?? null };
+      this.outcome = this.denied.settle({ status: "succeeded", resultText: text ?? null });
       return out;
     }
     const reason = nonEmpty(e.terminal_reason);
@@ -477,23 +480,12 @@ export class ClaudeTranslator implements Translator {
   private approvalNeeded(
     id: string,
     toolName: string,
-    args: Record<string, unknown> | undefined,
+    args: Record<string, unknown>,
     message: string,
     e: NativeEvent,
   ): Draft {
     const name = toolName || this.toolNames.get(id) || "tool";
-    this.denied.set(id, name);
-    const action = {
-      name,
-      args: args ?? {},
-      description: message || `${name} needs permission`,
-      allowed_decisions: ["approve", "reject"],
-    };
-    return draft(
-      "input.requested",
-      { request_id: id, kind: "approval", tool_call_id: id, actions: [action] },
-      { native: e.type, ...this.agentOf(e) },
-    );
+    return this.denied.request(id, name, args, message, e.type, this.agentOf(e).agent);
   }
 
   /** The agent of a line written inside a sub-agent (parent_tool_use_id names its Task call). */
