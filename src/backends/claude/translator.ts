@@ -385,9 +385,11 @@ export class ClaudeTranslator implements Translator {
             : block.is_error === true
               ? ("failed" as const)
               : ("succeeded" as const);
-        // A call has one result: its name is not kept past it (a long run's memory stays flat).
+        // A call has one result: its name and input are not kept past it (a long run's memory stays flat;
+        // a denial comes before the result, and the result line's permission_denials carry their input).
         const name = this.toolNames.get(id) ?? "tool";
         this.toolNames.delete(id);
+        this.toolArgs.delete(id);
         out.push(
           draft(
             "tool.completed",
