@@ -34,6 +34,8 @@ export class Redactor {
   private readonly escaped: string[];
   /** Every secret is well-formed UTF-16, so one inside a string shows in its JSON text as `escaped` (see mayHide). */
   private readonly scannable: boolean;
+  /** Any escaped secret or token start: one pass over a line finds any of them, however many secrets there are. */
+  private readonly hint: RegExp;
 
   constructor(secrets: Iterable<string>) {
     // The longest first: a secret that contains another is hidden whole.
@@ -44,6 +46,10 @@ export class Redactor {
       (a, b) => b.length - a.length,
     );
     this.scannable = this.plain.every((secret) => wellFormed(secret) === secret);
+    this.hint =
+      this.escaped.length === 0
+        ? TOKEN_START
+        : new RegExp([...this.escaped.map(literalPattern), TOKEN_START.source].join("|"));
   }
 
   /**
@@ -54,9 +60,7 @@ export class Redactor {
    * string, in place of a walk over every string of the object.
    */
   mayHide(json: string): boolean {
-    if (!this.scannable) return true;
-    for (const secret of this.escaped) if (json.includes(secret)) return true;
-    return TOKEN_START.test(json);
+    return !this.scannable || this.hint.test(json);
   }
 
   /** Text as written to a terminal or a plain stream. */
@@ -138,6 +142,11 @@ export class Redactor {
       },
     });
   }
+}
+
+/** A pattern matching exactly this text. */
+function literalPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }
 
 function replaceAll(text: string, secrets: readonly string[]): string {
