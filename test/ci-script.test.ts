@@ -7,6 +7,9 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CI = readFileSync(new URL("../.ci/run", import.meta.url), "utf8");
+// The line of .ci/run that runs each set-up command.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${...}, not a template
+const RUN_SETUP_LINE = 'bash -euo pipefail -c "${setup[$i]}"';
 const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
 
 /** The commands of the README's Set-up code block, comments and blank lines left out. */
@@ -34,11 +37,11 @@ describe(".ci/run", () => {
     expect(extracted.status, extracted.stderr).toBe(0);
     expect(extracted.stdout.trimEnd().split("\n")).toEqual(readmeSetup());
     expect(readmeSetup()).toEqual(["npm install && npm run -s demo", "npm test"]);
-    expect(CI).toContain('bash -euo pipefail -c "${setup[$i]}"');
+    expect(CI).toContain(RUN_SETUP_LINE);
   });
 
   it("lints once the first set-up command installed the tools, before the tests; then the live suite; caches only through variables", () => {
-    const runs = CI.indexOf('bash -euo pipefail -c "${setup[$i]}"');
+    const runs = CI.indexOf(RUN_SETUP_LINE);
     expect(CI.indexOf("npm run test:live")).toBeGreaterThan(runs);
     expect(CI.slice(runs)).toMatch(/if \[ "\$i" -eq 0 \]; then\n[^\n]*\n\s*npm run lint\n/);
     for (const variable of ["AGENTSTREAM_OTELCOL_DIR", "AGENTSTREAM_LIVE_CACHE_DIR"])

@@ -22,7 +22,7 @@ function recording(): string {
 }
 
 // stdout on the slave side of a real pty; everything the master reads comes back as hex.
-const ON_PTY = String.raw`
+const ON_PTY = `
 import os, pty, subprocess, sys
 master, slave = pty.openpty()
 child = subprocess.Popen(sys.argv[1:], stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
