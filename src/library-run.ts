@@ -94,6 +94,7 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     onTranslatorBug: options.onTranslatorBug ?? warn,
     limits,
     onNote: options.onNote ?? warn,
+    onWarning: options.onNote ?? warn,
     processSignals: false,
     abortSignal: options.signal,
   });
