@@ -41,6 +41,10 @@ if (usage >= 0) {
     case "dir": fs.mkdirSync(file); fs.writeFileSync(path.join(file, "inside"), "x"); break;
     case "symlink": fs.symlinkSync(process.env.FAKE_USAGE_TARGET, file); break;
     case "huge": fs.writeFileSync(file, Buffer.alloc(5 * 1024 * 1024, 32)); break;
+    case "swap-folder":
+      fs.rmSync(path.dirname(file), { recursive: true });
+      fs.symlinkSync(process.env.FAKE_USAGE_TARGET, path.dirname(file));
+      break;
     default:
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.copyFileSync(${JSON.stringify(COPILOT_USAGE)}, file);

@@ -130,6 +130,15 @@ describe("what the backend leaves at Copilot CLI's usage-file path", () => {
     expect(readdirSync(temp)).toEqual([]);
   });
 
+  it("the run's folder swapped for a link to another folder: the link is removed, that folder's files kept", async () => {
+    const target = fresh("target");
+    writeFileSync(join(target, "usage.json"), readFileSync(COPILOT_USAGE));
+    const { result, temp } = await copilotRun("swap-folder", { FAKE_USAGE_TARGET: target });
+    expectEndedWithItsOutcome(result);
+    expect(readdirSync(target)).toEqual(["usage.json"]);
+    expect(readdirSync(temp)).toEqual([]);
+  });
+
   it("a file too large to be a usage file: not read whole, said, removed", async () => {
     const { result, temp } = await copilotRun("huge");
     expectEndedWithItsOutcome(result);
