@@ -1,10 +1,11 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Context, HrTime, SpanContext } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { fileErrorReason } from "../core/file-errors.js";
+import { folderProblem, tempFolder, tempFolderAsSet } from "../core/temp-folder.js";
 
 // A batch span processor that never drops a span nor holds a long run in
 // memory: spans wait in memory up to a bound; past it (a burst faster than the
@@ -63,6 +64,8 @@ export class SpillingSpanProcessor implements SpanProcessor {
   private closed = false;
   /** Spans that could not be kept at all (the file could not be written): counted as ended, never sent. */
   lost = 0;
+  /** Why the first of them could not be kept (the temporary folder, named as the user set it). */
+  lostBecause: string | undefined;
 
   constructor(
     private readonly exporter: SpanExporter,
@@ -161,13 +164,16 @@ export class SpillingSpanProcessor implements SpanProcessor {
       writeSync(this.file.fd, bytes, 0, bytes.length, this.file.written);
       this.file.written += bytes.length;
       this.file.lines++;
-    } catch {
+    } catch (err) {
       this.lost++;
+      this.lostBecause ??= `spans waiting past ${this.memorySpans} could not be kept in a temporary file: ${tempFolderAsSet()}: ${
+        folderProblem(tempFolder()) ?? fileErrorReason(err as NodeJS.ErrnoException)
+      }`;
     }
   }
 
   private openFile() {
-    const path = join(tmpdir(), `agentstream-spans-${process.pid}-${randomBytes(6).toString("hex")}.jsonl`);
+    const path = join(tempFolder(), `agentstream-spans-${process.pid}-${randomBytes(6).toString("hex")}.jsonl`);
     const fd = openSync(path, "wx+", 0o600);
     return { path, fd, written: 0, read: 0, lines: 0, partial: "" };
   }
