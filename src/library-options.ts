@@ -121,6 +121,7 @@ const FLAG_OPTIONS: [RegExp, string][] = [
   [/^--approvals\b/, "option approvals"],
   [/^--resume\b/, "option resume"],
   [/^--continue-from\b/, "option continueFrom"],
+  [/^--backend-arg\b/, "option backendArgs"],
   [/^--backend\b/, "option backend"],
 ];
 

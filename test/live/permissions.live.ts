@@ -272,6 +272,17 @@ for (const copilot of targetsFor("copilot-1.0.102")) {
       expect(second.events[0]!.command).not.toContain("--allow-all-tools");
       expect(sessionOf(second.events)).toBe(session);
     });
+
+    // Its rules take permission kinds: "bash" alone would be read as an MCP server's name and deny nothing.
+    it("--deny-tool bash (its tool.started name) is denied as the shell kind: the command does not run (no file)", async () => {
+      const { runs, files } = await runSteps(copilot, "denied", [{ args: () => ["--deny-tool", "bash"] }]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--deny-tool=shell"]));
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+    });
   });
 }
 
