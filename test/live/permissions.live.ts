@@ -365,5 +365,18 @@ for (const gemini of targetsFor("gemini-0.61.0")) {
         expect.objectContaining({ name: "bash", status: "failed" }),
       ]);
     });
+
+    // Gemini CLI drops every rule of a policy file it cannot parse: a name TOML must escape keeps the file whole.
+    it("--deny-tool with a name holding quotes and backslashes beside shell: its real TOML parser reads the file, the shell stays denied (no file)", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [
+        { args: () => ["--approvals", "auto", "--deny-tool", 'we"ird\\name]]#=é🛠', "--deny-tool", "shell"] },
+      ]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+    });
   });
 }
