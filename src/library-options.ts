@@ -116,6 +116,7 @@ const FLAG_OPTIONS: [RegExp, string][] = [
   [/^--workdir\b/, "option workdir"],
   [/^--no-auto-mode\b/, "option autoMode: false"],
   [/^--cwd\b/, "option cwd"],
+  [/^--bin\b/, "option bin"],
   [/^--allow-tool\b/, "option allowTools"],
   [/^--deny-tool\b/, "option denyTools"],
   [/^--approvals\b/, "option approvals"],

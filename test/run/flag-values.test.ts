@@ -114,6 +114,8 @@ describe("library run(): the same values refused, naming the option", () => {
     [{ resume: "--yolo" }, `run(): option resume "--yolo": ${AS_FLAG}`],
     [{ backendArgs: ["--sandbox", "a\u0000b"] }, "run(): option backendArgs (argument 2): holds a NUL byte"],
     [{ backend: "codex", workdir: "/tmp/a\u0000b" }, 'run(): option workdir "/tmp/a\\u0000b": holds a NUL byte'],
+    [{ bin: "/bin/true\u0000x" }, 'run(): option bin "/bin/true\\u0000x": holds a NUL byte'],
+    [{ cwd: "/tmp\u0000x" }, 'run(): option cwd "/tmp\\u0000x": holds a NUL byte'],
   ] as const)("%j", async (options, message) => {
     const err = await libraryRefusal(options as Partial<RunOptions>);
     expect(err.message).toContain(message);
