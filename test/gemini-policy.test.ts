@@ -5,10 +5,11 @@
 import fc from "fast-check";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { denyPolicy, tomlString } from "../src/backends/gemini/policy.js";
+import { denyPolicy } from "../src/backends/gemini/policy.js";
 import { resolvePermissions } from "../src/backends/permissions.js";
 import { backendNamed } from "../src/backends/registry.js";
 import { UsageError } from "../src/core/errors.js";
+import { tomlString } from "../src/core/toml-string.js";
 
 const gemini = backendNamed("gemini");
 
