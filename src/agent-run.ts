@@ -11,6 +11,7 @@ import type { RunOutcome } from "./core/outcome.js";
 import type { Redactor } from "./core/redactor.js";
 import type { OutputPipeline } from "./output/pipeline.js";
 import { readContinuation } from "./run/continue-from.js";
+import { checkPassable } from "./core/argv-value.js";
 import { UsageError } from "./core/errors.js";
 import { fileErrorReason } from "./core/file-errors.js";
 import { tempFolderError } from "./core/temp-folder.js";
@@ -100,6 +101,9 @@ export async function planRun(
   probing: { graceMs: number; stops?: StopWatch },
 ): Promise<RunPlan> {
   const continued = await continuing(request);
+  // Only the library can be given these with a NUL byte (a command line cannot hold one).
+  if (request.bin !== undefined) checkPassable("--bin", request.bin);
+  if (request.cwd !== undefined) checkPassable("--cwd", request.cwd);
   const definition = backendNamed(continued.backend);
   const callerEnv = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {

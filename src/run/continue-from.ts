@@ -2,6 +2,7 @@
 // stream can be continued with, read from its run.finished.resume (else the
 // session_id its events carry). Read as a stream, line by line.
 import { createReadStream } from "node:fs";
+import { nameProblem, quoted } from "../core/argv-value.js";
 import { UsageError } from "../core/errors.js";
 
 /** What a recorded run says of how to continue it. */
@@ -58,6 +59,13 @@ export async function readContinuation(file: string): Promise<Continuation> {
     throw new UsageError(
       `--continue-from ${file}: the stream has no resume hint and no session_id to continue`,
       "the backend never told its session (a run that failed before it started?)",
+    );
+  // The id becomes an argument of the backend's: the file is what is wrong when it cannot be one.
+  const problem = nameProblem(sessionId);
+  if (problem !== undefined)
+    throw new UsageError(
+      `--continue-from ${file}: its session id ${quoted(sessionId)} ${problem}`,
+      "give a canonical stream as agentstream run wrote it, or --resume with the session id the backend reported",
     );
   return { backend: seen.backend, sessionId, from: seen.resumeId !== undefined ? "resume" : "session_id" };
 }
