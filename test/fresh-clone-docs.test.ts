@@ -1,7 +1,11 @@
 // What a new user reads first tells the truth about a fresh clone (issue: a fresh clone passes its own
 // tests, and the docs tell the truth; issue 41: a README a newcomer reads in ten minutes).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readDoc, section } from "./helpers/docs.js";
+import { ROOT, readDoc, section } from "./helpers/docs.js";
 
 const README = readDoc("README.md");
 
@@ -75,5 +79,38 @@ describe("the library run() example runs as written", () => {
         .split("\n```")[0]!;
     expect(block("README.md")).toBe(block("docs/library.md"));
     expect(block("README.md").split("\n").length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe("the README's quick start runs as written", () => {
+  it("normalize an example, read its answer with jq, verify it, then report it", () => {
+    // The blocks after "Normalize an example" and "Make a report", run by sh with `agentstream` the built bin.
+    const quick = section(README, "## Quick start");
+    const block = (after: string) => {
+      const start = quick.indexOf("```sh\n", quick.indexOf(after));
+      return quick.slice(start + 6, quick.indexOf("\n```", start));
+    };
+    const normalize = block("**Normalize an example.**");
+    const report = block("**Make a report**").split("\n")[0]!;
+    expect(normalize).toContain("agentstream verify");
+    const dir = mkdtempSync(join(tmpdir(), "agentstream-quick-"));
+    try {
+      const bin = join(dir, "bin");
+      mkdirSync(bin);
+      writeFileSync(join(bin, "agentstream"), `#!/bin/sh\nexec node ${join(ROOT, "bin/agentstream.js")} "$@"\n`, {
+        mode: 0o755,
+      });
+      symlinkSync(join(ROOT, "examples"), join(dir, "examples"));
+      const shell = spawnSync("sh", ["-ec", `${normalize}\n${report.replace(/\s+#.*$/, "")}`], {
+        cwd: dir,
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+        encoding: "utf8",
+      });
+      expect(shell.status, shell.stderr).toBe(0);
+      expect(shell.stdout).toContain("Two files: a.txt and b.txt.\n");
+      expect(shell.stdout).toContain("## ✅ agentstream: pi succeeded");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
