@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { SpillingSpanProcessor } from "../src/export/spill-processor.js";
 
 function span(name: string, attributes: Record<string, string>): ReadableSpan {
-  const context = { traceId: "0".repeat(31) + "1", spanId: "0".repeat(15) + "1", traceFlags: 1 };
+  const context = { traceId: `${"0".repeat(31)}1`, spanId: `${"0".repeat(15)}1`, traceFlags: 1 };
   return {
     name,
     kind: 0,

@@ -89,7 +89,9 @@ describe("a translator that throws", () => {
     expect(bugs).toHaveLength(11);
     expect(bugs[0]).toMatch(/^bug: translating a "t0y+…" event failed \(x+…\); it is kept as backend.event$/);
     expect(Math.max(...bugs.map((b) => b.length))).toBeLessThan(700);
-    expect(bugs[10]).toBe("bug: more events failed to translate; they are kept as backend.event, not reported one by one");
+    expect(bugs[10]).toBe(
+      "bug: more events failed to translate; they are kept as backend.event, not reported one by one",
+    );
   });
 
   it("in the built CLI, says so on stderr and still ends with run.finished and exit 0", async () => {

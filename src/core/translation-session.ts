@@ -201,8 +201,7 @@ export class TranslationSession {
 
   /** A translator's failure, said for the first few events only and cut: a stream may trip it on every line. */
   private reportBug(event: NativeEvent, err: unknown): void {
-    const report =
-      this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
+    const report = this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
     if (this.bugsReported > MAX_BUG_REPORTS) return;
     if (this.bugsReported++ === MAX_BUG_REPORTS) {
       report(`bug: more events failed to translate; they are kept as backend.event, not reported one by one`);

@@ -2,7 +2,6 @@ import type { AgentRef } from "../canonical/events.js";
 import { clip } from "../core/clip.js";
 import { REPORT_LIMITS } from "./report-v1.js";
 
-
 /** A name or id cut to REPORT_LIMITS.nameChars. */
 export function clipName(text: string): string {
   return clip(text, REPORT_LIMITS.nameChars);

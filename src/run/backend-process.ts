@@ -122,8 +122,8 @@ export class BackendProcess {
   }
 
   private findEscaped(pid: number): void {
+    // A group found again among its descendants: the one known, or a new one under an id that was freed.
     for (const [id, found] of escapedGroups(pid, pid, this.table))
-      // A group found again among its descendants: the one known, or a new one under an id that was freed.
       if (!this.escaped.get(id)?.add(found)) this.escaped.set(id, new TrackedGroup(id, found, this.table));
   }
 

@@ -102,7 +102,9 @@ export class LimitWatch {
     // A usage that names no model (EvoScientist's) is no model the table lacks: nothing to say.
     else if (event.model !== undefined && !this.saidUnpriced) {
       this.saidUnpriced = true;
-      this.note(`no cost for model ${model}: the price table does not know it (said once a run, for the first model it lacks)`);
+      this.note(
+        `no cost for model ${model}: the price table does not know it (said once a run, for the first model it lacks)`,
+      );
     }
   }
 

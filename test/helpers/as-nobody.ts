@@ -16,9 +16,7 @@ const ROOT = dirname(dirname(BIN));
 export const canRunAsNobody = process.getuid?.() === 0 && existsSync(SETPRIV);
 
 /** A CLI user nobody can run, and how to run it; or why there is none. */
-export type NobodyCli =
-  | { run(args: string[]): SpawnSyncReturns<string>; remove(): void }
-  | { skip: string };
+export type NobodyCli = { run(args: string[]): SpawnSyncReturns<string>; remove(): void } | { skip: string };
 
 /**
  * The built CLI as user nobody can run it: the checkout's own when nobody

@@ -15,7 +15,7 @@ const proc = (pid: number, ppid: number, pgrp: number, startTime: number): Proce
 });
 
 /** A table the test changes as it goes, and the signals sent to group ids. */
-function world(initial: ProcessEntry[]) {
+function world(initial: ProcessEntry[] | undefined) {
   let table: ProcessEntry[] | undefined = initial;
   const sent: string[] = [];
   return {
