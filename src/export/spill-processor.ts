@@ -44,6 +44,22 @@ interface SpilledSpan {
   o?: number;
 }
 
+/** The temporary file spans wait in: where writing and reading are, and the line being read. */
+interface SpillFile {
+  path: string;
+  fd: number;
+  written: number;
+  read: number;
+  lines: number;
+  /** What was read and not yet handed on, after the last line's end. */
+  rest: Buffer;
+  /** The start of a line longer than what one read gave, in pieces. */
+  held: Buffer[];
+}
+
+const NEWLINE = 0x0a;
+const READ_CHUNK = 256 * 1024;
+
 const context = (c: SpanContext) => ({ t: c.traceId, s: c.spanId, f: c.traceFlags });
 const revived = (c: { t: string; s: string; f: number; r?: boolean }): SpanContext => ({
   traceId: c.t,
@@ -57,7 +73,7 @@ export class SpillingSpanProcessor implements SpanProcessor {
   private readonly memorySpans: number;
   private readonly batchSize: number;
   private readonly delayMs: number;
-  private file: { path: string; fd: number; written: number; read: number; lines: number; partial: string } | undefined;
+  private file: SpillFile | undefined;
   private resource: ReadableSpan["resource"] | undefined;
   private sending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -175,29 +191,48 @@ export class SpillingSpanProcessor implements SpanProcessor {
   private openFile() {
     const path = join(tempFolder(), `agentstream-spans-${process.pid}-${randomBytes(6).toString("hex")}.jsonl`);
     const fd = openSync(path, "wx+", 0o600);
-    return { path, fd, written: 0, read: 0, lines: 0, partial: "" };
+    return { path, fd, written: 0, read: 0, lines: 0, rest: Buffer.alloc(0), held: [] };
   }
 
   /** Up to `count` spans from the file, in order; the file starts over once all it held is read. */
   private readBack(count: number): ReadableSpan[] {
     const file = this.file!;
     const spans: ReadableSpan[] = [];
-    const chunk = Buffer.alloc(256 * 1024);
     while (spans.length < count && file.lines > 0) {
-      const newline = file.partial.indexOf("\n");
-      if (newline >= 0) {
-        spans.push(this.revive(JSON.parse(file.partial.slice(0, newline)) as SpilledSpan));
-        file.partial = file.partial.slice(newline + 1);
-        file.lines--;
-        continue;
-      }
-      const read = readSync(file.fd, chunk, 0, chunk.length, file.read);
-      if (read === 0) break;
-      file.read += read;
-      file.partial += chunk.subarray(0, read).toString("utf8");
+      const line = this.nextLine(file);
+      if (line === undefined) break;
+      spans.push(this.revive(JSON.parse(line) as SpilledSpan));
+      file.lines--;
     }
     if (file.lines === 0) this.removeFile();
     return spans;
+  }
+
+  /**
+   * The file's next line, read on from where the last one ended. Each byte is
+   * looked at once (a long line is held in pieces, joined when its end comes)
+   * and decoded as a whole line (a character may be split between reads).
+   */
+  private nextLine(file: SpillFile): string | undefined {
+    for (;;) {
+      const newline = file.rest.indexOf(NEWLINE);
+      if (newline >= 0) {
+        const end = file.rest.subarray(0, newline);
+        const line = file.held.length > 0 ? Buffer.concat([...file.held, end]) : end;
+        file.held = [];
+        file.rest = file.rest.subarray(newline + 1);
+        return line.toString("utf8");
+      }
+      if (file.rest.length > 0) file.held.push(file.rest);
+      const chunk = Buffer.allocUnsafe(READ_CHUNK);
+      const read = readSync(file.fd, chunk, 0, chunk.length, file.read);
+      if (read === 0) {
+        file.rest = Buffer.alloc(0);
+        return undefined;
+      }
+      file.read += read;
+      file.rest = chunk.subarray(0, read);
+    }
   }
 
   private removeFile(): void {
