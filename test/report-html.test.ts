@@ -261,13 +261,20 @@ describe("HTML report page", () => {
 describe("browser tests without Chromium", () => {
   it("skip with a notice, or fail where AGENTSTREAM_REQUIRE_BROWSER=1 (CI)", () => {
     const before = process.env.AGENTSTREAM_REQUIRE_BROWSER;
+    // The notice this test provokes is caught here: on the suite's stderr it would read as a real skip.
+    let said = "";
+    const notice = (text: string) => (said += text);
     try {
       process.env.AGENTSTREAM_REQUIRE_BROWSER = "1";
-      expect(() => browserAvailable("suite", "/nonexistent/chromium")).toThrow(
+      expect(() => browserAvailable("suite", "/nonexistent/chromium", notice)).toThrow(
         /Chromium not found at \/nonexistent\/chromium.*AGENTSTREAM_REQUIRE_BROWSER=1/,
       );
+      expect(said).toBe("");
       delete process.env.AGENTSTREAM_REQUIRE_BROWSER;
-      expect(browserAvailable("suite", "/nonexistent/chromium")).toBe(false);
+      expect(browserAvailable("suite", "/nonexistent/chromium", notice)).toBe(false);
+      expect(said).toBe(
+        "\n*** SKIPPED suite: Chromium not found at /nonexistent/chromium (apt-get install chromium) ***\n\n",
+      );
     } finally {
       if (before === undefined) delete process.env.AGENTSTREAM_REQUIRE_BROWSER;
       else process.env.AGENTSTREAM_REQUIRE_BROWSER = before;
