@@ -51,10 +51,12 @@ describe("HTML report data", () => {
       file: "research.jsonl",
       status: finished.status,
       exit_code: finished.exit_code,
-      duration_ms: finished.duration_ms,
+      // A recording whose backend (EvoScientist) states no times: no duration, not the time it took to read.
+      timing: "none",
       counts: finished.counts,
       usage: finished.usage,
     });
+    expect(run.duration_ms).toBeUndefined();
     expect(run.answer).toBe(finished.result!.text);
     expect(run.tools.map((t) => [t.name, t.status, t.lane])).toEqual([
       ["task", "succeeded", 0],
@@ -206,7 +208,7 @@ describe("HTML report page", () => {
 
   it("a bar narrower than its label keeps a minimum width and names the call and its duration in a <title>", () => {
     const events = [
-      event("run.started", { agentstream_version: "0", mode: "normalize" }),
+      event("run.started", { agentstream_version: "0", mode: "run" }),
       event("tool.started", { tool_call_id: "long", name: "bash", args: {} }, { elapsed_ms: 0 }),
       event(
         "tool.completed",
