@@ -17,9 +17,7 @@ const ACP_AGENTS = new Set(["gemini", "opencode", "copilot", "qwen"]);
 
 const only = (process.env.AGENTSTREAM_LIVE_ONLY ?? "").split(",").filter(Boolean);
 const targets = [...LIVE_TARGETS, ...ACP_ONLY_TARGETS].filter(
-  (t) =>
-    ACP_AGENTS.has(t.backend) &&
-    (only.length === 0 || only.includes(t.id) || only.includes(t.backend)),
+  (t) => ACP_AGENTS.has(t.backend) && (only.length === 0 || only.includes(t.id) || only.includes(t.backend)),
 );
 const installed = await installBackends(targets);
 await Promise.all(installed.map(captureAgent));

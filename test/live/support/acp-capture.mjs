@@ -122,7 +122,9 @@ async function drive(stream, cwd, scenario) {
       }
       const kinds = scenario.permission === "allow" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"];
       const option = params.options.find((o) => kinds.includes(o.kind));
-      return option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
+      return option
+        ? { outcome: { outcome: "selected", optionId: option.optionId } }
+        : { outcome: { outcome: "cancelled" } };
     })
     .onNotification("session/update", ({ params }) => {
       const update = params.update;
