@@ -216,15 +216,16 @@ export class AcpTranslator implements Translator {
   /**
    * tool_call and tool_call_update carry a call's fields in pieces: OpenCode's first says only the
    * tool, its input comes next; Gemini CLI sends none before its permission request. The call starts
-   * once its input is known or it runs, and completes with its final status.
+   * once it runs (or a permission request names it), with the input known by then, and completes
+   * with its final status.
    */
   private toolUpdate(update: Record<string, unknown>, native: string): Draft[] {
     const id = nonEmpty(update.toolCallId) ?? `call_${this.calls.size + 1}`;
     const call = this.call(id, update);
     const out: Draft[] = [];
     const status = asText(update.status);
-    if (!call.started && (Object.keys(call.args).length > 0 || status !== "pending"))
-      out.push(...this.startCall(id, call, native));
+    // A pending call may still lack its input (OpenCode's first says only the working directory).
+    if (!call.started && status !== "pending" && status !== "") out.push(...this.startCall(id, call, native));
     if (call.done || (status !== "completed" && status !== "failed")) return out;
     call.done = true;
     this.resultsIn = true;
@@ -255,7 +256,7 @@ export class AcpTranslator implements Translator {
     const named = toolName(fields);
     if (named !== undefined && (call.name === "tool" || !call.started)) call.name = named;
     if (isObject(fields.rawInput) && Object.keys(fields.rawInput).length > 0 && !call.started)
-      call.args = fields.rawInput;
+      call.args = { ...call.args, ...fields.rawInput };
     return call;
   }
 
@@ -299,6 +300,8 @@ export class AcpTranslator implements Translator {
   /** The prompt's response: the turn ended, and how. */
   private promptEnd(result: Record<string, unknown>, native: string): Draft[] {
     const out = this.closeAll(native);
+    // Calls announced but never run: shown, so that the run's end closes them.
+    for (const [id, call] of this.calls) if (!call.started) out.push(...this.startCall(id, call, native));
     const stopReason = asText(result.stopReason);
     const usage = this.callUsage ? undefined : promptUsage(result, this.model, this.costUsd);
     if (usage) {
