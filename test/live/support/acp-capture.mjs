@@ -60,12 +60,18 @@ const TURN_LIMIT_MS = 4 * 60_000;
 const LINGER_MS = 1500;
 const EXIT_GRACE_MS = 10_000;
 
-/** Run `target` (an installed agent) on an ACP scenario; resolves with what it wrote and how it ended. */
-export function runAcp(target, name) {
+/**
+ * Run `target` (an installed agent) on an ACP scenario; resolves with what it wrote and how it ended.
+ * `straceTo`: run it under `strace -f -e trace=connect` writing there (to check it stays on 127.0.0.1).
+ */
+export function runAcp(target, name, { straceTo } = {}) {
   const scenario = ACP_SCENARIOS[name];
   return withScenarioHome(target.backend, scenario.model, async (home, server) => {
     const args = ACP_ARGS[target.backend];
-    const child = spawn(target.executable, args, {
+    const [file, argv] = straceTo
+      ? ["strace", ["-f", "-e", "trace=connect", "-o", straceTo, target.executable, ...args]]
+      : [target.executable, args];
+    const child = spawn(file, argv, {
       cwd: home.cwd,
       env: home.env,
       stdio: ["pipe", "pipe", "pipe"],
