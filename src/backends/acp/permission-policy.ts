@@ -8,14 +8,14 @@ import type { ApprovalsMode, PortableTool } from "../definition.js";
  * `search` is a search of files. delete, move, search, think, switch_mode and other have no portable
  * name: a call of those kinds falls to the default.
  */
-export const ACP_KINDS: Readonly<Record<PortableTool, string | undefined>> = {
-  shell: "execute",
-  read: "read",
-  write: "edit",
-  edit: "edit",
-  web_fetch: "fetch",
-  web_search: undefined,
-};
+export const ACP_KINDS: ReadonlyMap<PortableTool, string | undefined> = new Map<PortableTool, string | undefined>([
+  ["shell", "execute"],
+  ["read", "read"],
+  ["write", "edit"],
+  ["edit", "edit"],
+  ["web_fetch", "fetch"],
+  ["web_search", undefined],
+]);
 
 /** One rule: a portable name as an ACP kind, with the prefix its argument must start with, if any. */
 interface Rule {
@@ -58,12 +58,12 @@ export function acpPolicy(
 function parseRule(given: string): Rule {
   const match = RULE.exec(given);
   const name = match?.[1] as PortableTool | undefined;
-  if (!match || name === undefined || !(name in ACP_KINDS))
+  if (!match || name === undefined || !ACP_KINDS.has(name))
     throw new UsageError(
       `--allow-tool/--deny-tool ${JSON.stringify(given)}: not a portable tool name`,
-      `one of ${Object.keys(ACP_KINDS).join(", ")}, optionally NAME(PREFIX)`,
+      `one of ${[...ACP_KINDS.keys()].join(", ")}, optionally NAME(PREFIX)`,
     );
-  const kind = ACP_KINDS[name];
+  const kind = ACP_KINDS.get(name);
   if (kind === undefined)
     throw new UsageError(
       `--allow-tool/--deny-tool ${name}: ACP has no kind for it`,
