@@ -28,8 +28,7 @@ interface Call {
   name: string;
   args: Record<string, unknown>;
   started: boolean;
-  done: boolean;
-  /** A permission request named it, and it did not run to completion after (rejected, cancelled, or still waiting). */
+  /** A permission request named it. */
   asked: boolean;
 }
 
@@ -60,7 +59,11 @@ export class AcpTranslator implements Translator {
   private thought: Open | undefined;
   /** The last message's text, null once a tool call came after it. */
   private answer: string | null = null;
+  /** Calls not finished yet, by id. */
   private readonly calls = new Map<string, Call>();
+  private unnamedCalls = 0;
+  /** A call failed after a permission request named it: in a cancelled turn, the approval it waits for. */
+  private failedAfterAsking = false;
   private outcome: Outcome | undefined;
   /** An error told in message text (Copilot CLI): the run failed, whatever the turn's stop reason. */
   private textFailure: ErrorInfo | undefined;
@@ -220,17 +223,18 @@ export class AcpTranslator implements Translator {
    * with its final status.
    */
   private toolUpdate(update: Record<string, unknown>, native: string): Draft[] {
-    const id = nonEmpty(update.toolCallId) ?? `call_${this.calls.size + 1}`;
+    const id = nonEmpty(update.toolCallId) ?? `call_${++this.unnamedCalls}`;
     const call = this.call(id, update);
     const out: Draft[] = [];
     const status = asText(update.status);
     // A pending call may still lack its input (OpenCode's first says only the working directory).
     if (!call.started && status !== "pending" && status !== "") out.push(...this.startCall(id, call, native));
-    if (call.done || (status !== "completed" && status !== "failed")) return out;
-    call.done = true;
+    if (status !== "completed" && status !== "failed") return out;
+    // Finished calls are not kept (a stream may hold many thousands).
+    this.calls.delete(id);
     this.resultsIn = true;
-    // A call that ran was allowed; one that failed after its request may have been refused.
-    if (status === "completed") call.asked = false;
+    // A call that failed after its permission request may have been refused (or the request cancelled).
+    if (status === "failed" && call.asked) this.failedAfterAsking = true;
     out.push(
       draft(
         "tool.completed",
@@ -250,7 +254,7 @@ export class AcpTranslator implements Translator {
   private call(id: string, fields: Record<string, unknown>): Call {
     let call = this.calls.get(id);
     if (!call) {
-      call = { name: "tool", args: {}, started: false, done: false, asked: false };
+      call = { name: "tool", args: {}, started: false, asked: false };
       this.calls.set(id, call);
     }
     const named = toolName(fields);
@@ -273,7 +277,7 @@ export class AcpTranslator implements Translator {
   private permission(e: NativeEvent): Draft[] {
     const params = objectOrEmpty(e.params);
     const toolCall = objectOrEmpty(params.toolCall);
-    const id = nonEmpty(toolCall.toolCallId) ?? `call_${this.calls.size + 1}`;
+    const id = nonEmpty(toolCall.toolCallId) ?? `call_${++this.unnamedCalls}`;
     const native = e.type;
     const call = this.call(id, toolCall);
     // Gemini CLI: the request is the first sight of the call.
@@ -325,7 +329,8 @@ export class AcpTranslator implements Translator {
       case "cancelled":
         // Cancelled after a permission request whose call never ran: it needs an approval (the client had no
         // rule for it; agents mark the call failed once the request is answered cancelled).
-        if ([...this.calls.values()].some((c) => c.asked)) return { status: "needs_input", resultText: answer };
+        if (this.failedAfterAsking || [...this.calls.values()].some((c) => c.asked))
+          return { status: "needs_input", resultText: answer };
         return {
           status: "cancelled",
           error: { code: "cancelled", message: "the turn was cancelled (session/cancel)", retryable: false },
