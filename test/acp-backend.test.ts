@@ -54,7 +54,7 @@ describe("acp translator", () => {
   });
 
   it("usage from the prompt's response, from Gemini's _meta.quota, or per call (Qwen), never counted twice", () => {
-    const usage = (events: Record<string, unknown>[]) => events.at(-1)!.usage;
+    const usage = (events: readonly object[]) => (events.at(-1) as { usage?: unknown }).usage;
     const prompt = finished([INIT, SESSION, chunk("a"), endTurn({ usage: { inputTokens: 10, outputTokens: 2 } })]);
     expect(usage(prompt.events)).toMatchObject({ input_tokens: 10, output_tokens: 2 });
     const quota = { _meta: { quota: { token_count: { input_tokens: 7, output_tokens: 3 } } } };
