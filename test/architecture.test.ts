@@ -21,8 +21,12 @@ const RANK: Record<string, number> = {
   export: 2,
   backends: 3,
   output: 3,
-  library: 4,
+  app: 4,
+  lib: 5,
   cli: 5,
+  // src/index.ts, the library's exports; src/version.ts imports nothing and is read by any layer.
+  index: 6,
+  version: 0,
 };
 
 function sourceFiles(dir: string): string[] {
@@ -33,10 +37,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The layer a file belongs to: its first folder under src/ (files at the top are the library's entry). */
+/** The layer a file belongs to: its first folder under src/, or a file at the top by its name. */
 function layerOf(file: string): string {
   const parts = relative(SRC, file).split("/");
-  return parts.length === 1 ? "library" : parts[0]!;
+  return parts.length === 1 ? parts[0]!.replace(/\.ts$/, "") : parts[0]!;
 }
 
 function importsOf(file: string): string[] {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CanonicalEvent } from "../canonical/events.js";
-import { planRun, superviseRun } from "../agent-run.js";
+import { planRun, superviseRun } from "../app/agent-run.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";

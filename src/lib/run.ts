@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { planRun, superviseRun, type AgentRequest } from "./agent-run.js";
-import type { BackendName } from "./backends/registry.js";
-import type { CanonicalEvent } from "./canonical/events.js";
-import { systemClock, type Clock } from "./core/clock.js";
-import { EventQueue } from "./core/event-queue.js";
-import type { RunOutcome } from "./core/outcome.js";
-import { openOtlpSink } from "./output/otlp-sink.js";
-import { OutputPipeline } from "./output/pipeline.js";
-import { checkLimits, type RunLimits } from "./run/limits.js";
-import { passable } from "./run/prompt.js";
-import { asLibraryError, checkRunOptions } from "./library-options.js";
-import { VERSION } from "./version.js";
+import { planRun, superviseRun, type AgentRequest } from "../app/agent-run.js";
+import type { BackendName } from "../backends/registry.js";
+import type { CanonicalEvent } from "../canonical/events.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import { EventQueue } from "../core/event-queue.js";
+import type { RunOutcome } from "../core/outcome.js";
+import { openOtlpSink } from "../output/otlp-sink.js";
+import { OutputPipeline } from "../output/pipeline.js";
+import { checkLimits, type RunLimits } from "../run/limits.js";
+import { passable } from "../run/prompt.js";
+import { asLibraryError, checkRunOptions } from "./options.js";
+import { VERSION } from "../version.js";
 
 export interface RunOptions extends Omit<AgentRequest, "backend" | "limits">, RunLimits {
   /** Required, unless continueFrom names a recorded stream (whose backend it then must be). */

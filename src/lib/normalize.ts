@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import type { CanonicalEvent } from "./canonical/events.js";
-import { systemClock, type Clock } from "./core/clock.js";
-import { UsageError } from "./core/errors.js";
-import type { RunOutcome } from "./core/outcome.js";
-import { TRANSLATORS, type BackendName } from "./backends/registry.js";
-import type { StreamEndFacts } from "./core/translator.js";
-import { OutputPipeline } from "./output/pipeline.js";
-import { runRedactor } from "./run/redact.js";
-import { VERSION } from "./version.js";
+import type { CanonicalEvent } from "../canonical/events.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import { UsageError } from "../core/errors.js";
+import type { RunOutcome } from "../core/outcome.js";
+import { TRANSLATORS, type BackendName } from "../backends/registry.js";
+import type { StreamEndFacts } from "../core/translator.js";
+import { OutputPipeline } from "../output/pipeline.js";
+import { runRedactor } from "../run/redact.js";
+import { VERSION } from "../version.js";
 
 export interface NormalizeOptions {
   /** The protocol of the input; "auto" (default) detects it from the first event. */
