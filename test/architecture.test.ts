@@ -79,7 +79,7 @@ describe("architecture", () => {
 
 describe("one pipeline for every output", () => {
   const files = sourceFiles(SRC);
-  const PIPELINE = join(SRC, "output/pipeline.ts");
+  const SESSION = join(SRC, "app/session.ts");
   const SINK_MODULES = ["stdout-sink", "cli-sinks", "answer-file", "report-sink", "otlp-sink"].map((name) =>
     join(SRC, `output/${name}.ts`),
   );
@@ -89,11 +89,16 @@ describe("one pipeline for every output", () => {
     expect(building.map((f) => relative(SRC, f))).toEqual(["output/pipeline.ts"]);
   });
 
-  it("a file that opens a sink hands it to an OutputPipeline (the one place that redacts and fans out)", () => {
+  it("only src/app/session.ts builds an OutputPipeline: every run and normalization is composed there", () => {
+    const building = files.filter((f) => /new OutputPipeline\(/.test(readFileSync(f, "utf8")));
+    expect(building.map((f) => relative(SRC, f))).toEqual(["app/session.ts"]);
+  });
+
+  it("a file that opens a sink hands it to the session (the one place that redacts and fans out)", () => {
     const wrong = files
       .filter((f) => !f.startsWith(join(SRC, "output/")))
       .filter((f) => importsOf(f).some((target) => SINK_MODULES.includes(target)))
-      .filter((f) => !importsOf(f).includes(PIPELINE) || !/new OutputPipeline\(/.test(readFileSync(f, "utf8")));
+      .filter((f) => !importsOf(f).includes(SESSION));
     expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
   });
 
