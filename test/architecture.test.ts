@@ -102,6 +102,14 @@ describe("one pipeline for every output", () => {
     expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
   });
 
+  it("src/export/ holds no redactor: the events it is given were redacted by the pipeline", () => {
+    const REDACTION = [join(SRC, "core/redactor.ts"), join(SRC, "run/redact.ts")];
+    const wrong = files
+      .filter((f) => f.startsWith(join(SRC, "export/")))
+      .filter((f) => /\bRedactor\b|\bredact/i.test(readFileSync(f, "utf8")) || importsOf(f).some((t) => REDACTION.includes(t)));
+    expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
   it("no sink module calls another sink, nor redacts: events reach sinks only through OutputPipeline.event", () => {
     const wrong = SINK_MODULES.filter((f) => /\.(?:value|jsonLine)\(|\bsinks?\.event\(/.test(readFileSync(f, "utf8")));
     expect(wrong.map((f) => relative(SRC, f))).toEqual([]);

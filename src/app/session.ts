@@ -253,3 +253,22 @@ export async function ending<End>(session: Session<End>): Promise<End> {
     if (next.done) return next.value;
   }
 }
+
+/**
+ * A recorded canonical stream handed on (export otlp FILE): each event redacted once, as a run's are, then to
+ * the sinks. Reading waits while one of `waitFor` is busy; a read error is thrown to the caller.
+ */
+export async function replay(
+  events: AsyncIterable<CanonicalEvent>,
+  host: Pick<Host, "sinks" | "warn"> & { redactor: Redactor; waitFor?: { readonly busy: boolean; drained(): Promise<void> }[] },
+): Promise<void> {
+  const output = new OutputPipeline(host.redactor, host.sinks, host.warn);
+  try {
+    for await (const event of events) {
+      output.event(event);
+      for (const other of host.waitFor ?? []) if (other.busy) await other.drained();
+    }
+  } finally {
+    await output.end();
+  }
+}
