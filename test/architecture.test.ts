@@ -69,6 +69,36 @@ describe("architecture", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("no import cycle anywhere in src/, type-only and dynamic imports included", () => {
+    const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => files.includes(target))]));
+    const done = new Set<string>();
+    const path: string[] = [];
+    const cycles: string[] = [];
+    // Depth first: an import of a file still on the path closes a cycle.
+    const visit = (file: string): void => {
+      path.push(file);
+      for (const target of graph.get(file)!) {
+        const at = path.indexOf(target);
+        if (at >= 0) cycles.push([...path.slice(at), target].map((f) => relative(SRC, f)).join(" -> "));
+        else if (!done.has(target)) visit(target);
+      }
+      path.pop();
+      done.add(file);
+    };
+    for (const file of files) if (!done.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it("src/ holds only index.ts and version.ts at its top", () => {
+    const top = files.filter((f) => layerOf(f) === relative(SRC, f).replace(/\.ts$/, ""));
+    expect(top.map((f) => relative(SRC, f)).sort()).toEqual(["index.ts", "version.ts"]);
+  });
+
+  it("src/core/ casts nothing through unknown (as unknown as)", () => {
+    const casting = files.filter((f) => layerOf(f) === "core" && /\bas unknown as\b/.test(readFileSync(f, "utf8")));
+    expect(casting.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
   it("only src/backends/ names a backend", () => {
     const names = BACKENDS.map((b) => b.name);
     const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);
