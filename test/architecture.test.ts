@@ -136,7 +136,10 @@ describe("one pipeline for every output", () => {
     const REDACTION = [join(SRC, "core/redactor.ts"), join(SRC, "run/redact.ts")];
     const wrong = files
       .filter((f) => f.startsWith(join(SRC, "export/")))
-      .filter((f) => /\bRedactor\b|\bredact/i.test(readFileSync(f, "utf8")) || importsOf(f).some((t) => REDACTION.includes(t)));
+      .filter(
+        (f) =>
+          /\bRedactor\b|\bredact/i.test(readFileSync(f, "utf8")) || importsOf(f).some((t) => REDACTION.includes(t)),
+      );
     expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
   });
 

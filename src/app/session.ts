@@ -260,7 +260,10 @@ export async function ending<End>(session: Session<End>): Promise<End> {
  */
 export async function replay(
   events: AsyncIterable<CanonicalEvent>,
-  host: Pick<Host, "sinks" | "warn"> & { redactor: Redactor; waitFor?: { readonly busy: boolean; drained(): Promise<void> }[] },
+  host: Pick<Host, "sinks" | "warn"> & {
+    redactor: Redactor;
+    waitFor?: { readonly busy: boolean; drained(): Promise<void> }[];
+  },
 ): Promise<void> {
   const output = new OutputPipeline(host.redactor, host.sinks, host.warn);
   try {

@@ -384,8 +384,7 @@ export class RunTrace {
       [ATTR_GEN_AI_AGENT_ID]: event.instance_id,
     };
     if (event.tool_call_id !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = event.tool_call_id;
-    if (this.options.content && event.description)
-      attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = event.description;
+    if (this.options.content && event.description) attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = event.description;
     const span = this.options.tracer.startSpan(
       `invoke_agent ${event.name}`,
       { kind: SpanKind.INTERNAL, startTime: hr(at), attributes },

@@ -69,7 +69,8 @@ export async function* normalizeStream(
   try {
     const end = yield* session.events;
     // Without an output there is no stdout to close.
-    if (end.kind !== "finished") throw new Error("agentstream normalizeStream(): the stream ended without run.finished");
+    if (end.kind !== "finished")
+      throw new Error("agentstream normalizeStream(): the stream ended without run.finished");
     return end.outcome;
   } finally {
     await session.end();
