@@ -124,6 +124,13 @@ describe("one pipeline for every output", () => {
     expect(building.map((f) => relative(SRC, f))).toEqual(["app/session.ts"]);
   });
 
+  it("only src/app/session.ts starts a supervised run: a run's RunIo is filled in one place", () => {
+    const starting = files.filter((f) =>
+      /\bsuperviseRun\(/.test(readFileSync(f, "utf8").replace(/export function superviseRun\(/, "")),
+    );
+    expect(starting.map((f) => relative(SRC, f))).toEqual(["app/session.ts"]);
+  });
+
   it("a file that opens a sink hands it to the session (the one place that redacts and fans out)", () => {
     const wrong = files
       .filter((f) => !f.startsWith(join(SRC, "output/")))
