@@ -64,6 +64,8 @@ export interface RunHost extends Host {
   onStatus(text: string): void;
   /** A note for the user (a cost that cannot be known), said once. */
   onNote?(text: string): void;
+  /** Something that went wrong beside the run (its usage file not read, its temporary folder not removed): never its outcome. */
+  onWarning(text: string): void;
   /** Stop on SIGINT/SIGTERM/SIGHUP to this process (the CLI); the library leaves them to its caller. */
   processSignals: boolean;
   earlyStop?: EarlyStop;
@@ -106,6 +108,7 @@ export function startRun(spec: RunSpec, host: RunHost): RunSession {
     onTranslatorBug: host.onTranslatorBug,
     limits: spec.limits,
     onNote: host.onNote,
+    onWarning: host.onWarning,
     processSignals: host.processSignals,
     earlyStop: host.earlyStop,
     abortSignal: host.abortSignal,

@@ -123,6 +123,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     onStatus: (text) => renderer.status(text),
     onTranslatorBug: (message) => renderer.message(message),
     onNote: opts.quiet ? undefined : (text) => renderer.message(text),
+    onWarning: (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,
   });
