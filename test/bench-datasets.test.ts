@@ -3,9 +3,11 @@
 // issue 19's stream of EvoScientist calls without ids is what the bench says
 // it is, and agentstream pairs every call with its result.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
 
@@ -14,6 +16,10 @@ interface Stream {
   bytes: number;
   lines: number;
 }
+// The streams are generated into a folder of this file's own, removed after it: npm test leaves no .cache/bench/.
+const DATASETS_DIR = mkdtempSync(join(tmpdir(), "agentstream-bench-datasets-"));
+process.env.AGENTSTREAM_BENCH_CACHE_DIR = DATASETS_DIR;
+afterAll(() => rmSync(DATASETS_DIR, { recursive: true, force: true }));
 const { emptyIdStream, nativeStream } = (await import(new URL("./bench/datasets.mjs", import.meta.url).href)) as {
   emptyIdStream: (calls: number, log: (message: string) => void) => Promise<Stream>;
   nativeStream: (protocol: string, megabytes: number, log: (message: string) => void) => Promise<Stream>;

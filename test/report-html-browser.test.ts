@@ -1,7 +1,9 @@
 // The HTML report in real headless Chromium (Debian's): each backend's example
 // and a generated 10,000-event run open from file://, and the rendered DOM
-// shows what the events say. Pages and screenshots stay in test/output/.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+// shows what the events say. Pages and screenshots go to a temporary folder removed
+// afterwards, or stay in test/output/ with AGENTSTREAM_KEEP_TEST_OUTPUT=1 (to look at them).
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +12,13 @@ import { browserAvailable, launchBrowser, type Browser, type OpenedPage } from "
 import { htmlReport, readEvents } from "./support/html-report.js";
 
 const EXAMPLES_DIR = fileURLToPath(new URL("../examples/", import.meta.url));
-const OUT = fileURLToPath(new URL("./output/report-html/", import.meta.url));
+const KEEP_OUTPUT = process.env.AGENTSTREAM_KEEP_TEST_OUTPUT === "1";
+const OUT = KEEP_OUTPUT
+  ? fileURLToPath(new URL("./output/report-html/", import.meta.url))
+  : mkdtempSync(join(tmpdir(), "agentstream-report-html-"));
+afterAll(() => {
+  if (!KEEP_OUTPUT) rmSync(OUT, { recursive: true, force: true });
+});
 const { longRun } = (await import(new URL("./bench/long-run.mjs", import.meta.url).href)) as {
   longRun: (events: number) => CanonicalEvent[];
 };

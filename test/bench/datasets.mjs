@@ -19,7 +19,10 @@ import { fileURLToPath } from "node:url";
 
 const GENERATOR = fileURLToPath(new URL("../fixtures/generate-stream.mjs", import.meta.url));
 const streamModule = (protocol) => fileURLToPath(new URL(`../fixtures/streams/${protocol}.mjs`, import.meta.url));
-export const CACHE_DIR = fileURLToPath(new URL("../../.cache/bench/", import.meta.url));
+// AGENTSTREAM_BENCH_CACHE_DIR moves it (the test suite uses a temporary one, so npm test leaves none behind).
+export const CACHE_DIR = process.env.AGENTSTREAM_BENCH_CACHE_DIR
+  ? `${process.env.AGENTSTREAM_BENCH_CACHE_DIR.replace(/\/$/, "")}/`
+  : fileURLToPath(new URL("../../.cache/bench/", import.meta.url));
 
 /** The generator and the protocol's own module: a change to another protocol's lines keeps this one's stream. */
 function generatorHash(protocol) {
