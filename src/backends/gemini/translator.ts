@@ -202,7 +202,8 @@ export class GeminiTranslator implements Translator {
       return out;
     }
     const error = objectOrEmpty(e.error);
-    const message = asText(error.message) || "the run failed";
+    // Its error is an object with a message; where a recording has the text alone, that is the message.
+    const message = nonEmpty(error.message) ?? nonEmpty(e.error) ?? "the run failed";
     if (error.type === "FatalCancellationError") {
       this.outcome = { status: "cancelled", error: { code: "cancelled", message, retryable: false }, resultText: null };
       return out;

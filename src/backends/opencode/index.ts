@@ -1,4 +1,5 @@
 import type { BackendDefinition, PermissionRequest } from "../definition.js";
+import { isObject } from "../../core/fields.js";
 import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
 
@@ -18,9 +19,11 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
   nativeCatalog: OPENCODE_CATALOG,
   // Its part types, in snake case, are its alone.
   nativeTypes: new Set(["step_start", "step_finish", "tool_use"]),
-  // Every line carries the session id (ses_...) and its time in epoch milliseconds: a stream of one error line is OpenCode's, not EvoScientist's.
+  // Every line carries the session id (ses_...) and its time in epoch milliseconds: a stream of one error line is OpenCode's, not
+  // EvoScientist's. Its error line, even stripped of those, holds an error object (EvoScientist's, Codex's and Gemini CLI's a message).
   claims: (event) =>
-    typeof event.sessionID === "string" && event.sessionID.startsWith("ses_") && typeof event.timestamp === "number",
+    (typeof event.sessionID === "string" && event.sessionID.startsWith("ses_") && typeof event.timestamp === "number") ||
+    (event.type === "error" && isObject(event.error)),
   flags: { model: "--model (PROVIDER/MODEL, as OpenCode names models)", workdir: "--dir" },
   refusalHints: {
     provider: "OpenCode names the provider in the model: --model PROVIDER/MODEL",
