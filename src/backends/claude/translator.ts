@@ -277,7 +277,12 @@ export class ClaudeTranslator implements Translator {
       if (index === 0 && this.blocks.size > MESSAGES_KEPT) this.blocks.delete(this.blocks.keys().next().value!);
       const id = blockId(apiId, index);
       if (block.type === "text") {
-        const text = asText(block.text);
+        // A text block without its text is kept with the line, as data: it is no answer, and it takes none away.
+        if (typeof block.text !== "string") {
+          unknown = true;
+          continue;
+        }
+        const text = block.text;
         if (!agent.agent) {
           this.lastText = this.continuing && this.lastText !== null ? this.lastText + text : text;
           this.continuing = false;

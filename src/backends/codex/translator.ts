@@ -125,8 +125,9 @@ export class CodexTranslator implements Translator {
     if (TOOL_ITEMS.has(type)) return this.tool(e.type, id, type, item, native);
     switch (type) {
       case "agent_message": {
-        if (e.type !== "item.completed") return [passThrough(e)];
-        const text = asText(item.text);
+        // A message without its text (a malformed line) is kept as data: it is no answer, and it takes none away.
+        if (e.type !== "item.completed" || typeof item.text !== "string") return [passThrough(e)];
+        const text = item.text;
         this.answer = text;
         if (item.phase === "final_answer") this.finalAnswer = text;
         return [draft("message.completed", { message_id: id, text }, { native })];

@@ -151,8 +151,9 @@ export class GeminiTranslator implements Translator {
   private message(e: NativeEvent): Draft[] {
     // The prompt, echoed: already the caller's.
     if (e.role === "user") return [];
-    if (e.role !== "assistant") return [passThrough(e)];
-    const text = asText(e.content);
+    // A message without its text (a malformed line) is kept as data: it is no answer, and it takes none away.
+    if (e.role !== "assistant" || typeof e.content !== "string") return [passThrough(e)];
+    const text = e.content;
     const out = this.modelSpeaks();
     this.open ??= { id: `msg_${++this.messageCount}`, text: "" };
     this.open.text += text;
