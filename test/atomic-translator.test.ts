@@ -131,7 +131,11 @@ describe("atomic translator: endings", () => {
   // Issue 37: shapes from other projects' recordings (adapter tests) that leave message_end out.
   it("an answer that comes only on turn_end, then agent_end: succeeded with it, once", () => {
     const { finished, of } = fixture("pi-turn-end-answer");
-    expect(finished).toMatchObject({ status: "succeeded", exit_code: 0, result: { text: "The answer came on turn_end." } });
+    expect(finished).toMatchObject({
+      status: "succeeded",
+      exit_code: 0,
+      result: { text: "The answer came on turn_end." },
+    });
     expect(of("message.completed")).toHaveLength(1);
     // With its message_end too, turn_end repeats it: still one message.
     const message = { role: "assistant", content: [{ type: "text", text: "Once." }], stopReason: "stop" };

@@ -22,7 +22,9 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
   // Every line carries the session id (ses_...) and its time in epoch milliseconds: a stream of one error line is OpenCode's, not
   // EvoScientist's. Its error line, even stripped of those, holds an error object (EvoScientist's, Codex's and Gemini CLI's a message).
   claims: (event) =>
-    (typeof event.sessionID === "string" && event.sessionID.startsWith("ses_") && typeof event.timestamp === "number") ||
+    (typeof event.sessionID === "string" &&
+      event.sessionID.startsWith("ses_") &&
+      typeof event.timestamp === "number") ||
     (event.type === "error" && isObject(event.error)),
   flags: { model: "--model (PROVIDER/MODEL, as OpenCode names models)", workdir: "--dir" },
   refusalHints: {

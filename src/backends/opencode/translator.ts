@@ -197,7 +197,10 @@ export class OpencodeTranslator implements Translator {
     const name = nonEmpty(error.name) ?? "";
     // OpenCode's NamedError keeps its text in data.message; an error serialized otherwise has its own message, or is one.
     const message =
-      nonEmpty(data.message) ?? nonEmpty(error.message) ?? nonEmpty(e.error) ?? (name || "the backend reported an error");
+      nonEmpty(data.message) ??
+      nonEmpty(error.message) ??
+      nonEmpty(e.error) ??
+      (name || "the backend reported an error");
     const c = classify(name, data, message);
     // Only the first error is the run's; OpenCode writes one per session.error.
     this.error ??= { code: c.code, message, retryable: c.retryable };
