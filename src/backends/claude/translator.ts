@@ -6,6 +6,7 @@ import {
   cappedMs,
   count,
   defined,
+  errorMessage,
   isObject,
   nonEmpty,
   objectOrEmpty,
@@ -464,7 +465,7 @@ export class ClaudeTranslator implements Translator {
       strings(e.errors)
         .filter((s) => s !== "")
         .join("; ") ||
-      errorText(e.error) ||
+      errorMessage(e.error) ||
       nonEmpty(e.result) ||
       `the run failed (${subtype || "error"}${reason ? `, ${reason}` : ""})`;
     // A limit the caller set (--max-turns, --max-budget-usd) stopped a run that was not done.
@@ -621,10 +622,6 @@ function serverResultText(content: unknown): string {
 }
 
 /** A result's own `error`: a string, or an object with a message. */
-function errorText(error: unknown): string | undefined {
-  return isObject(error) ? nonEmpty(error.message) : nonEmpty(error);
-}
-
 /**
  * Classify an API failure by its HTTP status (api_error_status), then its wording,
  * then the SDK's error kind (rate_limit, authentication_failed, ...).

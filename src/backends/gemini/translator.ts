@@ -1,6 +1,15 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
-import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import {
+  asText,
+  count,
+  defined,
+  errorMessage,
+  isObject,
+  nativeTime as timeOf,
+  nonEmpty,
+  objectOrEmpty,
+} from "../../core/fields.js";
 import {
   draft,
   passThrough,
@@ -204,7 +213,7 @@ export class GeminiTranslator implements Translator {
     }
     const error = objectOrEmpty(e.error);
     // Its error is an object with a message; where a recording has the text alone, that is the message.
-    const message = nonEmpty(error.message) ?? nonEmpty(e.error) ?? "the run failed";
+    const message = errorMessage(e.error) ?? "the run failed";
     if (error.type === "FatalCancellationError") {
       this.outcome = { status: "cancelled", error: { code: "cancelled", message, retryable: false }, resultText: null };
       return out;

@@ -5,6 +5,7 @@ import {
   asText,
   count,
   defined,
+  errorMessage,
   isObject,
   nativeTime as timeOf,
   nonEmpty,
@@ -196,11 +197,7 @@ export class OpencodeTranslator implements Translator {
     const data = objectOrEmpty(error.data);
     const name = nonEmpty(error.name) ?? "";
     // OpenCode's NamedError keeps its text in data.message; an error serialized otherwise has its own message, or is one.
-    const message =
-      nonEmpty(data.message) ??
-      nonEmpty(error.message) ??
-      nonEmpty(e.error) ??
-      (name || "the backend reported an error");
+    const message = nonEmpty(data.message) ?? errorMessage(e.error) ?? (name || "the backend reported an error");
     const c = classify(name, data, message);
     // Only the first error is the run's; OpenCode writes one per session.error.
     this.error ??= { code: c.code, message, retryable: c.retryable };
