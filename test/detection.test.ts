@@ -193,11 +193,22 @@ describe("auto-detection by content", () => {
       ['{"type":"error","severity":"error","message":"Maximum session turns exceeded"}', "gemini"],
       ['{"type":"result","subtype":"error_during_execution","is_error":true}', "claude"],
       ['{"type":"error","error":{"message":"model unavailable"}}', "opencode"],
+      ['{"type":"done","reason":"idle","rejected":[]}', "opencode"],
+      [
+        '{"type":"abort","data":{"reason":"user_initiated"},"id":"a1","timestamp":"2026-12-05T01:00:00.000Z"}',
+        "copilot",
+      ],
     ];
     for (const [stream, backend] of lone)
       expect(started(translate(stream).events), stream).toMatchObject({ backend, detection: "detected" });
-    // A result of none of these shapes decides nothing.
+    // A result of none of these shapes decides nothing; EvoScientist's done is still its own.
     expect(started(translate('{"type":"result"}').events)).toMatchObject({ detection: "guessed" });
+    expect(started(translate('{"type":"done","response":"hi","content":"hi"}').events)).toMatchObject({
+      backend: "evosci",
+      detection: "detected",
+    });
+    // An OpenCode done line alone is no success read as EvoScientist's: OpenCode's, no step made.
+    expect(translate('{"type":"done","reason":"idle","rejected":[]}').outcome).toMatchObject({ status: "failed" });
   });
 
   it("normalize reads a failed Copilot CLI run as Copilot's, with no 'not a native stream' hint, and its 400 as the provider's", async () => {

@@ -1,3 +1,4 @@
+import { isObject } from "../../core/fields.js";
 import type { BackendDefinition } from "../definition.js";
 import { CopilotTranslator } from "./translator.js";
 import { COPILOT_CATALOG } from "./native-catalog.js";
@@ -22,8 +23,10 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
   // them (Codex's dotted types are thread.*, turn.* and item.*). A failed run may show only session.error.
   nativeTypes: new Set(Object.keys(COPILOT_CATALOG).filter((type) => type.includes("."))),
   // Its result line, the one without a session event's shape, is the only `result` with a numeric exitCode
-  // (Claude Code's has a subtype, Gemini CLI's a status): a stream cut down to it is still Copilot CLI's.
-  claims: (event) => event.type === "result" && typeof event.exitCode === "number",
+  // (Claude Code's has a subtype, Gemini CLI's a status), and its abort a session event's data object: a
+  // stream cut down to either is still Copilot CLI's.
+  claims: (event) =>
+    (event.type === "result" && typeof event.exitCode === "number") || (event.type === "abort" && isObject(event.data)),
   flags: { model: "--model", workdir: "-C" },
   refusalHints: {
     provider:
