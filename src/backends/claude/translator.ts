@@ -621,7 +621,6 @@ function serverResultText(content: unknown): string {
     .join("\n");
 }
 
-/** A result's own `error`: a string, or an object with a message. */
 /**
  * Classify an API failure by its HTTP status (api_error_status), then its wording,
  * then the SDK's error kind (rate_limit, authentication_failed, ...).
