@@ -11,7 +11,10 @@ import type { RunOutcome } from "./core/outcome.js";
 import type { Redactor } from "./core/redactor.js";
 import type { OutputPipeline } from "./output/pipeline.js";
 import { readContinuation } from "./run/continue-from.js";
+import { checkPassable } from "./core/argv-value.js";
 import { UsageError } from "./core/errors.js";
+import { fileErrorReason } from "./core/file-errors.js";
+import { tempFolderError } from "./core/temp-folder.js";
 import { findExecutable, type ExecutableLookup } from "./run/executable.js";
 import { checkLimitsWatchable, watchLimits, type RunLimits } from "./run/limits.js";
 import type { Drainable } from "./run/pipe-throttle.js";
@@ -20,7 +23,8 @@ import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js"
 import { NO_STOPS, type EarlyStop, type StopWatch } from "./run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "./run/supervisor.js";
 import { planRulesFile, type RulesFile } from "./run/rules-file.js";
-import { createUsageFile, type UsageFile } from "./run/usage-file.js";
+import { RunFiles } from "./run/run-files.js";
+import { planUsageFile, type UsageFile } from "./run/usage-file.js";
 import { VERSION } from "./version.js";
 
 /** What to run: the backend, the prompt and the backend's own options. */
@@ -59,9 +63,11 @@ export interface RunPlan {
   command: string[];
   /** Hides what the backend was given as a secret, in everything written. */
   redactor: Redactor;
-  /** Where the backend writes its usage (a backend with `writesUsageFile`): read at the end, then removed. */
+  /** The run's own temporary folder, holding the files below: made at the start, removed when the run ends. */
+  files?: RunFiles;
+  /** Where the backend writes its usage (a backend with `writesUsageFile`): read once it exited. */
   usageFile?: UsageFile;
-  /** The rules file the backend reads its permissions from (Gemini CLI's policy): written at the start, removed after the run. */
+  /** The rules file the backend reads its permissions from (Gemini CLI's policy): written at the start. */
   rulesFile?: RulesFile;
   /** The session it continues (run.started.resumed_from). */
   resumedFrom?: string;
@@ -95,6 +101,9 @@ export async function planRun(
   probing: { graceMs: number; stops?: StopWatch },
 ): Promise<RunPlan> {
   const continued = await continuing(request);
+  // Only the library can be given these with a NUL byte (a command line cannot hold one).
+  if (request.bin !== undefined) checkPassable("--bin", request.bin);
+  if (request.cwd !== undefined) checkPassable("--cwd", request.cwd);
   const definition = backendNamed(continued.backend);
   const callerEnv = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
@@ -127,10 +136,13 @@ export async function planRun(
         })
       : false,
   };
-  const usageFile = definition.writesUsageFile && executable.found ? createUsageFile() : undefined;
-  if (usageFile) full.usageFile = usageFile.path;
   const rules = executable.found ? definition.permissions.rulesFile?.(wanted.permissions) : undefined;
-  const rulesFile = rules ? planRulesFile(rules.text, rules.extension) : undefined;
+  const writesUsage = definition.writesUsageFile === true && executable.found;
+  // The temporary folder is checked here, before anything starts, and only for a run that needs it.
+  const files = writesUsage || rules ? new RunFiles() : undefined;
+  const usageFile = writesUsage ? planUsageFile(files!) : undefined;
+  if (usageFile) full.usageFile = usageFile.path;
+  const rulesFile = rules ? planRulesFile(rules.text, rules.extension, files!) : undefined;
   if (rulesFile) full.permissions = { ...wanted.permissions, rulesFile: rulesFile.path };
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
@@ -148,6 +160,7 @@ export async function planRun(
     args: definition.argv(full),
     command,
     redactor: runRedactor(full.backendArgs, env),
+    ...(files ? { files } : {}),
     ...(usageFile ? { usageFile } : {}),
     ...(rulesFile ? { rulesFile } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
@@ -180,6 +193,8 @@ export interface RunIo {
   limits?: RunLimits;
   /** A note for the user (a cost that cannot be known), said once. */
   onNote?(text: string): void;
+  /** Something that went wrong beside the run (its usage file not read, its temporary folder not removed): never its outcome. */
+  onWarning(text: string): void;
   /** Stop on SIGINT/SIGTERM/SIGHUP to this process (the CLI); the library leaves them to its caller. */
   processSignals: boolean;
   /** The CLI's stop signals heard before the spawn: one that came ends the run cancelled; the supervisor takes over from them. */
@@ -248,13 +263,35 @@ async function supervise(
   io: RunIo,
   created: (supervisor: RunSupervisor) => void,
 ): Promise<OutcomeOrReaderGone> {
+  // Before anything is written: a folder that cannot be made is refused as the check in planRun would have.
+  plan.files?.make();
   try {
-    plan.rulesFile?.write();
+    writeRulesFile(plan);
     return await superviseBackend(plan, io, created);
   } finally {
-    plan.usageFile?.remove();
-    plan.rulesFile?.remove();
+    // run.finished may be written: removing the files can only warn, never throw.
+    const problem = plan.files?.remove();
+    if (problem !== undefined) io.onWarning(problem);
   }
+}
+
+function writeRulesFile({ rulesFile }: RunPlan): void {
+  try {
+    rulesFile?.write();
+  } catch (err) {
+    throw tempFolderError(`cannot write ${rulesFile!.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+  }
+}
+
+/** The usage file's text; when it was there but could not be read, the warning says why (usage then unknown). */
+function usageFileText(plan: RunPlan, io: RunIo): string | undefined {
+  const read = plan.usageFile?.read();
+  if (read === undefined) return undefined;
+  if ("text" in read) return read.text;
+  io.onWarning(
+    `${plan.definition.displayName}'s usage file ${plan.usageFile!.path} was not read: ${read.problem}; the run's usage is unknown`,
+  );
+  return undefined;
 }
 
 async function superviseBackend(
@@ -345,7 +382,7 @@ async function superviseBackend(
       return {
         kind: "finished",
         outcome: session.end(
-          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: plan.usageFile?.read() },
+          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: usageFileText(plan, io) },
           end.interruption,
         ),
       };

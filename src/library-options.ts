@@ -116,11 +116,13 @@ const FLAG_OPTIONS: [RegExp, string][] = [
   [/^--workdir\b/, "option workdir"],
   [/^--no-auto-mode\b/, "option autoMode: false"],
   [/^--cwd\b/, "option cwd"],
+  [/^--bin\b/, "option bin"],
   [/^--allow-tool\b/, "option allowTools"],
   [/^--deny-tool\b/, "option denyTools"],
   [/^--approvals\b/, "option approvals"],
   [/^--resume\b/, "option resume"],
   [/^--continue-from\b/, "option continueFrom"],
+  [/^--backend-arg\b/, "option backendArgs"],
   [/^--backend\b/, "option backend"],
 ];
 

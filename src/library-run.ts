@@ -32,7 +32,7 @@ export interface RunOptions extends Omit<AgentRequest, "backend" | "limits">, Ru
   maxLineBytes?: number;
   /** The backend's own stderr, as it arrives (default: dropped; its tail is in run.finished). */
   onStderr?: (chunk: Buffer) => void;
-  /** Hears what the run notes for the user (a model it cannot price, a limit that undercounts); default: a process warning. */
+  /** Hears what the run notes for the user (a model it cannot price, a limit that undercounts, a usage file not read, temporary files not removed); default: a process warning. */
   onNote?: (text: string) => void;
   /** Hears of a translator bug (the event it threw on is kept as backend.event); default: a process warning. */
   onTranslatorBug?: (message: string) => void;
@@ -94,6 +94,7 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     onTranslatorBug: options.onTranslatorBug ?? warn,
     limits,
     onNote: options.onNote ?? warn,
+    onWarning: options.onNote ?? warn,
     processSignals: false,
     abortSignal: options.signal,
   });

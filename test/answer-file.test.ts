@@ -2,10 +2,20 @@
 // in a file while stdout streams the canonical JSONL.
 import { spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { cliForNobody } from "./helpers/as-nobody.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
 import { Scratch, expectCanonical, runStandIn, spawnCli, transcript } from "./run/helpers.js";
@@ -150,32 +160,30 @@ describe("normalize --answer-file", () => {
     expect(device.stderr).toMatch(/cannot write --answer-file \/dev\/null: it is not a regular file/);
   });
 
-  // As root every file is writable: root runs it as user nobody.
+  // As root every file is writable: root runs it as user nobody (from where nobody can read it).
   const asRoot = process.getuid?.() === 0;
-  it.skipIf(asRoot && !existsSync("/usr/bin/setpriv"))(
-    "refuses a read-only file with exit 2 and leaves it alone",
-    () => {
-      const dir = folder();
-      chmodSync(dir, 0o777);
-      chmodSync(scratch.dir, 0o755);
-      const file = join(dir, "answer.txt");
-      writeFileSync(file, "keep me\n");
-      chmodSync(file, 0o444);
-      const args = [BIN, "normalize", "--backend-exit", "0", "--answer-file", file, RESEARCH];
-      const run = asRoot
-        ? spawnSync(
-            "/usr/bin/setpriv",
-            ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, ...args],
-            { encoding: "utf8" },
-          )
-        : spawnSync(process.execPath, args, { encoding: "utf8" });
-      expect(run.status, run.stderr).toBe(2);
-      expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(/cannot write --answer-file .*: permission denied/);
-      expect(readFileSync(file, "utf8")).toBe("keep me\n");
-      expect(readdirSync(dir)).toEqual(["answer.txt"]);
-    },
-  );
+  it("refuses a read-only file with exit 2 and leaves it alone", ({ onTestFinished, skip }) => {
+    const nobody = asRoot ? cliForNobody() : undefined;
+    if (nobody && "skip" in nobody) return skip(nobody.skip);
+    if (nobody) onTestFinished(() => nobody.remove());
+    const dir = folder();
+    chmodSync(dir, 0o777);
+    chmodSync(scratch.dir, 0o755);
+    const file = join(dir, "answer.txt");
+    writeFileSync(file, "keep me\n");
+    chmodSync(file, 0o444);
+    // The recording too, where nobody can read it: the checkout may be out of its reach.
+    const input = join(scratch.dir, "research.native.jsonl");
+    copyFileSync(RESEARCH, input);
+    chmodSync(input, 0o644);
+    const args = ["normalize", "--backend-exit", "0", "--answer-file", file, input];
+    const run = nobody ? nobody.run(args) : spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/cannot write --answer-file .*: permission denied/);
+    expect(readFileSync(file, "utf8")).toBe("keep me\n");
+    expect(readdirSync(dir)).toEqual(["answer.txt"]);
+  });
 
   it("leaves no file and no temporary file when the reader closes stdout (exit 141)", async () => {
     const dir = folder();

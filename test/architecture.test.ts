@@ -1,4 +1,4 @@
-// The layers of src/, as the README's architecture section draws them: a file
+// The layers of src/, as the source map of docs/development.md draws them: a file
 // imports only from its own folder or from folders below it, and only
 // src/backends/ names a backend.
 import { readdirSync, readFileSync } from "node:fs";

@@ -100,12 +100,13 @@ describe("Claude Code: two sessions in one stream", () => {
     expect(lines[1]).toBe(
       "agentstream: the stream held 2 backend sessions: status, answer and usage are the last one's",
     );
-    // The protocol notes quote the line, the README's traps and contract name the field.
+    // The protocol notes quote the line, the traps (docs/backends.md) and the contract name the field.
     const notes = readFileSync(new URL("../docs/protocols/claude.md", import.meta.url), "utf8").replace(/\s+/g, " ");
     expect(notes).toContain(lines[1]!.replace(/^agentstream: /, ""));
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-    expect(readme).toContain("**One file can hold two sessions**");
-    expect(readme).toContain("`run.finished.sessions`");
+    const traps = readFileSync(new URL("../docs/backends.md", import.meta.url), "utf8");
+    expect(traps).toContain("**One file can hold two sessions**");
+    const contract = readFileSync(new URL("../docs/canonical-stream.md", import.meta.url), "utf8");
+    expect(contract).toContain("`run.finished.sessions`");
   });
 
   it("run says it too, after its summary", async () => {

@@ -1,4 +1,4 @@
-// The README's Compatibility table is generated from the record of the last
+// The Compatibility table of docs/backends.md is generated from the record of the last
 // full `npm run test:live -- --latest` (test/live/compatibility.json) and the
 // pinned live targets. AGENTSTREAM_WRITE_COMPAT_TABLE=1 writes it anew.
 import { readFileSync, writeFileSync } from "node:fs";
@@ -7,15 +7,15 @@ import { describe, expect, it } from "vitest";
 import { END, readRecord, renderTable, START, withTable } from "./live/support/compat-table.js";
 import { LIVE_TARGETS } from "./live/support/live-targets.mjs";
 
-const README = fileURLToPath(new URL("../README.md", import.meta.url));
+const PAGE = fileURLToPath(new URL("../docs/backends.md", import.meta.url));
 
-describe("README Compatibility table", () => {
+describe("docs/backends.md: the Compatibility table", () => {
   const record = readRecord();
 
   it("is the block generated from the record and the live targets", () => {
-    const readme = readFileSync(README, "utf8");
+    const readme = readFileSync(PAGE, "utf8");
     const expected = withTable(readme, record);
-    if (process.env.AGENTSTREAM_WRITE_COMPAT_TABLE === "1") writeFileSync(README, expected);
+    if (process.env.AGENTSTREAM_WRITE_COMPAT_TABLE === "1") writeFileSync(PAGE, expected);
     const block = readme.slice(readme.indexOf(START), readme.indexOf(END) + END.length);
     expect(block).toBe(expected.slice(expected.indexOf(START), expected.indexOf(END) + END.length));
   });

@@ -1,5 +1,5 @@
 // `normalize --backend-exit` on EvoScientist recordings, through the built CLI,
-// one value at a time, as the README states it. EvoScientist always ends its
+// one value at a time, as docs/commands.md states it. EvoScientist always ends its
 // stream with done or error, so a recording without either was cut short or
 // its backend crashed: exit 76 whatever the exit code; the code only words the
 // error and fills backend_exit. Before any event, a non-zero exit is a start-up

@@ -1,4 +1,4 @@
-// The README (Set-up) shows the command that reproduces an example's
+// docs/development.md (The examples) shows the command that reproduces an example's
 // canonical stream byte for byte; this runs that command, as written there,
 // on every example, with each example's own flags (its .options.json and the
 // files beside it).
@@ -10,11 +10,11 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const EXAMPLES = join(ROOT, "examples");
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const PAGE = readFileSync(join(ROOT, "docs/development.md"), "utf8");
 
-/** The documented command: the one shell line of the README that sets AGENTSTREAM_TEST_FIXTURE=1. */
+/** The documented command: the one shell line of the page that sets AGENTSTREAM_TEST_FIXTURE=1. */
 const DOCUMENTED = (() => {
-  const lines = README.split("\n").filter((line) => line.startsWith("AGENTSTREAM_TEST_FIXTURE=1 "));
+  const lines = PAGE.split("\n").filter((line) => line.startsWith("AGENTSTREAM_TEST_FIXTURE=1 "));
   expect(lines).toHaveLength(1);
   return lines[0]!;
 })();

@@ -1,4 +1,4 @@
-// The README's Fleets collector example (docs/fleets/collector.yaml) run as it
+// The Fleets collector example of docs/fleets.md (docs/fleets/collector.yaml) run as it
 // stands by the real collector the globalSetup built, its backend pointed
 // (${env:OTLP_BACKEND_ENDPOINT}) at a second harness collector that stands in
 // for Jaeger: a span the official SDK sends to the first arrives in the second.
@@ -78,14 +78,12 @@ async function until(condition: () => boolean, guardMs = 60_000): Promise<void> 
   }
 }
 
-describe("README's Fleets collector configuration", () => {
+describe("docs/fleets.md: the collector configuration", () => {
   it("names the example's file and documents every variable it reads, with the defaults it has", () => {
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("\n### Collector configuration\n"));
-    // An absolute link: npm shows the packed README, which has no docs/ (test/readme-links.test.ts).
-    expect(section).toContain(
-      "[`docs/fleets/collector.yaml`](https://github.com/agentstream/agentstream/blob/main/docs/fleets/collector.yaml)",
-    );
+    const page = readFileSync(new URL("../docs/fleets.md", import.meta.url), "utf8");
+    const section = page.slice(page.indexOf("\n## Collector configuration\n"));
+    // A relative link, which resolves in the clone and the package alike (test/readme-links.test.ts).
+    expect(section).toContain("[`docs/fleets/collector.yaml`](fleets/collector.yaml)");
     // What the collector reads: the file less its comments.
     const yaml = readFileSync(FLEET_CONFIG, "utf8")
       .split("\n")

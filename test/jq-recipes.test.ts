@@ -1,4 +1,4 @@
-// The jq recipes in examples/jq/ and in the README run over the canonical
+// The jq recipes in examples/jq/ and in docs/canonical-stream.md run over the canonical
 // examples and must print what examples/jq/<recipe>.expected.txt holds.
 // UPDATE_GOLDEN=1 rewrites the expected files; review the diff before keeping it.
 import { execFileSync } from "node:child_process";
@@ -52,20 +52,30 @@ describe("jq recipes", () => {
     });
   }
 
-  // In the README, each recipe is a "# ... (examples/jq/NAME.jq)" comment followed by its one-line jq command.
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const pairs = [...readme.matchAll(/^# .*\(examples\/jq\/([a-z-]+)\.jq\)\n(jq .*)$/gm)].map((m) => ({
+  // In docs/canonical-stream.md, each recipe is a "# ... (examples/jq/NAME.jq)" comment followed by its one-line jq command.
+  const page = readFileSync(join(ROOT, "docs/canonical-stream.md"), "utf8");
+  const pairs = [...page.matchAll(/^# .*\(examples\/jq\/([a-z-]+)\.jq\)\n(jq .*)$/gm)].map((m) => ({
     recipe: m[1]!,
     command: m[2]!,
   }));
 
-  it("the README shows every recipe", () => {
+  it("docs/canonical-stream.md shows every recipe", () => {
     expect(pairs.map((p) => p.recipe).sort()).toEqual([...recipes].sort());
   });
 
+  it("each jq filter of the README's quick start is one of those recipes, verbatim", () => {
+    const filter = (command: string) => /^jq (?:-\w+ )*'([^']*)'/.exec(command)?.[1];
+    const known = pairs.map((p) => filter(p.command));
+    const quick = readFileSync(join(ROOT, "README.md"), "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("jq "));
+    expect(quick.length).toBeGreaterThan(0);
+    for (const line of quick) expect(known, line).toContain(filter(line));
+  });
+
   for (const { recipe, command } of pairs) {
-    it(`README: ${recipe}`, () => {
-      // The README's commands read the stream on stdin; run them as a shell would.
+    it(`docs/canonical-stream.md: ${recipe}`, () => {
+      // The page's commands read the stream on stdin; run them as a shell would.
       const out = execFileSync("sh", ["-c", command], { input: STREAMS, encoding: "utf8" });
       expect(out).toBe(expectedOf(recipe));
     });

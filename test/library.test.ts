@@ -97,7 +97,7 @@ describe("readCanonicalStream (library)", () => {
   });
 });
 
-describe("the README's library calls, with defaults", () => {
+describe("the library calls of docs/library.md, with defaults", () => {
   const native = () => Readable.from([Buffer.from(NATIVE)]);
 
   it("normalizeStream(readable)", async () => {

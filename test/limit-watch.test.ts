@@ -47,18 +47,29 @@ describe("LimitWatch", () => {
     expect(watch({ maxCostUsd: 0.6 }, events).reached).toEqual([]);
   });
 
-  it("a usage without a cost: fail closed under a cost limit, else one note per model", () => {
+  it("a usage without a cost: fail closed under a cost limit, else one note a run", () => {
     expect(watch({ maxCostUsd: 1 }, [usage(10, 1, { model: "fake-model" })]).reached).toEqual([
       "max-cost-usd 1: cannot price model fake-model",
     ]);
     const { reached, notes } = watch({}, [
       usage(10, 1, { model: "m" }),
       usage(10, 1, { model: "m" }),
+      usage(10, 1, { model: "other" }),
       usage(0, 0),
       usage(5, 1),
     ]);
     expect(reached).toEqual([]);
-    expect(notes).toEqual(["no cost for model m: the price table does not know it"]);
+    expect(notes).toEqual([
+      "no cost for model m: the price table does not know it (said once a run, for the first model it lacks)",
+    ]);
+  });
+
+  it("a model name is shown cut to 120 characters, in the limit's message and in the note", () => {
+    const long = "x".repeat(100_000);
+    const [reached] = watch({ maxCostUsd: 1 }, [usage(10, 1, { model: long })]).reached;
+    expect(reached).toBe(`max-cost-usd 1: cannot price model ${"x".repeat(119)}…`);
+    const [note] = watch({}, [usage(10, 1, { model: long })]).notes;
+    expect(note).toContain(`no cost for model ${"x".repeat(119)}…: `);
   });
 
   it("a backend whose usage is incomplete: a token or cost limit says it undercounts", () => {

@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { canRunAsNobody, cliForNobody } from "./helpers/as-nobody.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
 import { nextOfType, startCli, transcript } from "./run/helpers.js";
@@ -63,29 +64,27 @@ describe("agentstream normalize", () => {
   });
 
   // As root every file is readable; a process of user nobody gets EACCES on a root-only file.
-  const canDropPrivileges = process.getuid?.() === 0 && existsSync("/usr/bin/setpriv");
-  it.skipIf(!canDropPrivileges)("refuses a file it may not read with exit 2 and a message, no stack trace", () => {
-    const dir = mkdtempSync(join(tmpdir(), "agentstream-eacces-"));
-    chmodSync(dir, 0o755);
-    const file = join(dir, "secret.jsonl");
-    writeFileSync(file, '{"type":"done"}\n');
-    chmodSync(file, 0o600);
-    try {
+  it.runIf(canRunAsNobody)(
+    "refuses a file it may not read with exit 2 and a message, no stack trace",
+    ({ onTestFinished, skip }) => {
+      const nobody = cliForNobody();
+      if ("skip" in nobody) return skip(nobody.skip);
+      onTestFinished(() => nobody.remove());
+      const dir = mkdtempSync(join(tmpdir(), "agentstream-eacces-"));
+      onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+      chmodSync(dir, 0o755);
+      const file = join(dir, "secret.jsonl");
+      writeFileSync(file, '{"type":"done"}\n');
+      chmodSync(file, 0o600);
       for (const command of ["normalize", "verify"]) {
-        const run = spawnSync(
-          "/usr/bin/setpriv",
-          ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, command, file],
-          { encoding: "utf8" },
-        );
+        const run = nobody.run([command, file]);
         expect(run.stderr, command).toMatch(new RegExp(`cannot read ${file}: permission denied`));
         expect(run.stderr).not.toMatch(/Unhandled|at .*\.js:\d+/);
         expect(run.status, command).toBe(2);
         expect(run.stdout).toBe("");
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it.each([
     ["SIGINT", 130],

@@ -1,5 +1,5 @@
 // normalize stops on SIGINT/SIGTERM while it reads a FIFO named as its file argument, or a process
-// substitution `<(...)` (/dev/fd/N, a pipe), whose writer never closes: the README's promise for pipes.
+// substitution `<(...)` (/dev/fd/N, a pipe), whose writer never closes: docs/commands.md's promise for pipes.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

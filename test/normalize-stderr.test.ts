@@ -27,13 +27,13 @@ function stderrLines(run: CliResult): string[] {
 }
 
 describe("normalize on stderr", () => {
-  it("README.md: exit 76, one summary line and a hint that this is no native stream", async () => {
-    const run = await runCli(["normalize", join(ROOT, "README.md")]);
+  it("docs/canonical-stream.md (one JSON line among prose): exit 76, one summary line and a hint that this is no native stream", async () => {
+    const run = await runCli(["normalize", join(ROOT, "docs/canonical-stream.md")]);
     expect(run.code).toBe(76);
     expectCanonical(run);
     const [summary, hint, ...rest] = stderrLines(run);
     expect(summary).toMatch(
-      /^agentstream: .*README\.md: 1 JSON event and \d+ other lines, read as evosci \(a guess\) · ✖ failed .*exit 76$/,
+      /^agentstream: .*canonical-stream\.md: 1 JSON event and \d+ other lines, read as evosci \(a guess\) · ✖ failed .*exit 76$/,
     );
     const names = BACKENDS.map((b) => b.displayName);
     expect(hint).toBe(

@@ -44,8 +44,8 @@ describe("OTLP options", () => {
       `agentstream: 0 of 3 runs exported to ${down}/v1/traces (0 spans) · 3 not sent (is a collector listening there? name yours with --endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT) · exit 75`,
     );
     expect(lines).toHaveLength(4);
-    // The README shows the same lines.
-    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    // docs/commands.md shows the same lines.
+    const readme = readFileSync(new URL("../docs/commands.md", import.meta.url), "utf8");
     expect(readme).toContain(": not sent: the collector failed earlier (connect ECONNREFUSED");
     expect(readme).toContain(lines[3]!.replace(/^.* \(0 spans\) · 3 not sent/, " (0 spans) · 2 not sent"));
   });

@@ -77,7 +77,7 @@ function filesBelow(dir: string): string[] {
 }
 
 describe("the packed tarball", SLOW, () => {
-  it("holds the built code of every source module, the bin, the schema and the README, and nothing else", () => {
+  it("holds the built code of every source module, the bin, the schema, the README with its docs and examples, and nothing else", () => {
     const modules = filesBelow(repo("src"))
       .map((file) => file.replace(/\.ts$/, ""))
       .filter((module) => !BUILD_ONLY.includes(module));
@@ -91,6 +91,9 @@ describe("the packed tarball", SLOW, () => {
       "schemas/report-v1.schema.json",
       "dist/schema/canonical-validator.generated.js",
       ...modules.flatMap((module) => [`dist/${module}.js`, `dist/${module}.d.ts`]),
+      // The pages the README links, and the examples they name: relative links resolve in the package too.
+      ...filesBelow(repo("docs")).map((file) => `docs/${file}`),
+      ...filesBelow(repo("examples")).map((file) => `examples/${file}`),
     ];
     expect(packed.files.map((file) => file.path).sort()).toEqual(expected.sort());
   });

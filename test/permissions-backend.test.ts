@@ -59,6 +59,21 @@ describe("the argv each backend gets for each rule", () => {
     ["opencode", { resume: "ses_1" }, ["--session", "ses_1"]],
     ["copilot", { denyTools: ["shell(rm:*)"] }, ["--deny-tool=shell(rm:*)"]],
     ["copilot", { resume: "abc" }, ["--resume=abc"]],
+    // Its rules take kinds: a tool.started name becomes the kind that governs the tool.
+    ["copilot", { denyTools: ["bash"] }, ["--deny-tool=shell"]],
+    ["copilot", { denyTools: ["bash(git push)"] }, ["--deny-tool=shell(git push)"]],
+    [
+      "copilot",
+      { denyTools: ["create", "web_fetch(example.com)"] },
+      ["--deny-tool=write", "--deny-tool=url(example.com)"],
+    ],
+    ["copilot", { allowTools: ["apply_patch"] }, ["--allow-tool=write"]],
+    // Any other name is an MCP server's to it, a key of Object.prototype too.
+    [
+      "copilot",
+      { denyTools: ["MyMCP(my_tool)", "constructor"] },
+      ["--deny-tool=MyMCP(my_tool)", "--deny-tool=constructor"],
+    ],
     ["evosci", { approvals: "never" }, ["--no-auto-mode"]],
     ["evosci", { resume: "thread-1" }, ["--resume", "thread-1"]],
   ] as const)("%s %j: %j", (name, options, expected) => {
@@ -175,7 +190,9 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
     ["evosci", { allowTools: ["shell"] }, "--allow-tool: EvoScientist has no per-tool permissions"],
     ["evosci", { denyTools: ["execute"] }, "--deny-tool: EvoScientist has no per-tool permissions"],
     ["claude", { allowTools: ["Bash"], denyTools: ["shell"] }, "--allow-tool and --deny-tool both name Bash"],
-    ["claude", { resume: "-x" }, '--resume: "-x" is not a session id'],
+    ["claude", { resume: "-x" }, '--resume "-x": starts with "-", so the backend would read it as a flag'],
+    ["copilot", { denyTools: ["view"] }, "--deny-tool view: Copilot CLI asks no permission to read or search files"],
+    ["copilot", { allowTools: ["grep"] }, "--allow-tool grep: Copilot CLI asks no permission to read or search files"],
   ] as const)("%s %j", (name, options, message) => {
     expect(refusal(name, options as PermissionOptions)).toContain(message);
   });
@@ -196,5 +213,41 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
         expect(("native" in means ? means.native : means.lacks).length, backend.name).toBeGreaterThan(0);
       if (Object.keys(permissions.approvals).length < 2) expect(permissions.approvalsLack, backend.name).toBeTruthy();
     }
+  });
+});
+
+describe("a name given for a rule or a session is never an argument the backend could read as a flag", () => {
+  const FLAGS = ["--yolo", "-y", "--allowed-tools=x", "-"];
+
+  it.each(BACKENDS.map((backend) => backend.name))(
+    "%s refuses such a tool name for --allow-tool and --deny-tool, and such a --resume",
+    (name) => {
+      for (const flag of FLAGS) {
+        const flagProblem = `${JSON.stringify(flag)}: starts with "-", so the backend would read it as a flag`;
+        expect(refusal(name, { allowTools: [flag] })).toBe(`--allow-tool ${flagProblem}`);
+        expect(refusal(name, { denyTools: ["shell", flag] })).toBe(`--deny-tool ${flagProblem}`);
+        expect(refusal(name, { resume: flag })).toBe(`--resume ${flagProblem}`);
+      }
+    },
+  );
+
+  // Quoted escaped: DEL and C1 controls too, which JSON leaves raw (a terminal acts on some).
+  it.each([
+    ["run_shell_command\u007f", '"run_shell_command\\u007f"', "holds a control character"],
+    ["a\u0000--yolo", '"a\\u0000--yolo"', "holds a NUL byte, which no program can be given as an argument"],
+    ["shell\n--yolo", '"shell\\n--yolo"', "holds a control character"],
+    ["\u009b31mshell", '"\\u009b31mshell"', "holds a control character"],
+    ["shell\ud800", '"shell\\ud800"', "is not well-formed Unicode (half a surrogate pair)"],
+    ["", '""', "is empty"],
+  ])("refuses %j on every backend, quoted as %s: %s", (rule, shown, problem) => {
+    for (const backend of BACKENDS) {
+      expect(refusal(backend.name, { denyTools: [rule] }), backend.name).toBe(`--deny-tool ${shown}: ${problem}`);
+      expect(refusal(backend.name, { resume: rule }), backend.name).toBe(`--resume ${shown}: ${problem}`);
+    }
+  });
+
+  it("quotes a long refused name cut short", () => {
+    const message = refusal("claude", { denyTools: [`-${"x".repeat(100_000)}`] });
+    expect(message.length).toBeLessThan(200);
   });
 });

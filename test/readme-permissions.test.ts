@@ -1,4 +1,4 @@
-// The README's "Permissions and continuing a run" table says, backend by
+// The "Permissions and continuing a run" table (docs/permissions.md) says, backend by
 // backend, what the registry's definitions enforce natively: it is rebuilt here
 // from them and must match.
 import { readFileSync } from "node:fs";
@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { PORTABLE_TOOLS, type NativeMeans } from "../src/backends/definition.js";
 import { BACKENDS } from "../src/backends/registry.js";
 
-const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const PAGE = readFileSync(new URL("../docs/permissions.md", import.meta.url), "utf8");
+const COMMANDS = readFileSync(new URL("../docs/commands.md", import.meta.url), "utf8");
 const HEADER =
   "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PREFIX)` | `--approvals never` | `--approvals auto` | `--resume` |";
 
@@ -34,12 +35,12 @@ function expectedRows(): string[] {
   });
 }
 
-describe("README: Permissions and continuing a run", () => {
+describe("docs/permissions.md: Permissions and continuing a run", () => {
   it("has the section, and its table is the registry's, backend by backend", () => {
-    expect(README).toContain("\n## Permissions and continuing a run\n");
-    const start = README.indexOf(HEADER);
+    expect(PAGE.startsWith("# Permissions and continuing a run\n")).toBe(true);
+    const start = PAGE.indexOf(HEADER);
     expect(start, `the table, with the header ${HEADER}`).toBeGreaterThan(-1);
-    const rows = README.slice(start).split("\n").slice(2);
+    const rows = PAGE.slice(start).split("\n").slice(2);
     const table = rows.slice(
       0,
       rows.findIndex((line) => !line.startsWith("|")),
@@ -47,7 +48,7 @@ describe("README: Permissions and continuing a run", () => {
     expect(table.join("\n")).toBe(expectedRows().join("\n"));
   });
 
-  it("lists every permission option of run in its options table", () => {
+  it("docs/commands.md lists every permission option of run in its options table", () => {
     for (const flag of [
       "--allow-tool NAME",
       "--deny-tool NAME",
@@ -55,6 +56,6 @@ describe("README: Permissions and continuing a run", () => {
       "--resume SESSION",
       "--continue-from FILE",
     ])
-      expect(README).toContain(`| \`${flag}\``);
+      expect(COMMANDS).toContain(`| \`${flag}\``);
   });
 });

@@ -1,26 +1,28 @@
-// The README documents the contract; these checks fail when the schema or the
-// exit-code table changes and the README does not.
+// The docs state the contract (docs/canonical-stream.md) and the README the exit codes; these checks
+// fail when the schema or the exit-code table changes and the docs do not.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { EXIT_EPIPE, EXIT_OUTPUT_ERROR } from "../src/core/exit-codes.js";
 import { loadSchema } from "../src/schema/schema-files.js";
+import { readDoc } from "./helpers/docs.js";
 
-const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const README = readDoc("README.md");
+const STREAM = readDoc("docs/canonical-stream.md");
 const schema = loadSchema() as {
   allOf: { then: { $ref: string } }[];
   $defs: Record<string, { properties?: Record<string, { enum?: unknown[] }>; enum?: unknown[] }>;
 };
 
-/** The rows of the markdown table that follows a heading. */
-function tableAfter(heading: string): string[][] {
-  const start = README.indexOf(`\n${heading}\n`);
+/** The rows of the markdown table that follows a heading of `text`. */
+function tableAfter(text: string, heading: string): string[][] {
+  const start = text.indexOf(`\n${heading}\n`);
   expect(start, heading).toBeGreaterThan(-1);
   const rows: string[][] = [];
-  for (const line of README.slice(start + heading.length + 2).split("\n")) {
+  for (const line of text.slice(start + heading.length + 2).split("\n")) {
     if (line.startsWith("|"))
       rows.push(
         line
@@ -33,15 +35,15 @@ function tableAfter(heading: string): string[][] {
   return rows.slice(2);
 }
 
-describe("README", () => {
+describe("docs/canonical-stream.md and the README's exit codes", () => {
   it("lists every event type of the schema, and no other", () => {
-    const documented = tableAfter("### Events").map((row) => row[0]!.replace(/`/g, ""));
+    const documented = tableAfter(STREAM, "## Events").map((row) => row[0]!.replace(/`/g, ""));
     const types = schema.allOf.map((rule) => rule.then.$ref.split("/").pop());
     expect(documented).toEqual(types);
   });
 
   it("lists every required payload field of each event type", () => {
-    for (const row of tableAfter("### Events")) {
+    for (const row of tableAfter(STREAM, "## Events")) {
       const type = row[0]!.replace(/`/g, "");
       const def = schema.$defs[type] as { required?: string[] };
       for (const field of def.required ?? []) expect(row[1], `${type}.${field}`).toContain(`\`${field}\``);
@@ -49,7 +51,7 @@ describe("README", () => {
   });
 
   it("documents every exit code the schema allows, plus those of a lost stdout (EPIPE's 141, a write error's 74)", () => {
-    const documented = tableAfter("### Exit codes").map((row) => Number(row[0]));
+    const documented = tableAfter(README, "## Exit codes").map((row) => Number(row[0]));
     const allowed = schema.$defs["run.finished"]!.properties!.exit_code!.enum as number[];
     expect([...documented].sort((a, b) => a - b)).toEqual(
       [...allowed, EXIT_EPIPE, EXIT_OUTPUT_ERROR].sort((a, b) => a - b),
@@ -57,7 +59,7 @@ describe("README", () => {
   });
 
   it("names every error code", () => {
-    for (const code of schema.$defs.error_code!.enum as string[]) expect(README).toContain(`\`${code}\``);
+    for (const code of schema.$defs.error_code!.enum as string[]) expect(STREAM).toContain(`\`${code}\``);
   });
 });
 

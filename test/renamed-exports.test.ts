@@ -1,5 +1,5 @@
 // The library's renamed exports keep their old spelling for a release, marked
-// @deprecated, and the README's "Renamed in" table lists exactly those: each
+// @deprecated, and the "Renamed in" table of docs/library.md lists exactly those: each
 // old name beside a new one that the library exports undeprecated.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -20,7 +20,7 @@ import {
 } from "../src/index.js";
 
 const INDEX = fileURLToPath(new URL("../src/index.ts", import.meta.url));
-const README = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+const LIBRARY = readFileSync(fileURLToPath(new URL("../docs/library.md", import.meta.url)), "utf8");
 
 /** The library's exports, each with whether it is marked @deprecated (on itself or on what it re-exports). */
 function exportsOfIndex(): Map<string, boolean> {
@@ -43,11 +43,11 @@ function exportsOfIndex(): Map<string, boolean> {
   );
 }
 
-/** The README's "Renamed in" table: [old names, the new name] per row. */
+/** The "Renamed in" table of docs/library.md: [old names, the new name] per row. */
 function renamedTable(): [string[], string][] {
-  const start = README.search(/\n#### Renamed in [\d.]+\n/);
-  expect(start, "the README's Renamed in section").toBeGreaterThan(-1);
-  const lines = README.slice(start).split("\n");
+  const start = LIBRARY.search(/\n## Renamed in [\d.]+\n/);
+  expect(start, "the Renamed in section of docs/library.md").toBeGreaterThan(-1);
+  const lines = LIBRARY.slice(start).split("\n");
   const first = lines.findIndex((line) => line.startsWith("| old |"));
   const rows = lines.slice(
     first + 2,
@@ -63,7 +63,7 @@ function renamedTable(): [string[], string][] {
 describe("renamed exports", () => {
   const exported = exportsOfIndex();
 
-  it("the README's table lists exactly the exports marked @deprecated", () => {
+  it("the docs' table lists exactly the exports marked @deprecated", () => {
     const deprecated = [...exported].filter(([, isDeprecated]) => isDeprecated).map(([name]) => name);
     expect(deprecated.length).toBeGreaterThan(0);
     const listed = renamedTable().flatMap(([old]) => old);

@@ -115,8 +115,8 @@ describe("agentstream report", () => {
     expect([...format.argChoices!].sort()).toEqual([...REPORT_FORMAT_NAMES].sort());
   });
 
-  it("writes the Markdown sample the README shows", async () => {
-    const readme = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
+  it("writes the Markdown sample docs/reports.md shows", async () => {
+    const readme = readFileSync(fileURLToPath(new URL("../docs/reports.md", import.meta.url)), "utf8");
     const intro = "`agentstream report examples/evosci/research.canonical.jsonl` writes:\n\n````markdown\n";
     const start = readme.indexOf(intro);
     expect(start).toBeGreaterThan(-1);

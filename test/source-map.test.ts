@@ -1,4 +1,4 @@
-// The README's source map names every folder under src/ and every file at its
+// The source map (docs/development.md) names every folder under src/ and every file at its
 // top (the library's entry), and nothing that is not there, so it cannot drift
 // from the tree. A backend's folder is named once, as `src/backends/<name>/`.
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,10 +13,11 @@ const BACKEND_FOLDER = "src/backends/<name>/";
 
 /** The paragraph that starts "Source map" and runs to the next blank line. */
 function sourceMap(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("\nSource map");
-  expect(start, "the README's source map").toBeGreaterThan(-1);
-  return readme.slice(start + 1, readme.indexOf("\n\n", start + 1));
+  const page = readFileSync(join(ROOT, "docs/development.md"), "utf8");
+  const start = page.indexOf("\nSource map");
+  expect(start, "the source map of docs/development.md").toBeGreaterThan(-1);
+  const end = page.indexOf("\n\n", start + 1);
+  return page.slice(start + 1, end === -1 ? undefined : end);
 }
 
 /** Every `src/...` path the map names in backticks. */

@@ -78,6 +78,22 @@ describe("a translator that throws", () => {
     expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
   });
 
+  it("a stream that trips it on every line: the first 10 said, then one line, not one a line; a long type is cut", () => {
+    vi.spyOn(EvosciTranslator.prototype, "translate").mockImplementation(() => {
+      throw new Error("x".repeat(100_000));
+    });
+    const bugs: string[] = [];
+    const many = Array.from({ length: 1000 }, (_, i) => JSON.stringify({ type: `t${i}${"y".repeat(100_000)}` }));
+    const { events } = translate(many.join("\n"), { from: "evosci", onTranslatorBug: (m) => bugs.push(m) });
+    expect(events.filter((e) => e.type === "backend.event")).toHaveLength(1000);
+    expect(bugs).toHaveLength(11);
+    expect(bugs[0]).toMatch(/^bug: translating a "t0y+…" event failed \(x+…\); it is kept as backend.event$/);
+    expect(Math.max(...bugs.map((b) => b.length))).toBeLessThan(700);
+    expect(bugs[10]).toBe(
+      "bug: more events failed to translate; they are kept as backend.event, not reported one by one",
+    );
+  });
+
   it("in the built CLI, says so on stderr and still ends with run.finished and exit 0", async () => {
     const result = await runCli(["normalize", "--from", "evosci", "-"], {
       input: STREAM,

@@ -9,7 +9,7 @@
 #   examples/ci/run-agent.sh "Summarize data/results.csv into notes.md" --timeout 1800
 #
 # Arguments after the prompt go to `agentstream run`. Settings, from the environment:
-#   AGENT_BACKEND      evosci, atomic, pi, gemini, codex or claude  (default: evosci)
+#   AGENT_BACKEND      evosci, atomic, pi, gemini, codex, claude, opencode or copilot  (default: evosci)
 #   AGENT_LOG          the canonical log of the last attempt; earlier attempts are
 #                      kept beside it as NAME.attempt-N.jsonl        (default: agentstream.jsonl)
 #   AGENT_REPORT       the report of the last attempt (.md, .json or .html); earlier
@@ -18,9 +18,9 @@
 #   AGENT_RETRY_DELAY  seconds to wait before each retry             (default: 60)
 #   AGENTSTREAM        the agentstream command    (default: node_modules/.bin/agentstream if the
 #                      project has it installed, else agentstream on PATH)
-# Needs bash, jq, Node.js 20 or later, and agentstream installed: it is not on the
+# Needs bash, jq, Node.js 20.6 or later, and agentstream installed: it is not on the
 # npm registry, so install it from its repository or a tarball (see the README's
-# Set-up), never with `npx --yes agentstream`, which would run whatever someone
+# Quick start), never with `npx --yes agentstream`, which would run whatever someone
 # else publishes under that name.
 set -euo pipefail
 

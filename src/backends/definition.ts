@@ -70,6 +70,11 @@ export interface PermissionSupport {
   deny: NativeMeans;
   /** Where only some native names can be denied (Codex turns tools off by feature): those names. */
   deniable?: readonly string[];
+  /**
+   * Where rules name permission kinds rather than tools (Copilot CLI): each of its tool.started names
+   * a rule may be given in, as the kind that governs that tool, or why no rule can.
+   */
+  ruleKinds?: Readonly<Record<string, NativeMeans>>;
   /** Whether a rule may carry an argument prefix in parentheses, such as `Bash(git *)`. */
   argumentPrefix: boolean;
   /** Each --approvals mode it has, as its native spelling; absent modes are refused with `approvalsLack`. */

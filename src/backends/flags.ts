@@ -1,4 +1,5 @@
 import { UsageError } from "../core/errors.js";
+import { checkName, checkPassable } from "../core/argv-value.js";
 import type { BackendDefinition, BackendRequest, CommonFlag } from "./definition.js";
 
 /** Each common flag as it is spelled on agentstream's command line, and what it is called in a sentence. */
@@ -20,8 +21,15 @@ function asked(request: Wanted): CommonFlag[] {
   return flags;
 }
 
-/** Refuse common flags the chosen backend does not take, before anything is spawned. */
+/**
+ * Refuse common flags the chosen backend does not take, and values no backend can be given (a model
+ * that would be read as a flag, a NUL byte), before anything is spawned.
+ */
 export function checkRequestFits(backend: BackendDefinition, request: Wanted, all: readonly BackendDefinition[]): void {
+  if (request.model !== undefined) checkName(COMMON_FLAG_OPTIONS.model.option, request.model);
+  if (request.provider !== undefined) checkName(COMMON_FLAG_OPTIONS.provider.option, request.provider);
+  if (request.workdir !== undefined) checkPassable(COMMON_FLAG_OPTIONS.workdir.option, request.workdir);
+  for (const [i, arg] of request.backendArgs.entries()) checkPassable("--backend-arg", arg, `(argument ${i + 1})`);
   for (const flag of asked(request)) {
     if (backend.flags[flag] !== undefined) continue;
     const takers = all.filter((b) => b.flags[flag] !== undefined).map((b) => b.displayName);

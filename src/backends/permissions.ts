@@ -2,6 +2,7 @@
 // chosen backend enforces natively: a rule it cannot enforce is refused before
 // start (a UsageError naming the backend and what it lacks), never dropped.
 import { UsageError } from "../core/errors.js";
+import { checkName } from "../core/argv-value.js";
 import {
   PORTABLE_TOOLS,
   type ApprovalsMode,
@@ -41,7 +42,7 @@ function nativeRule(backend: BackendDefinition, option: string, rule: string): s
       `${option} ${rule}: ${backend.displayName} cannot limit a tool by its arguments`,
       `name the whole tool (${name})`,
     );
-  if (!isPortable(name)) return rule;
+  if (!isPortable(name)) return kindRule(backend, option, name, prefix);
   const native = permissions.tools[name];
   if (native === undefined)
     throw new UsageError(
@@ -51,8 +52,19 @@ function nativeRule(backend: BackendDefinition, option: string, rule: string): s
   return `${native}${prefix ?? ""}`;
 }
 
+/** A native tool name where the backend's rules take kinds (Copilot CLI): the kind that governs it, else as given. */
+function kindRule(backend: BackendDefinition, option: string, name: string, prefix: string | undefined): string {
+  const kinds = backend.permissions.ruleKinds;
+  if (kinds === undefined || !Object.hasOwn(kinds, name)) return `${name}${prefix ?? ""}`;
+  const kind = kinds[name]!;
+  if ("lacks" in kind) throw new UsageError(`${option} ${name}: ${backend.displayName} ${kind.lacks}`);
+  return `${kind.native}${prefix ?? ""}`;
+}
+
 function rules(backend: BackendDefinition, option: string, means: NativeMeans, given: readonly string[]): string[] {
   if (given.length === 0) return [];
+  // Whatever the backend makes of it, a rule is one argument (or a part of one): never a flag.
+  for (const rule of given) checkName(option, rule, "give a tool name, such as shell or one that tool.started shows");
   const lacks = lacking(means);
   if (lacks !== undefined) throw new UsageError(`${option}: ${backend.displayName} ${lacks}`);
   return given.map((rule) => nativeRule(backend, option, rule));
@@ -78,8 +90,7 @@ export function resolvePermissions(backend: BackendDefinition, options: Permissi
   if (options.resume !== undefined) {
     const lacks = lacking(permissions.resume);
     if (lacks !== undefined) throw new UsageError(`--resume: ${backend.displayName} ${lacks}`);
-    if (options.resume === "" || options.resume.startsWith("-"))
-      throw new UsageError(`--resume: ${JSON.stringify(options.resume)} is not a session id`);
+    checkName("--resume", options.resume, "give the session id the backend reported (run.finished.resume)");
   }
   return {
     allowTools,

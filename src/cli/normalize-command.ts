@@ -13,7 +13,7 @@ import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
 import { reportBug } from "../output/event-check.js";
 import { OutputPipeline } from "../output/pipeline.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
-import { MAX_USAGE_FILE_BYTES, readUsageFile } from "../run/usage-file.js";
+import { readUsageFile } from "../run/usage-file.js";
 import { showControls } from "../core/control-chars.js";
 import { runIdentity } from "./fixture-identity.js";
 import { openInput } from "./input.js";
@@ -54,13 +54,13 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
 
 /** Read before the stream: a file that is not there is the caller's mistake, said before any output. */
 function usageFileText(path: string): string {
-  const text = readUsageFile(path);
-  if (text === undefined)
+  const read = readUsageFile(path);
+  if ("problem" in read)
     throw new UsageError(
-      `--usage-file ${path}: cannot read it, or it is larger than ${MAX_USAGE_FILE_BYTES} bytes`,
+      `--usage-file ${path}: ${read.problem}`,
       "give the file the backend wrote its usage to (Copilot CLI: --usage-output-file)",
     );
-  return text;
+  return read.text;
 }
 
 async function translateInput(

@@ -125,6 +125,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     onTranslatorBug: (message) => renderer.message(message),
     limits,
     onNote: opts.quiet ? undefined : (text) => renderer.message(text),
+    onWarning: (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,
   });

@@ -12,8 +12,14 @@ import {
 import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
+import { clip } from "./clip.js";
 import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
 import { resolveOutcome, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
+
+// A translator's failures said on stderr: the first few, each cut (a native type or message may be huge).
+const MAX_BUG_REPORTS = 10;
+const MAX_SHOWN_TYPE = 120;
+const MAX_SHOWN_REASON = 500;
 
 export interface TranslationSessionOptions {
   /** A backend's name, or "auto" to detect it from the stream. */
@@ -69,6 +75,7 @@ export class TranslationSession {
   private sawEvents = false;
   private sawGarbage = false;
   private done = false;
+  private bugsReported = 0;
 
   constructor(private readonly options: TranslationSessionOptions) {
     this.detector = options.translators.detector();
@@ -187,12 +194,22 @@ export class TranslationSession {
       if (at !== undefined) for (const d of drafts) d.nativeTs = at;
       return drafts;
     } catch (err) {
-      const message = `bug: translating a ${JSON.stringify(event.type)} event failed (${(err as Error)?.message ?? String(err)}); it is kept as backend.event`;
-      const report =
-        this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
-      report(message);
+      this.reportBug(event, err);
       return [passThrough(event)];
     }
+  }
+
+  /** A translator's failure, said for the first few events only and cut: a stream may trip it on every line. */
+  private reportBug(event: NativeEvent, err: unknown): void {
+    const report = this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
+    if (this.bugsReported > MAX_BUG_REPORTS) return;
+    if (this.bugsReported++ === MAX_BUG_REPORTS) {
+      report(`bug: more events failed to translate; they are kept as backend.event, not reported one by one`);
+      return;
+    }
+    const type = JSON.stringify(clip(event.type, MAX_SHOWN_TYPE));
+    const reason = clip((err as Error)?.message ?? String(err), MAX_SHOWN_REASON);
+    report(`bug: translating a ${type} event failed (${reason}); it is kept as backend.event`);
   }
 
   private unparsed(text: string, reason: EventPayloads["backend.unparsed"]["reason"]): void {

@@ -291,7 +291,8 @@ export class OtlpExport {
     ]);
     clearInterval(timer);
     this.spill.abandon();
-    return { ...total, notSent: total.ended - total.sent, timedOut };
+    const lost = total.error === undefined ? this.spill.lostBecause : undefined;
+    return { ...total, ...(lost !== undefined ? { error: lost } : {}), notSent: total.ended - total.sent, timedOut };
   }
 }
 

@@ -1,10 +1,11 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Context, HrTime, SpanContext } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { fileErrorReason } from "../core/file-errors.js";
+import { folderProblem, tempFolder, tempFolderAsSet } from "../core/temp-folder.js";
 
 // A batch span processor that never drops a span nor holds a long run in
 // memory: spans wait in memory up to a bound; past it (a burst faster than the
@@ -43,6 +44,22 @@ interface SpilledSpan {
   o?: number;
 }
 
+/** The temporary file spans wait in: where writing and reading are, and the line being read. */
+interface SpillFile {
+  path: string;
+  fd: number;
+  written: number;
+  read: number;
+  lines: number;
+  /** What was read and not yet handed on, after the last line's end. */
+  rest: Buffer;
+  /** The start of a line longer than what one read gave, in pieces. */
+  held: Buffer[];
+}
+
+const NEWLINE = 0x0a;
+const READ_CHUNK = 256 * 1024;
+
 const context = (c: SpanContext) => ({ t: c.traceId, s: c.spanId, f: c.traceFlags });
 const revived = (c: { t: string; s: string; f: number; r?: boolean }): SpanContext => ({
   traceId: c.t,
@@ -56,13 +73,15 @@ export class SpillingSpanProcessor implements SpanProcessor {
   private readonly memorySpans: number;
   private readonly batchSize: number;
   private readonly delayMs: number;
-  private file: { path: string; fd: number; written: number; read: number; lines: number; partial: string } | undefined;
+  private file: SpillFile | undefined;
   private resource: ReadableSpan["resource"] | undefined;
   private sending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Spans that could not be kept at all (the file could not be written): counted as ended, never sent. */
   lost = 0;
+  /** Why the first of them could not be kept (the temporary folder, named as the user set it). */
+  lostBecause: string | undefined;
 
   constructor(
     private readonly exporter: SpanExporter,
@@ -161,37 +180,59 @@ export class SpillingSpanProcessor implements SpanProcessor {
       writeSync(this.file.fd, bytes, 0, bytes.length, this.file.written);
       this.file.written += bytes.length;
       this.file.lines++;
-    } catch {
+    } catch (err) {
       this.lost++;
+      this.lostBecause ??= `spans waiting past ${this.memorySpans} could not be kept in a temporary file: ${tempFolderAsSet()}: ${
+        folderProblem(tempFolder()) ?? fileErrorReason(err as NodeJS.ErrnoException)
+      }`;
     }
   }
 
   private openFile() {
-    const path = join(tmpdir(), `agentstream-spans-${process.pid}-${randomBytes(6).toString("hex")}.jsonl`);
+    const path = join(tempFolder(), `agentstream-spans-${process.pid}-${randomBytes(6).toString("hex")}.jsonl`);
     const fd = openSync(path, "wx+", 0o600);
-    return { path, fd, written: 0, read: 0, lines: 0, partial: "" };
+    return { path, fd, written: 0, read: 0, lines: 0, rest: Buffer.alloc(0), held: [] };
   }
 
   /** Up to `count` spans from the file, in order; the file starts over once all it held is read. */
   private readBack(count: number): ReadableSpan[] {
     const file = this.file!;
     const spans: ReadableSpan[] = [];
-    const chunk = Buffer.alloc(256 * 1024);
     while (spans.length < count && file.lines > 0) {
-      const newline = file.partial.indexOf("\n");
-      if (newline >= 0) {
-        spans.push(this.revive(JSON.parse(file.partial.slice(0, newline)) as SpilledSpan));
-        file.partial = file.partial.slice(newline + 1);
-        file.lines--;
-        continue;
-      }
-      const read = readSync(file.fd, chunk, 0, chunk.length, file.read);
-      if (read === 0) break;
-      file.read += read;
-      file.partial += chunk.subarray(0, read).toString("utf8");
+      const line = this.nextLine(file);
+      if (line === undefined) break;
+      spans.push(this.revive(JSON.parse(line) as SpilledSpan));
+      file.lines--;
     }
     if (file.lines === 0) this.removeFile();
     return spans;
+  }
+
+  /**
+   * The file's next line, read on from where the last one ended. Each byte is
+   * looked at once (a long line is held in pieces, joined when its end comes)
+   * and decoded as a whole line (a character may be split between reads).
+   */
+  private nextLine(file: SpillFile): string | undefined {
+    for (;;) {
+      const newline = file.rest.indexOf(NEWLINE);
+      if (newline >= 0) {
+        const end = file.rest.subarray(0, newline);
+        const line = file.held.length > 0 ? Buffer.concat([...file.held, end]) : end;
+        file.held = [];
+        file.rest = file.rest.subarray(newline + 1);
+        return line.toString("utf8");
+      }
+      if (file.rest.length > 0) file.held.push(file.rest);
+      const chunk = Buffer.allocUnsafe(READ_CHUNK);
+      const read = readSync(file.fd, chunk, 0, chunk.length, file.read);
+      if (read === 0) {
+        file.rest = Buffer.alloc(0);
+        return undefined;
+      }
+      file.read += read;
+      file.rest = chunk.subarray(0, read);
+    }
   }
 
   private removeFile(): void {

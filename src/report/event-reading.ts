@@ -1,7 +1,7 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import { loadSchema } from "../schema/schema-files.js";
 import { REPORT_LIMITS } from "./report-v1.js";
-import { clip } from "./text.js";
+import { clip } from "../core/clip.js";
 
 // A report reads streams it did not write: an event may carry a valid envelope
 // and still break the schema (a number as a tool's output, an object as an

@@ -12,7 +12,7 @@ import {
 import { details, fenced, inline, table } from "./markdown.js";
 import { ReportReducer } from "./report-reducer.js";
 import type { Report, RunSummary, SkippedNote, ToolCallNote } from "./report-v1.js";
-import { clip } from "./text.js";
+import { clip } from "../core/clip.js";
 
 // An answer longer than this is collapsed in a <details> section.
 const SHORT_ANSWER_LINES = 15;

@@ -11,7 +11,8 @@ import {
   type RunSummary,
   type SubagentNote,
 } from "./report-v1.js";
-import { clip, clipAgent, clipName } from "./text.js";
+import { clip } from "../core/clip.js";
+import { clipAgent, clipName } from "./text.js";
 import { ToolStats } from "./tool-stats.js";
 
 const USAGE_KEYS = [

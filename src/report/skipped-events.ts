@@ -1,7 +1,8 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import type { ReadEvent } from "./event-reading.js";
 import { REPORT_LIMITS, type SkippedNote } from "./report-v1.js";
-import { clip, clipName } from "./text.js";
+import { clip } from "../core/clip.js";
+import { clipName } from "./text.js";
 
 /** A run's events that break the canonical schema: those skipped and the fields left out, counted and noted. */
 export class SkippedEvents {

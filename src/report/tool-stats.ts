@@ -1,6 +1,7 @@
 import type { EventOf } from "../canonical/events.js";
 import { REPORT_LIMITS, type ToolCallNote, type ToolNameStats, type ToolsSummary } from "./report-v1.js";
-import { clip, clipAgent, clipName } from "./text.js";
+import { clip } from "../core/clip.js";
+import { clipAgent, clipName } from "./text.js";
 
 interface OpenCall {
   name: string;

@@ -3,12 +3,14 @@ import type { Readable } from "node:stream";
 import type { BackendExit } from "../canonical/events.js";
 import {
   escapedGroups,
-  groupAlive,
   processRunning,
+  readProcessTable,
   signalGroup,
   signalProcess,
   waitUntilGone,
+  type ProcessTable,
 } from "./process-group.js";
+import { TrackedGroup } from "./tracked-group.js";
 import { possiblyHeld, processesHolding, stdioIdentities, type StdioIdentities } from "./stdio-holders.js";
 
 /** How the backend process ended: its exit, or the error that kept it from being spawned. */
@@ -23,6 +25,8 @@ export interface BackendProcessOptions {
   env: NodeJS.ProcessEnv;
   /** How long a stopped backend (or what it left behind) gets before SIGKILL. */
   graceMs: number;
+  /** Where its descendants are looked up (tests inject one). */
+  processTable?: ProcessTable;
 }
 
 // Process groups are a POSIX notion; on Windows only the process itself is signalled.
@@ -49,9 +53,11 @@ export class BackendProcess {
   private strays: number[] = [];
   private readonly killOnExit = (): void => this.kill();
   /** Process groups of the backend's descendants that left its group, found when it was signalled. */
-  private readonly escaped = new Set<number>();
+  private readonly escaped = new Map<number, TrackedGroup>();
+  private readonly table: ProcessTable;
 
   constructor(private readonly options: BackendProcessOptions) {
+    this.table = options.processTable ?? readProcessTable;
     this.child = spawn(options.file, options.args, {
       cwd: options.cwd,
       env: options.env,
@@ -106,12 +112,19 @@ export class BackendProcess {
     if (pid === undefined) return;
     if (!this.reaped) {
       // Found before the backend dies: then its children are init's and no longer traced to it.
-      if (USE_PROCESS_GROUP) for (const group of escapedGroups(pid, pid)) this.escaped.add(group);
+      if (USE_PROCESS_GROUP) this.findEscaped(pid);
       if (USE_PROCESS_GROUP) signalGroup(pid, signal);
       else if (!this.exited) this.child.kill(signal);
     }
-    for (const group of this.escaped) signalGroup(group, signal);
+    // Each only while it is still the group found: a stopped one's id may be an unrelated process's by now.
+    for (const group of this.escaped.values()) group.signal(signal);
     this.signalStrays(signal);
+  }
+
+  private findEscaped(pid: number): void {
+    // A group found again among its descendants: the one known, or a new one under an id that was freed.
+    for (const [id, found] of escapedGroups(pid, pid, this.table))
+      if (!this.escaped.get(id)?.add(found)) this.escaped.set(id, new TrackedGroup(id, found, this.table));
   }
 
   private signalStrays(signal: NodeJS.Signals): void {
@@ -121,18 +134,10 @@ export class BackendProcess {
   private async afterExit(): Promise<void> {
     const pid = this.child.pid!;
     // The backend is gone but may have left processes behind: they must not outlive the run.
-    if (USE_PROCESS_GROUP)
-      await this.stopAll(
-        () => groupAlive(pid),
-        (signal) => signalGroup(pid, signal),
-      );
+    if (USE_PROCESS_GROUP) await this.stopGroup(TrackedGroup.now(pid, this.table));
     this.reaped = true;
     // Groups its children made of their own, seen when it was stopped: stopped the same way.
-    for (const group of this.escaped)
-      await this.stopAll(
-        () => groupAlive(group),
-        (signal) => signalGroup(group, signal),
-      );
+    for (const group of this.escaped.values()) await this.stopGroup(group);
     await this.stopStrays();
     process.removeListener("exit", this.killOnExit);
     await this.stdioClosed();
@@ -172,12 +177,11 @@ export class BackendProcess {
   }
 
   /** SIGTERM, then SIGKILL what is still there after the grace period. */
-  private async stopAll(alive: () => boolean, signal: (signal: NodeJS.Signals) => void): Promise<void> {
-    if (!alive()) return;
-    signal("SIGTERM");
-    if (await waitUntilGone(alive, this.options.graceMs)) return;
-    signal("SIGKILL");
-    await waitUntilGone(alive, 1000);
+  private async stopGroup(group: TrackedGroup): Promise<void> {
+    if (!group.signal("SIGTERM")) return;
+    if (await waitUntilGone(() => group.alive(), this.options.graceMs)) return;
+    group.signal("SIGKILL");
+    await waitUntilGone(() => group.alive(), 1000);
   }
 
   /** Wait for the backend's stdout and stderr to be read to the end. */

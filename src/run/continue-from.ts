@@ -2,7 +2,10 @@
 // stream can be continued with, read from its run.finished.resume (else the
 // session_id its events carry). Read as a stream, line by line.
 import { createReadStream } from "node:fs";
+import { nameProblem, quoted } from "../core/argv-value.js";
 import { UsageError } from "../core/errors.js";
+import { NumberedLineSplitter } from "../core/numbered-lines.js";
+import { CANONICAL_MAX_LINE_BYTES } from "../core/read-canonical.js";
 
 /** What a recorded run says of how to continue it. */
 export interface Continuation {
@@ -19,7 +22,6 @@ interface Seen {
 }
 
 function see(seen: Seen, line: string): void {
-  if (line.trim() === "") return;
   let event: Record<string, unknown>;
   try {
     const parsed: unknown = JSON.parse(line);
@@ -34,30 +36,45 @@ function see(seen: Seen, line: string): void {
   if (typeof resume?.session_id === "string" && resume.session_id !== "") seen.resumeId = resume.session_id;
 }
 
-/** Read FILE (a canonical stream, as run wrote it); a UsageError when it names no backend or no session. */
-export async function readContinuation(file: string): Promise<Continuation> {
+/**
+ * Read FILE (a canonical stream, as run wrote it); a UsageError when it names no backend or no session.
+ * A line longer than `maxLineBytes` is skipped unread (it is never held whole).
+ */
+export async function readContinuation(file: string, maxLineBytes = CANONICAL_MAX_LINE_BYTES): Promise<Continuation> {
   const seen: Seen = {};
-  let rest = "";
+  let firstOverlong: number | undefined;
+  const lines = new NumberedLineSplitter(
+    (line, number) => {
+      if ("overlong" in line) firstOverlong ??= number;
+      else see(seen, line.text);
+    },
+    { maxLineBytes },
+  );
   try {
-    for await (const chunk of createReadStream(file, { encoding: "utf8" })) {
-      const lines = (rest + (chunk as string)).split("\n");
-      rest = lines.pop() ?? "";
-      for (const line of lines) see(seen, line);
-    }
+    for await (const chunk of createReadStream(file)) lines.push(chunk as Buffer);
   } catch (err) {
     throw new UsageError(`--continue-from ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  see(seen, rest);
+  lines.end();
+  const unread =
+    firstOverlong === undefined ? "" : ` (line ${firstOverlong} is longer than ${maxLineBytes} bytes and was not read)`;
   if (seen.backend === undefined)
     throw new UsageError(
-      `--continue-from ${file}: no run.started names the backend`,
+      `--continue-from ${file}: no run.started names the backend${unread}`,
       "give a canonical stream as agentstream run wrote it",
     );
   const sessionId = seen.resumeId ?? seen.sessionId;
   if (sessionId === undefined)
     throw new UsageError(
-      `--continue-from ${file}: the stream has no resume hint and no session_id to continue`,
+      `--continue-from ${file}: the stream has no resume hint and no session_id to continue${unread}`,
       "the backend never told its session (a run that failed before it started?)",
+    );
+  // The id becomes an argument of the backend's: the file is what is wrong when it cannot be one.
+  const problem = nameProblem(sessionId);
+  if (problem !== undefined)
+    throw new UsageError(
+      `--continue-from ${file}: its session id ${quoted(sessionId)} ${problem}`,
+      "give a canonical stream as agentstream run wrote it, or --resume with the session id the backend reported",
     );
   return { backend: seen.backend, sessionId, from: seen.resumeId !== undefined ? "resume" : "session_id" };
 }

@@ -1,6 +1,7 @@
 // --max-turns, --max-tokens, --max-cost-usd: the same limits on every backend,
 // watched on the canonical events as they are written.
 import type { CanonicalEvent } from "../canonical/events.js";
+import { clip } from "../core/clip.js";
 import { UsageError } from "../core/errors.js";
 
 export interface RunLimits {
@@ -53,15 +54,15 @@ export function hasLimits(limits: RunLimits | undefined): limits is RunLimits {
 
 /**
  * Sees each canonical event of a run. When a limit is crossed it says so once
- * (`reached`: the run is then stopped and ends failed, code budget); what it
- * cannot price it notes once on stderr.
+ * (`reached`: the run is then stopped and ends failed, code budget); a model
+ * it cannot price it notes once a run on stderr (a stream may name thousands).
  */
 export class LimitWatch {
   private turns = 0;
   private tokens = 0;
   private cost = 0;
   private done = false;
-  private readonly unpriced = new Set<string>();
+  private saidUnpriced = false;
 
   constructor(
     private readonly limits: RunLimits,
@@ -94,13 +95,16 @@ export class LimitWatch {
       return;
     }
     if (event.input_tokens + event.output_tokens === 0) return;
-    const model = event.model ?? "(unnamed)";
+    // A model name is the backend's text: shown cut, however long it is.
+    const model = event.model === undefined ? "(unnamed)" : clip(event.model, MAX_SHOWN_MODEL);
     // Fail closed: a cost that cannot be known cannot be kept under a limit.
     if (maxCostUsd !== undefined) this.reach(`max-cost-usd ${maxCostUsd}: cannot price model ${model}`);
     // A usage that names no model (EvoScientist's) is no model the table lacks: nothing to say.
-    else if (event.model !== undefined && !this.unpriced.has(model)) {
-      this.unpriced.add(model);
-      this.note(`no cost for model ${model}: the price table does not know it`);
+    else if (event.model !== undefined && !this.saidUnpriced) {
+      this.saidUnpriced = true;
+      this.note(
+        `no cost for model ${model}: the price table does not know it (said once a run, for the first model it lacks)`,
+      );
     }
   }
 
@@ -114,6 +118,9 @@ export class LimitWatch {
     this.reached(message);
   }
 }
+
+/** Longest model name a message shows (real ones are under 60 characters). */
+const MAX_SHOWN_MODEL = 120;
 
 /** A cost as people read it: cents for a dollar figure, more digits for small ones. */
 function usd(x: number): string {

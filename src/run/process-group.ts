@@ -23,17 +23,6 @@ function signalTarget(target: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-/** True while a process of the group is still running; zombies waiting to be reaped do not count. */
-export function groupAlive(pgid: number): boolean {
-  if (!signalGroup(pgid, 0)) return false;
-  if (process.platform !== "linux") return true;
-  try {
-    return livingMembers(pgid) > 0;
-  } catch {
-    return true;
-  }
-}
-
 /** True while the process runs; a zombie waiting to be reaped does not count. */
 export function processRunning(pid: number): boolean {
   if (!signalProcess(pid, 0)) return false;
@@ -41,57 +30,71 @@ export function processRunning(pid: number): boolean {
   return stat === undefined ? process.platform !== "linux" : stat.running;
 }
 
-function livingMembers(pgid: number): number {
-  let living = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = procStat(entry);
-    if (stat && stat.pgrp === pgid && stat.running) living++;
-  }
-  return living;
-}
-
 /** When the process started, in clock ticks since boot; undefined once it is reaped, or where there is no /proc. */
 export function startTime(pid: number | "self"): number | undefined {
   return procStat(String(pid))?.startTime;
 }
 
-/**
- * The process groups, other than the backend's own, of its living descendants:
- * a child that made a group of its own (a shell tool run with setsid or
- * detached) is out of reach of a signal to the backend's group, and would
- * outlive it. Empty where there is no /proc.
- */
-export function escapedGroups(pid: number, ownGroup: number): number[] {
-  if (process.platform !== "linux") return [];
-  const children = new Map<number, number[]>();
-  const groupOf = new Map<number, number>();
+/** One process as /proc/PID/stat tells it. */
+export interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  /** When it started, in clock ticks since boot: with the pid, names the process for good (a pid alone is reused). */
+  startTime: number;
+  /** Not a zombie waiting to be reaped. */
+  running: boolean;
+}
+
+/** A look at every process of the system, undefined where there is none (no /proc); injected in tests, to play a pid reused. */
+export type ProcessTable = () => ProcessEntry[] | undefined;
+
+/** Every process /proc shows. */
+export const readProcessTable: ProcessTable = () => {
+  if (process.platform !== "linux") return undefined;
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return [];
+    return undefined;
   }
+  const table: ProcessEntry[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = procStat(entry);
-    if (!stat?.running) continue;
-    const child = Number(entry);
-    groupOf.set(child, stat.pgrp);
-    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), child]);
+    if (stat) table.push({ pid: Number(entry), ...stat });
+  }
+  return table;
+};
+
+/**
+ * The process groups, other than the backend's own, of its living descendants,
+ * each with the descendants found in it: a child that made a group of its own
+ * (a shell tool run with setsid or detached) is out of reach of a signal to the
+ * backend's group, and would outlive it. Empty where there is no /proc.
+ */
+export function escapedGroups(
+  pid: number,
+  ownGroup: number,
+  table: ProcessTable = readProcessTable,
+): Map<number, ProcessEntry[]> {
+  const children = new Map<number, ProcessEntry[]>();
+  for (const entry of table() ?? []) {
+    if (!entry.running) continue;
+    children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
   }
   const ours = procStat("self")?.pgrp;
-  const groups = new Set<number>();
+  const groups = new Map<number, ProcessEntry[]>();
   const queue = [...(children.get(pid) ?? [])];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    const group = groupOf.get(next);
-    if (group !== undefined && group !== ownGroup && group !== ours && group > 1) groups.add(group);
-    queue.push(...(children.get(next) ?? []));
+    const group = next.pgrp;
+    if (group !== ownGroup && group !== ours && group > 1) groups.set(group, [...(groups.get(group) ?? []), next]);
+    queue.push(...(children.get(next.pid) ?? []));
   }
-  return [...groups];
+  return groups;
 }
 
-function procStat(pid: string): { running: boolean; ppid: number; pgrp: number; startTime: number } | undefined {
+function procStat(pid: string): Omit<ProcessEntry, "pid"> | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -1,4 +1,4 @@
-// The results as Markdown tables (readable in a terminal, pasteable into the README).
+// The results as Markdown tables (readable in a terminal, pasteable into docs/performance.md).
 
 function table(header, rows) {
   const line = (cells) => `| ${cells.join(" | ")} |`;

@@ -272,6 +272,17 @@ for (const copilot of targetsFor("copilot-1.0.102")) {
       expect(second.events[0]!.command).not.toContain("--allow-all-tools");
       expect(sessionOf(second.events)).toBe(session);
     });
+
+    // Its rules take permission kinds: "bash" alone would be read as an MCP server's name and deny nothing.
+    it("--deny-tool bash (its tool.started name) is denied as the shell kind: the command does not run (no file)", async () => {
+      const { runs, files } = await runSteps(copilot, "denied", [{ args: () => ["--deny-tool", "bash"] }]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
+      expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--deny-tool=shell"]));
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+    });
   });
 }
 
@@ -349,6 +360,19 @@ for (const gemini of targetsFor("gemini-0.61.0")) {
       expect(run.events[0]!.command).toEqual(expect.arrayContaining(["--policy"]));
       // The run itself went on (the policy file was read, not a start-up failure). A tool denied by policy is
       // not even offered to the model: the fake model falls back to a "bash" call, which Gemini CLI does not know.
+      expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+      expect(eventsOfType(run, "tool.completed")).toEqual([
+        expect.objectContaining({ name: "bash", status: "failed" }),
+      ]);
+    });
+
+    // Gemini CLI drops every rule of a policy file it cannot parse: a name TOML must escape keeps the file whole.
+    it("--deny-tool with a name holding quotes and backslashes beside shell: its real TOML parser reads the file, the shell stays denied (no file)", async () => {
+      const { runs, files } = await runSteps(gemini, "denied", [
+        { args: () => ["--approvals", "auto", "--deny-tool", 'we"ird\\name]]#=é🛠', "--deny-tool", "shell"] },
+      ]);
+      const run = runs[0]!;
+      expect(files[0]).not.toContain(MADE);
       expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
       expect(eventsOfType(run, "tool.completed")).toEqual([
         expect.objectContaining({ name: "bash", status: "failed" }),

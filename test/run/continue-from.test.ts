@@ -133,7 +133,7 @@ describe("agentstream run --deny-tool on Gemini CLI", () => {
     });
     const argv = expectNoneLeftRunning(record)!.argv;
     const policy = argv[argv.indexOf("--policy") + 1]!;
-    expect(policy).toMatch(/agentstream-rules-.*\.toml$/);
+    expect(policy).toMatch(/\/agentstream-run-[^/]+\/rules\.toml$/);
     expect(result.stderr).not.toContain("internal");
     expect(existsSync(policy)).toBe(false);
   });

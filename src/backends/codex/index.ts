@@ -1,4 +1,5 @@
 import { UsageError } from "../../core/errors.js";
+import { tomlString } from "../../core/toml-string.js";
 import type { BackendDefinition, BackendRequest, PermissionRequest } from "../definition.js";
 import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
@@ -54,7 +55,7 @@ export const codex: BackendDefinition<"codex", "codex"> = {
     "--json",
     "--skip-git-repo-check",
     ...(request.model !== undefined ? ["--model", request.model] : []),
-    ...(request.provider !== undefined ? ["-c", `model_provider=${JSON.stringify(request.provider)}`] : []),
+    ...(request.provider !== undefined ? ["-c", `model_provider=${tomlString(request.provider)}`] : []),
     ...workdirArgs(request),
     ...codexDenyArgs(request.permissions),
     ...request.backendArgs,

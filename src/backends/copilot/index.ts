@@ -3,6 +3,9 @@ import type { BackendDefinition } from "../definition.js";
 import { CopilotTranslator } from "./translator.js";
 import { COPILOT_CATALOG } from "./native-catalog.js";
 
+const READS_UNRULED =
+  "asks no permission to read or search files, so no rule of its can name that tool (--backend-arg=--excluded-tools=TOOL hides a tool from the model)";
+
 /**
  * GitHub Copilot CLI: `copilot --output-format json --allow-all-tools --no-ask-user --no-auto-update
  * [flags] --usage-output-file FILE -p PROMPT` (docs/protocols/copilot.md).
@@ -39,6 +42,16 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
   permissions: {
     // Reading needs no permission in Copilot CLI; write(...) covers its edit and create tools.
     tools: { shell: "shell", write: "write", edit: "write", web_fetch: "url" },
+    // Its rules name kinds: "bash" alone is read as an MCP server's name and denies nothing (1.0.102, live).
+    ruleKinds: {
+      bash: { native: "shell" },
+      create: { native: "write" },
+      edit: { native: "write" },
+      apply_patch: { native: "write" },
+      str_replace_editor: { native: "write" },
+      web_fetch: { native: "url" },
+      ...Object.fromEntries(["view", "glob", "grep", "rg"].map((name) => [name, { lacks: READS_UNRULED }])),
+    },
     allow: { native: "--allow-tool=NAME (then without --allow-all-tools)" },
     deny: { native: "--deny-tool=NAME (denial wins over --allow-all-tools)" },
     argumentPrefix: true,

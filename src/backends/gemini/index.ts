@@ -1,6 +1,7 @@
 import type { BackendDefinition } from "../definition.js";
 import { GeminiTranslator } from "./translator.js";
 import { GEMINI_CATALOG } from "./native-catalog.js";
+import { denyPolicy } from "./policy.js";
 
 /** Gemini CLI: `gemini --output-format stream-json --prompt=PROMPT` (docs/protocols/gemini.md). */
 export const gemini: BackendDefinition<"gemini", "gemini"> = {
@@ -60,11 +61,3 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
   promptTerminator: () => false,
   createTranslator: () => new GeminiTranslator(),
 };
-
-/** A policy (TOML) that denies each tool; above the built-in rules, yolo's allow-all included. */
-function denyPolicy(tools: readonly string[]): string {
-  // A JSON string is a valid TOML basic string.
-  return tools
-    .map((tool) => `[[rule]]\ntoolName = ${JSON.stringify(tool)}\ndecision = "deny"\npriority = 999\n`)
-    .join("\n");
-}

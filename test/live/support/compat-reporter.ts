@@ -1,7 +1,7 @@
 // After a live run: which scenarios each target passed, what its streams showed
 // that its translator was not written for, and how each scenario ended; printed,
 // and, after a full run (no AGENTSTREAM_LIVE_ONLY), kept as the committed record
-// test/live/compatibility.json that the README's Compatibility table is made from.
+// test/live/compatibility.json that the Compatibility table of docs/backends.md is made from.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
@@ -66,7 +66,7 @@ export default class CompatibilityReporter implements Reporter {
     if (!latest || process.env.AGENTSTREAM_LIVE_ONLY) return;
     writeFileSync(RECORD_PATH, `${JSON.stringify(record, null, 2)}\n`);
     writeReadmeTable(record);
-    process.stderr.write(`live report: recorded in ${RECORD_PATH}, README's Compatibility table rewritten\n`);
+    process.stderr.write(`live report: recorded in ${RECORD_PATH}, docs/backends.md's Compatibility table rewritten\n`);
   }
 }
 

@@ -1,4 +1,4 @@
-// The README's Compatibility table, made from the record of the last full
+// The Compatibility table of docs/backends.md, made from the record of the last full
 // `npm run test:live -- --latest` (test/live/compatibility.json).
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -6,7 +6,7 @@ import { BACKENDS } from "../../../src/backends/registry.js";
 import { LIVE_TARGETS } from "./live-targets.mjs";
 
 export const RECORD_PATH = fileURLToPath(new URL("../compatibility.json", import.meta.url));
-const README_PATH = fileURLToPath(new URL("../../../README.md", import.meta.url));
+const PAGE_PATH = fileURLToPath(new URL("../../../docs/backends.md", import.meta.url));
 export const START = "<!-- compatibility: generated from test/live/compatibility.json; do not edit by hand -->";
 export const END = "<!-- compatibility: end -->";
 
@@ -77,14 +77,14 @@ function newFieldList(t: RecordedTarget): string {
   return fields.length > 0 ? `, new fields ${fields.join(", ")} (not read)` : "";
 }
 
-/** The README with its Compatibility block made anew from `record`. */
+/** The page with its Compatibility block made anew from `record`. */
 export function withTable(readme: string, record: CompatibilityRecord): string {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error("README.md has no compatibility block markers");
+  if (start < 0 || end < start) throw new Error("docs/backends.md has no compatibility block markers");
   return `${readme.slice(0, start + START.length)}\n${renderTable(record)}\n${readme.slice(end)}`;
 }
 
 export function writeReadmeTable(record: CompatibilityRecord): void {
-  writeFileSync(README_PATH, withTable(readFileSync(README_PATH, "utf8"), record));
+  writeFileSync(PAGE_PATH, withTable(readFileSync(PAGE_PATH, "utf8"), record));
 }
