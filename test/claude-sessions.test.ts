@@ -95,7 +95,7 @@ describe("Claude Code: two sessions in one stream", () => {
     const lines = result.stderr.trim().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /· ✖ failed after \d+ms: rate limited, worth retrying · rate_limit: API Error: 429 Rate limit exceeded · exit 75$/,
+      /· ✖ failed \(time unknown: the recording does not time its events\): rate limited, worth retrying · rate_limit: API Error: 429 Rate limit exceeded · exit 75$/,
     );
     expect(lines[1]).toBe(
       "agentstream: the stream held 2 backend sessions: status, answer and usage are the last one's",

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { captureReader } from "./helpers/capture-folders.js";
 import type { CanonicalEvent, EventOf } from "../src/canonical/events.js";
 import { BACKEND_NAMES, protocolOf } from "../src/backends/registry.js";
 import { MAX_HELD_BYTES } from "../src/core/translation-session.js";
@@ -24,9 +25,9 @@ function corpus(): { file: string; producer: string }[] {
       files.push({ file: join(dir, name), producer: producer(name) });
   };
   for (const backend of ["atomic", "pi", "evosci"] as const) add(join(SAMPLES, backend), ".jsonl", () => backend);
-  // Captures are named <backend>-<version>; those of a backend not registered yet have nothing to detect.
+  // Captures are named <backend>-<version> (<agent>-acp-<version>: read as acp); those of a backend not registered yet have nothing to detect.
   for (const dir of readdirSync(join(FIXTURES, "live"))) {
-    const backend = dir.split("-")[0]!;
+    const backend = captureReader(dir);
     if ((BACKEND_NAMES as readonly string[]).includes(backend))
       add(join(FIXTURES, "live", dir), ".jsonl", () => backend);
   }

@@ -45,6 +45,7 @@ describe("firstLine", () => {
         bytesRead: native.length,
         nativeEvents: 3,
         finished,
+        nativeSpanMs: null,
       },
       new Chalk({ level: 0 }),
     );

@@ -5,6 +5,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { parseNativeLine } from "../src/core/native-line.js";
+import { captureReader } from "./helpers/capture-folders.js";
 import { BACKENDS } from "../src/backends/registry.js";
 import { catalogOf, driftOf } from "./live/support/drift.js";
 import { latestTargets, newerThan } from "./live/support/latest.mjs";
@@ -16,8 +18,9 @@ function nativeTypesIn(dir: string): Set<string> {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".jsonl"))) {
     for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
       try {
-        const event = JSON.parse(line);
-        if (typeof event?.type === "string") types.add(event.type);
+        // As agentstream reads it: a JSON-RPC message (ACP) is typed by its method, or as a result or an error.
+        const parsed = parseNativeLine(line);
+        if (parsed.ok) types.add(parsed.event.type);
       } catch {
         // a cut last line: not a type
       }
@@ -30,7 +33,7 @@ describe("native catalogs", () => {
   const captures = readdirSync(LIVE, { withFileTypes: true }).filter((d) => d.isDirectory());
 
   it.each(captures.map((d) => d.name))("%s: every native type the release wrote is in its catalog", (id) => {
-    const backend = id.slice(0, id.indexOf("-"));
+    const backend = captureReader(id);
     const catalog = catalogOf(backend);
     expect(catalog, `${backend} declares a catalog`).toBeDefined();
     const unknown = [...nativeTypesIn(join(LIVE, id))].filter((t) => !Object.hasOwn(catalog!, t));
@@ -40,7 +43,10 @@ describe("native catalogs", () => {
   it("every catalog reads each type's `type`, or names a type kept whole", () => {
     for (const backend of BACKENDS) {
       for (const [type, fields] of Object.entries(backend.nativeCatalog ?? {})) {
-        expect(fields.length === 0 || fields.includes("type"), `${backend.name} ${type}`).toBe(true);
+        // A JSON-RPC message (ACP) has no `type`: its method, or its being a response, types it.
+        const typed =
+          fields.includes("type") || fields.includes("method") || fields.includes("result") || fields.includes("error");
+        expect(fields.length === 0 || typed, `${backend.name} ${type}`).toBe(true);
       }
     }
   });

@@ -2,12 +2,22 @@
 // test/otel/collector.global-setup.ts): once, cached by the hash of its
 // sources; without Go, a notice and skipped tests, or (CI) an error.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, inject, it } from "vitest";
-import { collectorPath, GoMissingError, goCaches, goEnv } from "./otel/build-collector.mjs";
+import { collectorPath, GoMissingError, goCaches, goEnv, SOURCE_DIR } from "./otel/build-collector.mjs";
 import { provideCollector } from "./otel/collector.global-setup.js";
 
 const SCRIPT = fileURLToPath(new URL("./otel/build-collector.mjs", import.meta.url));
@@ -143,4 +153,108 @@ describe("Go's caches (goCaches, goEnv)", () => {
       }
     },
   );
+});
+
+const REAL_GO = spawnSync("sh", ["-c", "command -v go"], { encoding: "utf8" }).stdout.trim();
+
+// `go build` stood in for (minutes and a download otherwise) by a script that leaves what a real one
+// leaves: a module cache with a read-only module in it, build cache entries, the binary at -o. Every
+// other go command (env, version, clean) is the real go's.
+const FAKE_GO = `#!/bin/sh
+if [ "$1" != build ]; then exec "$REAL_GO" "$@"; fi
+mkdir -p "$GOMODCACHE/example.com/m@v1.0.0" "$GOMODCACHE/cache/download" "$GOCACHE/00"
+echo module > "$GOMODCACHE/example.com/m@v1.0.0/go.mod"
+chmod -R a-w "$GOMODCACHE/example.com"
+echo entry > "$GOCACHE/00/entry"
+if [ -n "$FAKE_GO_BUILD_FAILS" ]; then echo "fake build failed" >&2; exit 1; fi
+while [ "$1" != -o ]; do shift; done
+echo binary > "$2"
+`;
+
+/** build-collector.mjs in a checkout of its own (its .cache/ is that checkout's), a fake go build first on PATH. */
+function checkoutWithFakeGo(): { root: string; script: string; env: NodeJS.ProcessEnv } {
+  const root = mkdtempSync(join(tmpdir(), "agentstream-gocaches-"));
+  mkdirSync(join(root, "test", "otel", "collector"), { recursive: true });
+  copyFileSync(SCRIPT, join(root, "test", "otel", "build-collector.mjs"));
+  for (const file of ["go.mod", "go.sum", "main.go"])
+    copyFileSync(join(SOURCE_DIR, file), join(root, "test", "otel", "collector", file));
+  mkdirSync(join(root, "bin"));
+  writeFileSync(join(root, "bin", "go"), FAKE_GO);
+  chmodSync(join(root, "bin", "go"), 0o755);
+  mkdirSync(join(root, "home"));
+  const env = {
+    PATH: [join(root, "bin"), dirname(process.execPath), "/usr/bin", "/bin"].join(":"),
+    // A user who has never built Go code: go env names folders under this HOME that do not exist.
+    HOME: join(root, "home"),
+    REAL_GO,
+    AGENTSTREAM_OTELCOL_DIR: join(root, ".cache", "otelcol"),
+  };
+  return { root, script: join(root, "test", "otel", "build-collector.mjs"), env };
+}
+
+/** Every file under dir, as paths relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .sort();
+}
+
+/** Undo the fake module's read-only folders (Go's own), so that the test's rm works as any user. */
+function removeTree(dir: string): void {
+  spawnSync("chmod", ["-R", "u+w", dir]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+describe.skipIf(REAL_GO === "")("the Go caches a build made itself", () => {
+  it("are removed once the binary is built: the checkout keeps only .cache/otelcol/<hash>/otelcol", () => {
+    const { root, script, env } = checkoutWithFakeGo();
+    try {
+      const run = spawnSync(process.execPath, [script], { env, encoding: "utf8" });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toContain(`Go's caches in ${join(root, ".cache", "go", "mod")}`);
+      expect(run.stderr).toContain("removed Go's caches of this build");
+      expect(filesUnder(join(root, ".cache"))).toEqual([expect.stringMatching(/^otelcol\/[0-9a-f]{16}\/otelcol$/)]);
+      expect(readFileSync(run.stdout.trim(), "utf8")).toBe("binary\n");
+    } finally {
+      removeTree(root);
+    }
+  });
+
+  it("a failed build keeps them, so that its retry downloads nothing twice", () => {
+    const { root, script, env } = checkoutWithFakeGo();
+    try {
+      const run = spawnSync(process.execPath, [script], {
+        env: { ...env, FAKE_GO_BUILD_FAILS: "1" },
+        encoding: "utf8",
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain("fake build failed");
+      expect(existsSync(join(root, ".cache", "go", "mod", "example.com", "m@v1.0.0", "go.mod"))).toBe(true);
+      expect(existsSync(join(root, ".cache", "go", "build", "00", "entry"))).toBe(true);
+    } finally {
+      removeTree(root);
+    }
+  });
+
+  it("the user's own caches (as CI's, set by GOMODCACHE and GOCACHE) are left with all they hold", () => {
+    const { root, script, env } = checkoutWithFakeGo();
+    try {
+      const [mod, build] = [join(root, "home", "mod"), join(root, "home", "build")];
+      mkdirSync(mod);
+      mkdirSync(build);
+      writeFileSync(join(mod, "theirs"), "x");
+      const run = spawnSync(process.execPath, [script], {
+        env: { ...env, GOMODCACHE: mod, GOCACHE: build },
+        encoding: "utf8",
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).not.toContain("removed");
+      expect(filesUnder(mod)).toEqual(["example.com/m@v1.0.0/go.mod", "theirs"]);
+      expect(filesUnder(build)).toEqual(["00/entry"]);
+      expect(existsSync(join(root, ".cache", "go"))).toBe(false);
+    } finally {
+      removeTree(root);
+    }
+  });
 });

@@ -135,7 +135,8 @@ describe("the argv each backend gets for each rule", () => {
   });
 
   it("every backend keeps the prompt one argument and passes the session it resumes", () => {
-    for (const backend of BACKENDS) {
+    // ACP agents are not run yet (run refuses them: test/acp-backend.test.ts).
+    for (const backend of BACKENDS.filter((b) => b.name !== "acp")) {
       const argv = backend.argv({
         ...BASE,
         prompt: "PROMPT-X",

@@ -193,7 +193,15 @@ describe("events that break the schema but carry a valid envelope", () => {
     // The call completed (its output, a number, is left out); run.finished gave its outcome.
     expect(run.tools).toMatchObject({ calls: 1, completed: 1, failed: 1, open: 0 });
     expect(run.tools.failures[0]).not.toHaveProperty("output");
-    expect(run).toMatchObject({ finished: true, status: "failed", exit_code: 1, duration_ms: 9, usage: null });
+    // A recording that states no times: its duration is unknown, not the 9 ms its run.finished took to read.
+    expect(run).toMatchObject({
+      finished: true,
+      status: "failed",
+      exit_code: 1,
+      duration_ms: null,
+      timing: "none",
+      usage: null,
+    });
     expect(run.error).toBeNull();
     expect(run.stderr_tail).toEqual(["last line"]);
     // Without run.finished's counts, the counts are the lines' own.

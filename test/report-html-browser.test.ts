@@ -376,7 +376,7 @@ describe.skipIf(!hasBrowser)("HTML report in headless Chromium", () => {
         ...payload,
       }) as CanonicalEvent;
     const events = [
-      at(0, "run.started", { agentstream_version: "0", mode: "normalize" }),
+      at(0, "run.started", { agentstream_version: "0", mode: "run" }),
       at(0, "tool.started", { tool_call_id: "long", name: "bash", args: {} }),
       at(4000, "tool.started", { tool_call_id: "short", name: "a_long_tool_name", args: {} }),
       at(4001, "tool.completed", { tool_call_id: "short", name: "x", status: "succeeded", output: "" }),

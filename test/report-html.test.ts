@@ -51,10 +51,12 @@ describe("HTML report data", () => {
       file: "research.jsonl",
       status: finished.status,
       exit_code: finished.exit_code,
-      duration_ms: finished.duration_ms,
+      // A recording whose backend (EvoScientist) states no times: no duration, not the time it took to read.
+      timing: "none",
       counts: finished.counts,
       usage: finished.usage,
     });
+    expect(run.duration_ms).toBeUndefined();
     expect(run.answer).toBe(finished.result!.text);
     expect(run.tools.map((t) => [t.name, t.status, t.lane])).toEqual([
       ["task", "succeeded", 0],
@@ -206,7 +208,7 @@ describe("HTML report page", () => {
 
   it("a bar narrower than its label keeps a minimum width and names the call and its duration in a <title>", () => {
     const events = [
-      event("run.started", { agentstream_version: "0", mode: "normalize" }),
+      event("run.started", { agentstream_version: "0", mode: "run" }),
       event("tool.started", { tool_call_id: "long", name: "bash", args: {} }, { elapsed_ms: 0 }),
       event(
         "tool.completed",
@@ -261,13 +263,20 @@ describe("HTML report page", () => {
 describe("browser tests without Chromium", () => {
   it("skip with a notice, or fail where AGENTSTREAM_REQUIRE_BROWSER=1 (CI)", () => {
     const before = process.env.AGENTSTREAM_REQUIRE_BROWSER;
+    // The notice this test provokes is caught here: on the suite's stderr it would read as a real skip.
+    let said = "";
+    const notice = (text: string) => (said += text);
     try {
       process.env.AGENTSTREAM_REQUIRE_BROWSER = "1";
-      expect(() => browserAvailable("suite", "/nonexistent/chromium")).toThrow(
+      expect(() => browserAvailable("suite", "/nonexistent/chromium", notice)).toThrow(
         /Chromium not found at \/nonexistent\/chromium.*AGENTSTREAM_REQUIRE_BROWSER=1/,
       );
+      expect(said).toBe("");
       delete process.env.AGENTSTREAM_REQUIRE_BROWSER;
-      expect(browserAvailable("suite", "/nonexistent/chromium")).toBe(false);
+      expect(browserAvailable("suite", "/nonexistent/chromium", notice)).toBe(false);
+      expect(said).toBe(
+        "\n*** SKIPPED suite: Chromium not found at /nonexistent/chromium (apt-get install chromium) ***\n\n",
+      );
     } finally {
       if (before === undefined) delete process.env.AGENTSTREAM_REQUIRE_BROWSER;
       else process.env.AGENTSTREAM_REQUIRE_BROWSER = before;

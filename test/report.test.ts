@@ -33,6 +33,23 @@ function canonicalFiles(root: string): string[] {
 }
 const examples = canonicalFiles(EXAMPLES);
 
+/**
+ * How long a report says a run took, worked out here from the events: a live run (mode run), its
+ * run.finished.duration_ms; a recording, the span of the times it states (native_ts), else unknown.
+ */
+function expectedTime(events: CanonicalEvent[]): { timing: string; duration_ms: number | null; shown: string } {
+  const started = events.find((e) => e.type === "run.started") as EventOf<"run.started"> | undefined;
+  if (started?.mode === "run") {
+    const d = finishedOf(events).duration_ms;
+    return { timing: "clock", duration_ms: d, shown: formatDuration(d) };
+  }
+  const times = events.flatMap((e) => (e.native_ts === undefined ? [] : [Date.parse(e.native_ts)]));
+  const span = times.length === 0 ? 0 : Math.max(...times) - Math.min(...times);
+  if (span === 0)
+    return { timing: "none", duration_ms: null, shown: "unknown: the recording does not time its events" };
+  return { timing: "native", duration_ms: span, shown: `${formatDuration(span)} (the backend's own times)` };
+}
+
 function eventsOf(path: string): CanonicalEvent[] {
   return readFileSync(path, "utf8")
     .split("\n")
@@ -143,12 +160,14 @@ describe("report figures equal run.finished", () => {
     const f = finishedOf(events);
     const data = json([[name, events]]);
     const r = data.runs[0]!;
+    const time = expectedTime(events);
     expect(data.runs).toHaveLength(1);
     expect(r).toMatchObject({
       finished: true,
       status: f.status,
       exit_code: f.exit_code,
-      duration_ms: f.duration_ms,
+      duration_ms: time.duration_ms,
+      timing: time.timing,
       counts: f.counts,
       result_text: f.result?.text ?? null,
     });
@@ -160,13 +179,14 @@ describe("report figures equal run.finished", () => {
       finished: 1,
       tool_calls: f.counts.tool_calls,
       tool_failures: f.counts.tool_failures,
-      duration_ms: f.duration_ms,
+      duration_ms: time.duration_ms ?? 0,
+      duration_complete: time.duration_ms !== null,
     });
 
     const rendered = html(markdown([[name, events]]));
     const shown = facts(rendered);
     expect(shown.status).toBe(`${f.status.replace("_", " ")} (exit ${f.exit_code})`);
-    expect(shown.duration).toBe(formatDuration(f.duration_ms));
+    expect(shown.duration).toBe(time.shown);
     expect(shown["tool calls"]).toBe(
       `${f.counts.tool_calls}${f.counts.tool_failures > 0 ? ` (${f.counts.tool_failures} failed)` : ""}`,
     );
@@ -231,7 +251,7 @@ describe("a stream without run.finished", () => {
   it("says so in the Markdown, and counts as not succeeded in the totals", () => {
     const rendered = html(markdown([["cut.jsonl", events]]));
     expect(facts(rendered).status).toBe("incomplete: the stream ended before run.finished, so the outcome is unknown");
-    expect(facts(rendered).duration).toBe("–");
+    expect(facts(rendered).duration).toBe("unknown: the recording does not time its events");
     const ok = eventsOf(join(EXAMPLES, "pi/tool.canonical.jsonl"));
     const totals = json([
       ["cut.jsonl", events],
@@ -254,7 +274,8 @@ describe("several files", () => {
     runs!.slice(1).forEach((row, i) => {
       const f = finished[i]!;
       expect(row[2]).toContain(f.status.replace("_", " "));
-      expect(row[3]).toBe(formatDuration(f.duration_ms));
+      const time = expectedTime(files[i]![1]);
+      expect(row[3]).toBe(time.duration_ms === null ? "unknown" : formatDuration(time.duration_ms));
       expect(row[4]).toBe(String(f.counts.tool_calls));
       expect(row[5]).toBe(String(f.counts.tool_failures));
       expect(row[6]!.startsWith(`${f.usage!.input_tokens.toLocaleString("en-US")} in / `)).toBe(true);
@@ -266,7 +287,7 @@ describe("several files", () => {
       tool_calls: sum((f) => f.counts.tool_calls),
       tool_failures: sum((f) => f.counts.tool_failures),
       input_tokens: sum((f) => f.usage!.input_tokens),
-      duration_ms: sum((f) => f.duration_ms),
+      duration_ms: files.reduce((total, [, events]) => total + (expectedTime(events).duration_ms ?? 0), 0),
       success_rate: finished.filter((f) => f.status === "succeeded").length / files.length,
     });
     expect(t.cost_usd).toBeCloseTo(

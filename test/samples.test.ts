@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { captureReader } from "./helpers/capture-folders.js";
 import { parseJsonl, runCli, SAMPLES } from "./helpers/cli.js";
 import { strictProblems } from "./helpers/strict-schema.js";
 
@@ -170,6 +171,39 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
 };
 const LIVE = fileURLToPath(new URL("./fixtures/live/", import.meta.url));
 
+// Agents driven over the Agent Client Protocol (node test/live/capture-acp.mjs), read with --from acp:
+// <agent>-acp-<version>/. A client's answer is not in the agent's stdout: "denied" (rejected, the turn goes on)
+// ends as the agent ended it; "norule" (the client cancelled the turn at the request) needs input.
+const ANSWERS_DENIED = "I was not allowed to create the file.";
+const ACP_CANCELLED: Expected = { status: "cancelled", exit: 130, error: "cancelled", retryable: false };
+const ACP_NEEDS_INPUT: Expected = { status: "needs_input", exit: 3, result: null, counts: { tool_calls: 1 } };
+const ACP_SCENARIOS: Record<string, Expected> = {
+  "text.jsonl": ok(HELLO, { turns: 1, messages: 1 }),
+  "tool.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 0, turns: 2 }),
+  "norule.jsonl": ACP_NEEDS_INPUT,
+  "error400.jsonl": { ...failed(1, "provider"), result: null },
+  "error503.jsonl": failed(75, "overloaded", true),
+  "slow.jsonl": ACP_CANCELLED,
+};
+const ACP_EXTRA: Record<string, Record<string, Expected>> = {
+  // The rejected call is never shown (its permission request was its first sight); the model answers.
+  gemini: { "denied.jsonl": ok(ANSWERS_DENIED, { tool_calls: 1, tool_failures: 0, turns: 1 }) },
+  // Its errors only in message text: "Info: ... Retrying..." five times, then "Error: ... Last error: 503 ...".
+  copilot: {
+    "denied.jsonl": ok(null, { tool_calls: 1, tool_failures: 1 }),
+    "error503.jsonl": { ...failed(75, "overloaded", true), counts: { retries: 5, messages: 0 } },
+  },
+  // It ends the turn after a rejected call, without asking the model again.
+  opencode: { "denied.jsonl": ok(null, { tool_calls: 1, tool_failures: 1 }) },
+  qwen: {
+    // Its model asked for "ls", a tool it does not have: the call fails, the model answers.
+    "tool.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 1, turns: 2 }),
+    "denied.jsonl": ok(null, { tool_calls: 1, tool_failures: 1 }),
+    // A persistent 503 is retried past the capture's 4 minutes with no word on stdout: killed, no response.
+    "error503.jsonl": failed(76, "backend_crashed"),
+  },
+};
+
 interface ManifestEntry {
   file: string;
   exit_code: number | null;
@@ -238,6 +272,10 @@ describe("reference samples", () => {
 describe("live captures", () => {
   for (const folder of readdirSync(LIVE)) {
     const backend = folder.split("-")[0]!;
+    if (captureReader(folder) === "acp") {
+      describe(folder, () => checkTranscripts(join(LIVE, folder), "acp", { ...ACP_SCENARIOS, ...ACP_EXTRA[backend] }));
+      continue;
+    }
     // Captured ahead of its translator (the protocol reference is written from them): nothing to check yet.
     if (!(BACKEND_NAMES as readonly string[]).includes(backend)) it.todo(`${folder}: ${backend} has no translator yet`);
     else {

@@ -4,6 +4,7 @@
 import type { BackendDetector, NativeEvent, Translator, TranslatorCatalog } from "../core/translator.js";
 import { ContentDetector, protocolOwner } from "./detect.js";
 import { UsageError } from "../core/errors.js";
+import { acp } from "./acp/index.js";
 import { atomic } from "./atomic/index.js";
 import { codex } from "./codex/index.js";
 import { claude } from "./claude/index.js";
@@ -26,6 +27,7 @@ export const BACKENDS = [
   claude,
   opencode,
   copilot,
+  acp,
 ] as const satisfies readonly BackendDefinition[];
 /** A backend's name, as --backend and --from take it. */
 export type BackendName = (typeof BACKENDS)[number]["name"];

@@ -58,6 +58,13 @@ export interface AgentRef {
   instance_id: string;
 }
 
+/** An agent as it names itself (ACP's `Implementation`): which program, at which version, ran. */
+export interface AgentInfo {
+  name: string;
+  title?: string;
+  version?: string;
+}
+
 export interface InputAction {
   name: string;
   args: Record<string, unknown>;
@@ -138,7 +145,13 @@ export interface EventPayloads {
     /** The session this run continues (run --resume / --continue-from). */
     resumed_from?: string;
   };
-  "session.started": { session_id: string; protocol_version?: number; cwd?: string };
+  "session.started": {
+    session_id: string;
+    protocol_version?: number;
+    cwd?: string;
+    /** The agent that answered, as it named itself (ACP's `agentInfo` in its `initialize` response). */
+    agent_info?: AgentInfo;
+  };
   "turn.started": { turn: number };
   "turn.completed": { turn: number; stop_reason?: string };
   "message.delta": { message_id: string; text: string };

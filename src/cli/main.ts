@@ -10,6 +10,7 @@ import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 import { addOtlpOptions, parseEndpoint } from "./otlp-options.js";
+import { type RefusingCommand, withUsageHint } from "./usage-hints.js";
 
 // Each command's module is loaded only when that command runs, so start-up
 // pays for commander alone.
@@ -106,7 +107,7 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version")
     .showHelpAfterError("(run with --help for usage)")
     // One prefix for every error agentstream prints, commander's own included.
-    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, false)) })
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text)) })
     .exitOverride()
     .addHelpText(
       "after",
@@ -126,8 +127,8 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .description("Run an agent and write its events, live, as canonical JSONL on stdout (progress on stderr).")
     .usage("--backend <name> [options] [--] <prompt>")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
-    // Only run takes a prompt: only its unknown options get the hint to pass them after --.
-    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, true)) })
+    // A prompt typed unquoted, an option that is normalize's, a prompt starting with -: each gets a hint.
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, run)) })
     // Required, but checked after the unknown options (preAction below): `--backnd` is named as a typo.
     .addOption(new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES))
     .option("--prompt-file <file>", "read the prompt from a file instead (one trailing newline dropped)")
@@ -237,6 +238,7 @@ Exit status follows the run's outcome (see the exit-code table in the README):
   const normalize = program
     .command("normalize")
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, normalize)) })
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
     .addOption(
       new Option(
@@ -298,10 +300,11 @@ Examples:
       await verifyCommand(file);
     });
 
-  program
+  const exportOtlp: Command = program
     .command("export")
     .description("Send recorded canonical streams elsewhere (export otlp: to an OpenTelemetry collector).")
     .command("otlp")
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, exportOtlp)) })
     .description(
       "Export recorded canonical streams (agentstream's own output) as OpenTelemetry traces over OTLP/HTTP, one trace per file.",
     )
@@ -413,14 +416,8 @@ export async function main(argv: string[]): Promise<void> {
  * with a hint where one helps. The message quotes the user's arguments: their
  * control characters are shown, never sent.
  */
-function withOurPrefix(text: string, takesPrompt: boolean): string {
-  const said = text.replace(/^error: /, "agentstream: ");
-  const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
-  if (!unknown || !takesPrompt) return showControlsInLines(said);
-  const arg = JSON.stringify(unknown[1]);
-  return showControlsInLines(
-    `${said}hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`,
-  );
+function withOurPrefix(text: string, command?: RefusingCommand): string {
+  return showControlsInLines(withUsageHint(text.replace(/^error: /, "agentstream: "), command));
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */

@@ -83,11 +83,19 @@ async function translateInput(
 `),
   });
   let finished: EventOf<"run.finished"> | undefined;
+  // The first and last times the stream states: native_ts strings share one format, so they compare as text.
+  let firstNative: string | undefined;
+  let lastNative: string | undefined;
   // The summary on stderr quotes the run's end as it was written.
   const finishedSink = {
     name: "summary",
     event: (event: CanonicalEvent) => {
       if (event.type === "run.finished") finished = event;
+      const at = event.native_ts;
+      if (at !== undefined) {
+        firstNative ??= at;
+        if (lastNative === undefined || at > lastNative) lastNative = at;
+      }
     },
     end: () => {},
   };
@@ -152,6 +160,8 @@ async function translateInput(
       bytesRead,
       nativeEvents,
       finished,
+      // One stated time (one native line) tells no duration.
+      nativeSpanMs: lastNative === firstNative ? null : Date.parse(lastNative!) - Date.parse(firstNative!),
     };
     process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
   }

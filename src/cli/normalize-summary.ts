@@ -17,6 +17,8 @@ export interface NormalizeFacts {
   bytesRead: number;
   nativeEvents: number;
   finished: EventOf<"run.finished">;
+  /** The span of the times the stream states (native_ts), null where it states none: the run's own duration. */
+  nativeSpanMs: number | null;
 }
 
 // The summary's first line only, unwrapped: the details are in the stream.
@@ -57,8 +59,9 @@ export function normalizeSummary(f: NormalizeFacts, c: ChalkInstance): string {
 /** The outcome's part of the line; for an empty input, that it was empty (no backend ran, none crashed). */
 function outcomeOf(f: NormalizeFacts, c: ChalkInstance): string {
   const error = f.finished.status === "succeeded" ? undefined : f.finished.error;
-  if (f.bytesRead > 0 || !error) return withError(summaryLines(f.finished, c, ONE_LINE)[0]!, f.finished);
-  const head = summaryLines({ ...f.finished, error: undefined }, c, ONE_LINE)[0]!;
+  const recorded = { spanMs: f.nativeSpanMs };
+  if (f.bytesRead > 0 || !error) return withError(summaryLines(f.finished, c, ONE_LINE, recorded)[0]!, f.finished);
+  const head = summaryLines({ ...f.finished, error: undefined }, c, ONE_LINE, recorded)[0]!;
   return beforeExit(head, ` · the input was empty: nothing to translate (${showControls(error.code)})`);
 }
 

@@ -22,7 +22,8 @@ export const MAX_NATIVE_DEPTH = 128;
 export const DEEP_NATIVE_LINE = MAX_LINE_DEPTH - 8;
 
 /**
- * A native line is usable when it is a JSON object with a string `type`, nested
+ * A native line is usable when it is a JSON object with a string `type` (a JSON-RPC 2.0
+ * message is given one: nameJsonRpcMessage), nested
  * at most MAX_NATIVE_DEPTH deep. Lone surrogates in its strings and keys become
  * U+FFFD (I-JSON), so what is written from it is well-formed UTF-8 every reader takes.
  */
@@ -40,10 +41,33 @@ export function parseNativeLine(text: string): ParsedLine {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     return { ok: false, reason: "not_an_object" };
   if (mayHoldLoneSurrogate(text)) value = wellFormedJson(value);
+  if ((value as { type?: unknown }).type === undefined) nameJsonRpcMessage(value as Record<string, unknown>);
   if (typeof (value as { type?: unknown }).type !== "string" || (value as { type: string }).type === "") {
     return { ok: false, reason: "missing_type" };
   }
   return { ok: true, event: value as NativeEvent, deep: depth > DEEP_NATIVE_LINE };
+}
+
+/** The type a JSON-RPC 2.0 response is read as: it names no method. */
+export const JSON_RPC_RESULT = "jsonrpc.result";
+export const JSON_RPC_ERROR = "jsonrpc.error";
+
+/**
+ * A JSON-RPC 2.0 message (protocols spoken over stdio, as the Agent Client Protocol) has no `type`:
+ * a request or notification is read as its method, a response as JSON_RPC_RESULT or JSON_RPC_ERROR.
+ * The name is not enumerable, so a copy of the line (--raw, backend.event) stays as it was written.
+ */
+function nameJsonRpcMessage(message: Record<string, unknown>): void {
+  if (message.jsonrpc !== "2.0") return;
+  const type =
+    typeof message.method === "string"
+      ? message.method
+      : "error" in message
+        ? JSON_RPC_ERROR
+        : "result" in message
+          ? JSON_RPC_RESULT
+          : undefined;
+  if (type !== undefined) Object.defineProperty(message, "type", { value: type, enumerable: false });
 }
 
 export const UNPARSED_LINE_CAP = 4096;

@@ -55,7 +55,7 @@ export function sessionsNote(f: Finished): string | undefined {
  * details indented below it: the error message with any JSON body taken apart,
  * the counts.
  */
-export function summaryLines(f: Finished, c: ChalkInstance, width: number): string[] {
+export function summaryLines(f: Finished, c: ChalkInstance, width: number, recorded?: RecordedTime): string[] {
   const head = HEADS[f.status];
   const error = f.status === "succeeded" ? undefined : f.error;
   const signal =
@@ -70,7 +70,7 @@ export function summaryLines(f: Finished, c: ChalkInstance, width: number): stri
       ? `: ${CAUSES[error.code] ?? showControls(error.code)}${error.retryable ? ", worth retrying" : ""}`
       : "";
   const counts = countParts(f);
-  const parts = [`${word} ${head.took} ${formatDuration(f.duration_ms)}${cause}`];
+  const parts = [`${word} ${tookText(head.took, f.duration_ms, recorded)}${cause}`];
   if (f.status === "succeeded") parts.push(...counts);
   if (f.exit_code !== 0) parts.push(`exit ${f.exit_code}`);
 
@@ -81,6 +81,20 @@ export function summaryLines(f: Finished, c: ChalkInstance, width: number): stri
   if (f.status !== "succeeded" && counts.length > 0)
     lines.push(...wrapText(counts.join(FIELDS), width, DETAIL, DETAIL, FIELDS));
   return lines;
+}
+
+/**
+ * A recording's own times (normalize): the span of the times its stream states, null where it states
+ * none. Its run.finished.duration_ms is how long the file took to read, not how long the run took.
+ */
+export interface RecordedTime {
+  spanMs: number | null;
+}
+
+function tookText(took: string, durationMs: number, recorded: RecordedTime | undefined): string {
+  if (!recorded) return `${took} ${formatDuration(durationMs)}`;
+  if (recorded.spanMs === null) return "(time unknown: the recording does not time its events)";
+  return `${took} ${formatDuration(recorded.spanMs)} (the backend's own times)`;
 }
 
 function countParts(f: Finished): string[] {

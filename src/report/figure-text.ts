@@ -20,6 +20,25 @@ export function duration(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? "–" : formatDuration(ms);
 }
 
+/** What a report says of a recorded run whose stream states no times (timing "none"). */
+export const TIMES_UNKNOWN = "unknown: the recording does not time its events";
+
+/** A run's duration with where it comes from: "12.3s" (agentstream's clock), "31.9s (the backend's own times)", or unknown. */
+export function runDuration(run: Pick<RunSummary, "duration_ms" | "timing">): string {
+  if (run.timing === "none") return TIMES_UNKNOWN;
+  if (run.timing === "native" && run.duration_ms !== null)
+    return `${duration(run.duration_ms)} (the backend's own times)`;
+  return duration(run.duration_ms);
+}
+
+/** The runs' total duration: "at least …" where some run's duration is unknown, "unknown" where none is known. */
+export function totalDuration(runs: readonly Pick<RunSummary, "duration_ms">[], totalMs: number): string {
+  const unknown = runs.filter((r) => r.duration_ms === null).length;
+  if (unknown === 0) return `${duration(totalMs)} in all`;
+  if (unknown === runs.length) return "unknown: no run's duration is known";
+  return `at least ${duration(totalMs)} (${count(unknown)} of ${count(runs.length)} runs' durations unknown)`;
+}
+
 /** An exact count with thousands separators: 41,071. */
 export function count(n: number): string {
   return n.toLocaleString("en-US");

@@ -4,9 +4,11 @@ import {
   count,
   duration,
   percent,
+  runDuration,
   STATUS_WORDS,
   tokens,
   TOOL_STATUS_WORDS,
+  totalDuration,
   usageIncomplete,
 } from "./figure-text.js";
 import { details, fenced, inline, table } from "./markdown.js";
@@ -55,7 +57,7 @@ function runSection(run: RunSummary): string[] {
       "error",
       `${inline(run.error.code)}${run.error.retryable ? " (retryable)" : ""}: ${inline(firstLine(run.error.message))}`,
     ]);
-  facts.push(["duration", duration(run.duration_ms)]);
+  facts.push(["duration", runDuration(run)]);
   facts.push(["tool calls", toolFigure(run.counts.tool_calls, run.counts.tool_failures)]);
   if (run.subagents.count > 0) facts.push(["sub-agents", count(run.subagents.count)]);
   facts.push([
@@ -224,7 +226,7 @@ function runsSection(report: Report): string[] {
   const facts: [string, string][] = [
     ["runs", `${count(t.runs)}${statuses.length > 0 ? `: ${statuses.join(", ")}` : ""}`],
     ["success rate", percent(t.success_rate)],
-    ["duration", `${duration(t.duration_ms)} in all`],
+    ["duration", totalDuration(report.runs, t.duration_ms)],
     ["tool calls", toolFigure(t.tool_calls, t.tool_failures)],
     [
       "tokens",
@@ -244,7 +246,7 @@ function runsSection(report: Report): string[] {
       inline(r.file),
       inline(r.backend),
       `${STATUS_WORDS[r.status].icon} ${STATUS_WORDS[r.status].word}${r.exit_code !== null && r.exit_code !== 0 ? ` (exit ${r.exit_code})` : ""}`,
-      duration(r.duration_ms),
+      r.timing === "none" ? "unknown" : duration(r.duration_ms),
       count(r.counts.tool_calls),
       count(r.counts.tool_failures),
       `${tokens(r.usage)}${r.usage && usageIncomplete(r) ? " (incomplete)" : ""}`,

@@ -99,6 +99,7 @@ export function totalsOf(runs: readonly RunSummary[]): ReportTotals {
     by_status,
     success_rate: runs.length === 0 ? null : by_status.succeeded / runs.length,
     duration_ms: duration,
+    duration_complete: runs.every((run) => run.duration_ms !== null),
     tool_calls: toolCalls,
     tool_failures: toolFailures,
     input_tokens: input,

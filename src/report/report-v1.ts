@@ -1,3 +1,4 @@
+import type { RunTimingSource } from "./run-timing.js";
 import type {
   AgentRef,
   ErrorCode,
@@ -117,7 +118,7 @@ export interface RunSummary {
   backend: string;
   session_id: string | null;
   mode: "run" | "normalize" | null;
-  /** run.started's ts. */
+  /** run.started's ts; for a recording that states times (timing "native"), the first of them. */
   started_at: string | null;
   /** Models named by its messages and usage, in order of appearance. */
   models: string[];
@@ -125,7 +126,13 @@ export interface RunSummary {
   finished: boolean;
   status: ReportStatus;
   exit_code: number | null;
+  /**
+   * How long the run took, by `timing`: run.finished's duration (clock), the span of the times the
+   * recording states (native); null when unknown (timing "none", or a live run that did not finish).
+   */
   duration_ms: number | null;
+  /** Where the run's times (its duration, its calls' durations) come from. */
+  timing: RunTimingSource;
   error: ErrorInfo | null;
   /** run.finished.result.text. */
   result_text: string | null;
@@ -177,8 +184,10 @@ export interface ReportTotals {
   by_status: Record<ReportStatus, number>;
   /** Succeeded runs over all runs (an incomplete run did not succeed); null with no runs. */
   success_rate: number | null;
-  /** Sum of the finished runs' durations. */
+  /** Sum of the runs' known durations. */
   duration_ms: number;
+  /** False when a run's duration is unknown (a recording without times, a run cut short): duration_ms is then a lower bound. */
+  duration_complete: boolean;
   tool_calls: number;
   tool_failures: number;
   input_tokens: number;

@@ -1,6 +1,7 @@
 import type { CanonicalEvent, EventOf, InputRequest, RunCounts, UsageTotals } from "../canonical/events.js";
 import { COUNT_KEYS, RunCounter } from "../canonical/run-counts.js";
 import { readReportEvent } from "./event-reading.js";
+import { RunTiming } from "./run-timing.js";
 import { SkippedEvents } from "./skipped-events.js";
 import {
   REPORT_LIMITS,
@@ -51,6 +52,7 @@ export class RunReducer {
   private readonly compactions: CompactionNote[] = [];
   private readonly errors: ErrorNote[] = [];
   private readonly skipped = new SkippedEvents();
+  private readonly timing = new RunTiming();
   private events = 0;
 
   constructor(
@@ -77,6 +79,7 @@ export class RunReducer {
     this.skipped.add(event, read);
     const e = read.event;
     if (e === undefined) return;
+    this.timing.add(e);
     this.counter.add(e.type, (e as { status?: unknown }).status);
     if (e.session_id !== undefined) this.session_id = clipName(e.session_id);
     switch (e.type) {
@@ -167,18 +170,21 @@ export class RunReducer {
     const f = this.finished;
     const text = f?.result?.text ?? null;
     const skipped = this.skipped.summary();
+    // A recording's run.finished.duration_ms is how long the file took to read: its own times, or none.
+    const timing = this.timing.source;
     return {
       file: clipName(this.file),
       run_id: this.run_id,
       backend: this.backend,
       session_id: this.session_id,
       mode: this.mode,
-      started_at: this.started_at,
+      started_at: timing === "native" ? this.timing.nativeStart : this.started_at,
       models: [...this.models],
       finished: f !== undefined,
       status: f?.status ?? "incomplete",
       exit_code: f?.exit_code ?? null,
-      duration_ms: f?.duration_ms ?? null,
+      duration_ms: timing === "clock" ? (f?.duration_ms ?? null) : this.timing.nativeSpan,
+      timing,
       error: f?.error
         ? {
             code: f.error.code,

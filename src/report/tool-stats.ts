@@ -1,6 +1,7 @@
 import type { EventOf } from "../canonical/events.js";
 import { REPORT_LIMITS, type ToolCallNote, type ToolNameStats, type ToolsSummary } from "./report-v1.js";
 import { clip } from "../core/clip.js";
+import { nativeMs } from "./run-timing.js";
 import { clipAgent, clipName } from "./text.js";
 
 interface OpenCall {
@@ -112,12 +113,6 @@ export class ToolStats {
     if (!this.timedByClock || e.elapsed_ms === undefined || start.elapsed_ms === undefined) return null;
     return Math.max(0, e.elapsed_ms - start.elapsed_ms);
   }
-}
-
-function nativeMs(ts: string | undefined): number | undefined {
-  if (ts === undefined) return undefined;
-  const ms = Date.parse(ts);
-  return Number.isFinite(ms) ? ms : undefined;
 }
 
 /** Keeps `list` as the `max` slowest notes, slowest first. */

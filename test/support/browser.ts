@@ -13,13 +13,18 @@ const { CHROMIUM, launchChromium } = (await import(new URL("./chromium.mjs", imp
 /**
  * Whether the browser tests can run. Without Chromium they are skipped with a
  * visible notice, unless AGENTSTREAM_REQUIRE_BROWSER=1 (CI), where that fails.
+ * `notice` is where the notice goes: stderr, or a test's own string.
  */
-export function browserAvailable(suite: string, executable = CHROMIUM): boolean {
+export function browserAvailable(
+  suite: string,
+  executable = CHROMIUM,
+  notice: (text: string) => void = (text) => process.stderr.write(text),
+): boolean {
   if (existsSync(executable)) return true;
-  const notice = `${suite}: Chromium not found at ${executable} (apt-get install chromium)`;
+  const missing = `${suite}: Chromium not found at ${executable} (apt-get install chromium)`;
   if (process.env.AGENTSTREAM_REQUIRE_BROWSER === "1")
-    throw new Error(`${notice}; AGENTSTREAM_REQUIRE_BROWSER=1 requires it`);
-  process.stderr.write(`\n*** SKIPPED ${notice} ***\n\n`);
+    throw new Error(`${missing}; AGENTSTREAM_REQUIRE_BROWSER=1 requires it`);
+  notice(`\n*** SKIPPED ${missing} ***\n\n`);
   return false;
 }
 

@@ -12,6 +12,11 @@ export function fmtMs(ms: number | undefined | null): string {
   return `${m} min ${Math.round((ms % 60000) / 1000)} s`;
 }
 
+/** A time on a run's time line; "time unknown" in a recording that states no times (timing "none"). */
+export function fmtAt(run: { timing?: string }, ms: number | undefined | null): string {
+  return run.timing === "none" ? "time unknown" : fmtMs(ms);
+}
+
 export function fmtN(n: number | undefined | null): string {
   return n === undefined || n === null ? "\u2013" : Number(n).toLocaleString("en-US");
 }

@@ -11,6 +11,7 @@ import type {
   UsageTotals,
 } from "../../canonical/events.js";
 import { RunCounter } from "../../canonical/run-counts.js";
+import { RunTiming, type RunTimingSource } from "../run-timing.js";
 
 /** How much of a run the report keeps in detail; beyond these it counts. */
 export interface HtmlLimits {
@@ -119,7 +120,12 @@ export interface RunData {
   mode?: string;
   command?: string[];
   started?: string;
-  /** Latest elapsed_ms seen. */
+  /**
+   * Where the times below come from (see RunTimingSource): agentstream's clock, the times the recording
+   * states (from its first), or none, where the events are placed in the order they were read.
+   */
+  timing: RunTimingSource;
+  /** Latest time seen on the run's time line. */
   end: number;
   events: number;
   /** Absent when the stream ended without run.finished. */
@@ -169,6 +175,7 @@ export class RunCollector {
   /** Calls started beyond the limit and not completed yet: counted "open" if the stream ends first. */
   private omittedOpen = 0;
   private finished = false;
+  private readonly timing = new RunTiming();
 
   constructor(
     file: string,
@@ -179,6 +186,7 @@ export class RunCollector {
       file,
       run_id: first.run_id,
       backend: typeof first.backend === "string" ? first.backend : "",
+      timing: "clock",
       end: 0,
       events: 0,
       counts: this.counter.snapshot(),
@@ -199,7 +207,9 @@ export class RunCollector {
   add(event: CanonicalEvent): void {
     const d = this.data;
     d.events++;
-    const t = typeof event.elapsed_ms === "number" ? event.elapsed_ms : d.end;
+    const at = this.timing.add(event);
+    // Until a recording states a time (and in one that states none), the order read stands in for it.
+    const t = this.timing.source === "none" ? (typeof event.elapsed_ms === "number" ? event.elapsed_ms : d.end) : at;
     if (t > d.end) d.end = t;
     this.counter.add(event.type, (event as { status?: unknown }).status);
     switch (event.type) {
@@ -297,6 +307,11 @@ export class RunCollector {
   /** Closes what the stream left open (a stream cut short). */
   close(): void {
     const d = this.data;
+    d.timing = this.timing.source;
+    if (d.timing === "native") {
+      d.duration_ms = this.timing.nativeSpan!;
+      d.started = this.timing.nativeStart!;
+    }
     if (!this.finished) d.counts = this.counter.snapshot();
     for (const lane of d.lanes) if (lane.id !== 0 && lane.t1 === undefined) lane.t1 = d.end;
     for (const turn of d.turns) turn.t1 ??= d.end;
@@ -317,8 +332,11 @@ export class RunCollector {
     this.finished = true;
     d.status = event.status;
     d.exit_code = event.exit_code;
-    d.duration_ms = event.duration_ms;
-    if (event.duration_ms > d.end) d.end = event.duration_ms;
+    // A recording's duration_ms is how long the file took to read: its own times (close) or none.
+    if (this.timing.source === "clock") {
+      d.duration_ms = event.duration_ms;
+      if (event.duration_ms > d.end) d.end = event.duration_ms;
+    }
     d.answer = event.result ? clip(event.result.text, this.limits.answerChars) : null;
     if (event.usage) d.usage = event.usage;
     d.counts = event.counts ?? this.counter.snapshot();
@@ -368,7 +386,13 @@ export class RunCollector {
     const tool = d.tools[index]!;
     tool.status = event.status;
     tool.t1 = t;
-    if (event.duration_ms !== undefined) tool.d = event.duration_ms;
+    if (event.duration_ms !== undefined) {
+      tool.d = event.duration_ms;
+      // A call reported longer than its lines are apart (OpenCode writes its start and end in one line
+      // when it ends) began that long before its end.
+      if (t - tool.t0 < event.duration_ms && this.timing.source !== "none")
+        tool.t0 = Math.max(0, t - event.duration_ms);
+    }
     if (event.reason !== undefined) tool.reason = event.reason;
     tool.out = this.text(event.output);
   }

@@ -4,7 +4,7 @@
 // access to bars and markers, and opening closed <details> for print. It sets
 // the "agentstream-rendered" performance mark after the first paint.
 // Plain browser JavaScript in a template literal: no backticks, "${" or backslashes in it.
-import { clipText, fmtMs, fmtN } from "./format.js";
+import { clipText, fmtAt, fmtMs, fmtN } from "./format.js";
 import { toolDuration, toolEnd } from "./timeline.js";
 
 const INTERACTION = `
@@ -70,9 +70,9 @@ const INTERACTION = `
     var spawned = run.lanes.filter(function (l) { return l.via === i; }).map(laneName);
     openDetails(item, t.name, [
       ["status", t.status + (t.reason ? " (" + t.reason + ")" : "")],
-      ["duration", fmtMs(toolDuration(run, t)) + (t.d !== undefined ? " (reported by the backend)" : "")],
-      ["started at", fmtMs(t.t0)],
-      ["ended at", t.t1 === undefined ? "never (stream ended)" : fmtMs(t.t1)],
+      ["duration", t.d !== undefined ? fmtMs(t.d) + " (reported by the backend)" : run.timing === "none" ? "unknown: the recording does not time its events" : fmtMs(toolDuration(run, t))],
+      ["started at", fmtAt(run, t.t0)],
+      ["ended at", t.t1 === undefined ? "never (stream ended)" : fmtAt(run, t.t1)],
       ["agent", laneName(run.lanes[t.lane])],
       ["call id", t.id],
       ["updates", t.updates ? fmtN(t.updates) : ""],
@@ -85,10 +85,10 @@ const INTERACTION = `
     if (item.hasAttribute("data-i")) return showTool(run, Number(item.getAttribute("data-i")), item);
     if (item.hasAttribute("data-m")) {
       var m = run.messages[Number(item.getAttribute("data-m"))];
-      return openDetails(item, "Message", [["agent", run.lanes[m.lane].name], ["at", fmtMs(m.t)], ["model", m.model]], [["Text", clipText(m.text)]]);
+      return openDetails(item, "Message", [["agent", run.lanes[m.lane].name], ["at", fmtAt(run, m.t)], ["model", m.model]], [["Text", clipText(m.text)]]);
     }
     var k = run.marks[Number(item.getAttribute("data-k"))];
-    openDetails(item, k.label, [["kind", k.kind], ["agent", run.lanes[k.lane].name], ["at", fmtMs(k.t)]], [["Detail", clipText(k.detail)]]);
+    openDetails(item, k.label, [["kind", k.kind], ["agent", run.lanes[k.lane].name], ["at", fmtAt(run, k.t)]], [["Detail", clipText(k.detail)]]);
   }
   function itemOf(target) {
     return target && target.closest ? target.closest(".tl-svg .bar, .tl-svg .mark") : null;
@@ -145,7 +145,7 @@ const INTERACTION = `
 export const SCRIPT = `
 (function () {
   "use strict";
-${[fmtMs, fmtN, clipText, toolEnd, toolDuration].map((f) => f.toString()).join("\n")}
+${[fmtMs, fmtAt, fmtN, clipText, toolEnd, toolDuration].map((f) => f.toString()).join("\n")}
   try {
 ${INTERACTION}
   } catch (err) {

@@ -3,7 +3,8 @@
 // the summary rows of runs beyond the limit. The page's script only adds
 // interaction to it.
 import { escapeHtml as esc } from "./escape.js";
-import { clipText, fmtMs, fmtN } from "./format.js";
+import { TIMES_UNKNOWN } from "../figure-text.js";
+import { clipText, fmtAt, fmtMs, fmtN } from "./format.js";
 import type { ReportData, RunData } from "./model.js";
 import { renderTimeline } from "./timeline.js";
 
@@ -41,6 +42,13 @@ function figure(term: string, value: string | number | undefined | null): string
   return `<div><dt>${term}</dt><dd>${esc(String(value))}</dd></div>`;
 }
 
+/** The run's duration, with where it comes from (RunData.timing). */
+function runDuration(run: RunData): string {
+  if (run.timing === "none") return TIMES_UNKNOWN;
+  const figure = fmtMs(run.duration_ms ?? run.end);
+  return run.timing === "native" ? `${figure} (the backend's own times)` : figure;
+}
+
 function figures(run: RunData): string {
   const c = run.counts;
   const u = run.usage;
@@ -48,7 +56,7 @@ function figures(run: RunData): string {
     figure("file", run.file),
     figure("mode", run.mode),
     figure("started", run.started),
-    figure("duration", fmtMs(run.duration_ms ?? run.end)),
+    figure("duration", runDuration(run)),
     figure("exit code", run.exit_code),
     figure("turns", fmtN(c.turns)),
     figure("messages", fmtN(c.messages)),
@@ -91,7 +99,7 @@ function errors(run: RunData): string {
       `<li class="run-error"><span class="code">${esc(run.error.code)}</span> (run${run.error.retryable ? ", retryable" : ""}): ${esc(clipText(run.error.message))}</li>`,
     );
   const item = (m: (typeof marks)[number]) =>
-    `<li class="error"><span class="code">${esc(m.label)}</span> at ${fmtMs(m.t)} (${esc(run.lanes[m.lane]!.name)}): ${esc(clipText(m.detail))}</li>`;
+    `<li class="error"><span class="code">${esc(m.label)}</span> at ${fmtAt(run, m.t)} (${esc(run.lanes[m.lane]!.name)}): ${esc(clipText(m.detail))}</li>`;
   items.push(...marks.slice(0, SHOWN_ERRORS).map(item));
   let out = `<h3>Errors</h3><ul class="errors">${items.join("")}</ul>`;
   if (marks.length > SHOWN_ERRORS)

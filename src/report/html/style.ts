@@ -41,7 +41,7 @@ a { color: var(--focus); }
 .errors { margin: 0; padding-left: 1.2rem; }
 .errors li { margin: 0.2rem 0; }
 .errors .code { font-weight: 600; color: var(--fail); }
-.omitted { color: var(--muted); font-size: 0.85rem; margin: 0.4rem 0 0; }
+.omitted, .no-times { color: var(--muted); font-size: 0.85rem; margin: 0.4rem 0 0; }
 .controls { display: flex; gap: 0.4rem; align-items: center; flex-wrap: wrap; margin: 0 0 0.4rem; }
 .controls button, .close { font: inherit; font-size: 0.85rem; padding: 0.1rem 0.6rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); cursor: pointer; }
 .legend { display: flex; gap: 0.8rem; flex-wrap: wrap; font-size: 0.8rem; color: var(--muted); margin-left: auto; }

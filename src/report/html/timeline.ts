@@ -3,7 +3,7 @@
 // inline SVG. Horizontal positions are percentages of the track, so the page's
 // zoom only widens the SVG; heights are pixels, packed here.
 import { escapeHtml as esc } from "./escape.js";
-import { fmtMs, fmtN } from "./format.js";
+import { fmtAt, fmtMs, fmtN } from "./format.js";
 import { kept, type LaneData, type RunData, type ToolData } from "./model.js";
 
 const ROW = 22;
@@ -25,6 +25,10 @@ const HOVER_PX = 4;
 const MERGE_PX = 16;
 /** Characters of a message in its marker's tooltip. */
 const PREVIEW = 48;
+
+/** Below the timeline of a recording that states no times: what its axis is instead. */
+const NO_TIMES_NOTE =
+  '<p class="no-times">Times unknown: this recorded stream does not time its events, so the timeline places its events in the order they were read, not when they happened, and the durations of its calls are unknown (where the backend reported none).</p>';
 
 /** A percentage of the track, short. */
 function pc(t: number, total: number): string {
@@ -77,7 +81,8 @@ function span(run: RunData): number {
   let T = Math.max(run.end, run.duration_ms ?? 0, 1);
   for (const t of run.tools) T = Math.max(T, toolEnd(run, t));
   for (const l of run.lanes) if (l.t1 !== undefined) T = Math.max(T, l.t1);
-  return T;
+  // A recording ends at its last stated time, where its last markers sit: room for them to be drawn whole.
+  return run.timing === "clock" ? T : T * 1.02;
 }
 
 /** Each call's row in its lane, packed so that overlapping calls do not hide each other. */
@@ -117,7 +122,10 @@ export function renderTimeline(run: RunData): string {
   const order = laneOrder(run);
   const { row, rows } = packRows(run, T);
   const laneTop = new Map<number, number>();
-  const labels: string[] = [`<div class="tl-label axis" style="height:${AXIS_H}px">time</div>`];
+  const timed = run.timing !== "none";
+  const labels: string[] = [
+    `<div class="tl-label axis" style="height:${AXIS_H}px">${timed ? "time" : "order read"}</div>`,
+  ];
   let y = AXIS_H;
   const turnsTop = y;
   if (run.turns.length) {
@@ -145,7 +153,7 @@ export function renderTimeline(run: RunData): string {
   const step = niceStep(T);
   for (let t = 0; t <= T; t += step)
     svg.push(
-      `<line class="tick" x1="${x(t)}" x2="${x(t)}" y2="${height}"/><text class="tick" x="${x(t)}" dx="3" y="15">${fmtMs(t)}</text>`,
+      `<line class="tick" x1="${x(t)}" x2="${x(t)}" y2="${height}"/>${timed ? `<text class="tick" x="${x(t)}" dx="3" y="15">${fmtMs(t)}</text>` : ""}`,
     );
   for (const top of [AXIS_H, ...(run.turns.length ? [AXIS_H + TURNS_H] : []), ...laneTop.values(), usageTop])
     if (top < height) svg.push(`<line class="sep" x2="100%" y1="${top}" y2="${top}"/>`);
@@ -156,7 +164,7 @@ export function renderTimeline(run: RunData): string {
   return `<div class="timeline" role="region" aria-label="Timeline of run ${esc(run.run_id)}">
 <div class="controls"><div class="legend">${LEGEND}</div></div>
 <div class="tl-scroll"><div class="tl-grid"><div class="tl-labels">${labels.join("")}</div><div class="tl-area"><svg class="tl-svg" width="100%" height="${height}" xmlns="http://www.w3.org/2000/svg">${svg.join("")}</svg></div></div></div>
-</div>${usageNote(run)}${omittedNote(run)}`;
+</div>${timed ? "" : NO_TIMES_NOTE}${usageNote(run)}${omittedNote(run)}`;
 }
 
 function turnsRow(run: RunData, T: number, top: number): string {
@@ -181,8 +189,8 @@ function turnsRow(run: RunData, T: number, top: number): string {
     const box = `x="${pc(first.t0, T)}" width="${pc(Math.max(width, T * 1e-5), T)}"`;
     const title =
       j - i > 1
-        ? `Turns ${first.turn} to ${last.turn}: ${fmtMs(first.t0)} to ${fmtMs(end)}`
-        : `Turn ${first.turn}: ${fmtMs(first.t0)} to ${fmtMs(end)}${first.stop ? ` (${esc(first.stop)})` : ""}`;
+        ? `Turns ${first.turn} to ${last.turn}: ${fmtAt(run, first.t0)} to ${fmtAt(run, end)}`
+        : `Turn ${first.turn}: ${fmtAt(run, first.t0)} to ${fmtAt(run, end)}${first.stop ? ` (${esc(first.stop)})` : ""}`;
     out.push(`<rect class="turn" ${box}><title>${title}</title></rect>`);
     if (j - i === 1 && labelFits(String(first.turn), width / T))
       out.push(`<svg ${box} height="14"><text x="3" y="11">${first.turn}</text></svg>`);
@@ -201,7 +209,7 @@ function laneGroup(run: RunData, lane: LaneData, top: number, height: number, ro
   if (lane.id) {
     const end = lane.t1 ?? T;
     parts.push(
-      `<rect class="span" x="${x(lane.t0)}" width="${x(Math.max(0, end - lane.t0))}" height="${height}"><title>${esc(lane.name)}: ${fmtMs(lane.t0)} to ${fmtMs(end)}${lane.paused ? " (paused)" : ""}</title></rect>`,
+      `<rect class="span" x="${x(lane.t0)}" width="${x(Math.max(0, end - lane.t0))}" height="${height}"><title>${esc(lane.name)}: ${fmtAt(run, lane.t0)} to ${fmtAt(run, end)}${lane.paused ? " (paused)" : ""}</title></rect>`,
     );
   }
   run.tools.forEach((t, i) => {
@@ -210,7 +218,7 @@ function laneGroup(run: RunData, lane: LaneData, top: number, height: number, ro
     const share = Math.max(0, end - t.t0) / T;
     const barTop = MARKS + row[i]! * ROW;
     // Colour and pattern tell the status; the tooltip names it unless the call succeeded.
-    const title = `<title>${esc(t.name)}, ${t.status === "succeeded" ? "" : `${t.status}, `}${fmtMs(toolDuration(run, t))}</title>`;
+    const title = `<title>${esc(t.name)}, ${t.status === "succeeded" ? "" : `${t.status}, `}${t.d === undefined && run.timing === "none" ? "duration unknown" : fmtMs(toolDuration(run, t))}</title>`;
     // A zero width would not be drawn at all; a narrow bar's stroke gives it its minimum width.
     const box = `x="${x(t.t0)}" width="${x(Math.max(share * T, T * 1e-5))}"`;
     if (labelFits(t.name, share))
@@ -222,13 +230,13 @@ function laneGroup(run: RunData, lane: LaneData, top: number, height: number, ro
   run.messages.forEach((m, i) => {
     if (m.lane !== lane.id) return;
     parts.push(
-      `<circle class="mark msg" data-m="${i}" cx="${x(m.t)}"><title>Message at ${fmtMs(m.t)}: ${esc(preview(kept(m.text)))}</title></circle>`,
+      `<circle class="mark msg" data-m="${i}" cx="${x(m.t)}"><title>Message at ${fmtAt(run, m.t)}: ${esc(preview(kept(m.text)))}</title></circle>`,
     );
   });
   run.marks.forEach((m, i) => {
     if (m.lane !== lane.id) return;
     parts.push(
-      `<rect class="mark kind-${m.kind}" data-k="${i}" x="${x(m.t)}"><title>${esc(m.label)} at ${fmtMs(m.t)}</title></rect>`,
+      `<rect class="mark kind-${m.kind}" data-k="${i}" x="${x(m.t)}"><title>${esc(m.label)} at ${fmtAt(run, m.t)}</title></rect>`,
     );
   });
   return `<svg class="lane" data-lane="${lane.id}" y="${top}" overflow="visible">${parts.join("")}</svg>`;
@@ -257,7 +265,7 @@ function usageLine(run: RunData, T: number, top: number): string {
     coords.push(`1000,${y(prev)}`);
     return `<polyline class="${cls}" points="${coords.join(" ")}"/>`;
   };
-  const label = `Cumulative tokens over time: ${fmtN(last[1])} input and ${fmtN(last[2])} output by ${fmtMs(last[0])}`;
+  const label = `Cumulative tokens over time: ${fmtN(last[1])} input and ${fmtN(last[2])} output${run.timing === "none" ? "" : ` by ${fmtMs(last[0])}`}`;
   return `<svg class="usage" y="${top + 4}" width="100%" height="${USAGE_H - 8}" viewBox="0 0 1000 100" preserveAspectRatio="none" role="img" aria-label="${label}">${polyline(1, "in")}${polyline(2, "out")}</svg>`;
 }
 
@@ -267,7 +275,7 @@ function usageNote(run: RunData): string {
   const last = pts[pts.length - 1]!;
   const max = Math.max(last[1], last[2], 1);
   const cost = last[3] ? `, cost $${last[3].toFixed(4)}` : "";
-  return `<p class="usage-note">Usage over time (the tokens row, one scale up to ${fmtN(max)}): input (blue) ${fmtN(last[1])}, output (purple) ${fmtN(last[2])}${cost} by ${fmtMs(last[0])}.</p>`;
+  return `<p class="usage-note">Usage over time (the tokens row, one scale up to ${fmtN(max)}): input (blue) ${fmtN(last[1])}, output (purple) ${fmtN(last[2])}${cost}${run.timing === "none" ? "" : ` by ${fmtMs(last[0])}`}.</p>`;
 }
 
 function omittedNote(run: RunData): string {

@@ -244,6 +244,25 @@ function copilotEnv(_root, home, { baseUrl }) {
 }
 
 /**
+ * Qwen Code (driven over ACP only, for now): OpenAI-compatible auth chosen in its settings, the fake API
+ * from the environment; no usage statistics, telemetry or update checks (each would leave the loopback).
+ */
+function qwenEnv(root, home, { baseUrl }) {
+  mkdirSync(join(home, ".qwen"), { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: "openai" } },
+    model: { name: MODEL_ID },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+  };
+  writeFileSync(join(home, ".qwen", "settings.json"), JSON.stringify(settings, null, 2));
+  const tmp = join(root, "tmp");
+  mkdirSync(tmp, { recursive: true });
+  return { OPENAI_API_KEY: FAKE_API_KEY, OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: MODEL_ID, TMPDIR: tmp };
+}
+
+/**
  * Per backend: the wire format its fake model API speaks, the environment that
  * points it there, and the `agentstream run` options a scenario needs (optional).
  */
@@ -272,6 +291,7 @@ const SETUPS = {
     runArgs: () => OPENCODE_TITLE_ARGS.map((arg) => `--backend-arg=${arg}`),
   },
   copilot: { wire: openaiChat, env: copilotEnv, runArgs: () => ["--model", MODEL_ID] },
+  qwen: { wire: openaiChat, env: qwenEnv },
 };
 
 /** The `agentstream run` options (before the prompt) the backend's setup asks for in `scenario`. */

@@ -102,6 +102,25 @@ export const LIVE_TARGETS = [
   },
 ];
 
+/**
+ * Agents driven over the Agent Client Protocol only (docs/protocols/acp.md): not yet backends of their
+ * own, so outside LIVE_TARGETS (the live suite and the README's Compatibility table); the ACP capture
+ * (test/live/acp-capture.mjs) installs them with the same installer, beside the native targets it
+ * drives over ACP too.
+ */
+export const ACP_ONLY_TARGETS = [
+  // Needs Node >= 22 (its engines field).
+  {
+    id: "qwen-0.24.4",
+    backend: "qwen",
+    registry: "npm",
+    package: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    command: "qwen",
+    node: "22",
+  },
+];
+
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */
 export function selectedTargets(env = process.env) {
   const only = (env.AGENTSTREAM_LIVE_ONLY ?? "")

@@ -1,0 +1,43 @@
+import { nonEmpty, objectOrEmpty } from "../../core/fields.js";
+
+/** Who answered `initialize`: its `agentInfo` (name, title, version), as ACP agents state it. */
+export interface AgentInfo {
+  name: string;
+  title?: string;
+  version?: string;
+}
+
+/** What one agent does differently from the protocol, as observed (docs/protocols/acp.md "Each agent"). */
+export interface AgentQuirks {
+  /**
+   * It tells a failed model call only in its message text, and ends the turn `end_turn`: a whole
+   * chunk "Error: ..." is the run's error, "Info: ... Retrying..." a retry, another "Info: ..." a notice
+   * (Copilot CLI 1.0.102).
+   */
+  errorsInText: boolean;
+}
+
+const NONE: AgentQuirks = { errorsInText: false };
+
+/** Agents known by the `agentInfo.name` they state. */
+const KNOWN: Readonly<Record<string, AgentQuirks>> = {
+  Copilot: { errorsInText: true },
+};
+
+export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {
+  const info = objectOrEmpty(initializeResult.agentInfo);
+  const name = nonEmpty(info.name);
+  if (name === undefined) return undefined;
+  const title = nonEmpty(info.title);
+  const version = nonEmpty(info.version);
+  return { name, ...(title !== undefined ? { title } : {}), ...(version !== undefined ? { version } : {}) };
+}
+
+export function quirksOf(agent: AgentInfo | undefined): AgentQuirks {
+  return (agent && KNOWN[agent.name]) ?? NONE;
+}
+
+/** Copilot CLI's words for a failed model call it retries, and for one it gave up on. */
+export const TEXT_RETRY = /^Info: .*Retrying\.\.\.\s*$/s;
+export const TEXT_ERROR = /^Error: /;
+export const TEXT_NOTICE = /^Info: /;

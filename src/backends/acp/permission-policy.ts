@@ -1,0 +1,121 @@
+import { UsageError } from "../../core/errors.js";
+import { asText, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import type { ApprovalsMode, PortableTool } from "../definition.js";
+
+/**
+ * The portable tool names (--allow-tool, --deny-tool) as ACP tool kinds. ACP does not tell a new file
+ * from a change (`edit` is both), so `write` and `edit` each cover both. `web_search` has none: ACP's
+ * `search` is a search of files. delete, move, search, think, switch_mode and other have no portable
+ * name: a call of those kinds falls to the default.
+ */
+export const ACP_KINDS: ReadonlyMap<PortableTool, string | undefined> = new Map<PortableTool, string | undefined>([
+  ["shell", "execute"],
+  ["read", "read"],
+  ["write", "edit"],
+  ["edit", "edit"],
+  ["web_fetch", "fetch"],
+  ["web_search", undefined],
+]);
+
+/** One rule: a portable name as an ACP kind, with the prefix its argument must start with, if any. */
+interface Rule {
+  given: string;
+  kind: string;
+  prefix?: string;
+}
+
+export interface AcpPolicy {
+  allow: readonly Rule[];
+  deny: readonly Rule[];
+  approvals: ApprovalsMode;
+}
+
+/** What the policy answers one `session/request_permission`: the ACP response and why. */
+export interface PermissionAnswer {
+  decision: "allow" | "reject";
+  /** The rule that decided (`shell(git )`), or the mode (`--approvals auto`), or `no rule`. */
+  because: string;
+  /** No rule allowed the call and approvals are not auto: the run ends needs_input with it pending. */
+  needsInput: boolean;
+  /** The RequestPermissionResponse to send. */
+  response: { outcome: { outcome: "selected"; optionId: string } | { outcome: "cancelled" } };
+}
+
+const RULE = /^([a-z_]+)(?:\((.*)\))?$/s;
+
+/**
+ * --allow-tool/--deny-tool/--approvals as one policy over ACP kinds. A name with no ACP kind
+ * (web_search) or none at all is refused (UsageError, exit 2).
+ */
+export function acpPolicy(
+  allow: readonly string[],
+  deny: readonly string[],
+  approvals: ApprovalsMode = "never",
+): AcpPolicy {
+  return { allow: allow.map(parseRule), deny: deny.map(parseRule), approvals };
+}
+
+function parseRule(given: string): Rule {
+  const match = RULE.exec(given);
+  const name = match?.[1] as PortableTool | undefined;
+  if (!match || name === undefined || !ACP_KINDS.has(name))
+    throw new UsageError(
+      `--allow-tool/--deny-tool ${JSON.stringify(given)}: not a portable tool name`,
+      `one of ${[...ACP_KINDS.keys()].join(", ")}, optionally NAME(PREFIX)`,
+    );
+  const kind = ACP_KINDS.get(name);
+  if (kind === undefined)
+    throw new UsageError(
+      `--allow-tool/--deny-tool ${name}: ACP has no kind for it`,
+      "ACP's `search` kind is a search of files, not of the web: an ACP agent's web search cannot be told apart",
+    );
+  return { given, kind, ...(match[2] !== undefined ? { prefix: match[2] } : {}) };
+}
+
+/** Decide one permission request (its params as the agent sent them): deny beats allow, then --approvals. */
+export function answerPermission(policy: AcpPolicy, params: unknown): PermissionAnswer {
+  const request = objectOrEmpty(params);
+  const call = objectOrEmpty(request.toolCall);
+  const kind = asText(call.kind) || "other";
+  const argument = callArgument(call);
+  const matches = (rule: Rule) =>
+    rule.kind === kind && (rule.prefix === undefined || argument?.startsWith(rule.prefix) === true);
+  const options = Array.isArray(request.options) ? request.options.filter(isObject) : [];
+  const denied = policy.deny.find(matches);
+  if (denied) return answer("reject", denied.given, false, options);
+  const allowed = policy.allow.find(matches);
+  if (allowed) return answer("allow", allowed.given, false, options);
+  if (policy.approvals === "auto") return answer("allow", "--approvals auto", false, options);
+  return answer("reject", "no rule", true, options);
+}
+
+/** What a rule's prefix is matched against: the command of a shell call, else the path it names. */
+function callArgument(call: Record<string, unknown>): string | undefined {
+  const input = objectOrEmpty(call.rawInput);
+  const locations = Array.isArray(call.locations) ? call.locations.filter(isObject) : [];
+  return (
+    nonEmpty(input.command) ??
+    nonEmpty(input.path) ??
+    nonEmpty(input.file_path) ??
+    nonEmpty(input.url) ??
+    nonEmpty(locations[0]?.path)
+  );
+}
+
+/** The option of the decision's kind, once before always; none offered: the request is answered cancelled. */
+function answer(
+  decision: "allow" | "reject",
+  because: string,
+  needsInput: boolean,
+  options: Record<string, unknown>[],
+): PermissionAnswer {
+  const kinds = decision === "allow" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"];
+  const option = kinds.map((k) => options.find((o) => o.kind === k)).find((o) => o !== undefined);
+  const optionId = option ? nonEmpty(option.optionId) : undefined;
+  return {
+    decision,
+    because,
+    needsInput,
+    response: { outcome: optionId !== undefined ? { outcome: "selected", optionId } : { outcome: "cancelled" } },
+  };
+}

@@ -1,0 +1,443 @@
+import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { JSON_RPC_ERROR, JSON_RPC_RESULT } from "../../core/native-line.js";
+import {
+  draft,
+  passThrough,
+  type Draft,
+  type NativeEvent,
+  type Outcome,
+  type StreamEndFacts,
+  type Translator,
+  type TranslatorConclusion,
+} from "../../core/translator.js";
+import {
+  agentInfoOf,
+  quirksOf,
+  TEXT_ERROR,
+  TEXT_NOTICE,
+  TEXT_RETRY,
+  type AgentInfo,
+  type AgentQuirks,
+} from "./agents.js";
+import { rpcError, textError, type AcpError } from "./errors.js";
+import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
+
+/** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
+interface Call {
+  name: string;
+  args: Record<string, unknown>;
+  started: boolean;
+  /** A permission request named it. */
+  asked: boolean;
+}
+
+type Open = { id: string; text: string };
+
+/**
+ * An ACP agent's stdout, as written (docs/protocols/acp.md): the responses to the client's
+ * requests (initialize, session/new, session/prompt), `session/update` notifications and the
+ * agent's own requests (session/request_permission; others, unknown here, kept whole). What the
+ * client sent is not in it. The prompt's response (or error) ends the run. The agent is known
+ * from its `initialize` response's `agentInfo`, and so are its quirks (an error told only in text).
+ */
+export class AcpTranslator implements Translator {
+  readonly protocol = "acp";
+  started = false;
+
+  private agent: AgentInfo | undefined;
+  private quirks: AgentQuirks = quirksOf(undefined);
+  private protocolVersion: number | undefined;
+  private sessionId: string | undefined;
+  private model: string | undefined;
+  private turn = 0;
+  private turnOpen = false;
+  /** A tool result came in the open turn: the model's next words are a new call. */
+  private resultsIn = false;
+  private messages = 0;
+  private message: Open | undefined;
+  private thought: Open | undefined;
+  /** The last message's text, null once a tool call came after it. */
+  private answer: string | null = null;
+  /** Calls not finished yet, by id. */
+  private readonly calls = new Map<string, Call>();
+  private unnamedCalls = 0;
+  /** A call failed after a permission request named it: in a cancelled turn, the approval it waits for. */
+  private failedAfterAsking = false;
+  private outcome: Outcome | undefined;
+  /** An error told in message text (Copilot CLI): the run failed, whatever the turn's stop reason. */
+  private textFailure: ErrorInfo | undefined;
+  private retries = 0;
+  /** Token counts came from a model call (Qwen Code's per-call usage): the prompt's own totals would count them twice. */
+  private callUsage = false;
+  private tokenUsage = false;
+  private costUsd: number | undefined;
+
+  /** Complete where tokens were reported; an agent that gives only context fill (usage_update) leaves them unknown. */
+  get usageComplete(): boolean {
+    return this.tokenUsage;
+  }
+
+  translate(e: NativeEvent): Draft[] {
+    switch (e.type) {
+      case JSON_RPC_RESULT:
+        return this.result(e);
+      case JSON_RPC_ERROR:
+        return this.rpcFailure(e);
+      case "session/update":
+        return this.update(e);
+      case "session/request_permission":
+        return this.permission(e);
+      default:
+        // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's
+        // craft/drainMidTurnQueue, Claude's adapter's _auth/status_update): kept whole.
+        return [passThrough(e)];
+    }
+  }
+
+  finish(_end: StreamEndFacts): TranslatorConclusion {
+    // A stream cut before the prompt's response: the core decides from how it ended.
+    return { drafts: this.outcome ? [] : this.closeAll("error"), outcome: this.outcome };
+  }
+
+  /** A response: told apart by what it carries, as the client's requests are not in the stream. */
+  private result(e: NativeEvent): Draft[] {
+    const result = objectOrEmpty(e.result);
+    if (typeof result.protocolVersion === "number" && this.sessionId === undefined) {
+      this.agent = agentInfoOf(result);
+      this.quirks = quirksOf(this.agent);
+      this.protocolVersion = result.protocolVersion;
+      return [];
+    }
+    if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
+    const session = nonEmpty(result.sessionId);
+    const current = nonEmpty(objectOrEmpty(result.models).currentModelId);
+    if (current !== undefined) this.model = modelName(current);
+    if (session !== undefined) return this.sessionStarted(session, e.type);
+    // session/set_mode, authenticate, a session/new whose id came before in an update (Copilot CLI): nothing to say.
+    return [];
+  }
+
+  private sessionStarted(id: string, native: string): Draft[] {
+    if (this.sessionId !== undefined) return [];
+    this.sessionId = id;
+    const payload = defined({
+      session_id: id,
+      protocol_version: this.protocolVersion,
+      agent_info: this.agent,
+    });
+    return [draft("session.started", payload, { native })];
+  }
+
+  private update(e: NativeEvent): Draft[] {
+    const params = objectOrEmpty(e.params);
+    const update = objectOrEmpty(params.update);
+    const kind = asText(update.sessionUpdate);
+    // Copilot CLI names its session in an update before its session/new response.
+    const session = nonEmpty(params.sessionId);
+    const out = session !== undefined ? this.sessionStarted(session, kind) : [];
+    this.started = true;
+    switch (kind) {
+      case "agent_message_chunk":
+        out.push(...this.messageChunk(e, update, kind));
+        break;
+      case "agent_thought_chunk":
+        out.push(...this.thoughtChunk(update, kind));
+        break;
+      case "tool_call":
+      case "tool_call_update":
+        out.push(...this.toolUpdate(update, kind));
+        break;
+      case "session_info_update": {
+        const title = nonEmpty(update.title);
+        out.push(title !== undefined ? draft("session.updated", { name: title }, { native: kind }) : passThrough(e));
+        break;
+      }
+      case "usage_update":
+        // Context fill (used of size), not tokens spent; a cost where the agent states one (Claude's adapter).
+        this.costUsd = reportedCostUsd(update) ?? this.costUsd;
+        out.push(passThrough(e));
+        break;
+      default:
+        // plan, available_commands_update, current_mode_update, config_option_update, user_message_chunk
+        // (a loaded session's history) and kinds this version does not know: kept whole.
+        out.push(passThrough(e));
+    }
+    return out;
+  }
+
+  private messageChunk(event: NativeEvent, update: Record<string, unknown>, native: string): Draft[] {
+    const out: Draft[] = [];
+    // Qwen Code: each model call's tokens on an empty chunk's _meta.usage.
+    const usage = acpUsage(objectOrEmpty(update._meta).usage, "call", this.model);
+    if (usage) {
+      this.callUsage = this.tokenUsage = true;
+      out.push(draft("usage", usage, { native }));
+    }
+    const text = contentText(update.content);
+    if (text === "") return out;
+    if (this.quirks.errorsInText && this.message === undefined) {
+      if (TEXT_RETRY.test(text)) return [...out, ...this.textRetry(text, native)];
+      if (TEXT_ERROR.test(text)) return [...out, ...this.textError(textError(text), native)];
+      // "Info: Operation cancelled by user" after a rejected call: a notice, not the answer.
+      if (TEXT_NOTICE.test(text)) return [...out, passThrough(event)];
+    }
+    out.push(...this.turnStart(native), ...this.closeThought(native));
+    this.message ??= { id: `msg_${++this.messages}`, text: "" };
+    this.message.text += text;
+    out.push(draft("message.delta", { message_id: this.message.id, text }, { native }));
+    return out;
+  }
+
+  private thoughtChunk(update: Record<string, unknown>, native: string): Draft[] {
+    const text = contentText(update.content);
+    if (text === "") return [];
+    const out = [...this.turnStart(native), ...this.closeMessage(native)];
+    this.thought ??= { id: `thought_${++this.messages}`, text: "" };
+    this.thought.text += text;
+    out.push(draft("reasoning.delta", { message_id: this.thought.id, text }, { native }));
+    return out;
+  }
+
+  /** Copilot CLI: "Info: Request failed due to a transient API error. Retrying..." */
+  private textRetry(text: string, native: string): Draft[] {
+    return [
+      draft(
+        "retry.started",
+        // It says neither the delay nor the limit.
+        { scope: "request", attempt: ++this.retries, delay_ms: 0, error: text },
+        { native },
+      ),
+    ];
+  }
+
+  private textError(error: AcpError, native: string): Draft[] {
+    this.textFailure ??= { code: error.code, message: error.message, retryable: error.retryable };
+    return [draft("error", error, { native })];
+  }
+
+  /**
+   * tool_call and tool_call_update carry a call's fields in pieces: OpenCode's first says only the
+   * tool, its input comes next; Gemini CLI sends none before its permission request. The call starts
+   * once it runs (or a permission request names it), with the input known by then, and completes
+   * with its final status.
+   */
+  private toolUpdate(update: Record<string, unknown>, native: string): Draft[] {
+    const id = nonEmpty(update.toolCallId) ?? `call_${++this.unnamedCalls}`;
+    const call = this.call(id, update);
+    const out: Draft[] = [];
+    const status = asText(update.status);
+    // A pending call may still lack its input (OpenCode's first says only the working directory).
+    if (!call.started && status !== "pending" && status !== "") out.push(...this.startCall(id, call, native));
+    if (status !== "completed" && status !== "failed") return out;
+    // Finished calls are not kept (a stream may hold many thousands).
+    this.calls.delete(id);
+    this.resultsIn = true;
+    // A call that failed after its permission request may have been refused (or the request cancelled).
+    if (status === "failed" && call.asked) this.failedAfterAsking = true;
+    out.push(
+      draft(
+        "tool.completed",
+        {
+          tool_call_id: id,
+          name: call.name,
+          status: status === "completed" ? "succeeded" : "failed",
+          output: toolOutput(update),
+        },
+        { native },
+      ),
+    );
+    return out;
+  }
+
+  /** The call as known so far, with what this update adds. */
+  private call(id: string, fields: Record<string, unknown>): Call {
+    let call = this.calls.get(id);
+    if (!call) {
+      call = { name: "tool", args: {}, started: false, asked: false };
+      this.calls.set(id, call);
+    }
+    const named = toolName(fields);
+    if (named !== undefined && (call.name === "tool" || !call.started)) call.name = named;
+    if (isObject(fields.rawInput) && Object.keys(fields.rawInput).length > 0 && !call.started)
+      call.args = { ...call.args, ...fields.rawInput };
+    return call;
+  }
+
+  private startCall(id: string, call: Call, native: string): Draft[] {
+    call.started = true;
+    const out = [...this.turnStart(native), ...this.closeMessage(native), ...this.closeThought(native)];
+    // Words before a tool call are narration, not the answer.
+    this.answer = null;
+    out.push(draft("tool.started", { tool_call_id: id, name: call.name, args: call.args }, { native }));
+    return out;
+  }
+
+  /** session/request_permission: the agent asks the client; the answer is not on its stdout. */
+  private permission(e: NativeEvent): Draft[] {
+    const params = objectOrEmpty(e.params);
+    const toolCall = objectOrEmpty(params.toolCall);
+    const id = nonEmpty(toolCall.toolCallId) ?? `call_${++this.unnamedCalls}`;
+    const native = e.type;
+    const call = this.call(id, toolCall);
+    // Gemini CLI: the request is the first sight of the call.
+    const out = call.started ? [] : this.startCall(id, call, native);
+    call.asked = true;
+    const options = Array.isArray(params.options) ? params.options.filter(isObject) : [];
+    const action = {
+      name: call.name,
+      args: call.args,
+      description: nonEmpty(toolCall.title) ?? `${call.name} needs permission`,
+      allowed_decisions: options.map((o) => asText(o.kind)).filter((kind) => kind !== ""),
+    };
+    const requestId = typeof e.id === "string" || typeof e.id === "number" ? String(e.id) : id;
+    out.push(
+      draft(
+        "input.requested",
+        { request_id: requestId, kind: "approval", tool_call_id: id, actions: [action] },
+        { native },
+      ),
+    );
+    return out;
+  }
+
+  /** The prompt's response: the turn ended, and how. */
+  private promptEnd(result: Record<string, unknown>, native: string): Draft[] {
+    const out = this.closeAll(native);
+    // Calls announced but never run: shown, so that the run's end closes them.
+    for (const [id, call] of this.calls) if (!call.started) out.push(...this.startCall(id, call, native));
+    const stopReason = asText(result.stopReason);
+    const usage = this.callUsage ? undefined : promptUsage(result, this.model, this.costUsd);
+    if (usage) {
+      this.tokenUsage = true;
+      out.push(draft("usage", usage, { native }));
+    }
+    if (this.turnOpen) {
+      this.turnOpen = false;
+      out.push(draft("turn.completed", { turn: this.turn, stop_reason: stopReason }, { native }));
+    }
+    this.outcome ??= this.stopOutcome(stopReason);
+    return out;
+  }
+
+  private stopOutcome(stopReason: string): Outcome {
+    const answer = this.answer === "" ? null : this.answer;
+    if (this.textFailure) return { status: "failed", error: this.textFailure, resultText: null };
+    switch (stopReason) {
+      case "end_turn":
+        return { status: "succeeded", resultText: answer };
+      case "cancelled":
+        // Cancelled after a permission request whose call never ran: it needs an approval (the client had no
+        // rule for it; agents mark the call failed once the request is answered cancelled).
+        if (this.failedAfterAsking || [...this.calls.values()].some((c) => c.asked))
+          return { status: "needs_input", resultText: answer };
+        return {
+          status: "cancelled",
+          error: { code: "cancelled", message: "the turn was cancelled (session/cancel)", retryable: false },
+          resultText: answer,
+        };
+      case "max_tokens":
+        return failed("context_length", "the model reached its output token limit (stopReason max_tokens)");
+      case "max_turn_requests":
+        return failed("budget", "the agent reached its limit of model requests in one turn (max_turn_requests)");
+      case "refusal":
+        return failed("provider", "the agent refused to go on (stopReason refusal)");
+      default:
+        return failed("backend_protocol", `the turn ended with an unknown stopReason ${JSON.stringify(stopReason)}`);
+    }
+  }
+
+  /** A JSON-RPC error: the prompt's (or an earlier request's, before the session started) fails the run. */
+  private rpcFailure(e: NativeEvent): Draft[] {
+    const error = rpcError(e.error);
+    const out = [...this.closeAll("error"), draft("error", error, { native: e.type })];
+    if (this.turnOpen) {
+      this.turnOpen = false;
+      out.push(draft("turn.completed", { turn: this.turn, stop_reason: "error" }, { native: e.type }));
+    }
+    this.outcome ??= {
+      status: "failed",
+      error: { code: error.code, message: error.message, retryable: error.retryable },
+      resultText: null,
+    };
+    return out;
+  }
+
+  /**
+   * Turns are made up, as for Gemini CLI's stream: one model call and the tool calls it makes. ACP
+   * does not mark model calls; the model's next words or calls after a tool result are a new one.
+   */
+  private turnStart(native: string): Draft[] {
+    if (this.outcome) return [];
+    const out: Draft[] = [];
+    if (this.turnOpen && !this.resultsIn) return out;
+    if (this.turnOpen) out.push(draft("turn.completed", { turn: this.turn, stop_reason: "tool_use" }, { native }));
+    this.turnOpen = true;
+    this.resultsIn = false;
+    out.push(draft("turn.started", { turn: ++this.turn }, { native }));
+    return out;
+  }
+
+  private closeAll(native: string): Draft[] {
+    return [...this.closeThought(native), ...this.closeMessage(native)];
+  }
+
+  private closeMessage(native: string): Draft[] {
+    const open = this.message;
+    if (!open) return [];
+    this.message = undefined;
+    this.answer = open.text;
+    return [
+      draft("message.completed", defined({ message_id: open.id, text: open.text, model: this.model }), { native }),
+    ];
+  }
+
+  private closeThought(native: string): Draft[] {
+    const open = this.thought;
+    if (!open) return [];
+    this.thought = undefined;
+    return [draft("reasoning.completed", { message_id: open.id, text: open.text }, { native })];
+  }
+}
+
+function failed(code: ErrorInfo["code"], message: string): Outcome {
+  return { status: "failed", error: { code, message, retryable: false }, resultText: null };
+}
+
+/** The prompt response's tokens: ACP's `usage` (OpenCode, Copilot CLI), or Gemini CLI's `_meta.quota`. */
+function promptUsage(
+  result: Record<string, unknown>,
+  model: string | undefined,
+  costUsd: number | undefined,
+): EventPayloads["usage"] | undefined {
+  return acpUsage(result.usage, "run", model, costUsd) ?? geminiQuotaUsage(result._meta, model);
+}
+
+/** A content block's text (ContentBlock of type text); other blocks (images, resources) carry none. */
+function contentText(content: unknown): string {
+  const block = objectOrEmpty(content);
+  return block.type === "text" ? asText(block.text) : "";
+}
+
+/** The tool's name: the agent's own where it states one (Qwen Code's _meta.toolName), else its kind, else its title. */
+function toolName(fields: Record<string, unknown>): string | undefined {
+  return nonEmpty(objectOrEmpty(fields._meta).toolName) ?? nonEmpty(fields.kind) ?? nonEmpty(fields.title);
+}
+
+/** What a finished call gave back: its rawOutput's text, else the text of its content blocks. */
+function toolOutput(update: Record<string, unknown>): string {
+  const raw = update.rawOutput;
+  if (typeof raw === "string") return raw;
+  const rawText = nonEmpty(objectOrEmpty(raw).content) ?? nonEmpty(objectOrEmpty(raw).output);
+  if (rawText !== undefined) return rawText;
+  const blocks = Array.isArray(update.content) ? update.content.filter(isObject) : [];
+  const texts = blocks.map((b) => contentText(b.content)).filter((t) => t !== "");
+  if (texts.length > 0) return texts.join("\n");
+  return raw === undefined ? "" : asText(raw);
+}
+
+/** Qwen Code's model ids read "$runtime|openai|fake-model(openai)": the model is the part before the provider. */
+function modelName(id: string): string {
+  const last = id.slice(id.lastIndexOf("|") + 1);
+  return last.replace(/\([^)]*\)$/, "") || id;
+}
