@@ -1,7 +1,7 @@
 // The library: the same translation the CLI does, for Node programs.
 export type * from "./canonical/events.js";
-export { normalizeStream, type NormalizeOptions } from "./normalize.js";
-export { run, type RunOptions } from "./library-run.js";
+export { normalizeStream, type NormalizeOptions } from "./lib/normalize.js";
+export { run, type RunOptions } from "./lib/run.js";
 export { readCanonicalStream, CanonicalLineError } from "./core/read-canonical.js";
 export { TranslationSession, type TranslationSessionOptions } from "./core/translation-session.js";
 export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";

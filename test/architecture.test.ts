@@ -21,8 +21,12 @@ const RANK: Record<string, number> = {
   export: 2,
   backends: 3,
   output: 3,
-  library: 4,
+  app: 4,
+  lib: 5,
   cli: 5,
+  // src/index.ts, the library's exports; src/version.ts imports nothing and is read by any layer.
+  index: 6,
+  version: 0,
 };
 
 function sourceFiles(dir: string): string[] {
@@ -33,10 +37,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The layer a file belongs to: its first folder under src/ (files at the top are the library's entry). */
+/** The layer a file belongs to: its first folder under src/, or a file at the top by its name. */
 function layerOf(file: string): string {
   const parts = relative(SRC, file).split("/");
-  return parts.length === 1 ? "library" : parts[0]!;
+  return parts.length === 1 ? parts[0]!.replace(/\.ts$/, "") : parts[0]!;
 }
 
 function importsOf(file: string): string[] {
@@ -65,6 +69,36 @@ describe("architecture", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("no import cycle anywhere in src/, type-only and dynamic imports included", () => {
+    const graph = new Map(files.map((file) => [file, importsOf(file).filter((target) => files.includes(target))]));
+    const done = new Set<string>();
+    const path: string[] = [];
+    const cycles: string[] = [];
+    // Depth first: an import of a file still on the path closes a cycle.
+    const visit = (file: string): void => {
+      path.push(file);
+      for (const target of graph.get(file)!) {
+        const at = path.indexOf(target);
+        if (at >= 0) cycles.push([...path.slice(at), target].map((f) => relative(SRC, f)).join(" -> "));
+        else if (!done.has(target)) visit(target);
+      }
+      path.pop();
+      done.add(file);
+    };
+    for (const file of files) if (!done.has(file)) visit(file);
+    expect(cycles).toEqual([]);
+  });
+
+  it("src/ holds only index.ts and version.ts at its top", () => {
+    const top = files.filter((f) => layerOf(f) === relative(SRC, f).replace(/\.ts$/, ""));
+    expect(top.map((f) => relative(SRC, f)).sort()).toEqual(["index.ts", "version.ts"]);
+  });
+
+  it("src/core/ casts nothing through unknown (as unknown as)", () => {
+    const casting = files.filter((f) => layerOf(f) === "core" && /\bas unknown as\b/.test(readFileSync(f, "utf8")));
+    expect(casting.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
   it("only src/backends/ names a backend", () => {
     const names = BACKENDS.map((b) => b.name);
     const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);
@@ -75,7 +109,7 @@ describe("architecture", () => {
 
 describe("one pipeline for every output", () => {
   const files = sourceFiles(SRC);
-  const PIPELINE = join(SRC, "output/pipeline.ts");
+  const SESSION = join(SRC, "app/session.ts");
   const SINK_MODULES = ["stdout-sink", "cli-sinks", "answer-file", "report-sink", "otlp-sink"].map((name) =>
     join(SRC, `output/${name}.ts`),
   );
@@ -85,11 +119,34 @@ describe("one pipeline for every output", () => {
     expect(building.map((f) => relative(SRC, f))).toEqual(["output/pipeline.ts"]);
   });
 
-  it("a file that opens a sink hands it to an OutputPipeline (the one place that redacts and fans out)", () => {
+  it("only src/app/session.ts builds an OutputPipeline: every run and normalization is composed there", () => {
+    const building = files.filter((f) => /new OutputPipeline\(/.test(readFileSync(f, "utf8")));
+    expect(building.map((f) => relative(SRC, f))).toEqual(["app/session.ts"]);
+  });
+
+  it("only src/app/session.ts starts a supervised run: a run's RunIo is filled in one place", () => {
+    const starting = files.filter((f) =>
+      /\bsuperviseRun\(/.test(readFileSync(f, "utf8").replace(/export function superviseRun\(/, "")),
+    );
+    expect(starting.map((f) => relative(SRC, f))).toEqual(["app/session.ts"]);
+  });
+
+  it("a file that opens a sink hands it to the session (the one place that redacts and fans out)", () => {
     const wrong = files
       .filter((f) => !f.startsWith(join(SRC, "output/")))
       .filter((f) => importsOf(f).some((target) => SINK_MODULES.includes(target)))
-      .filter((f) => !importsOf(f).includes(PIPELINE) || !/new OutputPipeline\(/.test(readFileSync(f, "utf8")));
+      .filter((f) => !importsOf(f).includes(SESSION));
+    expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it("src/export/ holds no redactor: the events it is given were redacted by the pipeline", () => {
+    const REDACTION = [join(SRC, "core/redactor.ts"), join(SRC, "run/redact.ts")];
+    const wrong = files
+      .filter((f) => f.startsWith(join(SRC, "export/")))
+      .filter(
+        (f) =>
+          /\bRedactor\b|\bredact/i.test(readFileSync(f, "utf8")) || importsOf(f).some((t) => REDACTION.includes(t)),
+      );
     expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
   });
 

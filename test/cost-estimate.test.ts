@@ -185,7 +185,7 @@ describe("a model for usage whose stream names none", () => {
   });
 
   it("normalizeStream({ model }) does the same; a model that is no string is refused", async () => {
-    const { normalizeStream } = await import("../src/normalize.js");
+    const { normalizeStream } = await import("../src/lib/normalize.js");
     const { createReadStream } = await import("node:fs");
     const events: CanonicalEvent[] = [];
     for await (const e of normalizeStream(createReadStream(codex), { from: "codex", model: "gpt-5" })) events.push(e);

@@ -2,7 +2,7 @@
 // is the exported UsageError naming the library option, before anything runs.
 import { describe, expect, it } from "vitest";
 import { run, UsageError } from "../src/index.js";
-import type { RunOptions } from "../src/library-run.js";
+import type { RunOptions } from "../src/lib/run.js";
 import { STAND_IN } from "./run/helpers.js";
 
 /** The error run() throws for these options (it must throw before its first event). */

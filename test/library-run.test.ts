@@ -2,7 +2,7 @@
 // iterator, driven against the stand-in backend as a real process tree.
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { run } from "../src/library-run.js";
+import { run } from "../src/lib/run.js";
 import type { CanonicalEvent } from "../src/canonical/events.js";
 import { UsageError } from "../src/core/errors.js";
 import { runCli } from "./helpers/cli.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
-import { run } from "../src/library-run.js";
+import { run } from "../src/lib/run.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { HAS_TMUX, sh, Terminal } from "./helpers/terminal.js";
 import { EXAMPLES, exampleStreams, expectTraceOf, goldenStreams, readEvents, statusOf } from "./helpers/otlp-spans.js";

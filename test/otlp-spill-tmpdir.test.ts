@@ -4,7 +4,6 @@
 import { join } from "node:path";
 import { InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it } from "vitest";
-import { Redactor } from "../src/core/redactor.js";
 import { exportWarning, OtlpExport } from "../src/export/otlp.js";
 import { EXAMPLES, readEvents } from "./helpers/otlp-spans.js";
 
@@ -20,7 +19,6 @@ describe("OTLP spans past the memory bound under an unusable TMPDIR", () => {
     process.env.TMPDIR = missing;
     const otlp = new OtlpExport({
       content: false,
-      redactor: new Redactor([]),
       version: "9.9.9",
       exporter: new InMemorySpanExporter(),
       // One span in memory: the rest of the run's spans go to the file.

@@ -126,6 +126,28 @@ describe.skipIf(!collectorBinary())("secrets in what reaches an OTLP collector",
     expect(text).toContain("[redacted]");
     expectHidden(text, "the spans");
   });
+
+  it("export otlp FILE --otlp-content: a recorded stream's secrets of this environment reach no span", async () => {
+    const dir = folder();
+    const secret = 'Zq9"quoted\\Xy7';
+    const stream = join(dir, "run.jsonl");
+    const { result } = await runStandIn(scratch, ["--backend", "evosci", "x"], {
+      knobs: { STANDIN_TRANSCRIPT: recording(dir, secret) },
+    });
+    writeFileSync(stream, result.stdout);
+    expect(result.stdout).toContain("Zq9");
+    const runId = (parseJsonl(result.stdout)[0] as { run_id: string }).run_id;
+    const exported = await runCli(["export", "otlp", "--endpoint", collector.endpoint, "--otlp-content", stream], {
+      env: { MY_API_KEY: secret },
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    const spans = await collector.waitForSpans((all) =>
+      all.some((s) => s.parentSpanId === undefined && s.attributes["agentstream.run_id"] === runId),
+    );
+    const text = JSON.stringify(spans, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value));
+    expect(text).toContain("[redacted]");
+    expectHidden(text, "the spans of export otlp");
+  });
 });
 
 describe("a collector URL's credentials are never printed", () => {

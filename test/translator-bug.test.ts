@@ -3,7 +3,7 @@
 // goes on to its usual end.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
-import { normalizeStream } from "../src/normalize.js";
+import { normalizeStream } from "../src/lib/normalize.js";
 import { EvosciTranslator } from "../src/backends/evosci/translator.js";
 import type { NativeEvent } from "../src/core/translator.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";

@@ -88,9 +88,9 @@ export function resolvePermissions(backend: BackendDefinition, options: Permissi
       `--approvals ${options.approvals}: ${backend.displayName} ${permissions.approvalsLack ?? `has no ${options.approvals} mode`}`,
     );
   if (options.resume !== undefined) {
+    checkName("--resume", options.resume, "give the session id the backend reported (run.finished.resume)");
     const lacks = lacking(permissions.resume);
     if (lacks !== undefined) throw new UsageError(`--resume: ${backend.displayName} ${lacks}`);
-    checkName("--resume", options.resume, "give the session id the backend reported (run.finished.resume)");
   }
   return {
     allowTools,

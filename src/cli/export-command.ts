@@ -4,6 +4,9 @@ import { readCanonicalStream } from "../core/read-canonical.js";
 import { showControls } from "../core/control-chars.js";
 import type { OtlpExport, SpanCounts } from "../export/otlp.js";
 import type { RunTrace } from "../export/run-trace.js";
+import { replay } from "../app/session.js";
+import type { CanonicalEvent } from "../canonical/events.js";
+import type { Redactor } from "../core/redactor.js";
 import { runRedactor } from "../run/redact.js";
 import { VERSION } from "../version.js";
 import { openInput } from "./input.js";
@@ -41,14 +44,13 @@ export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions
   const otlp = new OtlpExport({
     endpoint: opts.endpoint,
     content: opts.otlpContent === true,
-    redactor,
     version: VERSION,
   });
   const progress = await openProgress(files.length);
   const outcomes: FileOutcome[] = [];
   let spans = 0;
   for (const file of files) {
-    const outcome = otlp.failure ? { file, skipped: true } : await exportFile(otlp, file);
+    const outcome = otlp.failure ? { file, skipped: true } : await exportFile(otlp, file, redactor);
     // Until the collector has answered once, each file's spans are sent before the next is read: a collector
     // that is down costs one export timeout, not one per file. After that, the batches run as they come.
     if (!otlp.reached && outcome.trace) await otlp.drained();
@@ -83,7 +85,7 @@ export async function exportOtlpCommand(files: string[], opts: ExportOtlpOptions
 /** Said when nothing reached the collector: how to name another one. */
 const ELSEWHERE = "is a collector listening there? name yours with --endpoint URL or OTEL_EXPORTER_OTLP_ENDPOINT";
 
-async function exportFile(otlp: OtlpExport, file: string): Promise<FileOutcome> {
+async function exportFile(otlp: OtlpExport, file: string, redactor: Redactor): Promise<FileOutcome> {
   let input: Readable;
   try {
     input = openInput(file);
@@ -91,14 +93,14 @@ async function exportFile(otlp: OtlpExport, file: string): Promise<FileOutcome> 
     return { file, unreadable: (err as Error).message };
   }
   const { trace, counts } = otlp.run();
+  // Each event redacted as a run's are; a long batch must not outrun the collector: read on once its queue is half empty.
+  const sink = { name: "OTLP export", event: (event: CanonicalEvent) => trace.event(event), end: () => {} };
+  const warn = (line: string) => process.stderr.write(redactor.text(line));
   try {
-    for await (const event of readCanonicalStream(input)) {
-      trace.event(event);
-      // A long batch must not outrun the collector: wait while the queue is half full.
-      if (otlp.busy) await otlp.drained();
-    }
+    await replay(readCanonicalStream(input), { redactor, sinks: [sink], warn, waitFor: [otlp] });
   } catch (err) {
-    trace.abandon((err as Error).message);
+    // Not an event: hidden here, as the lines on stderr are.
+    trace.abandon(redactor.text((err as Error).message));
     return { file, unreadable: (err as Error).message, counts, trace };
   }
   if (trace.spans === 0)

@@ -5,13 +5,13 @@ import { UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
-import { TRANSLATORS, type BackendName } from "../backends/registry.js";
+import type { BackendName } from "../backends/registry.js";
 import { stderrChalk } from "../human/colour.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
 import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
 import { reportBug } from "../output/event-check.js";
-import { OutputPipeline } from "../output/pipeline.js";
+import { ending, startNormalize } from "../app/session.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { readUsageFile } from "../run/usage-file.js";
 import { showControls } from "../core/control-chars.js";
@@ -99,65 +99,47 @@ async function translateInput(
     },
     end: () => {},
   };
-  const output = new OutputPipeline(redactor, [stdout, ...sinks, finishedSink], (line) => process.stderr.write(line));
   const writer = stdout.writer;
-  let reading = true;
-  let bytesRead = 0;
   let nativeEvents = 0;
-
-  const session = output.translate({
+  const spec = {
     from: opts.from,
-    translators: TRANSLATORS,
+    translation: { raw: opts.raw, deltas: opts.deltas, maxLineBytes: opts.maxLineBytes },
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    inputName: file,
+    end: { backendExit, stderrTail, ...(usageFile !== undefined ? { usageFile } : {}) },
+  };
+  const session = startNormalize(input, spec, {
     ...runIdentity(),
-    started: { mode: "normalize", input: file },
-    includeRaw: opts.raw,
-    deltas: opts.deltas,
-    ...(opts.model !== undefined ? { model: () => opts.model } : {}),
-    maxLineBytes: opts.maxLineBytes,
+    redactor,
+    sinks: [stdout, ...sinks, finishedSink],
+    warn: (line) => process.stderr.write(line),
+    yieldEvents: false,
+    output: writer,
+    waitFor: otlp ? [otlp] : [],
+    interruption,
+    readError: "end",
+    say: (text) => process.stderr.write(`agentstream: ${showControls(text)}\n`),
     onTranslatorBug: reportBug,
     onNativeEvent: () => nativeEvents++,
-    // A guess made while reading (a live pipe) is said at once; one at the end, in the summary.
-    onGuess: (verdict) => reading && process.stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
+    onGuess: (verdict) => process.stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
   });
-
-  let readError: string | undefined;
-  try {
-    for await (const chunk of input) {
-      bytesRead += (chunk as Buffer).length;
-      writer.batch(() => session.write(chunk as Buffer));
-      if (writer.needsDrain) await writer.drained();
-      if (otlp?.busy) await otlp.drained();
-      if (writer.closed || interruption()) break;
-    }
-  } catch (err) {
-    // Destroyed by a stop signal: not a read error.
-    if (!interruption()) {
-      // The stream still ends with run.finished: what was read is translated, the run failed on our side.
-      readError = `cannot read ${file === "-" ? "stdin" : file}: ${(err as Error).message}`;
-    }
-  }
-  if (writer.closed) {
+  const end = await ending(session);
+  if (end.kind === "stdout_closed") {
     process.exitCode = writer.lostExitCode;
-    await output.end();
+    await session.end();
     return;
   }
-  if (readError) process.stderr.write(`agentstream: ${showControls(readError)}\n`);
-  reading = false;
-  const outcome = session.end(
-    { backendExit, stderrTail, ...(usageFile !== undefined ? { usageFile } : {}) },
-    interruption(),
-    readError ? { code: "internal", message: readError } : undefined,
-  );
+  const { outcome } = end;
   process.exitCode = outcome.exitCode;
-  await output.end();
+  await session.end();
   process.exitCode = writer.lostExitCode ?? outcome.exitCode;
   if (!writer.closed && finished) {
     const facts = {
       input: file,
-      backend: session.backend!,
-      detection: session.detection!,
-      content: session.content,
-      bytesRead,
+      backend: end.session.backend!,
+      detection: end.session.detection!,
+      content: end.session.content,
+      bytesRead: end.bytesRead,
       nativeEvents,
       finished,
       // One stated time (one native line) tells no duration.

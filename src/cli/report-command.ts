@@ -2,7 +2,8 @@ import { CanonicalLineError, readCanonicalStream } from "../core/read-canonical.
 import { AgentstreamError, UsageError } from "../core/errors.js";
 import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
 import { envelopeProblem } from "../report/input-check.js";
-import { createReportBuilder, formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
+import { formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
+import { createReportBuilder } from "../report/load-builder.js";
 import type { ReportBuilder } from "../report/builder.js";
 import { runRedactor } from "../run/redact.js";
 import type { Redactor } from "../core/redactor.js";

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { CanonicalEvent } from "../canonical/events.js";
-import { planRun, superviseRun } from "../agent-run.js";
+import { planRun } from "../app/agent-run.js";
+import { ending, startRun } from "../app/session.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
 import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
-import { OutputPipeline } from "../output/pipeline.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { checkLimits } from "../run/limits.js";
 import { readPrompt } from "../run/prompt.js";
@@ -106,31 +106,29 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     say: (message) => renderer.message(message),
   });
   const human = { name: "stderr", event: (event: CanonicalEvent) => renderer.event(event), end: () => {} };
-  const output = new OutputPipeline(redactor, [stdout, ...sinks, human], (line) => stderr.write(line));
-  const running = superviseRun(plan, {
+  const spec = {
+    plan,
+    translation: { raw: opts.raw, deltas: opts.deltas, maxLineBytes: opts.maxLineBytes },
+    limits,
+    timing: { timeoutMs: seconds(opts.timeout), lingerMs: seconds(opts.linger), graceMs },
+  };
+  const session = startRun(spec, {
     runId: randomUUID(),
     clock: systemClock,
-    includeRaw: opts.raw,
-    deltas: opts.deltas,
-    maxLineBytes: opts.maxLineBytes,
-    timeoutMs: seconds(opts.timeout),
-    lingerMs: seconds(opts.linger),
-    graceMs,
-    events: output,
+    sinks: [stdout, ...sinks, human],
+    warn: (line) => stderr.write(line),
     output: stdout.writer,
-    batch: (work) => stdout.writer.batch(work),
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
     onTranslatorBug: (message) => renderer.message(message),
-    limits,
     onNote: opts.quiet ? undefined : (text) => renderer.message(text),
     onWarning: (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,
   });
-  readerGone = running.readerGone;
-  const end = await running.ended;
+  readerGone = session.readerGone;
+  const end = await ending(session);
 
   if (end.kind === "stdout_closed") {
     renderer.close();
@@ -138,13 +136,13 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     if (stdout.writer.lostExitCode === EXIT_EPIPE)
       renderer.note("stdout was closed by its reader; the backend was stopped");
     process.exitCode = stdout.writer.lostExitCode;
-    await output.end();
+    await session.end();
     return;
   }
   // Set before the sinks end, never process.exit(): stdout still has to drain, and no sink changes it.
   process.exitCode = end.outcome.exitCode;
   if (end.hint !== undefined) renderer.hint(end.hint);
-  await output.end();
+  await session.end();
   process.exitCode = stdout.writer.lostExitCode ?? end.outcome.exitCode;
 }
 

@@ -324,7 +324,9 @@ export class CanonicalStream {
     // raw goes only on events translated from that native object (backend.event already carries it).
     if (raw !== undefined && this.options.includeRaw && d.native !== undefined && d.type !== "backend.event")
       event.raw = raw;
-    return (this.capping ? capNesting(event, MAX_LINE_DEPTH) : event) as unknown as CanonicalEvent;
+    const capped: unknown = this.capping ? capNesting(event, MAX_LINE_DEPTH) : event;
+    // Assembled from a draft its translator typed: the envelope, then the payload its type allows.
+    return capped as CanonicalEvent;
   }
 }
 

@@ -11,7 +11,6 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import { UsageError } from "../core/errors.js";
-import type { Redactor } from "../core/redactor.js";
 import { RunTrace } from "./run-trace.js";
 import { SpillingSpanProcessor } from "./spill-processor.js";
 
@@ -32,7 +31,6 @@ export interface OtlpSettings {
   /** --otlp URL / --endpoint URL: a collector's base URL (/v1/traces is added) or its full traces URL. Else the OTEL_* variables decide. */
   endpoint?: string;
   content: boolean;
-  redactor: Redactor;
   /** agentstream's version, as service.version. */
   version: string;
   env?: NodeJS.ProcessEnv;
@@ -227,7 +225,7 @@ export class OtlpExport {
     this.processor.current = counts;
     const tracer = this.provider.getTracer("agentstream", this.settings.version);
     return {
-      trace: new RunTrace({ tracer, redactor: this.settings.redactor, content: this.settings.content }),
+      trace: new RunTrace({ tracer, content: this.settings.content }),
       counts,
     };
   }

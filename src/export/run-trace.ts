@@ -37,7 +37,6 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from "@opentelemetry/semantic-conventions/incubating";
 import type { CanonicalEvent, EventOf, TokenCounts } from "../canonical/events.js";
-import type { Redactor } from "../core/redactor.js";
 
 // How a canonical stream becomes one trace, after the GenAI semantic
 // conventions (gen_ai.* as named by @opentelemetry/semantic-conventions 1.45):
@@ -79,7 +78,6 @@ export const ATTR = {
 
 export interface RunTraceOptions {
   tracer: Tracer;
-  redactor: Redactor;
   /** Prompts, answers, tool arguments and outputs as attributes (--otlp-content); off by default. */
   content: boolean;
 }
@@ -224,7 +222,7 @@ export class RunTrace {
     if (this.ended || !this.root) return;
     const root = this.root.node.span;
     root.setAttribute(ATTR.incomplete, true);
-    root.setStatus({ code: SpanStatusCode.ERROR, message: this.text(reason) });
+    root.setStatus({ code: SpanStatusCode.ERROR, message: reason });
     this.closeAll(this.lastMs);
   }
 
@@ -241,8 +239,8 @@ export class RunTrace {
       [ATTR.mode]: event.mode,
       [ATTR.version]: event.agentstream_version,
     };
-    if (this.options.content && event.command) attributes[ATTR.command] = event.command.map((arg) => this.text(arg));
-    if (this.options.content && event.cwd) attributes[ATTR.cwd] = this.text(event.cwd);
+    if (this.options.content && event.command) attributes[ATTR.command] = event.command;
+    if (this.options.content && event.cwd) attributes[ATTR.cwd] = event.cwd;
     const span = this.options.tracer.startSpan(
       `invoke_agent ${event.backend}`,
       { kind: SpanKind.INTERNAL, startTime: hr(at), attributes, root: true },
@@ -266,13 +264,13 @@ export class RunTrace {
     if (event.error) {
       root.span.setAttributes({
         [ATTR_ERROR_TYPE]: event.error.code,
-        [ATTR.errorMessage]: this.text(event.error.message),
+        [ATTR.errorMessage]: event.error.message,
       });
     } else if (event.status !== "succeeded") {
       root.span.setAttribute(ATTR_ERROR_TYPE, event.status);
     }
     if (event.status === "failed" || event.status === "timed_out" || event.status === "cancelled") {
-      root.span.setStatus({ code: SpanStatusCode.ERROR, message: this.text(event.error?.message ?? event.status) });
+      root.span.setStatus({ code: SpanStatusCode.ERROR, message: event.error?.message ?? event.status });
     }
     if (this.options.content && event.result) root.output.push({ text: event.result.text });
     this.closeAll(at);
@@ -331,7 +329,7 @@ export class RunTrace {
       [ATTR_GEN_AI_TOOL_CALL_ID]: event.tool_call_id,
       [ATTR_GEN_AI_TOOL_TYPE]: "function",
     };
-    if (this.options.content) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = this.text(JSON.stringify(event.args));
+    if (this.options.content) attributes[ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = JSON.stringify(event.args);
     const span = this.options.tracer.startSpan(
       `execute_tool ${event.name}`,
       { kind: SpanKind.INTERNAL, startTime: hr(at), attributes },
@@ -362,7 +360,7 @@ export class RunTrace {
     span.setAttribute(ATTR.toolStatus, event.status);
     if (event.reason) span.setAttribute(ATTR.toolReason, event.reason);
     if (event.duration_ms !== undefined) span.setAttribute(ATTR.toolDuration, event.duration_ms);
-    if (this.options.content) span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, this.text(event.output));
+    if (this.options.content) span.setAttribute(ATTR_GEN_AI_TOOL_CALL_RESULT, event.output);
     if (event.status !== "succeeded") {
       span.setAttribute(ATTR_ERROR_TYPE, event.status === "failed" ? "tool_error" : "cancelled");
       span.setStatus({
@@ -386,8 +384,7 @@ export class RunTrace {
       [ATTR_GEN_AI_AGENT_ID]: event.instance_id,
     };
     if (event.tool_call_id !== undefined) attributes[ATTR_GEN_AI_TOOL_CALL_ID] = event.tool_call_id;
-    if (this.options.content && event.description)
-      attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = this.text(event.description);
+    if (this.options.content && event.description) attributes[ATTR_GEN_AI_AGENT_DESCRIPTION] = event.description;
     const span = this.options.tracer.startSpan(
       `invoke_agent ${event.name}`,
       { kind: SpanKind.INTERNAL, startTime: hr(at), attributes },
@@ -416,7 +413,7 @@ export class RunTrace {
     switch (event.type) {
       case "error":
         out[ATTR_ERROR_TYPE] = event.code;
-        out["agentstream.error.message"] = this.text(event.message);
+        out["agentstream.error.message"] = event.message;
         out["agentstream.error.retryable"] = event.retryable;
         if (event.http_status !== undefined) out["http.response.status_code"] = event.http_status;
         return out;
@@ -427,7 +424,7 @@ export class RunTrace {
             attempt: event.attempt,
             max_attempts: event.max_attempts,
             delay_ms: event.delay_ms,
-            error: this.text(event.error),
+            error: event.error,
           },
           "agentstream.retry.",
         );
@@ -437,7 +434,7 @@ export class RunTrace {
             scope: event.scope,
             success: event.success,
             attempt: event.attempt,
-            error: event.error && this.text(event.error),
+            error: event.error,
           },
           "agentstream.retry.",
         );
@@ -451,8 +448,8 @@ export class RunTrace {
             tokens_after: event.tokens_after,
             will_retry: event.will_retry,
             aborted: event.aborted,
-            error: event.error && this.text(event.error),
-            summary: this.options.content && event.summary ? this.text(event.summary) : undefined,
+            error: event.error,
+            summary: this.options.content && event.summary ? event.summary : undefined,
           },
           "agentstream.compaction.",
         );
@@ -468,7 +465,7 @@ export class RunTrace {
             from: event.from,
             to: event.to,
             success: event.success,
-            error: event.error && this.text(event.error),
+            error: event.error,
           },
           "agentstream.fallback.",
         );
@@ -529,7 +526,7 @@ export class RunTrace {
       // The spec's output-messages form, as a JSON string (span attributes cannot hold objects).
       const messages = texts.map((part) => ({
         role: "assistant",
-        parts: [{ type: "text", content: this.text(part.text) }],
+        parts: [{ type: "text", content: part.text }],
         ...(part.finish ? { finish_reason: part.finish } : {}),
       }));
       span.setAttribute(ATTR_GEN_AI_OUTPUT_MESSAGES, JSON.stringify(messages));
@@ -547,10 +544,6 @@ export class RunTrace {
     const at = this.base + event.elapsed_ms;
     if (at > this.lastMs) this.lastMs = at;
     return at;
-  }
-
-  private text(value: string): string {
-    return this.options.redactor.text(value);
   }
 }
 

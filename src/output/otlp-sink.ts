@@ -30,7 +30,6 @@ export async function openOtlpSink(
   const otlp = exportOneRun({
     endpoint: settings.endpoint,
     content: settings.content,
-    redactor,
     version: settings.version,
   });
   return {

@@ -3,7 +3,8 @@ import type { CanonicalEvent } from "../canonical/events.js";
 import { UsageError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import type { ReportBuilder } from "../report/builder.js";
-import { createReportBuilder, formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
+import { formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
+import { createReportBuilder } from "../report/load-builder.js";
 import { ReplacedFile } from "./replaced-file.js";
 import type { Sink } from "./sink.js";
 

@@ -1,5 +1,3 @@
-import type { ReportBuilder } from "./builder.js";
-
 /** The report formats, by the name `--format` takes. */
 export const REPORT_FORMAT_NAMES = ["md", "json", "html"] as const;
 export type ReportFormat = (typeof REPORT_FORMAT_NAMES)[number];
@@ -14,9 +12,3 @@ export function formatOfPath(path: string): ReportFormat | undefined {
 
 /** The extensions formatOfPath knows, for messages. */
 export const REPORT_EXTENSIONS = Object.keys(EXTENSIONS).map((e) => `.${e}`);
-
-/** A fresh builder of the format; the builders are loaded on the first one. */
-export async function createReportBuilder(format: ReportFormat): Promise<ReportBuilder> {
-  const { REPORT_FORMATS } = await import("./builders.js");
-  return REPORT_FORMATS[format]();
-}

@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { BACKENDS } from "../../src/backends/registry.js";
 import { run, UsageError } from "../../src/index.js";
-import type { RunOptions } from "../../src/library-run.js";
+import type { RunOptions } from "../../src/lib/run.js";
 import { runCli } from "../helpers/cli.js";
 import { Scratch, STAND_IN } from "./helpers.js";
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
 import { UsageError } from "../../src/core/errors.js";
-import { run } from "../../src/library-run.js";
+import { run } from "../../src/lib/run.js";
 import { parseJsonl, runCli } from "../helpers/cli.js";
 import { expectNoneLeftRunning, Scratch, STAND_IN, transcript } from "./helpers.js";
 

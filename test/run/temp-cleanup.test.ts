@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { UsageError } from "../../src/core/errors.js";
-import { run } from "../../src/library-run.js";
+import { run } from "../../src/lib/run.js";
 import { COPILOT_TOOL, writeFileBackend } from "./file-backend.js";
 
 const failing = vi.hoisted(() => ({ removal: false }));

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import type { CanonicalEvent } from "./canonical/events.js";
-import { systemClock, type Clock } from "./core/clock.js";
-import { UsageError } from "./core/errors.js";
-import type { RunOutcome } from "./core/outcome.js";
-import { TRANSLATORS, type BackendName } from "./backends/registry.js";
-import type { StreamEndFacts } from "./core/translator.js";
-import { OutputPipeline } from "./output/pipeline.js";
-import { runRedactor } from "./run/redact.js";
-import { VERSION } from "./version.js";
+import type { CanonicalEvent } from "../canonical/events.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import { UsageError } from "../core/errors.js";
+import type { RunOutcome } from "../core/outcome.js";
+import type { BackendName } from "../backends/registry.js";
+import type { StreamEndFacts } from "../core/translator.js";
+import { startNormalize } from "../app/session.js";
+import { runRedactor } from "../run/redact.js";
+import { VERSION } from "../version.js";
 
 export interface NormalizeOptions {
   /** The protocol of the input; "auto" (default) detects it from the first event. */
@@ -43,36 +43,36 @@ export async function* normalizeStream(
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
   if (options.model !== undefined && typeof options.model !== "string")
     throw new UsageError(`normalizeStream(): option model: expected a string, got ${typeof options.model}`);
-  let ready: CanonicalEvent[] = [];
-  const caller = { name: "normalizeStream()", event: (event: CanonicalEvent) => ready.push(event), end: () => {} };
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
-  const output = new OutputPipeline(runRedactor([], process.env), [caller], warn);
-  const session = output.translate({
+  const spec = {
     from: options.from ?? "auto",
-    translators: TRANSLATORS,
+    translation: { raw: options.raw, deltas: options.deltas, maxLineBytes: options.maxLineBytes },
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.inputName !== undefined ? { inputName: options.inputName } : {}),
+    end: {
+      backendExit: options.end?.backendExit ?? null,
+      stderrTail: options.end?.stderrTail ?? [],
+      ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
+    },
+  };
+  const session = startNormalize(input, spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
     agentstreamVersion: VERSION,
-    started: { mode: "normalize", ...(options.inputName !== undefined ? { input: options.inputName } : {}) },
-    includeRaw: options.raw,
-    deltas: options.deltas,
-    ...(options.model !== undefined ? { model: () => options.model } : {}),
-    maxLineBytes: options.maxLineBytes,
+    redactor: runRedactor([], process.env),
+    sinks: [],
+    warn,
+    yieldEvents: true,
+    readError: "throw",
     onTranslatorBug: options.onTranslatorBug,
   });
-  for await (const chunk of input) {
-    session.write(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-    if (ready.length > 0) {
-      const batch = ready;
-      ready = [];
-      yield* batch;
-    }
+  try {
+    const end = yield* session.events;
+    // Without an output there is no stdout to close.
+    if (end.kind !== "finished")
+      throw new Error("agentstream normalizeStream(): the stream ended without run.finished");
+    return end.outcome;
+  } finally {
+    await session.end();
   }
-  const outcome = session.end({
-    backendExit: options.end?.backendExit ?? null,
-    stderrTail: options.end?.stderrTail ?? [],
-    ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
-  });
-  yield* ready;
-  return outcome;
 }

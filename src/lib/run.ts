@@ -1,16 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { planRun, superviseRun, type AgentRequest } from "./agent-run.js";
-import type { BackendName } from "./backends/registry.js";
-import type { CanonicalEvent } from "./canonical/events.js";
-import { systemClock, type Clock } from "./core/clock.js";
-import { EventQueue } from "./core/event-queue.js";
-import type { RunOutcome } from "./core/outcome.js";
-import { openOtlpSink } from "./output/otlp-sink.js";
-import { OutputPipeline } from "./output/pipeline.js";
-import { checkLimits, type RunLimits } from "./run/limits.js";
-import { passable } from "./run/prompt.js";
-import { asLibraryError, checkRunOptions } from "./library-options.js";
-import { VERSION } from "./version.js";
+import { planRun, type AgentRequest } from "../app/agent-run.js";
+import { startRun } from "../app/session.js";
+import type { BackendName } from "../backends/registry.js";
+import type { CanonicalEvent } from "../canonical/events.js";
+import { systemClock, type Clock } from "../core/clock.js";
+import type { RunOutcome } from "../core/outcome.js";
+import { openOtlpSink } from "../output/otlp-sink.js";
+import { checkLimits, type RunLimits } from "../run/limits.js";
+import { passable } from "../run/prompt.js";
+import { asLibraryError, checkRunOptions } from "./options.js";
+import { VERSION } from "../version.js";
 
 export interface RunOptions extends Omit<AgentRequest, "backend" | "limits">, RunLimits {
   /** Required, unless continueFrom names a recorded stream (whose backend it then must be). */
@@ -66,7 +65,6 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
       throw asLibraryError(err);
     },
   );
-  const queue = new EventQueue<CanonicalEvent>();
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
   const otlp = options.otlp
     ? await openOtlpSink(
@@ -75,54 +73,32 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
         warn,
       )
     : undefined;
-  const caller = { name: "run()", event: (event: CanonicalEvent) => queue.push(event), end: () => {} };
-  const output = new OutputPipeline(plan.redactor, [caller, otlp], warn);
-  const running = superviseRun(plan, {
+  const spec = {
+    plan,
+    translation: { raw: options.raw, deltas: options.deltas, maxLineBytes: options.maxLineBytes },
+    limits,
+    timing: { timeoutMs: options.timeoutMs, lingerMs: options.lingerMs, graceMs },
+  };
+  const session = startRun(spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
-    includeRaw: options.raw,
-    deltas: options.deltas,
-    maxLineBytes: options.maxLineBytes,
-    timeoutMs: options.timeoutMs,
-    lingerMs: options.lingerMs,
-    graceMs,
-    events: output,
-    output: queue,
+    sinks: [otlp],
+    warn,
     onStderr: options.onStderr ?? (() => {}),
     stderrShown: NEVER_FULL,
     onStatus: () => {},
     onTranslatorBug: options.onTranslatorBug ?? warn,
-    limits,
     onNote: options.onNote ?? warn,
     onWarning: options.onNote ?? warn,
     processSignals: false,
     abortSignal: options.signal,
   });
-  const settled = running.ended.then(
-    (end) => {
-      queue.end();
-      return end;
-    },
-    (err: unknown) => {
-      queue.end();
-      throw err;
-    },
-  );
-  let finished = false;
   try {
-    for (let event = await queue.next(); event !== undefined; event = await queue.next()) yield event;
-    const end = await settled;
-    finished = true;
+    const end = yield* session.events;
     // Only a reader that went away ends a run without run.finished, and that reader is this loop.
     if (end.kind !== "finished") throw new Error("agentstream run(): the run ended without run.finished");
     return end.outcome;
   } finally {
-    if (!finished) {
-      // The caller left the loop early: stop the backend and wait for it, so nothing outlives the run.
-      queue.close();
-      running.readerGone();
-      await settled.catch(() => undefined);
-    }
-    await output.end();
+    await session.end();
   }
 }

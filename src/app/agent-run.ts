@@ -2,30 +2,30 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, BackendRequest } from "./backends/definition.js";
-import { checkRequestFits } from "./backends/flags.js";
-import { resolvePermissions, type PermissionOptions } from "./backends/permissions.js";
-import { BACKENDS, TRANSLATORS, backendNamed } from "./backends/registry.js";
-import type { Clock } from "./core/clock.js";
-import type { RunOutcome } from "./core/outcome.js";
-import type { Redactor } from "./core/redactor.js";
-import type { OutputPipeline } from "./output/pipeline.js";
-import { readContinuation } from "./run/continue-from.js";
-import { checkPassable } from "./core/argv-value.js";
-import { UsageError } from "./core/errors.js";
-import { fileErrorReason } from "./core/file-errors.js";
-import { tempFolderError } from "./core/temp-folder.js";
-import { findExecutable, type ExecutableLookup } from "./run/executable.js";
-import { checkLimitsWatchable, watchLimits, type RunLimits } from "./run/limits.js";
-import type { Drainable } from "./run/pipe-throttle.js";
-import { promptAsShown, workingDirectory } from "./run/prompt.js";
-import { redactSecrets, redactSecretValues, runRedactor } from "./run/redact.js";
-import { NO_STOPS, type EarlyStop, type StopWatch } from "./run/stop-signals.js";
-import { RunSupervisor, type OutputSink } from "./run/supervisor.js";
-import { planRulesFile, type RulesFile } from "./run/rules-file.js";
-import { RunFiles } from "./run/run-files.js";
-import { planUsageFile, type UsageFile } from "./run/usage-file.js";
-import { VERSION } from "./version.js";
+import type { BackendDefinition, BackendRequest } from "../backends/definition.js";
+import { checkRequestFits } from "../backends/flags.js";
+import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
+import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
+import type { Clock } from "../core/clock.js";
+import type { RunOutcome } from "../core/outcome.js";
+import type { Redactor } from "../core/redactor.js";
+import type { OutputPipeline } from "../output/pipeline.js";
+import { readContinuation } from "../run/continue-from.js";
+import { checkPassable } from "../core/argv-value.js";
+import { UsageError } from "../core/errors.js";
+import { fileErrorReason } from "../core/file-errors.js";
+import { tempFolderError } from "../core/temp-folder.js";
+import { findExecutable, type ExecutableLookup } from "../run/executable.js";
+import { checkLimitsWatchable, watchLimits, type RunLimits } from "../run/limits.js";
+import type { Drainable } from "../run/pipe-throttle.js";
+import { promptAsShown, workingDirectory } from "../run/prompt.js";
+import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
+import { NO_STOPS, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
+import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
+import { planRulesFile, type RulesFile } from "../run/rules-file.js";
+import { RunFiles } from "../run/run-files.js";
+import { planUsageFile, type UsageFile } from "../run/usage-file.js";
+import { VERSION } from "../version.js";
 
 /** What to run: the backend, the prompt and the backend's own options. */
 export interface AgentRequest extends PermissionOptions {

@@ -1,10 +1,10 @@
 // The library's run() options checked as the CLI checks its flags: a wrong one
 // is a UsageError naming the option (timeoutMs, backendArgs), never a CLI flag
 // nor a TypeError from deep inside.
-import { APPROVALS_MODES } from "./backends/definition.js";
-import { BACKEND_NAMES } from "./backends/registry.js";
-import { UsageError } from "./core/errors.js";
-import { MAX_DELAY_MS, MAX_LINE_BYTES_LIMIT } from "./core/limits.js";
+import { APPROVALS_MODES } from "../backends/definition.js";
+import { BACKEND_NAMES } from "../backends/registry.js";
+import { UsageError } from "../core/errors.js";
+import { MAX_DELAY_MS, MAX_LINE_BYTES_LIMIT } from "../core/limits.js";
 
 type Check = (value: unknown) => string | undefined;
 
