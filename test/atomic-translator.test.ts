@@ -128,6 +128,53 @@ describe("atomic translator: endings", () => {
     expect(finished.result).toEqual({ text: "Recorded answer." });
   });
 
+  // Issue 37: shapes from other projects' recordings (adapter tests) that leave message_end out.
+  it("an answer that comes only on turn_end, then agent_end: succeeded with it, once", () => {
+    const { finished, of } = fixture("pi-turn-end-answer");
+    expect(finished).toMatchObject({
+      status: "succeeded",
+      exit_code: 0,
+      result: { text: "The answer came on turn_end." },
+    });
+    expect(of("message.completed")).toHaveLength(1);
+    // With its message_end too, turn_end repeats it: still one message.
+    const message = { role: "assistant", content: [{ type: "text", text: "Once." }], stopReason: "stop" };
+    const both = run(
+      lines(
+        { type: "agent_start" },
+        { type: "turn_start" },
+        { type: "message_end", message },
+        { type: "turn_end", message, toolResults: [] },
+        { type: "agent_end", messages: [message] },
+      ),
+      { from: "pi" },
+    );
+    expect(both.of("message.completed").map((m) => m.text)).toEqual(["Once."]);
+    expect(both.finished).toMatchObject({ status: "succeeded", result: { text: "Once." } });
+  });
+
+  it("an answer only in agent_end's messages is the run's; agent_end with none fails, not 'without a terminal event'", () => {
+    expect(fixture("pi-agent-end-answer").finished).toMatchObject({
+      status: "succeeded",
+      result: { text: "Hello, from agent_end's messages." },
+      usage: { input_tokens: 12, output_tokens: 7 },
+    });
+    expectFailed(fixture("pi-agent-end-only").finished, 1, {
+      code: "unknown",
+      message: "the backend finished without an assistant message",
+    });
+    // A failed answer on turn_end fails the run by its own error.
+    const failedTurn = run(
+      lines(
+        { type: "turn_start" },
+        { type: "turn_end", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "400 bad" } },
+        { type: "agent_end", messages: [] },
+      ),
+      { from: "pi", end: exit0 },
+    );
+    expectFailed(failedTurn.finished, 1, { code: "provider", message: "400 bad" });
+  });
+
   it("pi 0.73 recording cut while a retry was pending: no terminal event", () => {
     const { finished } = fixture("pi-0.73-retry-cut");
     expectFailed(finished, 76, { code: "backend_crashed" });

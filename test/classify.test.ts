@@ -42,6 +42,9 @@ describe("classifyError", () => {
       400,
     ],
     ["503: Error code: 503 - scenario error503: the service is overloaded", "overloaded", true, 503],
+    // Copilot CLI's session.error (issue 37): its API's error class, then the status.
+    ["CAPIError: 400 The requested model is not supported.", "provider", false, 400],
+    ["CAPIError: 503 Service Unavailable", "overloaded", true, 503],
   ])("%s → %s", (message, code, retryable, status) => {
     expect(classifyError(message)).toEqual({ code, retryable, http_status: status });
   });
@@ -128,6 +131,7 @@ describe("classifyError", () => {
 
   it("does not read a number inside the text as a status", () => {
     expect(classifyError("the model produced 400 tokens and stopped").code).toBe("unknown");
+    expect(classifyError("RangeError: 400 tokens is more than the limit of 300").code).toBe("unknown");
   });
 });
 

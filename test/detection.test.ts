@@ -70,7 +70,10 @@ describe("auto-detection by content", () => {
       "atomic/nokey.jsonl",
       "atomic/pi-0.73-error400.native.jsonl", // pi 0.73's shape: agent_end and no agent_settled
       "atomic/pi-0.73-retry-cut.native.jsonl",
+      "atomic/pi-agent-end-answer.native.jsonl", // agent_start and agent_end only: both write these
+      "atomic/pi-agent-end-only.native.jsonl",
       "atomic/pi-auto-compaction.native.jsonl",
+      "atomic/pi-turn-end-answer.native.jsonl", // no message_end: no pi-only field
       "atomic/sigterm.jsonl",
       "codex/not-trusted.native.jsonl", // empty: Codex refused to start
       "evosci-0.3.8/error400.jsonl", // one {"type":"error","message"} line: Codex writes the same
@@ -170,6 +173,62 @@ describe("auto-detection by content", () => {
       const auto = await runCli(["normalize", join(dir, "error.jsonl")]);
       expect(auto.stderr).toMatch(/read as evosci \(a guess\)/);
       expect(auto.stderr).toMatch(/hint: no event showed a protocol's own markers \(types seen: "error"\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Issue 37: other projects' recordings of failed runs, cut down to their last lines.
+  const copilotFailed = [
+    '{"type":"session.error","data":{"errorType":"query","message":"CAPIError: 400 The requested model is not supported."},"id":"e1","timestamp":"2026-12-05T01:00:01.000Z"}',
+    '{"type":"result","timestamp":"2026-12-05T01:00:01.200Z","sessionId":"6f0e2d4c-1b3a-4c5d-8e7f-9a0b1c2d3e4f","exitCode":1,"usage":{"premiumRequests":0}}',
+  ].join("\n");
+
+  it("a lone terminal line of its own shape tells its protocol: each result, session.error, OpenCode's error object", () => {
+    const lone: Array<[string, string]> = [
+      [copilotFailed, "copilot"],
+      [copilotFailed.split("\n")[0]!, "copilot"],
+      [copilotFailed.split("\n")[1]!, "copilot"],
+      ['{"type":"result","status":"error","error":"boom"}', "gemini"],
+      ['{"type":"result","status":"success","stats":{}}', "gemini"],
+      ['{"type":"error","severity":"error","message":"Maximum session turns exceeded"}', "gemini"],
+      ['{"type":"result","subtype":"error_during_execution","is_error":true}', "claude"],
+      ['{"type":"error","error":{"message":"model unavailable"}}', "opencode"],
+      ['{"type":"done","reason":"idle","rejected":[]}', "opencode"],
+      [
+        '{"type":"abort","data":{"reason":"user_initiated"},"id":"a1","timestamp":"2026-12-05T01:00:00.000Z"}',
+        "copilot",
+      ],
+    ];
+    for (const [stream, backend] of lone)
+      expect(started(translate(stream).events), stream).toMatchObject({ backend, detection: "detected" });
+    // A result of none of these shapes decides nothing; EvoScientist's done is still its own.
+    expect(started(translate('{"type":"result"}').events)).toMatchObject({ detection: "guessed" });
+    expect(started(translate('{"type":"done","response":"hi","content":"hi"}').events)).toMatchObject({
+      backend: "evosci",
+      detection: "detected",
+    });
+    // An OpenCode done line alone is no success read as EvoScientist's: OpenCode's, no step made.
+    expect(translate('{"type":"done","reason":"idle","rejected":[]}').outcome).toMatchObject({ status: "failed" });
+  });
+
+  it("normalize reads a failed Copilot CLI run as Copilot's, with no 'not a native stream' hint, and its 400 as the provider's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentstream-detect-"));
+    try {
+      writeFileSync(join(dir, "copilot.jsonl"), `${copilotFailed}\n`);
+      for (const from of ["auto", "copilot"]) {
+        const out = await runCli(["normalize", "--from", from, join(dir, "copilot.jsonl")]);
+        expect(out.code).toBe(1);
+        expect(out.stderr).not.toMatch(/not a native stream/);
+        const events = parseJsonl(out.stdout);
+        expect(events[0]).toMatchObject({ backend: "copilot", detection: from === "auto" ? "detected" : "given" });
+        expect(events.at(-1)).toMatchObject({
+          type: "run.finished",
+          status: "failed",
+          error: { code: "provider", message: "CAPIError: 400 The requested model is not supported." },
+        });
+        expect(events.find((e) => e.type === "error")).toMatchObject({ code: "provider", http_status: 400 });
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -199,6 +199,54 @@ describe("opencode translator", () => {
     expect(run.finished).toMatchObject({ status: "succeeded", result: { text: "No." } });
   });
 
+  // Issue 37: lines without their part (or with the wrong types in it) are kept as data, never read.
+  it("a stream of only lines without their part is no success, and no empty answer", () => {
+    const garbage = [line("step_finish", { part: null }), line("text", {})];
+    for (const end of [exit(0), { end: { backendExit: null, stderrTail: [] } }]) {
+      const run = finished(garbage, end);
+      expect(run.finished).toMatchObject({ status: "failed", exit_code: 76, error: { code: "backend_crashed" } });
+      expect(run.events.some((e) => e.type === "message.completed")).toBe(false);
+      expect(run.events.filter((e) => e.type === "backend.event")).toHaveLength(2);
+    }
+  });
+
+  it("a malformed text, reasoning, tool_use or step_finish after the answer changes neither the answer nor the verdict", () => {
+    const bad = [
+      line("text", { part: { id: "prt_x", type: "text", text: 42 } }),
+      line("text", { part: "Hello." }),
+      line("reasoning", {}),
+      line("tool_use", { part: null }),
+      line("tool_use", { part: { type: "tool", tool: "bash", callID: "c", state: { status: "running", input: {} } } }),
+      line("step_finish", { part: [] }),
+    ];
+    const run = finished([start, text("Hello."), ...bad, step("stop")], exit(0));
+    expect(run.finished).toMatchObject({ status: "succeeded", result: { text: "Hello." } });
+    expect(run.events.filter((e) => e.type === "message.completed")).toHaveLength(1);
+    expect(run.events.some((e) => e.type.startsWith("tool."))).toBe(false);
+    expect(run.events.filter((e) => e.type === "backend.event")).toHaveLength(bad.length);
+  });
+
+  it("a step_finish without its step_start is no step: its tokens count, the run has not ended", () => {
+    const run = finished([step("stop")], exit(0));
+    expect(run.finished).toMatchObject({ status: "failed", exit_code: 76, usage: { input_tokens: 145 } });
+  });
+
+  it("an error's text is read where it is: data.message, message, the error itself", () => {
+    const message = (errorField: unknown) =>
+      (finished([line("error", { error: errorField })], exit(1)).finished.error as { message: string }).message;
+    expect(message({ message: "model unavailable" })).toBe("model unavailable");
+    expect(message({ name: "UnknownError", data: { message: "in data" }, message: "outer" })).toBe("in data");
+    expect(message("a bare string")).toBe("a bare string");
+    expect(message({ name: "APIError" })).toBe("APIError");
+    expect(message(null)).toBe("the backend reported an error");
+  });
+
+  it("a done line with no step before it fails: no model call answered", () => {
+    const run = finished([line("done", { reason: "idle", rejected: [] })], exit(0));
+    expect(run.finished).toMatchObject({ status: "failed", exit_code: 1, error: { code: "unknown" } });
+    expect(run.finished.error).toMatchObject({ message: expect.stringContaining("without a step") });
+  });
+
   it("newer releases' done line ends the run", () => {
     const run = finished([start, text("Hi."), step("stop"), line("done", { reason: "idle", rejected: [] })], {
       end: { backendExit: null, stderrTail: [] },

@@ -54,6 +54,11 @@ export function bool(v: unknown): boolean | undefined {
   return typeof v === "boolean" ? v : undefined;
 }
 
+/** The text of a native error: an error object's non-empty `message`, or the error itself when it is non-empty text. */
+export function errorMessage(error: unknown): string | undefined {
+  return isObject(error) ? nonEmpty(error.message) : nonEmpty(error);
+}
+
 export function objectOrEmpty(v: unknown): Record<string, unknown> {
   return isObject(v) ? v : {};
 }

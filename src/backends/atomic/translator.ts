@@ -70,6 +70,10 @@ export class AtomicTranslator implements Translator {
   private continueError: string | undefined;
   /** An agent_end with nothing automatic pending after it: how pi 0.73 recordings end. */
   private idle = false;
+  /** The turn under way had its assistant message_end: turn_end repeats that message. */
+  private turnAnswered = false;
+  /** An assistant message was finished since agent_start: agent_end's messages repeat it. */
+  private agentAnswered = false;
 
   translate(e: NativeEvent): Draft[] {
     if (e.type !== "session") this.started = true;
@@ -81,6 +85,7 @@ export class AtomicTranslator implements Translator {
       case "agent_end":
         return this.agentEnd(e);
       case "turn_start":
+        this.turnAnswered = false;
         return [draft("turn.started", { turn: ++this.turn }, { native: e.type })];
       case "turn_end":
         return this.turnEnd(e);
@@ -158,18 +163,29 @@ export class AtomicTranslator implements Translator {
     this.settled = false;
     this.settledAborted = false;
     this.idle = false;
+    this.agentAnswered = false;
     return [];
   }
 
+  /**
+   * The agent stopped. Its `messages` are the run's new messages, each already written by its message_end;
+   * a recording without those (other projects' fixtures, a stream cut down) has its last answer only here.
+   */
   private agentEnd(e: NativeEvent): Draft[] {
     // pi >= 0.84 says when another attempt follows.
     this.idle = e.willRetry !== true;
-    return [];
+    if (this.agentAnswered || !Array.isArray(e.messages)) return [];
+    const last = e.messages.findLast((m) => isObject(m) && m.role === "assistant");
+    return isObject(last) ? this.assistantEnd(e, last) : [];
   }
 
+  /** A turn ended with its assistant message: translated here only where no message_end gave it. */
   private turnEnd(e: NativeEvent): Draft[] {
     const message = objectOrEmpty(e.message);
+    const answer = !this.turnAnswered && message.role === "assistant" ? this.assistantEnd(e, message) : [];
+    this.turnAnswered = false;
     return [
+      ...answer,
       draft("turn.completed", defined({ turn: Math.max(this.turn, 1), stop_reason: nonEmpty(message.stopReason) }), {
         native: e.type,
       }),
@@ -283,8 +299,9 @@ export class AtomicTranslator implements Translator {
   /** The run's verdict once the backend settled (pi 0.73 never does: a clean exit stands in). */
   private settledOutcome(end: StreamEndFacts): Outcome | undefined {
     const cleanExit = end.backendExit ? end.backendExit.code === 0 && !end.backendExit.signal : this.idle;
-    // A clean exit stands in for agent_settled only after a real run; with no assistant message it ended unfinished.
-    if (!this.settled && (!cleanExit || !this.lastAssistant)) return undefined;
+    // A clean exit stands in for agent_settled only after a real run or the agent's own end (agent_end, nothing
+    // pending): with neither it ended unfinished. After agent_end with no assistant message, nothing answered.
+    if (!this.settled && (!cleanExit || !(this.lastAssistant || this.idle))) return undefined;
     const last = this.lastAssistant;
     if (!last) {
       return {
@@ -364,6 +381,8 @@ export class AtomicTranslator implements Translator {
       out.push(passThrough(e));
     this.lastAssistant = { text, stopReason, errorMessage };
     this.continueError = undefined;
+    this.turnAnswered = true;
+    this.agentAnswered = true;
     return out;
   }
 }

@@ -16,6 +16,10 @@ export const claude: BackendDefinition<"claude", "claude"> = {
   nativeCatalog: CLAUDE_CATALOG,
   // Its stream opens with system/init (system/ui_invalidate with --bare); no other backend writes these types.
   nativeTypes: new Set(["system", "stream_event", "assistant", "user"]),
+  // Its result alone (a stream cut down to its last line) has a subtype ("success", "error_max_turns", ...) and
+  // is_error: Gemini CLI's result has a status, Copilot CLI's an exitCode.
+  claims: (event) =>
+    event.type === "result" && typeof event.subtype === "string" && typeof event.is_error === "boolean",
   flags: { model: "--model" },
   refusalHints: {
     provider:

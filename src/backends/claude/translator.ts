@@ -6,6 +6,7 @@ import {
   cappedMs,
   count,
   defined,
+  errorMessage,
   isObject,
   nonEmpty,
   objectOrEmpty,
@@ -277,7 +278,12 @@ export class ClaudeTranslator implements Translator {
       if (index === 0 && this.blocks.size > MESSAGES_KEPT) this.blocks.delete(this.blocks.keys().next().value!);
       const id = blockId(apiId, index);
       if (block.type === "text") {
-        const text = asText(block.text);
+        // A text block without its text is kept with the line, as data: it is no answer, and it takes none away.
+        if (typeof block.text !== "string") {
+          unknown = true;
+          continue;
+        }
+        const text = block.text;
         if (!agent.agent) {
           this.lastText = this.continuing && this.lastText !== null ? this.lastText + text : text;
           this.continuing = false;
@@ -459,7 +465,7 @@ export class ClaudeTranslator implements Translator {
       strings(e.errors)
         .filter((s) => s !== "")
         .join("; ") ||
-      errorText(e.error) ||
+      errorMessage(e.error) ||
       nonEmpty(e.result) ||
       `the run failed (${subtype || "error"}${reason ? `, ${reason}` : ""})`;
     // A limit the caller set (--max-turns, --max-budget-usd) stopped a run that was not done.
@@ -613,11 +619,6 @@ function serverResultText(content: unknown): string {
     .filter(isObject)
     .map((r) => [asText(r.title), asText(r.url)].filter((x) => x !== "").join(" ") || asText(r.text))
     .join("\n");
-}
-
-/** A result's own `error`: a string, or an object with a message. */
-function errorText(error: unknown): string | undefined {
-  return isObject(error) ? nonEmpty(error.message) : nonEmpty(error);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { classifyError, type ClassifiedError } from "../../core/classify.js";
-import { asText, count, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { asText, count, defined, errorMessage, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { ModelCalls } from "../../core/model-calls.js";
 import {
   draft,
@@ -125,8 +125,9 @@ export class CodexTranslator implements Translator {
     if (TOOL_ITEMS.has(type)) return this.tool(e.type, id, type, item, native);
     switch (type) {
       case "agent_message": {
-        if (e.type !== "item.completed") return [passThrough(e)];
-        const text = asText(item.text);
+        // A message without its text (a malformed line) is kept as data: it is no answer, and it takes none away.
+        if (e.type !== "item.completed" || typeof item.text !== "string") return [passThrough(e)];
+        const text = item.text;
         this.answer = text;
         if (item.phase === "final_answer") this.finalAnswer = text;
         return [draft("message.completed", { message_id: id, text }, { native })];
@@ -233,7 +234,8 @@ export class CodexTranslator implements Translator {
 
   private turnFailed(e: NativeEvent): Draft[] {
     const native = e.type;
-    const message = asText(objectOrEmpty(e.error).message) || this.lastFatal || "the turn failed";
+    // Its error is {message}; a recording with the text alone has it as the error.
+    const message = errorMessage(e.error) ?? (this.lastFatal || "the turn failed");
     const out = this.retryDone(native, message);
     // turn.failed repeats the fatal error line before it: one error event, not two.
     if (message !== this.lastFatal) out.push(codexErrorDraft(message, native));

@@ -1,3 +1,4 @@
+import { isObject } from "../../core/fields.js";
 import type { BackendDefinition } from "../definition.js";
 import { CopilotTranslator } from "./translator.js";
 import { COPILOT_CATALOG } from "./native-catalog.js";
@@ -21,17 +22,14 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
   stopSignal: "SIGINT",
   terminalTypes: new Set(["result"]),
   nativeCatalog: COPILOT_CATALOG,
-  // Dotted session-event types no other backend writes; its stream opens with some of these.
-  nativeTypes: new Set([
-    "session.start",
-    "session.skills_loaded",
-    "session.mcp_servers_loaded",
-    "session.tools_updated",
-    "user.message",
-    "assistant.turn_start",
-    "assistant.message_delta",
-    "assistant.message",
-  ]),
+  // Its session events' dotted types (session.*, assistant.*, tool.*, model.*, ...): no other backend writes
+  // them (Codex's dotted types are thread.*, turn.* and item.*). A failed run may show only session.error.
+  nativeTypes: new Set(Object.keys(COPILOT_CATALOG).filter((type) => type.includes("."))),
+  // Its result line, the one without a session event's shape, is the only `result` with a numeric exitCode
+  // (Claude Code's has a subtype, Gemini CLI's a status), and its abort a session event's data object: a
+  // stream cut down to either is still Copilot CLI's.
+  claims: (event) =>
+    (event.type === "result" && typeof event.exitCode === "number") || (event.type === "abort" && isObject(event.data)),
   flags: { model: "--model", workdir: "-C" },
   refusalHints: {
     provider:

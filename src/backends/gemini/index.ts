@@ -17,6 +17,11 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
   nativeCatalog: GEMINI_CATALOG,
   // Its stream always opens with init, a type no other backend writes.
   nativeTypes: new Set(["init"]),
+  // A stream cut short of its init still shows in its result's status (Claude Code's result has a subtype,
+  // Copilot CLI's an exitCode) and its error's severity (EvoScientist's and Codex's have none).
+  claims: (event) =>
+    (event.type === "result" && (event.status === "success" || event.status === "error")) ||
+    (event.type === "error" && (event.severity === "error" || event.severity === "warning")),
   flags: { model: "--model" },
   refusalHints: { provider: "Gemini CLI picks the API from its auth settings (~/.gemini/settings.json)" },
   // docs/protocols/gemini.md "Permissions and resume" (gemini --help, 0.61.0).

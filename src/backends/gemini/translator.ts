@@ -1,6 +1,15 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
-import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import {
+  asText,
+  count,
+  defined,
+  errorMessage,
+  isObject,
+  nativeTime as timeOf,
+  nonEmpty,
+  objectOrEmpty,
+} from "../../core/fields.js";
 import {
   draft,
   passThrough,
@@ -151,8 +160,9 @@ export class GeminiTranslator implements Translator {
   private message(e: NativeEvent): Draft[] {
     // The prompt, echoed: already the caller's.
     if (e.role === "user") return [];
-    if (e.role !== "assistant") return [passThrough(e)];
-    const text = asText(e.content);
+    // A message without its text (a malformed line) is kept as data: it is no answer, and it takes none away.
+    if (e.role !== "assistant" || typeof e.content !== "string") return [passThrough(e)];
+    const text = e.content;
     const out = this.modelSpeaks();
     this.open ??= { id: `msg_${++this.messageCount}`, text: "" };
     this.open.text += text;
@@ -202,7 +212,8 @@ export class GeminiTranslator implements Translator {
       return out;
     }
     const error = objectOrEmpty(e.error);
-    const message = asText(error.message) || "the run failed";
+    // Its error is an object with a message; where a recording has the text alone, that is the message.
+    const message = errorMessage(e.error) ?? "the run failed";
     if (error.type === "FatalCancellationError") {
       this.outcome = { status: "cancelled", error: { code: "cancelled", message, retryable: false }, resultText: null };
       return out;

@@ -1,4 +1,6 @@
+import type { NativeEvent } from "../../core/translator.js";
 import type { BackendDefinition, PermissionRequest } from "../definition.js";
+import { isObject } from "../../core/fields.js";
 import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
 
@@ -18,9 +20,7 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
   nativeCatalog: OPENCODE_CATALOG,
   // Its part types, in snake case, are its alone.
   nativeTypes: new Set(["step_start", "step_finish", "tool_use"]),
-  // Every line carries the session id (ses_...) and its time in epoch milliseconds: a stream of one error line is OpenCode's, not EvoScientist's.
-  claims: (event) =>
-    typeof event.sessionID === "string" && event.sessionID.startsWith("ses_") && typeof event.timestamp === "number",
+  claims: opencodeLine,
   flags: { model: "--model (PROVIDER/MODEL, as OpenCode names models)", workdir: "--dir" },
   refusalHints: {
     provider: "OpenCode names the provider in the model: --model PROVIDER/MODEL",
@@ -79,4 +79,19 @@ function opencodePermissionEnv(asked: PermissionRequest, env: NodeJS.ProcessEnv)
     ...asked.denyTools.map((name) => [name, "deny"]),
   ]);
   return { OPENCODE_PERMISSION: JSON.stringify({ ...given, ...rules }) };
+}
+
+/**
+ * Every OpenCode line carries the session id (ses_...) and its time in epoch milliseconds: a stream of one error
+ * line is OpenCode's, not EvoScientist's. Stripped of those, its error line still holds an error object
+ * (EvoScientist's, Codex's and Gemini CLI's hold a message), and its done line a reason (EvoScientist's done
+ * carries its response and content).
+ */
+function opencodeLine(event: NativeEvent): boolean {
+  if (typeof event.sessionID === "string" && event.sessionID.startsWith("ses_") && typeof event.timestamp === "number")
+    return true;
+  if (event.type === "error") return isObject(event.error);
+  if (event.type === "done")
+    return typeof event.reason === "string" && event.response === undefined && event.content === undefined;
+  return false;
 }

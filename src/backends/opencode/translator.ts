@@ -5,6 +5,7 @@ import {
   asText,
   count,
   defined,
+  errorMessage,
   isObject,
   nativeTime as timeOf,
   nonEmpty,
@@ -69,30 +70,29 @@ export class OpencodeTranslator implements Translator {
   }
 
   private translateEvent(e: NativeEvent): Draft[] {
-    const part = objectOrEmpty(e.part);
     const native = e.type;
+    if (e.type === "step_start") return this.stepStart(native);
+    if (e.type === "error") return this.errorLine(e, native);
+    if (e.type === "done") {
+      // Newer releases end with {"type":"done","reason":"idle"} (not written by 1.18.33).
+      this.doneSeen = true;
+      return [...this.closeStep(), passThrough(e)];
+    }
+    // The other types say what they say in their part: a line without one (or with the wrong types in it)
+    // is kept as data, never read as an empty answer, a call that succeeded or a step that ended.
+    const part = isObject(e.part) ? e.part : undefined;
     switch (e.type) {
-      case "step_start":
-        return this.stepStart(native);
-      case "text": {
-        const text = asText(part.text);
-        this.answer = text;
-        return [draft("message.completed", { message_id: partId(part, "text"), text }, { native })];
-      }
+      case "text":
+        if (typeof part?.text !== "string") return [passThrough(e)];
+        this.answer = part.text;
+        return [draft("message.completed", { message_id: partId(part, "text"), text: part.text }, { native })];
       case "reasoning":
-        return [
-          draft("reasoning.completed", { message_id: partId(part, "reasoning"), text: asText(part.text) }, { native }),
-        ];
+        if (typeof part?.text !== "string") return [passThrough(e)];
+        return [draft("reasoning.completed", { message_id: partId(part, "reasoning"), text: part.text }, { native })];
       case "tool_use":
-        return this.tool(part, native);
+        return part && finishedCall(part) ? this.tool(part, native) : [passThrough(e)];
       case "step_finish":
-        return this.stepFinish(part, native);
-      case "error":
-        return this.errorLine(e, native);
-      case "done":
-        // Newer releases end with {"type":"done","reason":"idle"} (not written by 1.18.33).
-        this.doneSeen = true;
-        return [...this.closeStep(), passThrough(e)];
+        return part ? this.stepFinish(part, native) : [passThrough(e)];
       default:
         return [passThrough(e)];
     }
@@ -120,6 +120,8 @@ export class OpencodeTranslator implements Translator {
     if (exit !== null && (exit.signal || exit.code !== 0)) return undefined;
     const answer = this.answer === "" ? null : this.answer;
     if (this.refused.any && !this.stepOpen) return { status: "needs_input", resultText: answer };
+    // No step began: no model call answered, whatever ended the stream (a done line alone, lines without their part).
+    if (this.turn === 0) return this.doneSeen ? NO_STEP : undefined;
     const settled =
       this.doneSeen || (!this.stepOpen && this.lastReason !== undefined && this.lastReason !== "tool-calls");
     if (!settled) return undefined;
@@ -138,8 +140,9 @@ export class OpencodeTranslator implements Translator {
     const out: Draft[] = [];
     const usage = stepUsage(part);
     if (usage) out.push(draft("usage", usage, { native }));
-    this.lastReason = asText(part.reason) || "unknown";
+    // A finish without its step_start ends no step this stream showed: its tokens count, its reason does not.
     if (this.stepOpen) {
+      this.lastReason = asText(part.reason) || "unknown";
       this.stepOpen = false;
       out.push(draft("turn.completed", defined({ turn: this.turn, stop_reason: nonEmpty(part.reason) }), { native }));
     }
@@ -192,8 +195,9 @@ export class OpencodeTranslator implements Translator {
   private errorLine(e: NativeEvent, native: string): Draft[] {
     const error = objectOrEmpty(e.error);
     const data = objectOrEmpty(error.data);
-    const name = asText(error.name);
-    const message = nonEmpty(data.message) ?? (name || "the backend reported an error");
+    const name = nonEmpty(error.name) ?? "";
+    // OpenCode's NamedError keeps its text in data.message; an error serialized otherwise has its own message, or is one.
+    const message = nonEmpty(data.message) ?? errorMessage(e.error) ?? (name || "the backend reported an error");
     const c = classify(name, data, message);
     // Only the first error is the run's; OpenCode writes one per session.error.
     this.error ??= { code: c.code, message, retryable: c.retryable };
@@ -204,6 +208,19 @@ export class OpencodeTranslator implements Translator {
       }),
     ];
   }
+}
+
+/** A run that went idle without ever starting a step: nothing was asked of the model, nothing answered. */
+const NO_STEP: Outcome = {
+  status: "failed",
+  error: { code: "unknown", message: "OpenCode went idle without a step: no model call was made", retryable: false },
+  resultText: null,
+};
+
+/** A tool_use line says a call ended: it carries its state, completed or failed (1.18 writes no other). */
+function finishedCall(part: Record<string, unknown>): boolean {
+  const state = part.state;
+  return isObject(state) && (state.status === "completed" || state.status === "error");
 }
 
 /** The permission that lets a tool run: OpenCode's write, patch and edit tools all need "edit". */
