@@ -330,6 +330,19 @@ const hostileEvent = fc
     objectOf(resolve(CANONICAL.$defs[type]!), 0).map((payload) => ({ ...envelope, ...payload, v: 1, run_id, type })),
   );
 
+describe("a recording's times near the largest number", () => {
+  it("an HTML timeline whose end is 1.76e308 ms is built, its axis finite (the recording's 2% margin overflowed to an endless axis)", () => {
+    const events = stream(
+      started,
+      { type: "message.completed", text: "hi", elapsed_ms: 1.7624442498650155e308 },
+      finished(),
+    );
+    const html = build("html", events);
+    expect(html).toContain("Times unknown");
+    expect(html.match(/class="tick"/g)?.length ?? 0).toBeLessThan(50);
+  });
+});
+
 describe("a report over generated hostile events", () => {
   it(
     "never throws, in any format, and its JSON always validates against report-v1",

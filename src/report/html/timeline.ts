@@ -81,8 +81,10 @@ function span(run: RunData): number {
   let T = Math.max(run.end, run.duration_ms ?? 0, 1);
   for (const t of run.tools) T = Math.max(T, toolEnd(run, t));
   for (const l of run.lanes) if (l.t1 !== undefined) T = Math.max(T, l.t1);
-  // A recording ends at its last stated time, where its last markers sit: room for them to be drawn whole.
-  return run.timing === "clock" ? T : T * 1.02;
+  // A recording ends at its last stated time, where its last markers sit: room for them to be drawn whole
+  // (not past the largest number: an end near it would make the axis, and its ticks, endless).
+  const padded = run.timing === "clock" ? T : T * 1.02;
+  return Number.isFinite(padded) ? padded : Number.MAX_VALUE;
 }
 
 /** Each call's row in its lane, packed so that overlapping calls do not hide each other. */
