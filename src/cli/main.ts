@@ -2,7 +2,8 @@ import { BACKEND_NAMES } from "../backends/registry.js";
 import { APPROVALS_MODES } from "../backends/definition.js";
 import { approvalsHelp, BACKEND_DISPLAY_NAMES, binHelp, flagHelp, permissionHelp } from "./backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { AgentstreamError } from "../core/errors.js";
+import { cliNaming } from "../app/options.js";
+import { AgentstreamError, OptionError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "../core/limits.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
@@ -421,7 +422,9 @@ function withOurPrefix(text: string, command?: RefusingCommand): string {
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */
-function exitCodeForError(err: unknown): number {
+function exitCodeForError(thrown: unknown): number {
+  // An error about run options names them as the command line spells them.
+  const err = thrown instanceof OptionError ? thrown.wordedAs(cliNaming) : thrown;
   if (err instanceof CommanderError) {
     // --help and --version end here with code 0; bad flags with 2.
     return err.exitCode === 0 ? 0 : EXIT_USAGE;

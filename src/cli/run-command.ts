@@ -57,7 +57,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
 async function runWith(stops: EarlyStop, promptArgument: string | undefined, opts: RunOptions): Promise<void> {
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
   const limits = { maxTurns: opts.maxTurns, maxTokens: opts.maxTokens, maxCostUsd: opts.maxCostUsd };
-  checkLimits(limits, "flag");
+  checkLimits(limits);
   const request = {
     backend: opts.backend,
     bin: opts.bin,
