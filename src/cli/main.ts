@@ -8,6 +8,8 @@ import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-code
 import { MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "../core/limits.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
+import type { BackendExit } from "../canonical/events.js";
+import { REPORT_FORMAT_NAMES } from "../report/formats.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 import { addOtlpOptions, parseEndpoint } from "./otlp-options.js";
@@ -16,10 +18,10 @@ import { type RefusingCommand, withUsageHint } from "./usage-hints.js";
 // Each command's module is loaded only when that command runs, so start-up
 // pays for commander alone.
 
-const REPORT_FORMAT_CHOICES = ["md", "json", "html"];
-
-function parseBackendExit(value: string): string {
-  if (/^(?:\d{1,3}|SIG[A-Z0-9]+)$/.test(value)) return value;
+/** --backend-exit: how the recorded backend ended, an exit code or a signal's name. */
+function parseBackendExit(value: string): BackendExit {
+  if (/^SIG[A-Z0-9]+$/.test(value)) return { code: null, signal: value };
+  if (/^\d{1,3}$/.test(value) && Number(value) <= 255) return { code: Number(value), signal: null };
   throw new InvalidArgumentError("expected an exit code (0-255) or a signal name such as SIGTERM.");
 }
 
@@ -345,7 +347,7 @@ Examples:
     .argument("[files...]", "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin")
     .addOption(
       new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(
-        REPORT_FORMAT_CHOICES,
+        REPORT_FORMAT_NAMES,
       ),
     )
     .option(
