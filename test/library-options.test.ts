@@ -2,7 +2,7 @@
 // is the exported UsageError naming the library option, before anything runs.
 import { describe, expect, it } from "vitest";
 import { run, UsageError } from "../src/index.js";
-import { RUN_OPTIONS } from "../src/app/options.js";
+import { longFlag, RUN_OPTIONS } from "../src/app/options.js";
 import type { RunOptions } from "../src/lib/run.js";
 import { STAND_IN } from "./run/helpers.js";
 
@@ -75,7 +75,7 @@ describe("library run() options", () => {
 describe("library run() refusals from the run's planning", () => {
   // Every CLI flag of the option table: none of them may name an option to a library caller.
   const FLAGS = new RegExp(
-    RUN_OPTIONS.flatMap((row) => (row.flag === undefined ? [] : [`${row.flag}(?![\\w-])`])).join("|"),
+    RUN_OPTIONS.flatMap(({ cli }) => (cli === undefined ? [] : [`${longFlag(cli)}(?![\\w-])`])).join("|"),
   );
 
   it.each([
