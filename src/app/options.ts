@@ -84,13 +84,14 @@ function parseLineBytes(value: string): number {
   return n;
 }
 
+/** Seconds as the CLI takes them, milliseconds as the run's spec holds them. */
 function secondsParser(allowZero: boolean): (value: string) => number {
   const range = `${allowZero ? "from 0" : "greater than 0"} up to ${MAX_SECONDS} (about 24.8 days)`;
   return (value) => {
     const n = Number(value);
     if (!DECIMAL_NUMBER.test(value) || (n === 0 && !allowZero) || n > MAX_SECONDS)
       throw new Error(`expected a decimal number of seconds ${range}, e.g. 30 or 0.5.`);
-    return n;
+    return Math.round(n * 1000);
   };
 }
 
@@ -255,7 +256,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
         ? undefined
         : "expected an object of string values",
   },
-  // Seconds on the CLI, milliseconds in the library.
+  // Seconds on the CLI, milliseconds in the library: the CLI's parser turns them into milliseconds.
   {
     cli: {
       flags: "--timeout <seconds>",
@@ -310,7 +311,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       help: "how long a stopped backend gets before it is killed; 0 kills at once",
       commands: RUN,
       parse: secondsParser(true),
-      default: { value: 5 },
+      default: { value: 5000, shown: "5" },
     },
     name: "graceMs",
     check: milliseconds(true),
