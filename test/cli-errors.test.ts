@@ -54,3 +54,17 @@ describe("usage errors", () => {
     expect(run.stdout).toBe("");
   });
 });
+
+describe("--backend-exit", () => {
+  it.each([["256"], ["999"], ["1e2"], ["TERM"]])(
+    "%s is refused by its one parser, before any input is read: exit 2",
+    async (value) => {
+      const run = await runCli(["normalize", "--backend-exit", value, "/no/such/file"]);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(
+        `agentstream: option '--backend-exit <code|signal>' argument '${value}' is invalid. expected an exit code (0-255) or a signal name such as SIGTERM.`,
+      );
+    },
+  );
+});

@@ -2,6 +2,7 @@
 // is the exported UsageError naming the library option, before anything runs.
 import { describe, expect, it } from "vitest";
 import { run, UsageError } from "../src/index.js";
+import { longFlag, RUN_OPTIONS } from "../src/app/options.js";
 import type { RunOptions } from "../src/lib/run.js";
 import { STAND_IN } from "./run/helpers.js";
 
@@ -68,5 +69,30 @@ describe("library run() options", () => {
     const err = await refusal({ model: "m" });
     expect(err).toBeInstanceOf(UsageError);
     expect((err as Error).message).toMatch(/^run\(\): option model: EvoScientist has no model flag/);
+  });
+});
+
+describe("library run() refusals from the run's planning", () => {
+  // Every CLI flag of the option table: none of them may name an option to a library caller.
+  const FLAGS = new RegExp(
+    RUN_OPTIONS.flatMap(({ cli }) => (cli === undefined ? [] : [`${longFlag(cli)}(?![\\w-])`])).join("|"),
+  );
+
+  it.each([
+    [{ resume: "abc", continueFrom: "/nonexistent/run.jsonl" }, "run(): option resume and option continueFrom"],
+    [{ autoMode: false, approvals: "auto" }, "run(): option autoMode: false and option approvals auto"],
+    [{ backend: "codex", autoMode: false }, "run(): option autoMode: false: Codex has no option autoMode: false flag"],
+    [{ maxTurns: 0 }, "run(): option maxTurns must be a positive whole number, not 0"],
+    [{ backend: "copilot", maxTokens: 10 }, "run(): option maxTokens: Copilot CLI reports its token usage"],
+    [{ backend: "claude", allowTools: ["Bash"], denyTools: ["Bash"] }, "run(): option allowTools and option denyTools"],
+    [{ bin: "a\0b" }, "run(): option bin"],
+    [{ backendArgs: ["a\0b"] }, "run(): option backendArgs (argument 1)"],
+    [{ resume: "-x", backend: "claude" }, 'run(): option resume "-x"'],
+  ])("%j names the library's options, never a CLI flag", async (options, message) => {
+    const err = await refusal(options);
+    expect(err).toBeInstanceOf(UsageError);
+    const said = (err as UsageError).message;
+    expect(said.startsWith(message), said).toBe(true);
+    expect(said).not.toMatch(FLAGS);
   });
 });

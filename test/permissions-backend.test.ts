@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import type { BackendDefinition, BackendRequest } from "../src/backends/definition.js";
 import { resolvePermissions, type PermissionOptions } from "../src/backends/permissions.js";
 import { BACKENDS, backendNamed } from "../src/backends/registry.js";
-import { UsageError } from "../src/core/errors.js";
+import { cliNaming } from "../src/app/options.js";
+import { OptionError } from "../src/core/errors.js";
 
 const BASE: BackendRequest = { prompt: "go on", autoMode: true, backendArgs: [], promptTerminator: true };
 
@@ -14,14 +15,15 @@ function argvFor(name: string, options: PermissionOptions, request: Partial<Back
   return backend.argv({ ...BASE, ...request, permissions: resolvePermissions(backend, options) });
 }
 
-function refusal(name: string, options: PermissionOptions): string {
+/** The refusal of these options, as the CLI says it. */
+function refusal(name: string | BackendDefinition, options: PermissionOptions): string {
   try {
-    resolvePermissions(backendNamed(name), options);
+    resolvePermissions(typeof name === "string" ? backendNamed(name) : name, options);
   } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
-    return (err as UsageError).message;
+    expect(err).toBeInstanceOf(OptionError);
+    return (err as OptionError).wordedAs(cliNaming).message;
   }
-  throw new Error(`${name} took ${JSON.stringify(options)}`);
+  throw new Error(`${typeof name === "string" ? name : name.name} took ${JSON.stringify(options)}`);
 }
 
 /** The argv with and without the options: what the options added, in order. */
@@ -204,7 +206,7 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
       displayName: "No-Resume",
       permissions: { ...backendNamed("claude").permissions, resume: { lacks: "keeps no sessions" } },
     };
-    expect(() => resolvePermissions(without, { resume: "abc" })).toThrow("--resume: No-Resume keeps no sessions");
+    expect(refusal(without, { resume: "abc" })).toBe("--resume: No-Resume keeps no sessions");
   });
 
   it("every backend declares what it lacks in words, and maps portable names only to its own tool names", () => {

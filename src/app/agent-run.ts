@@ -12,7 +12,7 @@ import type { Redactor } from "../core/redactor.js";
 import type { OutputPipeline } from "../output/pipeline.js";
 import { readContinuation } from "../run/continue-from.js";
 import { checkPassable } from "../core/argv-value.js";
-import { UsageError } from "../core/errors.js";
+import { OptionError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { tempFolderError } from "../core/temp-folder.js";
 import { findExecutable, type ExecutableLookup } from "../run/executable.js";
@@ -78,14 +78,17 @@ export interface RunPlan {
 /** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
 async function continuing(request: AgentRequest): Promise<{ backend: string; resume?: string }> {
   if (request.continueFrom === undefined) {
-    if (request.backend === undefined) throw new UsageError("--backend is required (or --continue-from FILE)");
+    if (request.backend === undefined)
+      throw new OptionError((name) => `${name("backend")} is required (or ${name("continueFrom")} FILE)`);
     return { backend: request.backend, resume: request.resume };
   }
-  if (request.resume !== undefined) throw new UsageError("--resume and --continue-from exclude each other");
+  if (request.resume !== undefined)
+    throw new OptionError((name) => `${name("resume")} and ${name("continueFrom")} exclude each other`);
   const found = await readContinuation(request.continueFrom);
   if (request.backend !== undefined && request.backend !== found.backend)
-    throw new UsageError(
-      `--continue-from ${request.continueFrom}: the stream is ${found.backend}'s, not ${request.backend}'s`,
+    throw new OptionError(
+      (name) =>
+        `${name("continueFrom")} ${request.continueFrom}: the stream is ${found.backend}'s, not ${request.backend}'s`,
     );
   return { backend: found.backend, resume: found.sessionId };
 }
@@ -102,8 +105,8 @@ export async function planRun(
 ): Promise<RunPlan> {
   const continued = await continuing(request);
   // Only the library can be given these with a NUL byte (a command line cannot hold one).
-  if (request.bin !== undefined) checkPassable("--bin", request.bin);
-  if (request.cwd !== undefined) checkPassable("--cwd", request.cwd);
+  if (request.bin !== undefined) checkPassable("bin", request.bin);
+  if (request.cwd !== undefined) checkPassable("cwd", request.cwd);
   const definition = backendNamed(continued.backend);
   const callerEnv = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
@@ -117,7 +120,7 @@ export async function planRun(
   checkRequestFits(definition, wanted, BACKENDS);
   checkLimitsWatchable(request.limits, definition.displayName, definition.writesUsageFile === true);
   if (request.autoMode === false && request.approvals === "auto")
-    throw new UsageError("--no-auto-mode and --approvals auto exclude each other");
+    throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
   // Rules a backend reads from its environment (OpenCode) join the caller's environment.
   const permissionEnv = definition.permissions.env?.(wanted.permissions, callerEnv);

@@ -1,7 +1,7 @@
 // --allow-tool, --deny-tool, --approvals and --resume checked against what the
 // chosen backend enforces natively: a rule it cannot enforce is refused before
 // start (a UsageError naming the backend and what it lacks), never dropped.
-import { UsageError } from "../core/errors.js";
+import { OptionError } from "../core/errors.js";
 import { checkName } from "../core/argv-value.js";
 import {
   PORTABLE_TOOLS,
@@ -34,20 +34,24 @@ function lacking(means: NativeMeans): string | undefined {
 /** One rule in the backend's own names, or a UsageError. */
 function nativeRule(backend: BackendDefinition, option: string, rule: string): string {
   const parsed = RULE.exec(rule);
-  if (!parsed) throw new UsageError(`${option}: ${JSON.stringify(rule)} is not a tool name (NAME or NAME(PREFIX))`);
+  if (!parsed)
+    throw new OptionError(
+      (name) => `${name(option)}: ${JSON.stringify(rule)} is not a tool name (NAME or NAME(PREFIX))`,
+    );
   const [, name, prefix] = parsed as unknown as [string, string, string | undefined];
   const { permissions } = backend;
   if (prefix !== undefined && !permissions.argumentPrefix)
-    throw new UsageError(
-      `${option} ${rule}: ${backend.displayName} cannot limit a tool by its arguments`,
-      `name the whole tool (${name})`,
+    throw new OptionError(
+      (say) => `${say(option)} ${rule}: ${backend.displayName} cannot limit a tool by its arguments`,
+      () => `name the whole tool (${name})`,
     );
   if (!isPortable(name)) return kindRule(backend, option, name, prefix);
   const native = permissions.tools[name];
   if (native === undefined)
-    throw new UsageError(
-      `${option} ${name}: ${backend.displayName} has no ${name} tool agentstream can name`,
-      `its own tool names are those tool.started shows; portable names it maps: ${Object.keys(permissions.tools).join(", ") || "none"}`,
+    throw new OptionError(
+      (say) => `${say(option)} ${name}: ${backend.displayName} has no ${name} tool agentstream can name`,
+      () =>
+        `its own tool names are those tool.started shows; portable names it maps: ${Object.keys(permissions.tools).join(", ") || "none"}`,
     );
   return `${native}${prefix ?? ""}`;
 }
@@ -57,7 +61,7 @@ function kindRule(backend: BackendDefinition, option: string, name: string, pref
   const kinds = backend.permissions.ruleKinds;
   if (kinds === undefined || !Object.hasOwn(kinds, name)) return `${name}${prefix ?? ""}`;
   const kind = kinds[name]!;
-  if ("lacks" in kind) throw new UsageError(`${option} ${name}: ${backend.displayName} ${kind.lacks}`);
+  if ("lacks" in kind) throw new OptionError((say) => `${say(option)} ${name}: ${backend.displayName} ${kind.lacks}`);
   return `${kind.native}${prefix ?? ""}`;
 }
 
@@ -66,31 +70,34 @@ function rules(backend: BackendDefinition, option: string, means: NativeMeans, g
   // Whatever the backend makes of it, a rule is one argument (or a part of one): never a flag.
   for (const rule of given) checkName(option, rule, "give a tool name, such as shell or one that tool.started shows");
   const lacks = lacking(means);
-  if (lacks !== undefined) throw new UsageError(`${option}: ${backend.displayName} ${lacks}`);
+  if (lacks !== undefined) throw new OptionError((name) => `${name(option)}: ${backend.displayName} ${lacks}`);
   return given.map((rule) => nativeRule(backend, option, rule));
 }
 
 /** The request's permission options in the backend's own names; throws a UsageError for any it cannot enforce. */
 export function resolvePermissions(backend: BackendDefinition, options: PermissionOptions): PermissionRequest {
   const { permissions } = backend;
-  const allowTools = rules(backend, "--allow-tool", permissions.allow, options.allowTools ?? []);
-  const denyTools = rules(backend, "--deny-tool", permissions.deny, options.denyTools ?? []);
+  const allowTools = rules(backend, "allowTools", permissions.allow, options.allowTools ?? []);
+  const denyTools = rules(backend, "denyTools", permissions.deny, options.denyTools ?? []);
   if (permissions.deniable)
     for (const rule of denyTools)
       if (!permissions.deniable.includes(rule))
-        throw new UsageError(
-          `--deny-tool ${rule}: ${backend.displayName} can turn off only ${permissions.deniable.join(" and ")}`,
+        throw new OptionError(
+          (name) =>
+            `${name("denyTools")} ${rule}: ${backend.displayName} can turn off only ${permissions.deniable!.join(" and ")}`,
         );
   const both = allowTools.find((rule) => denyTools.includes(rule));
-  if (both !== undefined) throw new UsageError(`--allow-tool and --deny-tool both name ${both}`);
+  if (both !== undefined)
+    throw new OptionError((name) => `${name("allowTools")} and ${name("denyTools")} both name ${both}`);
   if (options.approvals !== undefined && permissions.approvals[options.approvals] === undefined)
-    throw new UsageError(
-      `--approvals ${options.approvals}: ${backend.displayName} ${permissions.approvalsLack ?? `has no ${options.approvals} mode`}`,
+    throw new OptionError(
+      (name) =>
+        `${name("approvals")} ${options.approvals}: ${backend.displayName} ${permissions.approvalsLack ?? `has no ${options.approvals} mode`}`,
     );
   if (options.resume !== undefined) {
-    checkName("--resume", options.resume, "give the session id the backend reported (run.finished.resume)");
+    checkName("resume", options.resume, "give the session id the backend reported (run.finished.resume)");
     const lacks = lacking(permissions.resume);
-    if (lacks !== undefined) throw new UsageError(`--resume: ${backend.displayName} ${lacks}`);
+    if (lacks !== undefined) throw new OptionError((name) => `${name("resume")}: ${backend.displayName} ${lacks}`);
   }
   return {
     allowTools,

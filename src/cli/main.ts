@@ -1,101 +1,39 @@
-import { BACKEND_NAMES } from "../backends/registry.js";
-import { APPROVALS_MODES } from "../backends/definition.js";
-import { approvalsHelp, BACKEND_DISPLAY_NAMES, binHelp, flagHelp, permissionHelp } from "./backend-help.js";
+import { BACKEND_DISPLAY_NAMES } from "../app/backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { AgentstreamError } from "../core/errors.js";
+import { cliNaming, parseEndpoint, RUN_OPTIONS, type Command as TableCommand } from "../app/options.js";
+import { AgentstreamError, OptionError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
-import { MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "../core/limits.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
-import { MAX_HELD_BYTES } from "../core/translation-session.js";
+import { REPORT_FORMAT_NAMES } from "../report/formats.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
-import { addOtlpOptions, parseEndpoint } from "./otlp-options.js";
 import { type RefusingCommand, withUsageHint } from "./usage-hints.js";
 
 // Each command's module is loaded only when that command runs, so start-up
 // pays for commander alone.
 
-const REPORT_FORMAT_CHOICES = ["md", "json", "html"];
-
-function parseBackendExit(value: string): string {
-  if (/^(?:\d{1,3}|SIG[A-Z0-9]+)$/.test(value)) return value;
-  throw new InvalidArgumentError("expected an exit code (0-255) or a signal name such as SIGTERM.");
-}
-
-// Plain decimal notation only: Number() would also take "0x10", "1e3" or "0b1".
-const DECIMAL_INTEGER = /^\d+$/;
-const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-function parseLineBytes(value: string): number {
-  const n = Number(value);
-  if (!DECIMAL_INTEGER.test(value) || n <= 0 || n > MAX_LINE_BYTES_LIMIT) {
-    throw new InvalidArgumentError(`expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT} (256 MiB).`);
-  }
-  return n;
-}
-
-function secondsParser(allowZero: boolean): (value: string) => number {
-  const range = `${allowZero ? "from 0" : "greater than 0"} up to ${MAX_SECONDS} (about 24.8 days)`;
-  return (value) => {
-    const n = Number(value);
-    if (!DECIMAL_NUMBER.test(value) || (n === 0 && !allowZero) || n > MAX_SECONDS) {
-      throw new InvalidArgumentError(`expected a decimal number of seconds ${range}, e.g. 30 or 0.5.`);
+/** A parser of the option table as commander takes it: its refusal said as commander says a bad value. */
+function commanderParser<T>(parse: (text: string, previous: unknown) => T): (text: string, previous: unknown) => T {
+  return (text, previous) => {
+    try {
+      return parse(text, previous);
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
     }
-    return n;
   };
 }
 
-/** --max-turns, --max-tokens: a whole number above 0. */
-function parseCount(value: string): number {
-  const n = Number(value);
-  if (!DECIMAL_INTEGER.test(value) || n <= 0 || !Number.isSafeInteger(n))
-    throw new InvalidArgumentError("expected a whole number greater than 0, e.g. 20.");
-  return n;
-}
-
-/** --max-cost-usd: a decimal number above 0. */
-function parseUsd(value: string): number {
-  const n = Number(value);
-  if (!DECIMAL_NUMBER.test(value) || !(n > 0) || !Number.isFinite(n))
-    throw new InvalidArgumentError("expected a decimal number of US dollars greater than 0, e.g. 0.50.");
-  return n;
-}
-
-const parseSeconds = secondsParser(false);
-const parseSecondsOrZero = secondsParser(true);
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-/** Options that shape the translation itself, the same for run and normalize. */
-function addTranslationOptions(command: Command): Command {
-  return command
-    .addOption(new Option("--raw", "attach each native object to its canonical event as `raw`").default(false, "off"))
-    .option("--no-deltas", "drop message.delta, reasoning.delta and tool.updated events (default: kept)")
-    .option(
-      "--max-line-bytes <n>",
-      "longest native line kept whole, in bytes; longer ones become backend.unparsed (default: 16777216, 16 MiB; at most 268435456, 256 MiB)",
-      parseLineBytes,
-    )
-    .option("--no-validate", "skip the runtime schema check of each output event (default: every event is checked)");
-}
-
-/** What stdout carries, the same for run and normalize. */
-function addOutputOptions(command: Command): Command {
-  return command
-    .addOption(
-      new Option(
-        "--output <format>",
-        "stdout: the canonical stream, only the run.finished object, or only the final answer",
-      )
-        .choices(["jsonl", "json", "text"])
-        .default("jsonl"),
-    )
-    .option(
-      "--answer-file <file>",
-      "also write the final answer (as --output text prints it) to this file when the run ends; removed when there is none (default: none)",
-    );
+/** Commander's options of one command, made from the option table, in its order. */
+function addTableOptions(command: Command, name: TableCommand): Command {
+  for (const { cli } of RUN_OPTIONS) {
+    if (cli === undefined || !cli.commands.includes(name)) continue;
+    const option = new Option(cli.flags, cli.help);
+    if (cli.parse) option.argParser(commanderParser(cli.parse));
+    if (cli.choices) option.choices(cli.choices);
+    if (cli.default) option.default(cli.default.value, cli.default.shown);
+    command.addOption(option);
+  }
+  return command;
 }
 
 export function buildProgram(): Command {
@@ -128,82 +66,9 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     .usage("--backend <name> [options] [--] <prompt>")
     .argument("[prompt]", "the prompt, passed verbatim as one argument; - reads it from stdin")
     // A prompt typed unquoted, an option that is normalize's, a prompt starting with -: each gets a hint.
-    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, run)) })
-    // Required, but checked after the unknown options (preAction below): `--backnd` is named as a typo.
-    .addOption(new Option("--backend <name>", "the agent to run (required)").choices(BACKEND_NAMES))
-    .option("--prompt-file <file>", "read the prompt from a file instead (one trailing newline dropped)")
-    .option("--bin <path>", binHelp())
-    .option("--cwd <dir>", "directory the backend runs in (default: the current one)")
-    .option("--model <id>", flagHelp("model", "the model", "the backend's own"))
-    .option("--provider <name>", flagHelp("provider", "the provider", "the backend's own"))
-    .option(
-      "--workdir <dir>",
-      flagHelp("workdir", "the agent's working directory (its /), created if missing", "the backend's own"),
-    )
-    .option("--no-auto-mode", flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"))
-    .addOption(
-      new Option(
-        "--allow-tool <name>",
-        permissionHelp("allow", "let the backend run this tool without asking (repeatable; NAME(PREFIX) where it can)"),
-      )
-        .argParser(collect)
-        .default([], "none"),
-    )
-    .addOption(
-      new Option("--deny-tool <name>", permissionHelp("deny", "keep the backend from running this tool (repeatable)"))
-        .argParser(collect)
-        .default([], "none"),
-    )
-    .addOption(new Option("--approvals <mode>", approvalsHelp()).choices(APPROVALS_MODES))
-    .option("--resume <session>", permissionHelp("resume", "continue this session of the backend with the prompt"))
-    .option(
-      "--continue-from <file>",
-      "continue the run a canonical stream recorded (its backend, and the session of its run.finished.resume, else its session_id); --backend may then be left out",
-    )
-    .addOption(
-      new Option("--backend-arg <arg>", "pass one more argument to the backend, before the prompt (repeatable)")
-        .argParser(collect)
-        .default([], "none"),
-    )
-    .option(
-      "--timeout <seconds>",
-      "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)",
-      parseSeconds,
-    )
-    .option(
-      "--max-turns <n>",
-      "stop the backend when turn n+1 (model call) begins: run.finished failed, error budget, exit 1 (default: no limit)",
-      parseCount,
-    )
-    .option(
-      "--max-tokens <n>",
-      "stop the backend once this run's input + output tokens reach n: failed, budget, exit 1 (default: no limit)",
-      parseCount,
-    )
-    .option(
-      "--max-cost-usd <usd>",
-      "stop the backend once this run's cost (reported, else estimated) reaches this: failed, budget, exit 1; a model without a known price stops it at its first usage (default: no limit)",
-      parseUsd,
-    )
-    .option(
-      "--linger <seconds>",
-      "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)",
-      parseSecondsOrZero,
-    )
-    .option(
-      "--grace <seconds>",
-      "how long a stopped backend gets before it is killed; 0 kills at once",
-      parseSecondsOrZero,
-      5,
-    )
-    .option("-q, --quiet", "stderr: only what went wrong (default: off)")
-    .option("-v, --verbose", "stderr: also the command line and the backend's own stderr, prefixed (default: off)")
-    .option(
-      "--report <file>",
-      "also write a report of the run to this file when it ends, its format from the extension: .md, .json or .html (see agentstream report)",
-    )
-    .option("--summary", "append the run's Markdown report to $GITHUB_STEP_SUMMARY (the GitHub Actions job summary)");
-  addOtlpOptions(addOutputOptions(addTranslationOptions(run)))
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, run)) });
+  // Required, but --backend is checked after the unknown options (preAction below): `--backnd` is named as a typo.
+  addTableOptions(run, "run")
     .addHelpText(
       "after",
       `
@@ -239,33 +104,8 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .command("normalize")
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, normalize)) })
-    .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-")
-    .addOption(
-      new Option(
-        "--from <backend>",
-        `protocol of the input; auto tells it by content, reading at most ${MAX_HELD_BYTES / 1024 / 1024} MiB before it guesses`,
-      )
-        .choices(["auto", ...BACKEND_NAMES])
-        .default("auto"),
-    )
-    .option(
-      "--backend-exit <code|signal>",
-      "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)",
-      parseBackendExit,
-    )
-    .option(
-      "--stderr <file>",
-      "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)",
-    )
-    .option(
-      "--usage-file <file>",
-      "the usage file the recorded backend wrote beside its stream (Copilot CLI's --usage-output-file): its token counts go into the usage totals (default: none; Copilot's usage is then unknown)",
-    )
-    .option(
-      "--model <name>",
-      "the model the recorded run used, as the price table names it (gpt-5, claude-sonnet-4-5): usage whose stream names no model (Codex, EvoScientist, OpenCode) is priced as it (default: none, so such usage has no cost)",
-    );
-  addOtlpOptions(addOutputOptions(addTranslationOptions(normalize)))
+    .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-");
+  addTableOptions(normalize, "normalize")
     .addHelpText(
       "after",
       `
@@ -313,7 +153,7 @@ Examples:
     .option(
       "--endpoint <url>",
       "the collector (/v1/traces is added to a base URL) (default: $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)",
-      parseEndpoint,
+      commanderParser(parseEndpoint),
     )
     .option("--otlp-content", "also export prompts, answers, tool arguments and outputs (default: left out)")
     .addHelpText(
@@ -344,7 +184,7 @@ Examples:
     .argument("[files...]", "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin")
     .addOption(
       new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(
-        REPORT_FORMAT_CHOICES,
+        REPORT_FORMAT_NAMES,
       ),
     )
     .option(
@@ -421,7 +261,9 @@ function withOurPrefix(text: string, command?: RefusingCommand): string {
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */
-function exitCodeForError(err: unknown): number {
+function exitCodeForError(thrown: unknown): number {
+  // An error about run options names them as the command line spells them.
+  const err = thrown instanceof OptionError ? thrown.wordedAs(cliNaming) : thrown;
   if (err instanceof CommanderError) {
     // --help and --version end here with code 0; bad flags with 2.
     return err.exitCode === 0 ? 0 : EXIT_USAGE;

@@ -23,7 +23,8 @@ export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summa
   from: BackendName | "auto";
   raw: boolean;
   deltas: boolean;
-  backendExit?: string;
+  /** --backend-exit, parsed by commander. */
+  backendExit?: BackendExit;
   stderr?: string;
   /** The usage file the recorded backend wrote beside its stream (Copilot's --usage-output-file). */
   usageFile?: string;
@@ -70,7 +71,7 @@ async function translateInput(
   interruption: () => Interruption | undefined,
 ): Promise<void> {
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
-  const backendExit = opts.backendExit === undefined ? null : parseBackendExit(opts.backendExit);
+  const backendExit = opts.backendExit ?? null;
   const usageFile = opts.usageFile === undefined ? undefined : usageFileText(opts.usageFile);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
@@ -147,15 +148,6 @@ async function translateInput(
     };
     process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
   }
-}
-
-function parseBackendExit(value: string): BackendExit {
-  if (/^\d+$/.test(value)) {
-    const code = Number(value);
-    if (code > 255) throw new UsageError(`--backend-exit ${value}: an exit code is 0-255`);
-    return { code, signal: null };
-  }
-  return { code: null, signal: value };
 }
 
 /** The last lines of a recorded stderr, read in chunks: only the tail is kept. */

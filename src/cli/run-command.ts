@@ -30,6 +30,7 @@ export interface RunOptions extends CliSinkOptions {
   autoMode: boolean;
   backendArg: string[];
   output: OutputFormat;
+  /** --timeout, --linger, --grace: given in seconds, parsed into milliseconds. */
   timeout?: number;
   maxTurns?: number;
   maxTokens?: number;
@@ -57,7 +58,7 @@ export async function runCommand(promptArgument: string | undefined, opts: RunOp
 async function runWith(stops: EarlyStop, promptArgument: string | undefined, opts: RunOptions): Promise<void> {
   if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
   const limits = { maxTurns: opts.maxTurns, maxTokens: opts.maxTokens, maxCostUsd: opts.maxCostUsd };
-  checkLimits(limits, "flag");
+  checkLimits(limits);
   const request = {
     backend: opts.backend,
     bin: opts.bin,
@@ -74,7 +75,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     resume: opts.resume,
     continueFrom: opts.continueFrom,
   };
-  const graceMs = seconds(opts.grace)!;
+  const graceMs = opts.grace;
   const plan = await planRun(
     request,
     (backend) => readPrompt(promptArgument, opts.promptFile, process.stdin, backend, stops),
@@ -110,7 +111,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     plan,
     translation: { raw: opts.raw, deltas: opts.deltas, maxLineBytes: opts.maxLineBytes },
     limits,
-    timing: { timeoutMs: seconds(opts.timeout), lingerMs: seconds(opts.linger), graceMs },
+    timing: { timeoutMs: opts.timeout, lingerMs: opts.linger, graceMs },
   };
   const session = startRun(spec, {
     runId: randomUUID(),
@@ -148,8 +149,4 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
 
 function verbosity(opts: RunOptions): Verbosity {
   return opts.quiet ? "quiet" : opts.verbose ? "verbose" : "normal";
-}
-
-function seconds(value: number | undefined): number | undefined {
-  return value === undefined ? undefined : Math.round(value * 1000);
 }

@@ -1,7 +1,7 @@
 // A value the user names that agentstream puts on a backend's command line on
 // its own (a model, a provider, a session id, a rule's tool name): checked once
 // here for every backend, the CLI's run and the library's run() alike.
-import { UsageError } from "./errors.js";
+import { OptionError } from "./errors.js";
 
 // C0 controls (NUL included), DEL and C1 controls: no name holds one, and a NUL cannot be passed at all.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -31,10 +31,14 @@ export function quoted(value: string): string {
   return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** A UsageError `OPTION "VALUE": what is wrong` when VALUE cannot be one name on the command line. */
+/** An OptionError `OPTION "VALUE": what is wrong` when VALUE cannot be one name on the command line. */
 export function checkName(option: string, value: string, hint?: string): void {
   const problem = nameProblem(value);
-  if (problem !== undefined) throw new UsageError(`${option} ${quoted(value)}: ${problem}`, hint);
+  if (problem !== undefined)
+    throw new OptionError(
+      (name) => `${name(option)} ${quoted(value)}: ${problem}`,
+      hint === undefined ? undefined : () => hint,
+    );
 }
 
 /**
@@ -42,5 +46,5 @@ export function checkName(option: string, value: string, hint?: string): void {
  * makes it so. SHOWN is how the message names it (a --backend-arg may hold a secret: not quoted).
  */
 export function checkPassable(option: string, value: string, shown = quoted(value)): void {
-  if (value.includes("\0")) throw new UsageError(`${option} ${shown}: ${HOLDS_NUL}`);
+  if (value.includes("\0")) throw new OptionError((name) => `${name(option)} ${shown}: ${HOLDS_NUL}`);
 }

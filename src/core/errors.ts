@@ -19,6 +19,29 @@ export class UsageError extends AgentstreamError {
   }
 }
 
+/** How one side spells a run option given by its library name: "--max-turns" on the CLI, "option maxTurns" in the library. */
+export type OptionNaming = (option: string) => string;
+
+const bare: OptionNaming = (option) => option;
+
+/**
+ * A UsageError about run options, worded with their names left open: the CLI words it with its flags,
+ * the library with its option names (src/app/options.ts spells both). Its own message names them bare.
+ */
+export class OptionError extends UsageError {
+  constructor(
+    private readonly say: (name: OptionNaming) => string,
+    private readonly sayHint?: (name: OptionNaming) => string,
+  ) {
+    super(say(bare), sayHint?.(bare));
+  }
+
+  /** The same error, its options named as one side spells them. */
+  wordedAs(name: OptionNaming, prefix = ""): UsageError {
+    return new UsageError(`${prefix}${this.say(name)}`, this.sayHint?.(name));
+  }
+}
+
 /** A stop signal before anything started (while the prompt was read): exit 130 or 143, nothing on stdout. */
 export class StoppedBeforeStart extends AgentstreamError {
   constructor(signal: "SIGINT" | "SIGTERM" | "SIGHUP", while_: string) {

@@ -59,12 +59,12 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
   checkRunOptions(options);
   const graceMs = options.graceMs ?? 5000;
   const limits = { maxTurns: options.maxTurns, maxTokens: options.maxTokens, maxCostUsd: options.maxCostUsd };
-  checkLimits(limits, "option");
-  const plan = await planRun({ ...options, limits }, () => passable(options.prompt, "the prompt"), { graceMs }).catch(
-    (err: unknown) => {
+  const plan = await Promise.resolve()
+    .then(() => checkLimits(limits))
+    .then(() => planRun({ ...options, limits }, () => passable(options.prompt, "the prompt"), { graceMs }))
+    .catch((err: unknown) => {
       throw asLibraryError(err);
-    },
-  );
+    });
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
   const otlp = options.otlp
     ? await openOtlpSink(

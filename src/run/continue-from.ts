@@ -3,7 +3,7 @@
 // session_id its events carry). Read as a stream, line by line.
 import { createReadStream } from "node:fs";
 import { nameProblem, quoted } from "../core/argv-value.js";
-import { UsageError } from "../core/errors.js";
+import { OptionError } from "../core/errors.js";
 import { NumberedLineSplitter } from "../core/numbered-lines.js";
 import { CANONICAL_MAX_LINE_BYTES } from "../core/read-canonical.js";
 
@@ -37,7 +37,7 @@ function see(seen: Seen, line: string): void {
 }
 
 /**
- * Read FILE (a canonical stream, as run wrote it); a UsageError when it names no backend or no session.
+ * Read FILE (a canonical stream, as run wrote it); an OptionError when it names no backend or no session.
  * A line longer than `maxLineBytes` is skipped unread (it is never held whole).
  */
 export async function readContinuation(file: string, maxLineBytes = CANONICAL_MAX_LINE_BYTES): Promise<Continuation> {
@@ -53,28 +53,31 @@ export async function readContinuation(file: string, maxLineBytes = CANONICAL_MA
   try {
     for await (const chunk of createReadStream(file)) lines.push(chunk as Buffer);
   } catch (err) {
-    throw new UsageError(`--continue-from ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new OptionError(
+      (name) => `${name("continueFrom")} ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   lines.end();
   const unread =
     firstOverlong === undefined ? "" : ` (line ${firstOverlong} is longer than ${maxLineBytes} bytes and was not read)`;
   if (seen.backend === undefined)
-    throw new UsageError(
-      `--continue-from ${file}: no run.started names the backend${unread}`,
-      "give a canonical stream as agentstream run wrote it",
+    throw new OptionError(
+      (name) => `${name("continueFrom")} ${file}: no run.started names the backend${unread}`,
+      () => "give a canonical stream as agentstream run wrote it",
     );
   const sessionId = seen.resumeId ?? seen.sessionId;
   if (sessionId === undefined)
-    throw new UsageError(
-      `--continue-from ${file}: the stream has no resume hint and no session_id to continue${unread}`,
-      "the backend never told its session (a run that failed before it started?)",
+    throw new OptionError(
+      (name) => `${name("continueFrom")} ${file}: the stream has no resume hint and no session_id to continue${unread}`,
+      () => "the backend never told its session (a run that failed before it started?)",
     );
   // The id becomes an argument of the backend's: the file is what is wrong when it cannot be one.
   const problem = nameProblem(sessionId);
   if (problem !== undefined)
-    throw new UsageError(
-      `--continue-from ${file}: its session id ${quoted(sessionId)} ${problem}`,
-      "give a canonical stream as agentstream run wrote it, or --resume with the session id the backend reported",
+    throw new OptionError(
+      (name) => `${name("continueFrom")} ${file}: its session id ${quoted(sessionId)} ${problem}`,
+      (name) =>
+        `give a canonical stream as agentstream run wrote it, or ${name("resume")} with the session id the backend reported`,
     );
   return { backend: seen.backend, sessionId, from: seen.resumeId !== undefined ? "resume" : "session_id" };
 }

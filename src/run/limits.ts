@@ -2,7 +2,7 @@
 // watched on the canonical events as they are written.
 import type { CanonicalEvent } from "../canonical/events.js";
 import { clip } from "../core/clip.js";
-import { UsageError } from "../core/errors.js";
+import { OptionError } from "../core/errors.js";
 
 export interface RunLimits {
   /** At most this many turns (model calls): the run stops when one more begins. */
@@ -13,13 +13,8 @@ export interface RunLimits {
   maxCostUsd?: number;
 }
 
-const NAMES = {
-  flag: { maxTurns: "--max-turns", maxTokens: "--max-tokens", maxCostUsd: "--max-cost-usd" },
-  option: { maxTurns: "maxTurns", maxTokens: "maxTokens", maxCostUsd: "maxCostUsd" },
-} as const;
-
-/** Refuse a limit that is not a positive number (turns and tokens: a whole one), naming it as the caller wrote it. */
-export function checkLimits(limits: RunLimits, naming: keyof typeof NAMES): void {
+/** Refuse a limit that is not a positive number (turns and tokens: a whole one). */
+export function checkLimits(limits: RunLimits): void {
   for (const key of ["maxTurns", "maxTokens", "maxCostUsd"] as const) {
     const value = limits[key];
     if (value === undefined) continue;
@@ -27,8 +22,9 @@ export function checkLimits(limits: RunLimits, naming: keyof typeof NAMES): void
     const ok =
       typeof value === "number" && Number.isFinite(value) && value > 0 && (!whole || Number.isSafeInteger(value));
     if (!ok)
-      throw new UsageError(
-        `${NAMES[naming][key]} must be a positive ${whole ? "whole number" : "number"}, not ${JSON.stringify(value) ?? String(value)}`,
+      throw new OptionError(
+        (name) =>
+          `${name(key)} must be a positive ${whole ? "whole number" : "number"}, not ${JSON.stringify(value) ?? String(value)}`,
       );
   }
 }
@@ -42,9 +38,10 @@ export function checkLimitsWatchable(limits: RunLimits | undefined, backend: str
   if (!usageOnlyAtExit || limits === undefined) return;
   const asked = (["maxTokens", "maxCostUsd"] as const).filter((key) => limits[key] !== undefined);
   if (asked.length === 0) return;
-  throw new UsageError(
-    `${asked.map((key) => NAMES.flag[key]).join(" and ")}: ${backend} reports its token usage only after it exited, so it cannot be stopped at a token or cost limit`,
-    "--max-turns stops it (each turn is seen as it begins)",
+  throw new OptionError(
+    (name) =>
+      `${asked.map(name).join(" and ")}: ${backend} reports its token usage only after it exited, so it cannot be stopped at a token or cost limit`,
+    (name) => `${name("maxTurns")} stops it (each turn is seen as it begins)`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
-import { StoppedBeforeStart, UsageError } from "../core/errors.js";
+import { OptionError, StoppedBeforeStart, UsageError } from "../core/errors.js";
 import type { EarlyStop } from "./stop-signals.js";
 
 /**
@@ -54,7 +54,7 @@ export function workingDirectory(dir: string | undefined): string {
   } catch {
     // reported below
   }
-  if (!isDirectory) throw new UsageError(`--cwd ${dir}: not a directory`);
+  if (!isDirectory) throw new OptionError((name) => `${name("cwd")} ${dir}: not a directory`);
   return path;
 }
 

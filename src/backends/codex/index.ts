@@ -1,4 +1,4 @@
-import { UsageError } from "../../core/errors.js";
+import { OptionError, UsageError } from "../../core/errors.js";
 import { tomlString } from "../../core/toml-string.js";
 import type { BackendDefinition, BackendRequest, PermissionRequest } from "../definition.js";
 import { CodexTranslator } from "./translator.js";
@@ -81,9 +81,9 @@ export const codex: BackendDefinition<"codex", "codex"> = {
 function workdirArgs(request: BackendRequest): string[] {
   if (request.workdir === undefined) return [];
   if (request.permissions?.resume !== undefined)
-    throw new UsageError(
-      "--workdir: codex exec resume has no --cd (a resumed session keeps its own working root)",
-      "leave --workdir out when resuming",
+    throw new OptionError(
+      (name) => `${name("workdir")}: codex exec resume has no --cd (a resumed session keeps its own working root)`,
+      (name) => `leave ${name("workdir")} out when resuming`,
     );
   return ["--cd", request.workdir];
 }
