@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { run as runAgentLibrary } from "../src/index.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 
 const FAKE_AGENT = fileURLToPath(new URL("./fixtures/acp/fake-agent.mjs", import.meta.url));
@@ -117,28 +118,55 @@ describe("run --backend acp", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("SIGINT during a slow answer sends session/cancel: run.finished cancelled, exit 130, no agent left", async () => {
-    const pidFile = join(tmp, "slow.pid");
-    const child = spawn(process.execPath, [BIN, ...agentArgs(), "--", "slow"], {
-      env: { ...process.env, NO_COLOR: "1", FAKE_ACP_PID_FILE: pidFile },
-      stdio: ["ignore", "pipe", "pipe"],
+  it("--timeout sends session/cancel and ends the run timed_out (124), though the agent says cancelled", async () => {
+    const { run, finished } = await runAgent("slow", "--timeout", "0.5");
+    expect(run.code).toBe(124);
+    expect(finished).toMatchObject({ status: "timed_out", error: { code: "timeout" } });
+  });
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s during a slow answer sends session/cancel: run.finished cancelled, exit %i, no agent left",
+    async (signal, exitCode) => {
+      const pidFile = join(tmp, `slow-${signal}.pid`);
+      const child = spawn(process.execPath, [BIN, ...agentArgs(), "--", "slow"], {
+        env: { ...process.env, NO_COLOR: "1", FAKE_ACP_PID_FILE: pidFile },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let signalled = false;
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d;
+        if (!signalled && stdout.includes("tick 2.")) {
+          signalled = true;
+          child.kill(signal);
+        }
+      });
+      child.stderr.resume();
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(exitCode);
+      const finished = parseJsonl(stdout).at(-1)!;
+      expect(finished).toMatchObject({ type: "run.finished", status: "cancelled", exit_code: exitCode });
+      // The agent ended the turn itself (stopReason cancelled) and exited once its stdin closed: no signal.
+      expect(finished.backend_exit).toEqual({ code: 0, signal: null });
+      expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    },
+  );
+
+  it("the library's run() drives it the same way, the rules given as options", async () => {
+    const running = runAgentLibrary({
+      backend: "acp",
+      bin: process.execPath,
+      backendArgs: [FAKE_AGENT],
+      prompt: "ask",
+      allowTools: ["shell(touch )"],
     });
-    let stdout = "";
-    let signalled = false;
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-      if (!signalled && stdout.includes("tick 2.")) {
-        signalled = true;
-        child.kill("SIGINT");
-      }
-    });
-    child.stderr.resume();
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code).toBe(130);
-    const finished = parseJsonl(stdout).at(-1)!;
-    expect(finished).toMatchObject({ type: "run.finished", status: "cancelled", exit_code: 130 });
-    // The agent ended the turn itself (stopReason cancelled) and exited once its stdin closed: no signal.
-    expect(finished.backend_exit).toEqual({ code: 0, signal: null });
-    expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    const types: string[] = [];
+    let next = await running.next();
+    for (; !next.done; next = await running.next()) types.push(next.value.type);
+    expect(types).toContain("input.requested");
+    expect(next.value).toMatchObject({ status: "succeeded", resultText: "Made x.", exitCode: 0 });
   });
 });

@@ -85,7 +85,10 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
       backendGone: false,
     };
   }
-  if (facts.terminal) {
+  // A turn the backend ended cancelled because we asked it to (ACP's session/cancel): the reason we stopped
+  // it decides (timed_out 124, SIGTERM 143), not its word for it.
+  const stoppedByUs = facts.terminal?.status === "cancelled" && facts.interruption !== undefined;
+  if (facts.terminal && !stoppedByUs) {
     const t = facts.terminal;
     return {
       ...base,
