@@ -1,5 +1,5 @@
-// ACP agents (docs/protocols/acp.md): what normalize --from acp makes of their stdout, --from auto, and
-// run refusing them until the live driver lands.
+// ACP agents (docs/protocols/acp.md): what normalize --from acp makes of their stdout, and --from auto
+// (run --backend acp, live: test/acp-run.test.ts).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -147,12 +147,5 @@ describe("acp on the command line", () => {
       .map((e) => e.raw);
     expect(raws.length).toBeGreaterThan(0);
     for (const raw of raws) expect(written).toContainEqual(raw);
-  });
-
-  it("run --backend acp is refused (exit 2, nothing on stdout) until the live driver lands", async () => {
-    const run = await runCli(["run", "--backend", "acp", "--bin", "/bin/true", "--", "hello"]);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("normalize --from acp");
   });
 });

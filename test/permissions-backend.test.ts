@@ -137,7 +137,7 @@ describe("the argv each backend gets for each rule", () => {
   });
 
   it("every backend keeps the prompt one argument and passes the session it resumes", () => {
-    // ACP agents are not run yet (run refuses them: test/acp-backend.test.ts).
+    // An ACP agent's prompt and session go over the protocol (session/prompt), not its argv.
     for (const backend of BACKENDS.filter((b) => b.name !== "acp")) {
       const argv = backend.argv({
         ...BASE,

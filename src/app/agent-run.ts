@@ -16,6 +16,7 @@ import { OptionError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { tempFolderError } from "../core/temp-folder.js";
 import { findExecutable, type ExecutableLookup } from "../run/executable.js";
+import type { Driver } from "../run/driver.js";
 import { checkLimitsWatchable, watchLimits, type RunLimits } from "../run/limits.js";
 import type { Drainable } from "../run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
@@ -59,6 +60,8 @@ export interface RunPlan {
   /** The executable, or the name it would have had when it was not found. */
   file: string;
   args: string[];
+  /** Drives a backend over its stdin and stdout (ACP); absent, the backend is launched with argv and read. */
+  driver?: Driver;
   /** The command line as run.started shows it: secret values hidden. */
   command: string[];
   /** Hides what the backend was given as a secret, in everything written. */
@@ -161,6 +164,7 @@ export async function planRun(
     executable,
     file,
     args: definition.argv(full),
+    ...(definition.driver ? { driver: definition.driver(full, cwd) } : {}),
     command,
     redactor: runRedactor(full.backendArgs, env),
     ...(files ? { files } : {}),
@@ -358,6 +362,7 @@ async function superviseBackend(
     writer: io.output,
     processSignals: io.processSignals,
     abortSignal: io.abortSignal,
+    ...(plan.driver ? { driver: plan.driver } : {}),
     onStdout: (chunk) => batch(() => session.write(chunk)),
     onStderr: io.onStderr,
     stderrShown: io.stderrShown,

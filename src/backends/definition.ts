@@ -1,3 +1,4 @@
+import type { Driver } from "../run/driver.js";
 import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
 import type { StopWatch } from "../run/stop-signals.js";
@@ -120,8 +121,13 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   refusalHints?: Partial<Record<CommonFlag, string>>;
   /** --allow-tool, --deny-tool, --approvals and --resume: what it enforces natively (README "Permissions and continuing a run"). */
   permissions: PermissionSupport;
-  /** The backend's argv (without the executable): no shell, the prompt one argument. */
+  /** The backend's argv (without the executable): no shell, the prompt one argument (unless a driver takes it). */
   argv(request: BackendRequest): string[];
+  /**
+   * A backend driven over a protocol on its stdin and stdout (ACP): the driver of one run, given the
+   * prompt and the rules, in `cwd`. Absent: it is launched with argv and read (the argv driver).
+   */
+  driver?(request: BackendRequest, cwd: string): Driver;
   /**
    * Whether `--` goes before this prompt. May probe the executable (pi's
    * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.

@@ -85,12 +85,16 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
       backendGone: false,
     };
   }
-  if (facts.terminal) {
+  // A turn the backend ended cancelled because we stopped it (ACP's session/cancel): a timeout is timed_out
+  // (124), and the signal we heard gives the exit code (SIGTERM 143); the backend's own words are kept.
+  const ours = facts.terminal?.status === "cancelled" ? facts.interruption : undefined;
+  if (facts.terminal && ours?.kind !== "timeout") {
     const t = facts.terminal;
+    const signal = ours?.kind === "signal" ? (ours.signal === "SIGINT" ? "SIGINT" : "SIGTERM") : undefined;
     return {
       ...base,
       ...t,
-      exitCode: exitCodeFor(t.status, t.error),
+      exitCode: signal ? exitCodeFor(t.status, t.error, signal) : exitCodeFor(t.status, t.error),
       backendGone: false,
     };
   }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { BackendExit } from "../canonical/events.js";
 import {
   escapedGroups,
@@ -25,6 +25,8 @@ export interface BackendProcessOptions {
   env: NodeJS.ProcessEnv;
   /** How long a stopped backend (or what it left behind) gets before SIGKILL. */
   graceMs: number;
+  /** Its stdin a pipe, for a backend driven over its stdin and stdout (ACP); otherwise not one. */
+  pipeStdin?: boolean;
   /** Where its descendants are looked up (tests inject one). */
   processTable?: ProcessTable;
 }
@@ -34,7 +36,7 @@ const USE_PROCESS_GROUP = process.platform !== "win32";
 
 /**
  * One backend process: spawned without a shell, stdin not a pipe (Atomic and
- * pi block reading an open one), in its own process group so that a terminal's
+ * pi block reading an open one) unless it is driven over it, in its own process group so that a terminal's
  * Ctrl-C reaches agentstream only (which then stops the backend its own clean
  * way) and so that stopping it reaches whatever it started. `ended` resolves
  * once the process has exited, nothing of its group is left running, nothing
@@ -42,7 +44,7 @@ const USE_PROCESS_GROUP = process.platform !== "win32";
  */
 export class BackendProcess {
   readonly ended: Promise<ExitOrSpawnError>;
-  private readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  private readonly child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   private exited = false;
   /** Exited and nothing of its group left: its pid may now belong to someone else. */
   private reaped = false;
@@ -61,10 +63,10 @@ export class BackendProcess {
     this.child = spawn(options.file, options.args, {
       cwd: options.cwd,
       env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.pipeStdin ? "pipe" : "ignore", "pipe", "pipe"],
       detached: USE_PROCESS_GROUP,
       windowsHide: true,
-    });
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
     this.stdioIds =
       this.child.pid !== undefined
         ? stdioIdentities(this.child.pid, [this.child.stdout, this.child.stderr].map(fileDescriptor))
@@ -85,6 +87,11 @@ export class BackendProcess {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** Its stdin, when it was spawned with one piped. */
+  get stdin(): Writable | null {
+    return this.child.stdin;
   }
 
   get stdout(): Readable {

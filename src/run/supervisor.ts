@@ -2,6 +2,7 @@ import type { BackendExit } from "../canonical/events.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { BackendProcess } from "./backend-process.js";
+import type { Driver } from "./driver.js";
 import type { LaunchSpec } from "./launch-spec.js";
 import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
 import { onStopSignals, type StopSignal } from "./stop-signals.js";
@@ -23,6 +24,8 @@ export interface SupervisorOptions {
   processSignals?: boolean;
   /** Aborting it stops the backend its clean way: the run ends cancelled. */
   abortSignal?: AbortSignal;
+  /** Drives the backend over its stdin and stdout (ACP); absent, it is launched with argv and only read. */
+  driver?: Driver;
   onStdout(chunk: Buffer): void;
   onStderr(chunk: Buffer): void;
   /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
@@ -72,6 +75,7 @@ export class RunSupervisor {
         cwd: options.cwd,
         env: options.env,
         graceMs: options.graceMs,
+        pipeStdin: options.driver !== undefined,
       });
     } catch (err) {
       // spawn refuses some argv outright (a NUL byte): nothing ran, and the run still ends properly.
@@ -93,6 +97,8 @@ export class RunSupervisor {
         options.onStderr(chunk);
         stderrThrottle.check();
       });
+      // After the translation's reader: each chunk is translated before the driver answers it.
+      if (options.driver && backend.stdin) options.driver.attach({ stdin: backend.stdin, stdout: backend.stdout });
       if (options.timeoutMs !== undefined) this.later(options.timeoutMs, () => this.timedOut());
       if (options.writer.closed) this.readerGone();
       const end = await backend.ended;
@@ -174,8 +180,13 @@ export class RunSupervisor {
   }
 
   private stop(signal: NodeJS.Signals): void {
+    if (this.stopRequested && this.options.driver) return;
     this.stopRequested = true;
-    this.backend?.stop(signal);
+    const { driver } = this.options;
+    if (!driver) return this.backend?.stop(signal);
+    // Driven: asked its protocol's way first; the signal only if it has not ended after the grace period.
+    driver.stop();
+    this.later(this.options.graceMs, () => this.backend?.stop(signal));
   }
 
   private later(ms: number, action: () => void): void {

@@ -1,13 +1,11 @@
-import { UsageError } from "../../core/errors.js";
 import type { BackendDefinition } from "../definition.js";
+import { acpDriver } from "./driver.js";
+import { ACP_KINDS } from "./permission-policy.js";
 import { ACP_CATALOG } from "./native-catalog.js";
 import { AcpTranslator } from "./translator.js";
 
-/** Why `run --backend acp` is refused for now: its client (the driver over stdin/stdout) is not wired in yet. */
-const NOT_YET =
-  "ACP agents are read from a recording with `agentstream normalize --from acp FILE` until the live ACP driver lands (docs/protocols/acp.md says how to record a run)";
-/** The same, where a table shows it beside the other backends' means. */
-const NOT_YET_SHORT = "not yet: recordings only (normalize --from acp)";
+/** ACP has no flag for it: the agent's own arguments (--backend-arg) choose it, where it has one. */
+const NO_FLAG = "ACP has no such setting: give the agent's own flag with --backend-arg";
 
 /**
  * Any agent that speaks the Agent Client Protocol (JSON-RPC 2.0 over stdio; docs/protocols/acp.md):
@@ -29,19 +27,24 @@ export const acp: BackendDefinition<"acp", "acp"> = {
   // Every line is a JSON-RPC 2.0 message: no other protocol agentstream reads writes `"jsonrpc":"2.0"`.
   claims: (event) => event.jsonrpc === "2.0",
   flags: {},
-  refusalHints: { model: NOT_YET, provider: NOT_YET, workdir: NOT_YET, noAutoMode: NOT_YET },
+  refusalHints: {
+    model: NO_FLAG,
+    provider: NO_FLAG,
+    workdir: "the session runs in --cwd (session/new)",
+    noAutoMode: "a request no rule allows already ends the run needs_input",
+  },
   permissions: {
-    tools: {},
-    allow: { lacks: NOT_YET_SHORT },
-    deny: { lacks: NOT_YET_SHORT },
-    argumentPrefix: false,
-    approvals: {},
-    approvalsLack: NOT_YET_SHORT,
-    resume: { lacks: NOT_YET_SHORT },
+    // Each portable name as the ACP tool kind it is matched against in a permission request.
+    tools: Object.fromEntries([...ACP_KINDS].filter(([, kind]) => kind !== undefined)),
+    allow: { native: "answered live (session/request_permission)" },
+    deny: { native: "answered live (session/request_permission)" },
+    argumentPrefix: true,
+    approvals: { never: "a request no rule allows ends the run needs_input", auto: "allowed unless a rule denies" },
+    resume: { lacks: "cannot continue a session yet (session/load is not sent)" },
   },
-  argv: () => {
-    throw new UsageError("run --backend acp: not yet", NOT_YET);
-  },
+  // The agent's own arguments only: the prompt goes over ACP (session/prompt).
+  argv: (request) => [...request.backendArgs],
+  driver: acpDriver,
   promptTerminator: () => false,
   createTranslator: () => new AcpTranslator(),
 };

@@ -1,0 +1,63 @@
+import type { Driver } from "../../run/driver.js";
+import type { BackendRequest } from "../definition.js";
+import { AcpClientRun } from "./client.js";
+import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
+
+/** A kind back to a portable name of it (write and edit are the same kind): the rules arrive as kinds. */
+const PORTABLE_OF_KIND = new Map([...ACP_KINDS].flatMap(([name, kind]) => (kind ? [[kind, name] as const] : [])));
+
+/** `execute(git )` → `shell(git )`; a name that is no kind is left for acpPolicy to refuse. */
+function portableRule(rule: string): string {
+  const name = /^[a-z_]+/.exec(rule)?.[0] ?? "";
+  const portable = PORTABLE_OF_KIND.get(name);
+  return portable === undefined ? rule : portable + rule.slice(name.length);
+}
+
+/**
+ * One run of an ACP agent: initialize, session/new in `cwd`, one session/prompt; each
+ * session/request_permission answered by the run's rules. A request no rule allows ends the turn
+ * (session/cancel, the request answered cancelled as the protocol asks): the translator then ends
+ * the run needs_input with the call pending. Once the turn is over, the agent's stdin is closed,
+ * which ends it. Its stdout reaches the translation from the supervisor, as a recording would.
+ */
+export function acpDriver(request: BackendRequest, cwd: string): Driver {
+  const asked = request.permissions;
+  // Checked here, while the run is planned: a rule no ACP kind matches is refused before anything starts.
+  const policy = acpPolicy(
+    (asked?.allowTools ?? []).map(portableRule),
+    (asked?.denyTools ?? []).map(portableRule),
+    asked?.approvals,
+  );
+  let client: AcpClientRun | undefined;
+  let stopAsked = false;
+  return {
+    attach({ stdin, stdout }) {
+      // The agent gone while we wrote: its exit says how the run ended.
+      stdin.on("error", () => {});
+      const run = new AcpClientRun({
+        toAgent: stdin,
+        fromAgent: stdout,
+        cwd,
+        prompt: request.prompt,
+        onOutput: () => {},
+        answerPermission: (params) => {
+          const answer = answerPermission(policy, params);
+          if (!answer.needsInput) return answer.response;
+          run.cancel();
+          return { outcome: { outcome: "cancelled" } };
+        },
+      });
+      client = run;
+      if (stopAsked) run.cancel();
+      // However the turn ended (its response, its error, the agent gone), the conversation is over.
+      void run
+        .run()
+        .catch(() => undefined)
+        .finally(() => stdin.end());
+    },
+    stop() {
+      stopAsked = true;
+      client?.cancel();
+    },
+  };
+}

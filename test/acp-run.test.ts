@@ -1,0 +1,172 @@
+// run --backend acp end to end: the built CLI drives the fake ACP agent (test/fixtures/acp/fake-agent.mjs)
+// as a real process over its stdin and stdout, answering its permission requests by the run's rules.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { run as runAgentLibrary } from "../src/index.js";
+import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
+
+const FAKE_AGENT = fileURLToPath(new URL("./fixtures/acp/fake-agent.mjs", import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), "agentstream-acp-run-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The fake agent as --bin (node) and its script as the agent's own argument. */
+const agentArgs = (...more: string[]) => [
+  "run",
+  "--backend",
+  "acp",
+  "--bin",
+  process.execPath,
+  "--backend-arg",
+  FAKE_AGENT,
+  ...more,
+];
+
+async function runAgent(prompt: string, ...flags: string[]) {
+  const run = await runCli([...agentArgs(...flags), "--", prompt]);
+  const events = parseJsonl(run.stdout);
+  return { run, events, finished: events.at(-1)! };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("run --backend acp", () => {
+  it("drives a text turn: initialize, session/new, session/prompt; the response ends the run", async () => {
+    const { run, events, finished } = await runAgent("say text");
+    expect(run.code).toBe(0);
+    expect(events.find((e) => e.type === "session.started")).toMatchObject({
+      session_id: "fake-session-1",
+      agent_info: { name: "fake-agent", version: "1.0.0" },
+    });
+    // The agent's stray line is kept as data, the run goes on.
+    expect(events.some((e) => e.type === "backend.unparsed")).toBe(true);
+    expect(finished).toMatchObject({
+      type: "run.finished",
+      status: "succeeded",
+      result: { text: "Hello from the fake agent." },
+      usage: { input_tokens: 12, output_tokens: 4 },
+      backend_exit: { code: 0, signal: null },
+    });
+  });
+
+  it("allows a call a rule allows: the tool runs, the run succeeds", async () => {
+    const { run, events, finished } = await runAgent("ask", "--allow-tool", "shell(touch )");
+    expect(run.code).toBe(0);
+    expect(events.find((e) => e.type === "input.requested")).toMatchObject({ kind: "approval", tool_call_id: "t1" });
+    expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "succeeded", output: "done" });
+    expect(finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+  });
+
+  it("rejects a call a rule denies: the agent is told, the run goes on", async () => {
+    const { run, events, finished } = await runAgent("ask", "--deny-tool", "shell");
+    expect(run.code).toBe(0);
+    expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "failed", output: "not run (no)" });
+    expect(finished).toMatchObject({ status: "succeeded", result: { text: "I was not allowed." } });
+  });
+
+  it("--approvals auto allows what no rule denies", async () => {
+    const { run, finished } = await runAgent("ask", "--approvals", "auto");
+    expect(run.code).toBe(0);
+    expect(finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+  });
+
+  it("no rule allows the call: the turn is cancelled, the run ends needs_input with it pending (exit 3)", async () => {
+    const { run, finished } = await runAgent("ask", "--allow-tool", "read");
+    expect(run.code).toBe(3);
+    expect(finished).toMatchObject({
+      status: "needs_input",
+      exit_code: 3,
+      pending: [{ kind: "approval", tool_call_id: "t1" }],
+    });
+  });
+
+  it("answers a request it does not serve (fs/read_text_file) with a JSON-RPC error, never a hang", async () => {
+    const { events } = await runAgent("ask", "--approvals", "auto");
+    expect(events.find((e) => e.type === "message.completed")).toMatchObject({ text: "fs: refused -32601. " });
+  });
+
+  it("an error response fails the run as the provider's error (exit 1)", async () => {
+    const { run, finished } = await runAgent("fail");
+    expect(run.code).toBe(1);
+    expect(finished).toMatchObject({
+      status: "failed",
+      error: { code: "provider", message: expect.stringContaining("the model refused the request") },
+    });
+  });
+
+  it("an agent that dies mid-prompt is backend_crashed (76), whatever its exit code", async () => {
+    for (const prompt of ["die", "die quietly"]) {
+      const { run, finished } = await runAgent(prompt);
+      expect(run.code, prompt).toBe(76);
+      expect(finished, prompt).toMatchObject({ status: "failed", error: { code: "backend_crashed" } });
+    }
+  });
+
+  it("refuses web_search before anything starts (ACP's search kind is a file search), exit 2", async () => {
+    const { run } = await runAgent("say text", "--allow-tool", "web_search");
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+  });
+
+  it("--timeout sends session/cancel and ends the run timed_out (124), though the agent says cancelled", async () => {
+    const { run, finished } = await runAgent("slow", "--timeout", "0.5");
+    expect(run.code).toBe(124);
+    expect(finished).toMatchObject({ status: "timed_out", error: { code: "timeout" } });
+  });
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s during a slow answer sends session/cancel: run.finished cancelled, exit %i, no agent left",
+    async (signal, exitCode) => {
+      const pidFile = join(tmp, `slow-${signal}.pid`);
+      const child = spawn(process.execPath, [BIN, ...agentArgs(), "--", "slow"], {
+        env: { ...process.env, NO_COLOR: "1", FAKE_ACP_PID_FILE: pidFile },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let signalled = false;
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d;
+        if (!signalled && stdout.includes("tick 2.")) {
+          signalled = true;
+          child.kill(signal);
+        }
+      });
+      child.stderr.resume();
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(exitCode);
+      const finished = parseJsonl(stdout).at(-1)!;
+      expect(finished).toMatchObject({ type: "run.finished", status: "cancelled", exit_code: exitCode });
+      // The agent ended the turn itself (stopReason cancelled) and exited once its stdin closed: no signal.
+      expect(finished.backend_exit).toEqual({ code: 0, signal: null });
+      expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    },
+  );
+
+  it("the library's run() drives it the same way, the rules given as options", async () => {
+    const running = runAgentLibrary({
+      backend: "acp",
+      bin: process.execPath,
+      backendArgs: [FAKE_AGENT],
+      prompt: "ask",
+      allowTools: ["shell(touch )"],
+    });
+    const types: string[] = [];
+    let next = await running.next();
+    for (; !next.done; next = await running.next()) types.push(next.value.type);
+    expect(types).toContain("input.requested");
+    expect(next.value).toMatchObject({ status: "succeeded", resultText: "Made x.", exitCode: 0 });
+  });
+});
