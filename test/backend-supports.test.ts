@@ -132,6 +132,31 @@ describe("every backend's supports: the spelling --help and the docs show is the
   });
 });
 
+describe("an option a backend takes in words", () => {
+  it("changes the prompt it gets, in supports order, and no argument", () => {
+    const gemini = backendNamed("gemini");
+    const worded: BackendDefinition = {
+      ...gemini,
+      supports: {
+        ...gemini.supports,
+        model: {
+          via: "named in the prompt",
+          reaches: (model) => ({ prompt: (text) => `${text}\n\nAnswer as ${model}.` }),
+        },
+        maxTurns: {
+          via: "asked in the prompt",
+          reaches: (turns) => ({ prompt: (text) => `${text} In ${turns} turns.` }),
+        },
+      },
+    };
+    const reached = reachBackend(worded, { ...BASE, model: "m-1", maxTurns: 2 }, {});
+    expect(reached.prompt("go")).toBe("go\n\nAnswer as m-1. In 2 turns.");
+    expect(reached.argv(BASE)).toEqual(reachBackend(gemini, BASE, {}).argv(BASE));
+    expect(reachBackend(worded, BASE, {}).prompt("go")).toBe("go");
+    expect(drift(worded)).toEqual([]);
+  });
+});
+
 describe("every option a backend lacks is refused before start, saying why", () => {
   const lacking = BACKENDS.flatMap((backend) =>
     (Object.entries(backend.supports) as [PortableOption, (typeof backend.supports)[PortableOption]][]).flatMap(

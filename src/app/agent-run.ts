@@ -128,10 +128,10 @@ export async function planRun(
   if (request.autoMode === false && request.approvals === "auto")
     throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
+  const options = reachBackend(definition, wanted, callerEnv);
   // Variables the options set (OpenCode's rules) join the caller's environment.
-  const optionEnv = reachBackend(definition, wanted, callerEnv).env;
-  const env = Object.keys(optionEnv).length > 0 ? { ...callerEnv, ...optionEnv } : callerEnv;
-  const prompt = await readPrompt(definition.name);
+  const env = Object.keys(options.env).length > 0 ? { ...callerEnv, ...options.env } : callerEnv;
+  const prompt = options.prompt(await readPrompt(definition.name));
   const cwd = workingDirectory(request.cwd);
   const executable = findExecutable(definition, request.bin, env);
   const full: BackendRequest = {

@@ -20,6 +20,8 @@ export type PlaceFile = (file: RunFileInput) => string | undefined;
 export interface Reached {
   /** Variables the options set, over the caller's environment. */
   env: Record<string, string>;
+  /** The prompt as the backend gets it, given the user's (unchanged unless an option words itself into it). */
+  prompt(prompt: string): string;
   /** The argv for this frame (without the executable). */
   argv(frame: ArgvFrame): string[];
 }
@@ -55,6 +57,7 @@ export function reachBackend(
   const all = [...inputs.values()];
   return {
     env: Object.assign({}, ...all.map((input) => input.env ?? {})) as Record<string, string>,
+    prompt: (prompt) => all.reduce((text, input) => input.prompt?.(text) ?? text, prompt),
     argv: (frame) => {
       const left = new Map(args);
       const placed: PlacedOptions = {

@@ -53,6 +53,8 @@ export interface NativeInput {
   env?: Record<string, string>;
   /** A file written for the run; its arguments go where `args` would. */
   file?: RunFileInput;
+  /** The prompt as the backend is to get it, given the user's (an option a backend takes in words). */
+  prompt?(prompt: string): string;
 }
 
 /** What an entry may read of the run besides its own value. */
