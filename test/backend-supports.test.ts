@@ -179,6 +179,12 @@ describe("every option a backend lacks is refused before start, saying why", () 
     expect(refusal!.message).toContain(backend.displayName);
   });
 
+  it("reaching a backend refuses an option it lacks rather than leave it out", () => {
+    const codex = backendNamed("codex");
+    expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow(OptionError);
+    expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow("Codex has no autoMode flag");
+  });
+
   it("every backend has every portable option or says why not", () => {
     const options = [...PORTABLE_OPTION_NAMES].sort();
     for (const backend of BACKENDS) expect(Object.keys(backend.supports).sort(), backend.name).toEqual(options);

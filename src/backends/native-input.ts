@@ -2,7 +2,7 @@
 // (placed by the backend's layout), the variables over the caller's environment, the files written for
 // the run. Nothing else writes a backend's flags for them, so what --help says is what it gets.
 import type { BackendDefinition, BackendRequest } from "./definition.js";
-import { portableRequest } from "./portable-options.js";
+import { portableRequest, refuseLacking } from "./portable-options.js";
 import {
   reaches,
   type ArgvFrame,
@@ -27,8 +27,8 @@ export interface Reached {
 }
 
 /**
- * Each option's entry given its value (or, not asked, its `otherwise`). The request must have been checked:
- * an option the backend lacks is refused before (refuseLacking), never dropped here.
+ * Each option's entry given its value (or, not asked, its `otherwise`). An option asked that the backend
+ * lacks is refused (an OptionError), never dropped.
  */
 export function reachBackend(
   backend: BackendDefinition,
@@ -37,6 +37,8 @@ export function reachBackend(
   placeFile: PlaceFile = () => undefined,
 ): Reached {
   const run: RunContext = { asked: portableRequest(request), env };
+  // Checked before with the options' own names and order; here so that no option can be dropped unsaid.
+  refuseLacking(backend, run.asked);
   const inputs = new Map<PortableOption, NativeInput>();
   // In the order the backend declares them: the order their arguments take.
   for (const option of Object.keys(backend.supports) as PortableOption[]) {
