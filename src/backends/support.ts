@@ -92,6 +92,14 @@ export function reaches<K extends PortableOption>(support: Support<K>): support 
 /** A limit agentstream watches on the canonical events, stopping the backend when it is crossed: nothing to pass. */
 export const WATCHED = { via: "watched on its events", reaches: () => ({}) } as const;
 
+/** A backend whose stream tells its usage as it runs: every limit watched on its events, no usage file. */
+export const USAGE_IN_STREAM = {
+  maxTurns: WATCHED,
+  maxTokens: WATCHED,
+  maxCostUsd: WATCHED,
+  usageFile: { lacks: "writes its usage in its stream" },
+} as const;
+
 /** An option the backend gets by default (or through its driver): nothing to pass. */
 export function byDefault(via: string): Reaches<PortableOption> {
   return { via, reaches: () => ({}) };

@@ -1,5 +1,5 @@
 import type { BackendDefinition } from "../definition.js";
-import { WATCHED, byDefault } from "../support.js";
+import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { acpDriver } from "./driver.js";
 import { ACP_KINDS } from "./permission-policy.js";
 import { ACP_CATALOG } from "./native-catalog.js";
@@ -40,9 +40,7 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     provider: { lacks: NO_FLAG },
     workdir: { lacks: "the session runs in --cwd (session/new)" },
     noAutoMode: { lacks: "a request no rule allows already ends the run needs_input" },
-    maxTurns: WATCHED,
-    maxTokens: WATCHED,
-    maxCostUsd: WATCHED,
+    ...USAGE_IN_STREAM,
     usageFile: { lacks: "tells its usage over the protocol" },
   },
   toolNames: {

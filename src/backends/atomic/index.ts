@@ -1,5 +1,5 @@
 import type { BackendDefinition } from "../definition.js";
-import { WATCHED, byDefault } from "../support.js";
+import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { JSON_MODE_TYPES, PiOrAtomic } from "./detect.js";
 import { AtomicTranslator } from "./translator.js";
 import { ATOMIC_CATALOG } from "./native-catalog.js";
@@ -29,10 +29,7 @@ export const JSON_MODE_PROTOCOL = {
     approvalsNever: { lacks: NO_APPROVALS },
     workdir: { lacks: "use --cwd DIR to choose the directory the backend runs in" },
     noAutoMode: { lacks: "it asks for no approvals and no questions: every call it makes runs" },
-    maxTurns: WATCHED,
-    maxTokens: WATCHED,
-    maxCostUsd: WATCHED,
-    usageFile: { lacks: "writes its usage in its stream" },
+    ...USAGE_IN_STREAM,
   },
   toolNames: { tools: { shell: "bash", read: "read", write: "write", edit: "edit" }, argumentPrefix: false },
   layout: (frame, placed) => [

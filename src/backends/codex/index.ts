@@ -1,7 +1,7 @@
 import { OptionError, UsageError } from "../../core/errors.js";
 import { tomlString } from "../../core/toml-string.js";
 import type { BackendDefinition } from "../definition.js";
-import { WATCHED, type NativeInput, type RunContext } from "../support.js";
+import { USAGE_IN_STREAM, type NativeInput, type RunContext } from "../support.js";
 import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
 import { codexSessionModel } from "./session-model.js";
@@ -60,10 +60,7 @@ export const codex: BackendDefinition<"codex", "codex"> = {
     },
     approvalsNever: { lacks: APPROVALS_LACK },
     approvalsAuto: { lacks: APPROVALS_LACK },
-    maxTurns: WATCHED,
-    maxTokens: WATCHED,
-    maxCostUsd: WATCHED,
-    usageFile: { lacks: "writes its usage in its stream" },
+    ...USAGE_IN_STREAM,
   },
   toolNames: {
     tools: { shell: "command_execution", web_search: "web_search" },

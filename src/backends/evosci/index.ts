@@ -1,5 +1,5 @@
 import type { BackendDefinition } from "../definition.js";
-import { WATCHED, byDefault } from "../support.js";
+import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { EvosciTranslator } from "./translator.js";
 import { EVOSCI_CATALOG } from "./native-catalog.js";
 import { evosciConfigModel } from "./config-model.js";
@@ -80,10 +80,7 @@ export const evosci: BackendDefinition<"evosci", "evosci"> = {
     denyTool: { lacks: NO_TOOL_RULES },
     model: { lacks: CONFIG_HINT },
     provider: { lacks: CONFIG_HINT },
-    maxTurns: WATCHED,
-    maxTokens: WATCHED,
-    maxCostUsd: WATCHED,
-    usageFile: { lacks: "writes its usage in its stream" },
+    ...USAGE_IN_STREAM,
   },
   toolNames: { tools: {}, argumentPrefix: false },
   layout: (frame, placed) => [

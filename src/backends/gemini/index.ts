@@ -1,5 +1,5 @@
 import type { BackendDefinition } from "../definition.js";
-import { WATCHED } from "../support.js";
+import { USAGE_IN_STREAM } from "../support.js";
 import { GeminiTranslator } from "./translator.js";
 import { GEMINI_CATALOG } from "./native-catalog.js";
 import { denyPolicy } from "./policy.js";
@@ -50,10 +50,7 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
       lacks:
         "Gemini CLI in headless mode never stops for input: a call that needs approval is refused and the run ends needs_input",
     },
-    maxTurns: WATCHED,
-    maxTokens: WATCHED,
-    maxCostUsd: WATCHED,
-    usageFile: { lacks: "writes its usage in its stream" },
+    ...USAGE_IN_STREAM,
   },
   toolNames: {
     tools: {

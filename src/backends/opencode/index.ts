@@ -1,6 +1,6 @@
 import type { NativeEvent } from "../../core/translator.js";
 import type { BackendDefinition } from "../definition.js";
-import { WATCHED, type NativeInput, type RunContext } from "../support.js";
+import { USAGE_IN_STREAM, type NativeInput, type RunContext } from "../support.js";
 import { isObject } from "../../core/fields.js";
 import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
@@ -43,10 +43,7 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     },
     approvalsNever: { lacks: APPROVALS_LACK },
     approvalsAuto: { lacks: APPROVALS_LACK },
-    maxTurns: WATCHED,
-    maxTokens: WATCHED,
-    maxCostUsd: WATCHED,
-    usageFile: { lacks: "writes its usage in its stream" },
+    ...USAGE_IN_STREAM,
   },
   toolNames: {
     // Its permission keys (write, edit and patch are all "edit").
