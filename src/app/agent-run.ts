@@ -23,7 +23,8 @@ import { promptAsShown, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
 import { NO_STOPS, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
-import { planRulesFile, type RulesFile } from "../run/rules-file.js";
+import { planRulesFile, planRunFile, type RulesFile } from "../run/rules-file.js";
+import { loadOutputSchema, outputSchemaShown, promptWithSchema, type OutputSchema } from "./output-schema.js";
 import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
 import { VERSION } from "../version.js";
@@ -49,6 +50,8 @@ export interface AgentRequest extends PermissionOptions {
   env?: NodeJS.ProcessEnv;
   /** --max-turns / --max-tokens / --max-cost-usd, checked by the caller (a native limit is passed where it counts the same). */
   limits?: RunLimits;
+  /** A JSON Schema the final answer must match (an object, or the path of a JSON file): docs/output-schema.md. */
+  outputSchema?: object | string;
 }
 
 /** A run checked and ready to start. */
@@ -76,6 +79,15 @@ export interface RunPlan {
   resumedFrom?: string;
   /** The model asked for (--model): what usage naming none is of, unless the backend's own files say more. */
   model?: string;
+  /** --output-schema: the schema, and how the backend was given it (natively, or in the prompt). */
+  outputSchema?: PlannedOutputSchema;
+}
+
+export interface PlannedOutputSchema {
+  schema: OutputSchema;
+  via: "native" | "prompt";
+  /** Where it is written for the backend (a native means that reads a file): at the start, in the run's folder. */
+  written?: RulesFile;
 }
 
 /** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
@@ -124,11 +136,16 @@ export async function planRun(
   checkLimitsWatchable(request.limits, definition.displayName, definition.writesUsageFile === true);
   if (request.autoMode === false && request.approvals === "auto")
     throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
+  // Read before the prompt: a bad schema file is said before stdin is waited for.
+  const schema = request.outputSchema === undefined ? undefined : loadOutputSchema(request.outputSchema);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
   // Rules a backend reads from its environment (OpenCode) join the caller's environment.
   const permissionEnv = definition.permissions.env?.(wanted.permissions, callerEnv);
   const env = permissionEnv ? { ...callerEnv, ...permissionEnv } : callerEnv;
-  const prompt = await readPrompt(definition.name);
+  const asked = await readPrompt(definition.name);
+  const native = schema && definition.outputSchema;
+  // A backend without a native means is asked in the prompt (docs/output-schema.md).
+  const prompt = schema && !native ? promptWithSchema(asked, schema) : asked;
   const cwd = workingDirectory(request.cwd);
   const executable = findExecutable(definition, request.bin, env);
   const full: BackendRequest = {
@@ -145,11 +162,14 @@ export async function planRun(
   const rules = executable.found ? definition.permissions.rulesFile?.(wanted.permissions) : undefined;
   const writesUsage = definition.writesUsageFile === true && executable.found;
   // The temporary folder is checked here, before anything starts, and only for a run that needs it.
-  const files = writesUsage || rules ? new RunFiles() : undefined;
+  const schemaFile = executable.found && native?.file === true;
+  const files = writesUsage || rules || schemaFile ? new RunFiles() : undefined;
   const usageFile = writesUsage ? planUsageFile(files!) : undefined;
   if (usageFile) full.usageFile = usageFile.path;
   const rulesFile = rules ? planRulesFile(rules.text, rules.extension, files!) : undefined;
   if (rulesFile) full.permissions = { ...wanted.permissions, rulesFile: rulesFile.path };
+  const written = schemaFile ? planRunFile("output-schema.json", schema!.text, files!) : undefined;
+  if (native) full.outputSchema = { schema: schema!.schema, text: schema!.text, ...(written ? { file: written.path } : {}) };
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
@@ -172,6 +192,7 @@ export async function planRun(
     ...(rulesFile ? { rulesFile } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
     ...(request.model !== undefined ? { model: request.model } : {}),
+    ...(schema ? { outputSchema: { schema, via: native ? "native" : "prompt", ...(written ? { written } : {}) } } : {}),
   };
 }
 
@@ -273,7 +294,7 @@ async function supervise(
   // Before anything is written: a folder that cannot be made is refused as the check in planRun would have.
   plan.files?.make();
   try {
-    writeRulesFile(plan);
+    writeRunFiles(plan);
     return await superviseBackend(plan, io, created);
   } finally {
     // run.finished may be written: removing the files can only warn, never throw.
@@ -282,11 +303,13 @@ async function supervise(
   }
 }
 
-function writeRulesFile({ rulesFile }: RunPlan): void {
-  try {
-    rulesFile?.write();
-  } catch (err) {
-    throw tempFolderError(`cannot write ${rulesFile!.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+function writeRunFiles({ rulesFile, outputSchema }: RunPlan): void {
+  for (const file of [rulesFile, outputSchema?.written]) {
+    try {
+      file?.write();
+    } catch (err) {
+      throw tempFolderError(`cannot write ${file!.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+    }
   }
 }
 
@@ -319,7 +342,9 @@ async function superviseBackend(
       command: plan.command,
       cwd: plan.cwd,
       ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
+      ...(plan.outputSchema ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) } : {}),
     },
+    ...(plan.outputSchema ? { outputSchema: plan.outputSchema.schema } : {}),
     includeRaw: io.includeRaw,
     deltas: io.deltas,
     liveDurations: true,

@@ -22,6 +22,29 @@ export interface BackendRequest {
   usageFile?: string;
   /** --allow-tool, --deny-tool, --approvals, --resume: checked against the backend's `permissions`, names native. */
   permissions?: PermissionRequest;
+  /** --output-schema, for a backend with `outputSchema` (native); the others get it in the prompt instead. */
+  outputSchema?: OutputSchemaRequest;
+}
+
+/** --output-schema as a backend with a native means is given it. */
+export interface OutputSchemaRequest {
+  /** The JSON Schema, parsed. */
+  schema: object;
+  /** The schema as compact JSON text (for a flag that takes it inline: Claude Code's --json-schema). */
+  text: string;
+  /** Where run wrote it, for a backend whose `outputSchema.file` is set (Codex's --output-schema FILE). */
+  file?: string;
+}
+
+/**
+ * How a backend takes --output-schema natively. Absent: agentstream adds an instruction with the schema to the
+ * prompt (docs/output-schema.md). Either way the answer is validated by agentstream when the run ends.
+ */
+export interface OutputSchemaSupport {
+  /** Its native spelling, as the docs show it: "--json-schema JSON", "--output-schema FILE". */
+  native: string;
+  /** The backend reads the schema from a file: run writes it in the run's temporary folder (removed when the run ends) and names it in `OutputSchemaRequest.file`. */
+  file?: true;
 }
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
@@ -121,6 +144,11 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   refusalHints?: Partial<Record<CommonFlag, string>>;
   /** --allow-tool, --deny-tool, --approvals and --resume: what it enforces natively (README "Permissions and continuing a run"). */
   permissions: PermissionSupport;
+  /**
+   * --output-schema: how it takes the schema natively (argv then reads `request.outputSchema`), and its
+   * translator hands the native structured result to the finish (`Outcome.structured`). Absent: the prompt path.
+   */
+  outputSchema?: OutputSchemaSupport;
   /** The backend's argv (without the executable): no shell, the prompt one argument (unless a driver takes it). */
   argv(request: BackendRequest): string[];
   /**

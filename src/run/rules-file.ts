@@ -11,7 +11,12 @@ export interface RulesFile {
 }
 
 export function planRulesFile(text: string, extension: string, files: RunFiles): RulesFile {
-  const path = files.path(`rules.${extension}`);
+  return planRunFile(`rules.${extension}`, text, files);
+}
+
+/** A file of the run's folder the backend reads (its rules, the --output-schema of Codex): written when the run starts. */
+export function planRunFile(name: string, text: string, files: RunFiles): RulesFile {
+  const path = files.path(name);
   return {
     path,
     // Only this user reads it; `wx`: never over a file that is there.
