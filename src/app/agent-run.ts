@@ -169,7 +169,8 @@ export async function planRun(
   const rulesFile = rules ? planRulesFile(rules.text, rules.extension, files!) : undefined;
   if (rulesFile) full.permissions = { ...wanted.permissions, rulesFile: rulesFile.path };
   const written = schemaFile ? planRunFile("output-schema.json", schema!.text, files!) : undefined;
-  if (native) full.outputSchema = { schema: schema!.schema, text: schema!.text, ...(written ? { file: written.path } : {}) };
+  if (native)
+    full.outputSchema = { schema: schema!.schema, text: schema!.text, ...(written ? { file: written.path } : {}) };
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
@@ -342,7 +343,9 @@ async function superviseBackend(
       command: plan.command,
       cwd: plan.cwd,
       ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
-      ...(plan.outputSchema ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) } : {}),
+      ...(plan.outputSchema
+        ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) }
+        : {}),
     },
     ...(plan.outputSchema ? { outputSchema: plan.outputSchema.schema } : {}),
     includeRaw: io.includeRaw,
