@@ -98,7 +98,11 @@ export class RunSupervisor {
         stderrThrottle.check();
       });
       // After the translation's reader: each chunk is translated before the driver answers it.
-      if (options.driver && backend.stdin) options.driver.attach({ stdin: backend.stdin, stdout: backend.stdout });
+      if (options.driver && backend.stdin) {
+        options.driver.attach({ stdin: backend.stdin, stdout: backend.stdout });
+        // A driven backend that closed its stdout can say nothing more: one that lives on past the grace period is stopped.
+        backend.stdout.once("end", () => this.later(options.graceMs, () => backend.stop(options.spec.stopSignal)));
+      }
       if (options.timeoutMs !== undefined) this.later(options.timeoutMs, () => this.timedOut());
       if (options.writer.closed) this.readerGone();
       const end = await backend.ended;
