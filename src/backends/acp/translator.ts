@@ -73,9 +73,12 @@ export class AcpTranslator implements Translator {
   private tokenUsage = false;
   private costUsd: number | undefined;
 
-  /** Complete where tokens were reported; an agent that gives only context fill (usage_update) leaves them unknown. */
+  /**
+   * Complete where tokens were reported; an agent that gives only context fill (usage_update) leaves them
+   * unknown, and one that counts only its last model call (OpenCode) tells less than a turn of several spent.
+   */
   get usageComplete(): boolean {
-    return this.tokenUsage;
+    return this.tokenUsage && !(this.quirks.lastCallUsage && this.turn > 1);
   }
 
   translate(e: NativeEvent): Draft[] {
@@ -111,7 +114,7 @@ export class AcpTranslator implements Translator {
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
     const session = nonEmpty(result.sessionId);
-    const current = nonEmpty(objectOrEmpty(result.models).currentModelId);
+    const current = nonEmpty(objectOrEmpty(result.models).currentModelId) ?? configuredModel(result.configOptions);
     if (current !== undefined) this.model = modelName(current);
     if (session !== undefined) return this.sessionStarted(session, e.type);
     // session/set_mode, authenticate, a session/new whose id came before in an update (Copilot CLI): nothing to say.
@@ -151,6 +154,13 @@ export class AcpTranslator implements Translator {
       case "session_info_update": {
         const title = nonEmpty(update.title);
         out.push(title !== undefined ? draft("session.updated", { name: title }, { native: kind }) : passThrough(e));
+        break;
+      }
+      case "config_option_update": {
+        // The model chosen anew (session/set_config_option, or the agent's own switch).
+        const chosen = configuredModel(update.configOptions);
+        if (chosen !== undefined) this.model = modelName(chosen);
+        out.push(passThrough(e));
         break;
       }
       case "usage_update":
@@ -436,8 +446,18 @@ function toolOutput(update: Record<string, unknown>): string {
   return raw === undefined ? "" : asText(raw);
 }
 
-/** Qwen Code's model ids read "$runtime|openai|fake-model(openai)": the model is the part before the provider. */
+/**
+ * The model as the price table names it. Qwen Code's ids read "$runtime|openai|fake-model(openai)": the
+ * part before the provider; OpenCode's "provider/model": the part after it.
+ */
 function modelName(id: string): string {
-  const last = id.slice(id.lastIndexOf("|") + 1);
-  return last.replace(/\([^)]*\)$/, "") || id;
+  const last = id.slice(id.lastIndexOf("|") + 1).replace(/\([^)]*\)$/, "");
+  return last.slice(last.lastIndexOf("/") + 1) || id;
+}
+
+/** The current value of the session's config option of category "model" (OpenCode names its model only there). */
+function configuredModel(options: unknown): string | undefined {
+  if (!Array.isArray(options)) return undefined;
+  const model = options.filter(isObject).find((o) => o.category === "model");
+  return model === undefined ? undefined : nonEmpty(model.currentValue);
 }
