@@ -99,8 +99,9 @@ export class AcpTranslator implements Translator {
   }
 
   finish(_end: StreamEndFacts): TranslatorConclusion {
-    // A stream cut before the prompt's response: the core decides from how it ended.
-    return { drafts: this.outcome ? [] : this.closeAll("error"), outcome: this.outcome };
+    // A stream cut before the prompt's response: the core decides from how it ended. Words after the
+    // response (the outcome is known by then) are closed too, never left a delta without its message.
+    return { drafts: this.closeAll(this.outcome ? "end" : "error"), outcome: this.outcome };
   }
 
   /** A response: told apart by what it carries, as the client's requests are not in the stream. */
