@@ -40,16 +40,17 @@ describe("acp usage: the model it is priced by", () => {
     expect(usage).toMatchObject({ model: "gpt-4o-mini", cost_source: "estimated" });
   });
 
-  it("Claude's adapter states its cost (usage_update cost in USD): reported, not estimated", () => {
+  it("Claude's adapter states its cost and model in usage_update (cost in USD, _meta model): reported, not estimated", () => {
     const session = rpc({ id: 1, result: { sessionId: "s1", configOptions: modelOption("openai/gpt-4o") } });
     const cost = update({
       sessionUpdate: "usage_update",
       used: 9000,
       size: 200000,
       cost: { amount: 0.25, currency: "USD" },
+      _meta: { "_claude/model": "claude-sonnet-4-5" },
     });
     const { usage } = usageOf([INIT, session, chunk("Hi."), cost, END]);
-    expect(usage).toMatchObject({ cost_usd: 0.25, cost_source: "reported" });
+    expect(usage).toMatchObject({ model: "claude-sonnet-4-5", cost_usd: 0.25, cost_source: "reported" });
   });
 });
 

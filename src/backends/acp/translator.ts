@@ -115,8 +115,9 @@ export class AcpTranslator implements Translator {
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
     const session = nonEmpty(result.sessionId);
-    const current = nonEmpty(objectOrEmpty(result.models).currentModelId) ?? configuredModel(result.configOptions);
-    if (current !== undefined) this.model = modelName(current);
+    this.model =
+      namedModel(nonEmpty(objectOrEmpty(result.models).currentModelId) ?? configuredModel(result.configOptions)) ??
+      this.model;
     if (session !== undefined) return this.sessionStarted(session, e.type);
     // session/set_mode, authenticate, a session/new whose id came before in an update (Copilot CLI): nothing to say.
     return [];
@@ -159,14 +160,15 @@ export class AcpTranslator implements Translator {
       }
       case "config_option_update": {
         // The model chosen anew (session/set_config_option, or the agent's own switch).
-        const chosen = configuredModel(update.configOptions);
-        if (chosen !== undefined) this.model = modelName(chosen);
+        this.model = namedModel(configuredModel(update.configOptions)) ?? this.model;
         out.push(passThrough(e));
         break;
       }
       case "usage_update":
         // Context fill (used of size), not tokens spent; a cost where the agent states one (Claude's adapter).
         this.costUsd = reportedCostUsd(update) ?? this.costUsd;
+        // Claude's adapter names the model the usage is of in its _meta (ACP's usage_update has no field for it).
+        this.model = namedModel(nonEmpty(objectOrEmpty(update._meta)["_claude/model"])) ?? this.model;
         out.push(passThrough(e));
         break;
       default:
@@ -451,7 +453,8 @@ function toolOutput(update: Record<string, unknown>): string {
  * The model as the price table names it. Qwen Code's ids read "$runtime|openai|fake-model(openai)": the
  * part before the provider; OpenCode's "provider/model": the part after it.
  */
-function modelName(id: string): string {
+function namedModel(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
   const last = id.slice(id.lastIndexOf("|") + 1).replace(/\([^)]*\)$/, "");
   return last.slice(last.lastIndexOf("/") + 1) || id;
 }
