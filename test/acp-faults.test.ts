@@ -87,6 +87,14 @@ describe("run --backend acp: honest outcomes", () => {
     expect(alive(agentPid)).toBe(false);
   });
 
+  it("an agent that lives on once the turn is over and its stdin closed is stopped at --linger; the answer stands", async () => {
+    const { run, finished, agentPid } = await runAgent("stubborn", { flags: ["--linger", "0.5"] });
+    expect(run.code).toBe(0);
+    expect(finished).toMatchObject({ status: "succeeded", result: { text: "Done, but staying." } });
+    expect(finished.backend_exit).toEqual({ code: null, signal: "SIGTERM" });
+    expect(alive(agentPid)).toBe(false);
+  });
+
   it("what the agent writes after the prompt's response is still read and translated (Claude's adapter's title)", async () => {
     const { run, events, finished } = await runAgent("epilogue");
     expect(run.code).toBe(0);

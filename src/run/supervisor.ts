@@ -100,6 +100,8 @@ export class RunSupervisor {
       // After the translation's reader: each chunk is translated before the driver answers it.
       if (options.driver && backend.stdin) {
         options.driver.attach({ stdin: backend.stdin, stdout: backend.stdout });
+        // The driver closed its stdin: the conversation, and so the outcome, is over; only its exit is awaited (--linger).
+        backend.stdin.once("finish", () => this.terminal());
         // A driven backend that closed its stdout can say nothing more: one that lives on past the grace period is stopped.
         backend.stdout.once("end", () => this.later(options.graceMs, () => backend.stop(options.spec.stopSignal)));
       }
