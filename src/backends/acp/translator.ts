@@ -1,4 +1,4 @@
-import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import type { AnsweredBy, ErrorInfo, EventPayloads, InputAnswer } from "../../canonical/events.js";
 import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { JSON_RPC_ERROR, JSON_RPC_RESULT } from "../../core/native-line.js";
 import {
@@ -21,6 +21,7 @@ import {
   type AgentQuirks,
 } from "./agents.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
+import { PERMISSION_ANSWERED, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
@@ -91,6 +92,8 @@ export class AcpTranslator implements Translator {
         return this.update(e);
       case "session/request_permission":
         return this.permission(e);
+      case PERMISSION_ANSWERED:
+        return [toldByDriver(e) ? answered(e) : passThrough(e)];
       default:
         // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's
         // craft/drainMidTurnQueue, Claude's adapter's _auth/status_update): kept whole.
@@ -303,7 +306,7 @@ export class AcpTranslator implements Translator {
       description: nonEmpty(toolCall.title) ?? `${call.name} needs permission`,
       allowed_decisions: options.map((o) => asText(o.kind)).filter((kind) => kind !== ""),
     };
-    const requestId = typeof e.id === "string" || typeof e.id === "number" ? String(e.id) : id;
+    const requestId = requestIdOf(e.id) ?? id;
     out.push(
       draft(
         "input.requested",
@@ -411,6 +414,21 @@ export class AcpTranslator implements Translator {
     this.thought = undefined;
     return [draft("reasoning.completed", { message_id: open.id, text: open.text }, { native })];
   }
+}
+
+/** agentstream's answer to a permission request, as the driver told it (never in a recording). */
+function answered(e: NativeEvent): Draft<"input.answered"> {
+  const decision: InputAnswer["decision"] = e.decision === "allow" ? "allow" : "reject";
+  const by: AnsweredBy = e.by === "rule" || e.by === "approvals" || e.by === "callback" ? e.by : "default";
+  const payload = defined<InputAnswer & Record<string, unknown>>({
+    request_id: asText(e.request_id) || "request",
+    tool_call_id: nonEmpty(e.tool_call_id),
+    decision,
+    option_id: nonEmpty(e.option_id),
+    by,
+    rule: nonEmpty(e.rule),
+  });
+  return draft("input.answered", payload, { native: e.type });
 }
 
 function failed(code: ErrorInfo["code"], message: string): Outcome {
