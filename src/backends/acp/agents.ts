@@ -20,14 +20,20 @@ export interface AgentQuirks {
    * turn of two calls of 40 and 9 each): a turn of more calls has more tokens than it says.
    */
   lastCallUsage: boolean;
+  /**
+   * It ends a turn whose model call failed `end_turn` without a word (pi-acp 0.0.34 drops pi's error
+   * message and answers `end_turn`, per its source): a turn with no words and no tool call failed.
+   */
+  silentFailures: boolean;
 }
 
-const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false };
+const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false, silentFailures: false };
 
 /** Agents known by the `agentInfo.name` they state. */
 const KNOWN: Readonly<Record<string, AgentQuirks>> = {
   Copilot: { ...NONE, errorsInText: true },
   OpenCode: { ...NONE, lastCallUsage: true },
+  "pi-acp": { ...NONE, silentFailures: true },
 };
 
 export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {
