@@ -141,6 +141,31 @@ describe("run --backend acp", () => {
     expect(events.find((e) => e.type === "message.completed")).toMatchObject({ text: "fs: refused -32601. " });
   });
 
+  it("authenticates only where the agent demands it, with an env_var method whose variables are set", async () => {
+    const run = await runCli([...agentArgs(), "--", "say text"], {
+      env: { FAKE_ACP_AUTH: "1", FAKE_ACP_KEY: "k-123" },
+    });
+    const events = parseJsonl(run.stdout);
+    expect(run.code, run.stderr).toBe(0);
+    // session/new was refused first (an error event), then the session started after authenticate.
+    expect(events.find((e) => e.type === "error")).toMatchObject({ code: "auth" });
+    expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "Hello from the fake agent." } });
+  });
+
+  it("an agent that wants a login agentstream cannot give fails auth (exit 77), naming its methods", async () => {
+    const run = await runCli([...agentArgs(), "--", "say text"], { env: { FAKE_ACP_AUTH: "1", FAKE_ACP_KEY: "" } });
+    expect(run.code).toBe(77);
+    expect(parseJsonl(run.stdout).at(-1)).toMatchObject({
+      status: "failed",
+      error: {
+        code: "auth",
+        message: expect.stringContaining(
+          "fake-agent offers: login (Log in with a browser), api-key (API key: set FAKE_ACP_KEY)",
+        ),
+      },
+    });
+  });
+
   it("an error response fails the run as the provider's error (exit 1)", async () => {
     const { run, finished } = await runAgent("fail");
     expect(run.code).toBe(1);

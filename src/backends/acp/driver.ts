@@ -24,7 +24,7 @@ function portableRule(rule: string): string {
  * the run needs_input with the call pending. Once the turn is over, the agent's stdin is closed,
  * which ends it. Its stdout reaches the translation from the supervisor, as a recording would.
  */
-export function acpDriver(request: BackendRequest, cwd: string): Driver {
+export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver {
   const asked = request.permissions;
   // Checked here, while the run is planned: a rule no ACP kind matches is refused before anything starts.
   const policy = acpPolicy(
@@ -42,6 +42,7 @@ export function acpDriver(request: BackendRequest, cwd: string): Driver {
         toAgent: stdin,
         fromAgent: stdout,
         cwd,
+        env,
         prompt: request.prompt,
         onOutput: () => {},
         answerPermission: async (params, id) => {

@@ -20,6 +20,7 @@ import {
   type AgentInfo,
   type AgentQuirks,
 } from "./agents.js";
+import { authMethodsText } from "./auth.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
 import { PERMISSION_ANSWERED, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
@@ -49,6 +50,8 @@ export class AcpTranslator implements Translator {
   private agent: AgentInfo | undefined;
   private quirks: AgentQuirks = quirksOf(undefined);
   private protocolVersion: number | undefined;
+  /** The auth methods `initialize` offered, as an auth failure names them. */
+  private authMethods: string | undefined;
   private sessionId: string | undefined;
   private model: string | undefined;
   private turn = 0;
@@ -110,6 +113,7 @@ export class AcpTranslator implements Translator {
       this.agent = agentInfoOf(result);
       this.quirks = quirksOf(this.agent);
       this.protocolVersion = result.protocolVersion;
+      this.authMethods = authMethodsText(result);
       return [];
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
@@ -124,6 +128,8 @@ export class AcpTranslator implements Translator {
   private sessionStarted(id: string, native: string): Draft[] {
     if (this.sessionId !== undefined) return [];
     this.sessionId = id;
+    // session/new was answered "authentication required", then the client authenticated: the run goes on.
+    if (this.outcome?.error?.code === "auth") this.outcome = undefined;
     const payload = defined({
       session_id: id,
       protocol_version: this.protocolVersion,
@@ -353,6 +359,9 @@ export class AcpTranslator implements Translator {
   /** A JSON-RPC error: the prompt's (or an earlier request's, before the session started) fails the run. */
   private rpcFailure(e: NativeEvent): Draft[] {
     const error = rpcError(e.error);
+    // Before any session: the agent wants a login agentstream cannot give. Its methods say how.
+    if (error.code === "auth" && this.sessionId === undefined && this.authMethods !== undefined)
+      error.message = `${error.message} (${this.agent?.name ?? "the agent"} offers: ${this.authMethods}; log in with the agent itself, or set the variables of an env_var method)`;
     const out = [...this.closeAll("error"), draft("error", error, { native: e.type })];
     if (this.turnOpen) {
       this.turnOpen = false;
