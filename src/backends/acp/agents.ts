@@ -15,13 +15,21 @@ export interface AgentQuirks {
    * (Copilot CLI 1.0.102).
    */
   errorsInText: boolean;
+  /**
+   * Whether it asks before a tool call: always; never (pi-acp 0.0.34 asks only for pi extensions'
+   * dialogs, never for its tools); or only once the client set a mode (Claude's adapter 0.101.0
+   * starts a session in "auto" where its catalog offers it, and asks in "default").
+   */
+  asks: "always" | "never" | { inMode: string };
 }
 
-const NONE: AgentQuirks = { errorsInText: false };
+const NONE: AgentQuirks = { errorsInText: false, asks: "always" };
 
 /** Agents known by the `agentInfo.name` they state. */
 const KNOWN: Readonly<Record<string, AgentQuirks>> = {
-  Copilot: { errorsInText: true },
+  Copilot: { errorsInText: true, asks: "always" },
+  "pi-acp": { errorsInText: false, asks: "never" },
+  "@agentclientprotocol/claude-agent-acp": { errorsInText: false, asks: { inMode: "default" } },
 };
 
 export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {

@@ -20,6 +20,11 @@ export interface AcpClientOptions {
     requestId: unknown,
   ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   clientName?: string;
+  /**
+   * After the session started, before the prompt: may set the session's mode; throwing refuses the
+   * run (nothing is prompted, run() rejects).
+   */
+  beforePrompt?: (initializeResult: unknown, setMode: (modeId: string) => Promise<void>) => Promise<void> | void;
   /** The agent's environment: an `env_var` auth method is used only where its variables are set. */
   env?: NodeJS.ProcessEnv;
 }
@@ -73,6 +78,9 @@ export class AcpClientRun {
         return newSession();
       });
       this.sessionId = session.sessionId;
+      await o.beforePrompt?.(init, async (modeId) => {
+        await agent.request("session/set_mode", { sessionId: session.sessionId, modeId });
+      });
       if (this.cancelAsked) await this.sendCancel();
       try {
         const response = await agent.request("session/prompt", {

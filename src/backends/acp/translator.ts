@@ -22,7 +22,7 @@ import {
 } from "./agents.js";
 import { authMethodsText } from "./auth.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
-import { PERMISSION_ANSWERED, requestIdOf, toldByDriver } from "./permission-answer.js";
+import { PERMISSION_ANSWERED, RULES_REFUSED, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
@@ -94,6 +94,8 @@ export class AcpTranslator implements Translator {
         return this.permission(e);
       case PERMISSION_ANSWERED:
         return [toldByDriver(e) ? answered(e) : passThrough(e)];
+      case RULES_REFUSED:
+        return toldByDriver(e) ? this.rulesRefused(e) : [passThrough(e)];
       default:
         // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's
         // craft/drainMidTurnQueue, Claude's adapter's _auth/status_update): kept whole.
@@ -308,6 +310,13 @@ export class AcpTranslator implements Translator {
       ),
     );
     return out;
+  }
+
+  /** The driver refused the run's rules to this agent before prompting it: agentstream was called wrongly (exit 2). */
+  private rulesRefused(e: NativeEvent): Draft[] {
+    const error: ErrorInfo = { code: "usage", message: asText(e.message), retryable: false };
+    this.outcome ??= { status: "failed", error, resultText: null };
+    return [draft("error", error, { native: e.type })];
   }
 
   /** The prompt's response: the turn ended, and how. */
