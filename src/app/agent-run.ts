@@ -2,7 +2,7 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, BackendRequest } from "../backends/definition.js";
+import type { BackendDefinition, BackendRequest, PermissionCallback } from "../backends/definition.js";
 import { reachBackend } from "../backends/native-input.js";
 import { checkRequestFits } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
@@ -54,6 +54,8 @@ export interface AgentRequest extends PermissionOptions {
   limits?: RunLimits;
   /** A JSON Schema the final answer must match (an object, or the path of a JSON file): docs/output-schema.md. */
   outputSchema?: object | string;
+  /** Answers a permission request live, before the rules (a backend that asks live: acp). */
+  onPermissionRequest?: PermissionCallback;
 }
 
 /** A run checked and ready to start. */
@@ -140,6 +142,14 @@ export async function planRun(
   // Read before the prompt: a bad schema file is said before stdin is waited for.
   const schema = request.outputSchema === undefined ? undefined : loadOutputSchema(request.outputSchema);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
+  if (request.onPermissionRequest !== undefined) {
+    if (!definition.driver)
+      throw new OptionError(
+        (name) =>
+          `${name("onPermissionRequest")}: ${definition.displayName} is not asked live; only a backend driven over ACP (acp) is`,
+      );
+    wanted.onPermissionRequest = request.onPermissionRequest;
+  }
   if (schema) wanted.outputSchema = { schema: schema.schema, text: schema.text };
   const options = reachBackend(definition, wanted, callerEnv);
   // Variables the options set (OpenCode's rules) join the caller's environment.
@@ -191,7 +201,7 @@ export async function planRun(
     executable,
     file,
     args: reached.argv(full),
-    ...(definition.driver ? { driver: definition.driver(full, cwd) } : {}),
+    ...(definition.driver ? { driver: definition.driver(full, cwd, env) } : {}),
     command,
     redactor: runRedactor(full.backendArgs, env),
     ...(files?.made ? { files: files.get() } : {}),
@@ -411,6 +421,7 @@ async function superviseBackend(
     abortSignal: io.abortSignal,
     ...(plan.driver ? { driver: plan.driver } : {}),
     onStdout: (chunk) => batch(() => session.write(chunk)),
+    onDriverEvent: (event) => batch(() => session.note(event)),
     onStderr: io.onStderr,
     stderrShown: io.stderrShown,
     onStatus: io.onStatus,

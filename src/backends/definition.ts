@@ -30,7 +30,29 @@ export interface BackendRequest {
   permissions?: PermissionRequest;
   /** --output-schema: its `supports.outputSchema` entry says how it reaches the backend (natively, or in the prompt). */
   outputSchema?: OutputSchemaValue;
+  /** The library's onPermissionRequest: answers a request live, before the rules (a backend with a driver only). */
+  onPermissionRequest?: PermissionCallback;
 }
+
+/** A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it. */
+export interface ToolPermissionRequest {
+  /** The request's id, as input.requested and input.answered name it. */
+  requestId: string;
+  toolCallId?: string;
+  /** The call's ACP kind: execute, read, edit, fetch, delete, move, search, think, other. */
+  kind: string;
+  /** What the agent calls it (its title). */
+  title?: string;
+  /** The command or path NAME(PREFIX) rules match, where the call names one. */
+  target?: string;
+  /** The call's input, as the agent sent it (empty where it sent none). */
+  input: Record<string, unknown>;
+}
+
+/** Answers a request live: "allow" or "reject", or undefined to leave it to the rules. */
+export type PermissionCallback = (
+  request: ToolPermissionRequest,
+) => "allow" | "reject" | undefined | Promise<"allow" | "reject" | undefined>;
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
 export interface UsageModelContext {
@@ -126,9 +148,9 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   layout(frame: ArgvFrame, placed: PlacedOptions): string[];
   /**
    * A backend driven over a protocol on its stdin and stdout (ACP): the driver of one run, given the
-   * prompt and the rules, in `cwd`. Absent: it is launched with argv and read (the argv driver).
+   * prompt and the rules, in `cwd`, with the backend's environment. Absent: it is launched with argv and read (the argv driver).
    */
-  driver?(request: BackendRequest, cwd: string): Driver;
+  driver?(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver;
   /**
    * Whether `--` goes before this prompt. May probe the executable (pi's
    * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.

@@ -29,6 +29,7 @@ const CAUSES: Record<ErrorCode, string> = {
   budget: "a limit on turns, tokens or cost was reached",
   output_schema: "the answer did not match --output-schema",
   config: "a configuration problem",
+  usage: "agentstream was called wrongly",
   backend_not_found: "the backend was not found",
   backend_startup: "the backend did not start",
   backend_crashed: "the backend crashed",

@@ -15,13 +15,32 @@ export interface AgentQuirks {
    * (Copilot CLI 1.0.102).
    */
   errorsInText: boolean;
+  /**
+   * The prompt response's `usage` counts its last model call only (OpenCode 1.18.34: 40 in, 9 out after a
+   * turn of two calls of 40 and 9 each): a turn of more calls has more tokens than it says.
+   */
+  lastCallUsage: boolean;
+  /**
+   * It ends a turn whose model call failed `end_turn` without a word (pi-acp 0.0.34 drops pi's error
+   * message and answers `end_turn`, per its source): a turn with no words and no tool call failed.
+   */
+  silentFailures: boolean;
+  /**
+   * Whether it asks before a tool call: always; never (pi-acp 0.0.34 asks only for pi extensions'
+   * dialogs, never for its tools); or only once the client set a mode (Claude's adapter 0.101.0
+   * starts a session in "auto" where its catalog offers it, and asks in "default").
+   */
+  asks: "always" | "never" | { inMode: string };
 }
 
-const NONE: AgentQuirks = { errorsInText: false };
+const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false, silentFailures: false, asks: "always" };
 
 /** Agents known by the `agentInfo.name` they state. */
 const KNOWN: Readonly<Record<string, AgentQuirks>> = {
-  Copilot: { errorsInText: true },
+  Copilot: { ...NONE, errorsInText: true },
+  OpenCode: { ...NONE, lastCallUsage: true },
+  "pi-acp": { ...NONE, silentFailures: true, asks: "never" },
+  "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" } },
 };
 
 export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {

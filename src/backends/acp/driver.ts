@@ -1,10 +1,15 @@
 import type { Driver } from "../../run/driver.js";
 import type { BackendRequest } from "../definition.js";
 import { AcpClientRun } from "./client.js";
+import { objectOrEmpty } from "../../core/fields.js";
+import { agentInfoOf, quirksOf } from "./agents.js";
+import { answeredEvent, callerAnswer, loadEvent, refusedEvent, requestIdOf } from "./permission-answer.js";
 import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
 
 /** A kind back to a portable name of it (write and edit are the same kind): the rules arrive as kinds. */
 const PORTABLE_OF_KIND = new Map([...ACP_KINDS].flatMap(([name, kind]) => (kind ? [[kind, name] as const] : [])));
+
+const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
 
 /** `execute(git )` → `shell(git )`; a name that is no kind is left for acpPolicy to refuse. */
 function portableRule(rule: string): string {
@@ -15,12 +20,13 @@ function portableRule(rule: string): string {
 
 /**
  * One run of an ACP agent: initialize, session/new in `cwd`, one session/prompt; each
- * session/request_permission answered by the run's rules. A request no rule allows ends the turn
+ * session/request_permission answered by the library's callback, else by the run's rules, and the
+ * answer told the translation (input.answered). A request no rule allows ends the turn
  * (session/cancel, the request answered cancelled as the protocol asks): the translator then ends
  * the run needs_input with the call pending. Once the turn is over, the agent's stdin is closed,
  * which ends it. Its stdout reaches the translation from the supervisor, as a recording would.
  */
-export function acpDriver(request: BackendRequest, cwd: string): Driver {
+export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver {
   const asked = request.permissions;
   // Checked here, while the run is planned: a rule no ACP kind matches is refused before anything starts.
   const policy = acpPolicy(
@@ -28,23 +34,57 @@ export function acpDriver(request: BackendRequest, cwd: string): Driver {
     (asked?.denyTools ?? []).map(portableRule),
     asked?.approvals,
   );
+  // Rules were given: an agent that would not ask is refused them, never run ungoverned in silence.
+  const governed =
+    (asked?.allowTools.length ?? 0) + (asked?.denyTools.length ?? 0) > 0 ||
+    asked?.approvals === "never" ||
+    request.onPermissionRequest !== undefined;
+  const resume = asked?.resume;
   let client: AcpClientRun | undefined;
   let stopAsked = false;
   return {
-    attach({ stdin, stdout }) {
+    attach({ stdin, stdout }, tell) {
       // The agent gone while we wrote: its exit says how the run ended.
       stdin.on("error", () => {});
       const run = new AcpClientRun({
         toAgent: stdin,
         fromAgent: stdout,
         cwd,
+        env,
         prompt: request.prompt,
         onOutput: () => {},
-        answerPermission: (params) => {
-          const answer = answerPermission(policy, params);
-          if (!answer.needsInput) return answer.response;
-          run.cancel();
-          return { outcome: { outcome: "cancelled" } };
+        ...(resume !== undefined
+          ? {
+              resume,
+              onLoad: (phase, id) =>
+                tell(
+                  phase === "unsupported"
+                    ? refusedEvent(
+                        `--resume ${id}: the agent cannot load a session (its initialize response does not say agentCapabilities.loadSession)`,
+                      )
+                    : loadEvent(phase, id),
+                ),
+            }
+          : {}),
+        beforePrompt: async (init, setMode) => {
+          const agent = agentInfoOf(objectOrEmpty(init));
+          if (!governed) return;
+          const asks = quirksOf(agent).asks;
+          if (typeof asks === "object") return setMode(asks.inMode);
+          if (asks === "always") return;
+          const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
+          tell(refusedEvent(refusal));
+          throw new Error(refusal);
+        },
+        answerPermission: async (params, id) => {
+          const requestId = requestIdOf(id) ?? "request";
+          const asked = request.onPermissionRequest
+            ? await callerAnswer(request.onPermissionRequest, requestId, params, warn)
+            : undefined;
+          const answer = asked ?? answerPermission(policy, params);
+          tell(answeredEvent(requestId, params, answer));
+          if (answer.needsInput) run.cancel();
+          return answer.response;
         },
       });
       client = run;

@@ -36,7 +36,8 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     denyTool: byDefault(ANSWERED_LIVE),
     approvalsNever: byDefault("a request no rule allows ends the run needs_input"),
     approvalsAuto: byDefault("allowed unless a rule denies"),
-    resume: { lacks: "cannot continue a session yet (session/load is not sent)" },
+    // Refused after initialize (exit 2) where the agent cannot load sessions (agentCapabilities.loadSession).
+    resume: byDefault("session/load SESSION"),
     model: { lacks: NO_FLAG },
     provider: { lacks: NO_FLAG },
     workdir: { lacks: "the session runs in --cwd (session/new)" },

@@ -1,4 +1,4 @@
-import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import type { AnsweredBy, ErrorInfo, EventPayloads, InputAnswer } from "../../canonical/events.js";
 import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { JSON_RPC_ERROR, JSON_RPC_RESULT } from "../../core/native-line.js";
 import {
@@ -20,7 +20,9 @@ import {
   type AgentInfo,
   type AgentQuirks,
 } from "./agents.js";
+import { authMethodsText } from "./auth.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
+import { PERMISSION_ANSWERED, RULES_REFUSED, SESSION_LOAD, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
@@ -48,6 +50,12 @@ export class AcpTranslator implements Translator {
   private agent: AgentInfo | undefined;
   private quirks: AgentQuirks = quirksOf(undefined);
   private protocolVersion: number | undefined;
+  /** Its initialize said agentCapabilities.loadSession: a run that stopped can be resumed (session/load). */
+  private canLoad = false;
+  /** The client is loading a session: the agent replays its history, which is not this run's (kept as data). */
+  private loading = false;
+  /** The auth methods `initialize` offered, as an auth failure names them. */
+  private authMethods: string | undefined;
   private sessionId: string | undefined;
   private model: string | undefined;
   private turn = 0;
@@ -73,9 +81,12 @@ export class AcpTranslator implements Translator {
   private tokenUsage = false;
   private costUsd: number | undefined;
 
-  /** Complete where tokens were reported; an agent that gives only context fill (usage_update) leaves them unknown. */
+  /**
+   * Complete where tokens were reported; an agent that gives only context fill (usage_update) leaves them
+   * unknown, and one that counts only its last model call (OpenCode) tells less than a turn of several spent.
+   */
   get usageComplete(): boolean {
-    return this.tokenUsage;
+    return this.tokenUsage && !(this.quirks.lastCallUsage && this.turn > 1);
   }
 
   translate(e: NativeEvent): Draft[] {
@@ -88,6 +99,12 @@ export class AcpTranslator implements Translator {
         return this.update(e);
       case "session/request_permission":
         return this.permission(e);
+      case PERMISSION_ANSWERED:
+        return [toldByDriver(e) ? answered(e) : passThrough(e)];
+      case SESSION_LOAD:
+        return toldByDriver(e) ? this.sessionLoad(e) : [passThrough(e)];
+      case RULES_REFUSED:
+        return toldByDriver(e) ? this.rulesRefused(e) : [passThrough(e)];
       default:
         // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's
         // craft/drainMidTurnQueue, Claude's adapter's _auth/status_update): kept whole.
@@ -96,8 +113,25 @@ export class AcpTranslator implements Translator {
   }
 
   finish(_end: StreamEndFacts): TranslatorConclusion {
-    // A stream cut before the prompt's response: the core decides from how it ended.
-    return { drafts: this.outcome ? [] : this.closeAll("error"), outcome: this.outcome };
+    // A stream cut before the prompt's response: the core decides from how it ended. Words after the
+    // response (the outcome is known by then) are closed too, never left a delta without its message.
+    const drafts = this.closeAll(this.outcome ? "end" : "error");
+    // An agent that loads sessions: a run that stopped for an approval goes on with --resume (session/load).
+    const resume =
+      this.canLoad && this.sessionId !== undefined && this.outcome?.status === "needs_input"
+        ? {
+            session_id: this.sessionId,
+            hint: `agentstream run --backend acp --bin AGENT --resume ${this.sessionId} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
+          }
+        : undefined;
+    return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  /** The client loads a session (--resume): it is this run's session; the agent's replay of it is kept as data. */
+  private sessionLoad(e: NativeEvent): Draft[] {
+    const id = asText(e.session_id);
+    this.loading = e.phase === "loading";
+    return this.loading && id !== "" ? this.sessionStarted(id, e.type) : [];
   }
 
   /** A response: told apart by what it carries, as the client's requests are not in the stream. */
@@ -107,12 +141,15 @@ export class AcpTranslator implements Translator {
       this.agent = agentInfoOf(result);
       this.quirks = quirksOf(this.agent);
       this.protocolVersion = result.protocolVersion;
+      this.authMethods = authMethodsText(result);
+      this.canLoad = objectOrEmpty(result.agentCapabilities).loadSession === true;
       return [];
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
     const session = nonEmpty(result.sessionId);
-    const current = nonEmpty(objectOrEmpty(result.models).currentModelId);
-    if (current !== undefined) this.model = modelName(current);
+    this.model =
+      namedModel(nonEmpty(objectOrEmpty(result.models).currentModelId) ?? configuredModel(result.configOptions)) ??
+      this.model;
     if (session !== undefined) return this.sessionStarted(session, e.type);
     // session/set_mode, authenticate, a session/new whose id came before in an update (Copilot CLI): nothing to say.
     return [];
@@ -121,6 +158,8 @@ export class AcpTranslator implements Translator {
   private sessionStarted(id: string, native: string): Draft[] {
     if (this.sessionId !== undefined) return [];
     this.sessionId = id;
+    // session/new was answered "authentication required", then the client authenticated: the run goes on.
+    if (this.outcome?.error?.code === "auth") this.outcome = undefined;
     const payload = defined({
       session_id: id,
       protocol_version: this.protocolVersion,
@@ -133,6 +172,8 @@ export class AcpTranslator implements Translator {
     const params = objectOrEmpty(e.params);
     const update = objectOrEmpty(params.update);
     const kind = asText(update.sessionUpdate);
+    // The history of a session being loaded: what was said before this run.
+    if (this.loading) return [passThrough(e)];
     // Copilot CLI names its session in an update before its session/new response.
     const session = nonEmpty(params.sessionId);
     const out = session !== undefined ? this.sessionStarted(session, kind) : [];
@@ -153,9 +194,17 @@ export class AcpTranslator implements Translator {
         out.push(title !== undefined ? draft("session.updated", { name: title }, { native: kind }) : passThrough(e));
         break;
       }
+      case "config_option_update": {
+        // The model chosen anew (session/set_config_option, or the agent's own switch).
+        this.model = namedModel(configuredModel(update.configOptions)) ?? this.model;
+        out.push(passThrough(e));
+        break;
+      }
       case "usage_update":
         // Context fill (used of size), not tokens spent; a cost where the agent states one (Claude's adapter).
         this.costUsd = reportedCostUsd(update) ?? this.costUsd;
+        // Claude's adapter names the model the usage is of in its _meta (ACP's usage_update has no field for it).
+        this.model = namedModel(nonEmpty(objectOrEmpty(update._meta)["_claude/model"])) ?? this.model;
         out.push(passThrough(e));
         break;
       default:
@@ -290,7 +339,7 @@ export class AcpTranslator implements Translator {
       description: nonEmpty(toolCall.title) ?? `${call.name} needs permission`,
       allowed_decisions: options.map((o) => asText(o.kind)).filter((kind) => kind !== ""),
     };
-    const requestId = typeof e.id === "string" || typeof e.id === "number" ? String(e.id) : id;
+    const requestId = requestIdOf(e.id) ?? id;
     out.push(
       draft(
         "input.requested",
@@ -299,6 +348,13 @@ export class AcpTranslator implements Translator {
       ),
     );
     return out;
+  }
+
+  /** The driver refused the run's rules to this agent before prompting it: agentstream was called wrongly (exit 2). */
+  private rulesRefused(e: NativeEvent): Draft[] {
+    const error: ErrorInfo = { code: "usage", message: asText(e.message), retryable: false };
+    this.outcome ??= { status: "failed", error, resultText: null };
+    return [draft("error", error, { native: e.type })];
   }
 
   /** The prompt's response: the turn ended, and how. */
@@ -325,6 +381,12 @@ export class AcpTranslator implements Translator {
     if (this.textFailure) return { status: "failed", error: this.textFailure, resultText: null };
     switch (stopReason) {
       case "end_turn":
+        // No model call was seen to answer at all: an agent that fails in silence failed.
+        if (this.quirks.silentFailures && this.turn === 0)
+          return failed(
+            "unknown",
+            `${this.agent?.name} ended the turn without a word or a tool call: it does not pass on a failed model call (a provider's error ends a turn this way)`,
+          );
         return { status: "succeeded", resultText: answer };
       case "cancelled":
         // Cancelled after a permission request whose call never ran: it needs an approval (the client had no
@@ -350,6 +412,9 @@ export class AcpTranslator implements Translator {
   /** A JSON-RPC error: the prompt's (or an earlier request's, before the session started) fails the run. */
   private rpcFailure(e: NativeEvent): Draft[] {
     const error = rpcError(e.error);
+    // Before any session: the agent wants a login agentstream cannot give. Its methods say how.
+    if (error.code === "auth" && this.sessionId === undefined && this.authMethods !== undefined)
+      error.message = `${error.message} (${this.agent?.name ?? "the agent"} offers: ${this.authMethods}; log in with the agent itself, or set the variables of an env_var method)`;
     const out = [...this.closeAll("error"), draft("error", error, { native: e.type })];
     if (this.turnOpen) {
       this.turnOpen = false;
@@ -400,6 +465,21 @@ export class AcpTranslator implements Translator {
   }
 }
 
+/** agentstream's answer to a permission request, as the driver told it (never in a recording). */
+function answered(e: NativeEvent): Draft<"input.answered"> {
+  const decision: InputAnswer["decision"] = e.decision === "allow" ? "allow" : "reject";
+  const by: AnsweredBy = e.by === "rule" || e.by === "approvals" || e.by === "callback" ? e.by : "default";
+  const payload = defined<InputAnswer & Record<string, unknown>>({
+    request_id: asText(e.request_id) || "request",
+    tool_call_id: nonEmpty(e.tool_call_id),
+    decision,
+    option_id: nonEmpty(e.option_id),
+    by,
+    rule: nonEmpty(e.rule),
+  });
+  return draft("input.answered", payload, { native: e.type });
+}
+
 function failed(code: ErrorInfo["code"], message: string): Outcome {
   return { status: "failed", error: { code, message, retryable: false }, resultText: null };
 }
@@ -436,8 +516,19 @@ function toolOutput(update: Record<string, unknown>): string {
   return raw === undefined ? "" : asText(raw);
 }
 
-/** Qwen Code's model ids read "$runtime|openai|fake-model(openai)": the model is the part before the provider. */
-function modelName(id: string): string {
-  const last = id.slice(id.lastIndexOf("|") + 1);
-  return last.replace(/\([^)]*\)$/, "") || id;
+/**
+ * The model as the price table names it. Qwen Code's ids read "$runtime|openai|fake-model(openai)": the
+ * part before the provider; OpenCode's "provider/model": the part after it.
+ */
+function namedModel(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  const last = id.slice(id.lastIndexOf("|") + 1).replace(/\([^)]*\)$/, "");
+  return last.slice(last.lastIndexOf("/") + 1) || id;
+}
+
+/** The current value of the session's config option of category "model" (OpenCode names its model only there). */
+function configuredModel(options: unknown): string | undefined {
+  if (!Array.isArray(options)) return undefined;
+  const model = options.filter(isObject).find((o) => o.category === "model");
+  return model === undefined ? undefined : nonEmpty(model.currentValue);
 }
