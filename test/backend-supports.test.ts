@@ -43,6 +43,8 @@ function asking(backend: BackendDefinition, option: PortableOption): BackendRequ
       return { ...BASE, maxCostUsd: 0.7 };
     case "usageFile":
       return { ...BASE, usageFile: "/run/usage.json" };
+    case "outputSchema":
+      return { ...BASE, outputSchema: { schema: { type: "object" }, text: '{"type":"object"}' } };
   }
 }
 

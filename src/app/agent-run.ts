@@ -26,6 +26,7 @@ import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js
 import { NO_STOPS, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
+import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "./output-schema.js";
 import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
 import { VERSION } from "../version.js";
@@ -51,6 +52,8 @@ export interface AgentRequest extends PermissionOptions {
   env?: NodeJS.ProcessEnv;
   /** --max-turns / --max-tokens / --max-cost-usd, checked by the caller (a native limit is passed where it counts the same). */
   limits?: RunLimits;
+  /** A JSON Schema the final answer must match (an object, or the path of a JSON file): docs/output-schema.md. */
+  outputSchema?: object | string;
 }
 
 /** A run checked and ready to start. */
@@ -78,6 +81,13 @@ export interface RunPlan {
   resumedFrom?: string;
   /** The model asked for (--model): what usage naming none is of, unless the backend's own files say more. */
   model?: string;
+  /** --output-schema: the schema, and how the backend was given it (natively, or in the prompt). */
+  outputSchema?: PlannedOutputSchema;
+}
+
+export interface PlannedOutputSchema {
+  schema: OutputSchema;
+  via: "native" | "prompt";
 }
 
 /** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
@@ -127,10 +137,14 @@ export async function planRun(
   checkRequestFits(definition, wanted);
   if (request.autoMode === false && request.approvals === "auto")
     throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
+  // Read before the prompt: a bad schema file is said before stdin is waited for.
+  const schema = request.outputSchema === undefined ? undefined : loadOutputSchema(request.outputSchema);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
+  if (schema) wanted.outputSchema = { schema: schema.schema, text: schema.text };
   const options = reachBackend(definition, wanted, callerEnv);
   // Variables the options set (OpenCode's rules) join the caller's environment.
   const env = Object.keys(options.env).length > 0 ? { ...callerEnv, ...options.env } : callerEnv;
+  // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
   const prompt = options.prompt(await readPrompt(definition.name));
   const cwd = workingDirectory(request.cwd);
   const executable = findExecutable(definition, request.bin, env);
@@ -185,6 +199,7 @@ export async function planRun(
     ...(written.length > 0 ? { writtenFiles: written } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
     ...(request.model !== undefined ? { model: request.model } : {}),
+    ...(schema ? { outputSchema: { schema, via: options.inPrompt("outputSchema") ? "prompt" : "native" } } : {}),
   };
 }
 
@@ -347,7 +362,11 @@ async function superviseBackend(
       command: plan.command,
       cwd: plan.cwd,
       ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
+      ...(plan.outputSchema
+        ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) }
+        : {}),
     },
+    ...(plan.outputSchema ? { outputSchema: plan.outputSchema.schema } : {}),
     includeRaw: io.includeRaw,
     deltas: io.deltas,
     liveDurations: true,

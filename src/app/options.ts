@@ -450,6 +450,19 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       commands: BOTH,
     },
   },
+  // A file on the CLI; in the library the schema itself (an object) or a file's path.
+  {
+    cli: {
+      flags: "--output-schema <file>",
+      help: "a JSON Schema (draft 2020-12, or draft-07 by its $schema) the final answer must match: valid, run.finished.result.json holds it; else the run fails, error output_schema, exit 1 (docs/output-schema.md)",
+      commands: BOTH,
+    },
+    name: "outputSchema",
+    check: (v) =>
+      (typeof v === "string" && v !== "") || (typeof v === "object" && v !== null && !Array.isArray(v))
+        ? undefined
+        : "expected a JSON Schema (an object) or the path of a JSON file",
+  },
   // A URL (or nothing) on the CLI, an object { endpoint?, content? } in the library.
   {
     cli: {

@@ -2,7 +2,7 @@ import type { Driver } from "../run/driver.js";
 import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
 import type { StopWatch } from "../run/stop-signals.js";
-import type { ArgvFrame, PlacedOptions, Supports } from "./support.js";
+import type { ArgvFrame, OutputSchemaValue, PlacedOptions, Supports } from "./support.js";
 
 /**
  * What the user asked the backend to do, before it becomes argv: the run's spec for a backend. Each portable
@@ -28,6 +28,8 @@ export interface BackendRequest {
   usageFile?: string;
   /** --allow-tool, --deny-tool, --approvals, --resume: checked against the backend's `supports`, names native. */
   permissions?: PermissionRequest;
+  /** --output-schema: its `supports.outputSchema` entry says how it reaches the backend (natively, or in the prompt). */
+  outputSchema?: OutputSchemaValue;
 }
 
 /** What may tell the model of a run's usage where the backend's stream names none. */

@@ -22,6 +22,8 @@ export interface Reached {
   env: Record<string, string>;
   /** The prompt as the backend gets it, given the user's (unchanged unless an option words itself into it). */
   prompt(prompt: string): string;
+  /** Whether this option reaches the backend in the prompt's words (--output-schema where it has no native means). */
+  inPrompt(option: PortableOption): boolean;
   /** The argv for this frame (without the executable). */
   argv(frame: ArgvFrame): string[];
 }
@@ -60,6 +62,7 @@ export function reachBackend(
   return {
     env: Object.assign({}, ...all.map((input) => input.env ?? {})) as Record<string, string>,
     prompt: (prompt) => all.reduce((text, input) => input.prompt?.(text) ?? text, prompt),
+    inPrompt: (option) => inputs.get(option)?.prompt !== undefined,
     argv: (frame) => {
       const left = new Map(args);
       const placed: PlacedOptions = {

@@ -85,6 +85,7 @@ export const PORTABLE_OPTIONS: { [K in PortableOption]: PortableRow<K> } = {
     asked: (r) => r.usageFile,
     refusal: reasonRefusal(() => "usage file"),
   },
+  outputSchema: { asked: (r) => r.outputSchema, refusal: reasonRefusal((name) => name("outputSchema")) },
 };
 
 export const PORTABLE_OPTION_NAMES = Object.keys(PORTABLE_OPTIONS) as PortableOption[];

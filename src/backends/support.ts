@@ -25,6 +25,16 @@ export interface PortableValues {
    * `normalize --usage-file FILE` does the same for a recording.
    */
   usageFile: string;
+  /** --output-schema: the schema the answer must match (the answer is checked by agentstream whatever the means). */
+  outputSchema: OutputSchemaValue;
+}
+
+/** --output-schema as a backend is given it. */
+export interface OutputSchemaValue {
+  /** The JSON Schema, parsed. */
+  schema: object;
+  /** The schema as compact JSON text (for a flag that takes it inline, or a file written for the run). */
+  text: string;
 }
 
 export type PortableOption = keyof PortableValues;

@@ -18,6 +18,8 @@ export type ErrorCode =
   | "tool"
   | "acceptance"
   | "budget"
+  /** The final answer did not match --output-schema (not JSON, or not valid). */
+  | "output_schema"
   | "config"
   | "backend_not_found"
   | "backend_startup"
@@ -128,6 +130,16 @@ export interface RunCounts {
   unparsed_lines: number;
 }
 
+/**
+ * How --output-schema reached the backend: `native` its own option (Claude Code's --json-schema, Codex's
+ * --output-schema), `prompt` an instruction added to the prompt (docs/output-schema.md), `none` not at all
+ * (normalize: a recording's answer is only checked). `file`: the schema's file, when it came from one.
+ */
+export interface OutputSchemaUse {
+  via: "native" | "prompt" | "none";
+  file?: string;
+}
+
 export interface BackendExit {
   code: number | null;
   signal: string | null;
@@ -144,6 +156,8 @@ export interface EventPayloads {
     detection?: Detection;
     /** The session this run continues (run --resume / --continue-from). */
     resumed_from?: string;
+    /** --output-schema: how the schema reached the backend, and its file. */
+    output_schema?: OutputSchemaUse;
   };
   "session.started": {
     session_id: string;
@@ -242,7 +256,8 @@ export interface EventPayloads {
     exit_code: ExitCode;
     backend_exit: BackendExit | null;
     duration_ms: number;
-    result: { text: string } | null;
+    /** `json`: the answer's JSON value, with --output-schema, when it matched the schema. */
+    result: { text: string; json?: unknown } | null;
     usage?: UsageTotals;
     counts: RunCounts;
     error?: ErrorInfo;

@@ -43,6 +43,7 @@ export interface RunOptions extends CliSinkOptions {
   deltas: boolean;
   validate: boolean;
   maxLineBytes?: number;
+  outputSchema?: string;
 }
 
 export async function runCommand(promptArgument: string | undefined, opts: RunOptions): Promise<void> {
@@ -74,6 +75,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     approvals: opts.approvals,
     resume: opts.resume,
     continueFrom: opts.continueFrom,
+    outputSchema: opts.outputSchema,
   };
   const graceMs = opts.grace;
   const plan = await planRun(

@@ -138,7 +138,7 @@ export class CanonicalStream {
       exit_code: outcome.exitCode as ExitCode,
       backend_exit: outcome.backendExit,
       duration_ms: elapsed,
-      result: outcome.resultText === null ? null : { text: outcome.resultText },
+      result: resultOf(outcome),
       // Stopped during a model call whose usage never came: the usage so far (zero where none came) is no total.
       ...(this.usage || unreported ? { usage: { ...(this.usage ?? { input_tokens: 0, output_tokens: 0 }) } } : {}),
       counts: this.counter.snapshot(),
@@ -328,6 +328,12 @@ export class CanonicalStream {
     // Assembled from a draft its translator typed: the envelope, then the payload its type allows.
     return capped as CanonicalEvent;
   }
+}
+
+/** run.finished.result: the answer's text, and its JSON value where --output-schema checked it (its JSON text where the backend gave only the value). */
+function resultOf({ resultText, resultJson }: RunOutcome): EventPayloads["run.finished"]["result"] {
+  if (resultJson === undefined) return resultText === null ? null : { text: resultText };
+  return { text: resultText ?? JSON.stringify(resultJson.value), json: resultJson.value };
 }
 
 function agentOf(draft: Draft): { agent?: AgentRef } {

@@ -2,6 +2,8 @@ import type { BackendExit, ErrorInfo, RunStatus } from "../canonical/events.js";
 import type { Outcome, ResumeHint, StreamEndFacts } from "./translator.js";
 import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
+import { checkAnswer } from "./answer-check.js";
+import type { AnswerSchema } from "../schema/output-schema.js";
 
 /** Why agentstream itself stopped the backend, when it did. */
 export type Interruption =
@@ -23,6 +25,8 @@ export interface RunOutcome {
   exitCode: number;
   error?: ErrorInfo;
   resultText: string | null;
+  /** --output-schema: the answer's value, which matched the schema (run.finished.result.json). */
+  resultJson?: { value: unknown };
   resume?: ResumeHint;
   backendExit: BackendExit | null;
   stderrTail: string[];
@@ -50,6 +54,8 @@ export interface OutcomeFacts {
   /** The backend got past its start-up header. */
   started: boolean;
   usageComplete: boolean;
+  /** --output-schema: a succeeded run's answer must match it, or the run fails with output_schema. */
+  answerSchema?: AnswerSchema;
 }
 
 /** Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. */
@@ -89,11 +95,27 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
   // (124), and the signal we heard gives the exit code (SIGTERM 143); the backend's own words are kept.
   const ours = facts.terminal?.status === "cancelled" ? facts.interruption : undefined;
   if (facts.terminal && ours?.kind !== "timeout") {
-    const t = facts.terminal;
+    const { structured, ...t } = facts.terminal;
     const signal = ours?.kind === "signal" ? (ours.signal === "SIGINT" ? "SIGINT" : "SIGTERM") : undefined;
+    // Only a succeeded run's answer is checked: one that failed for another reason keeps its own error.
+    const checked =
+      facts.answerSchema && t.status === "succeeded"
+        ? checkAnswer(facts.answerSchema, t.resultText, structured)
+        : undefined;
+    if (checked && "error" in checked) {
+      return {
+        ...base,
+        ...t,
+        status: "failed",
+        error: checked.error,
+        exitCode: exitCodeFor("failed", checked.error),
+        backendGone: false,
+      };
+    }
     return {
       ...base,
       ...t,
+      ...(checked ? { resultJson: checked.json } : {}),
       exitCode: signal ? exitCodeFor(t.status, t.error, signal) : exitCodeFor(t.status, t.error),
       backendGone: false,
     };

@@ -15,6 +15,7 @@ import { LineSplitter, type Line } from "./line-splitter.js";
 import { clip } from "./clip.js";
 import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
 import { resolveOutcome, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
+import type { AnswerSchema } from "../schema/output-schema.js";
 
 // A translator's failures said on stderr: the first few, each cut (a native type or message may be huge).
 const MAX_BUG_REPORTS = 10;
@@ -48,6 +49,8 @@ export interface TranslationSessionOptions {
   onTranslatorBug?: (message: string) => void;
   /** With from "auto": the content could not tell the backend, run.started names the best guess. */
   onGuess?: (verdict: Verdict) => void;
+  /** --output-schema: the schema a succeeded run's answer must match. */
+  outputSchema?: AnswerSchema;
 }
 
 // With --from auto, lines are held until their content shows the backend (see
@@ -125,6 +128,7 @@ export class TranslationSession {
       sawGarbage: this.sawGarbage,
       started: translator.started,
       usageComplete: translator.usageComplete,
+      ...(this.options.outputSchema ? { answerSchema: this.options.outputSchema } : {}),
     });
     for (const event of this.stream!.finish(outcome)) this.options.sink(event);
     return outcome;

@@ -63,6 +63,11 @@ export interface Outcome {
   status: RunStatus;
   error?: ErrorInfo;
   resultText: string | null;
+  /**
+   * The backend's native structured result (Claude Code's `structured_output`), where its terminal event gives
+   * one: with --output-schema it is the answer validated, before the text. Wrapped: null is a value.
+   */
+  structured?: { value: unknown };
 }
 
 export interface ResumeHint {

@@ -27,6 +27,7 @@ const CAUSES: Record<ErrorCode, string> = {
   tool: "a tool failed",
   acceptance: "the result did not pass its acceptance check",
   budget: "a limit on turns, tokens or cost was reached",
+  output_schema: "the answer did not match --output-schema",
   config: "a configuration problem",
   backend_not_found: "the backend was not found",
   backend_startup: "the backend did not start",

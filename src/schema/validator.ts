@@ -22,13 +22,13 @@ export async function loadValidator(): Promise<Validator> {
  * dotted path, the value it has (when `event` is given) and what it may be,
  * e.g. `status is "done", but must be one of "succeeded", "failed", "cancelled"`.
  */
-export function describeErrors(errors: ErrorObject[] | null | undefined, event?: unknown): string {
+export function describeErrors(errors: ErrorObject[] | null | undefined, event?: unknown, root = "the event"): string {
   if (!errors || errors.length === 0) return "invalid";
-  return errors.map((e) => describeError(e, event)).join("; ");
+  return errors.map((e) => describeError(e, event, root)).join("; ");
 }
 
-function describeError(error: ErrorObject, event: unknown): string {
-  const field = fieldName(error.instancePath);
+function describeError(error: ErrorObject, event: unknown, root: string): string {
+  const field = fieldName(error.instancePath, root);
   const params = error.params as Record<string, unknown>;
   const has = (): string => (event === undefined ? "" : `is ${shown(valueAt(event, error.instancePath))}, but `);
   switch (error.keyword) {
@@ -49,9 +49,9 @@ function describeError(error: ErrorObject, event: unknown): string {
   }
 }
 
-/** "/error/code" as error.code, "/items/0" as items[0]; the root is "the event". */
-function fieldName(instancePath: string): string {
-  return instancePath === "" ? "the event" : joinPath(instancePath);
+/** "/error/code" as error.code, "/items/0" as items[0]; the root as `root` ("the event"). */
+function fieldName(instancePath: string, root: string): string {
+  return instancePath === "" ? root : joinPath(instancePath);
 }
 
 function joinPath(instancePath: string, last?: string): string {

@@ -4,6 +4,7 @@ import { acpDriver } from "./driver.js";
 import { ACP_KINDS } from "./permission-policy.js";
 import { ACP_CATALOG } from "./native-catalog.js";
 import { AcpTranslator } from "./translator.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 /** ACP has no flag for it: the agent's own arguments (--backend-arg) choose it, where it has one. */
 const NO_FLAG = "ACP has no such setting: give the agent's own flag with --backend-arg";
@@ -42,6 +43,8 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     noAutoMode: { lacks: "a request no rule allows already ends the run needs_input" },
     ...USAGE_IN_STREAM,
     usageFile: { lacks: "tells its usage over the protocol" },
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
   toolNames: {
     // Each portable name as the ACP tool kind it is matched against in a permission request.

@@ -3,6 +3,7 @@ import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { JSON_MODE_TYPES, PiOrAtomic } from "./detect.js";
 import { AtomicTranslator } from "./translator.js";
 import { ATOMIC_CATALOG } from "./native-catalog.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 const NO_APPROVALS = "asks for no approvals: every call it makes runs (--approvals auto is all it has)";
 
@@ -30,6 +31,8 @@ export const JSON_MODE_PROTOCOL = {
     workdir: { lacks: "use --cwd DIR to choose the directory the backend runs in" },
     noAutoMode: { lacks: "it asks for no approvals and no questions: every call it makes runs" },
     ...USAGE_IN_STREAM,
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
   toolNames: { tools: { shell: "bash", read: "read", write: "write", edit: "edit" }, argumentPrefix: false },
   layout: (frame, placed) => [

@@ -2,6 +2,7 @@ import type { BackendDefinition } from "../definition.js";
 import { WATCHED } from "../support.js";
 import { ClaudeTranslator } from "./translator.js";
 import { CLAUDE_CATALOG } from "./native-catalog.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 /** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages --forward-subagent-text [--model M] -- PROMPT` (docs/protocols/claude.md). */
 export const claude: BackendDefinition<"claude", "claude"> = {
@@ -54,6 +55,8 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     maxTurns: WATCHED,
     maxTokens: WATCHED,
     usageFile: { lacks: "writes its usage in its stream" },
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
   toolNames: {
     tools: {

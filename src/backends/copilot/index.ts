@@ -3,6 +3,7 @@ import type { BackendDefinition } from "../definition.js";
 import { WATCHED, byDefault } from "../support.js";
 import { CopilotTranslator } from "./translator.js";
 import { COPILOT_CATALOG } from "./native-catalog.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 const ALLOW_ALL = "--allow-all-tools";
 
@@ -74,6 +75,8 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
     // afterwards would not keep the spending under it.
     maxTokens: { lacks: USAGE_AT_EXIT },
     maxCostUsd: { lacks: USAGE_AT_EXIT },
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
   toolNames: {
     // Reading needs no permission in Copilot CLI; write(...) covers its edit and create tools.

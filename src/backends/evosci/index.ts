@@ -3,6 +3,7 @@ import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { EvosciTranslator } from "./translator.js";
 import { EVOSCI_CATALOG } from "./native-catalog.js";
 import { evosciConfigModel } from "./config-model.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 const CONFIG_HINT =
   "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
@@ -81,6 +82,8 @@ export const evosci: BackendDefinition<"evosci", "evosci"> = {
     model: { lacks: CONFIG_HINT },
     provider: { lacks: CONFIG_HINT },
     ...USAGE_IN_STREAM,
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
   toolNames: { tools: {}, argumentPrefix: false },
   layout: (frame, placed) => [

@@ -3,6 +3,7 @@ import { USAGE_IN_STREAM } from "../support.js";
 import { GeminiTranslator } from "./translator.js";
 import { GEMINI_CATALOG } from "./native-catalog.js";
 import { denyPolicy } from "./policy.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 /** Gemini CLI: `gemini --output-format stream-json --prompt=PROMPT` (docs/protocols/gemini.md). */
 export const gemini: BackendDefinition<"gemini", "gemini"> = {
@@ -51,6 +52,8 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
         "Gemini CLI in headless mode never stops for input: a call that needs approval is refused and the run ends needs_input",
     },
     ...USAGE_IN_STREAM,
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
   toolNames: {
     tools: {

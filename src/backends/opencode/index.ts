@@ -4,6 +4,7 @@ import { USAGE_IN_STREAM, type NativeInput, type RunContext } from "../support.j
 import { isObject } from "../../core/fields.js";
 import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 const APPROVALS_LACK =
   "never stops for approvals in opencode run: a permission set to ask is rejected and the run ends needs_input";
@@ -44,6 +45,8 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     approvalsNever: { lacks: APPROVALS_LACK },
     approvalsAuto: { lacks: APPROVALS_LACK },
     ...USAGE_IN_STREAM,
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
   toolNames: {
     // Its permission keys (write, edit and patch are all "edit").
