@@ -55,7 +55,7 @@ function input(backend: BackendDefinition, request: BackendRequest): string[] {
 }
 
 /** The words a placeholder of a `via` stands for: any. */
-const PLACEHOLDER = /\b(?:NAME|SESSION|FILE|USD|MODEL|PROVIDER|DIR)\b(?:,\.\.\.)?/g;
+const PLACEHOLDER = /\b(?:NAME|SESSION|FILE|USD|MODEL|PROVIDER|DIR|JSON)\b(?:,\.\.\.)?/g;
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const pattern = (word: string): RegExp => new RegExp(`^${word.split(PLACEHOLDER).map(escaped).join(".*")}$`);
 
