@@ -217,7 +217,7 @@ export class HumanRenderer {
     this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(asked)}`);
   }
 
-  /** The answer's line: the call allowed or rejected (its action and command), and the rule, mode or callback that decided. */
+  /** "✔ allowed execute: touch x (rule shell(touch ))", "? needs input: approve execute: no rule allows it". */
   private answerLine(e: EventOf<"input.answered">): string {
     const asked = this.asked?.request_id === e.request_id ? this.asked : undefined;
     this.asked = undefined;
