@@ -2,8 +2,9 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, BackendRequest } from "../backends/definition.js";
+import type { BackendDefinition, BackendRequest, Transport } from "../backends/definition.js";
 import { checkRequestFits } from "../backends/flags.js";
+import { withTransport } from "../backends/over-acp.js";
 import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
@@ -47,6 +48,8 @@ export interface AgentRequest extends PermissionOptions {
   backendArgs?: string[];
   /** The backend's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** How the agent is driven: its own stream (native, the default), or ACP where it speaks it. */
+  transport?: Transport;
   /** --max-turns / --max-tokens / --max-cost-usd, checked by the caller (a native limit is passed where it counts the same). */
   limits?: RunLimits;
 }
@@ -110,7 +113,7 @@ export async function planRun(
   // Only the library can be given these with a NUL byte (a command line cannot hold one).
   if (request.bin !== undefined) checkPassable("bin", request.bin);
   if (request.cwd !== undefined) checkPassable("cwd", request.cwd);
-  const definition = backendNamed(continued.backend);
+  const definition = withTransport(backendNamed(continued.backend), request.transport, BACKENDS);
   const callerEnv = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: request.model,
@@ -310,7 +313,8 @@ async function superviseBackend(
   let supervisor: RunSupervisor | undefined;
   const session = io.events.translate({
     from: definition.name,
-    translators: TRANSLATORS,
+    // The plan's definition translates: over ACP (--transport acp) it is not the registry's.
+    translators: { create: () => definition.createTranslator(), detector: TRANSLATORS.detector },
     runId: io.runId,
     clock: io.clock,
     agentstreamVersion: VERSION,
@@ -318,6 +322,7 @@ async function superviseBackend(
       mode: "run",
       command: plan.command,
       cwd: plan.cwd,
+      ...(definition.transport !== undefined ? { transport: definition.transport } : {}),
       ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
     },
     includeRaw: io.includeRaw,

@@ -6,7 +6,7 @@
 // reads it. The caller reads `events` to the end (its return value is how the
 // run ended), then calls end() to close the sinks.
 import type { BackendName } from "../backends/registry.js";
-import { TRANSLATORS } from "../backends/registry.js";
+import { TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { CanonicalEvent } from "../canonical/events.js";
 import type { Clock } from "../core/clock.js";
 import type { Redactor } from "../core/redactor.js";
@@ -192,7 +192,11 @@ export function startNormalize(
     runId: host.runId,
     clock: host.clock,
     agentstreamVersion: host.agentstreamVersion,
-    started: { mode: "normalize", ...(spec.inputName !== undefined ? { input: spec.inputName } : {}) },
+    started: {
+      mode: "normalize",
+      ...(spec.inputName !== undefined ? { input: spec.inputName } : {}),
+      ...transportOf(spec.from),
+    },
     includeRaw: spec.translation.raw,
     deltas: spec.translation.deltas,
     ...(spec.model !== undefined ? { model: () => spec.model } : {}),
@@ -243,6 +247,12 @@ export function startNormalize(
     return { kind: "finished", outcome, session, bytesRead };
   }
   return { events: events(), end: () => output.end() };
+}
+
+/** `--from qwen`: an ACP recording read under Qwen Code's name says so, as its run would. */
+function transportOf(from: string): { transport?: "acp" } {
+  const transport = from === "auto" ? undefined : backendNamed(from).transport;
+  return transport === undefined ? {} : { transport };
 }
 
 function inputShown(name: string | undefined): string {

@@ -16,6 +16,7 @@ import { VERSION } from "../version.js";
 export interface RunOptions extends CliSinkOptions {
   /** Absent only with --continue-from. */
   backend?: string;
+  transport: "native" | "acp";
   allowTool: string[];
   denyTool: string[];
   approvals?: "never" | "auto";
@@ -61,6 +62,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   checkLimits(limits);
   const request = {
     backend: opts.backend,
+    transport: opts.transport,
     bin: opts.bin,
     cwd: opts.cwd,
     model: opts.model,

@@ -82,5 +82,7 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
     `--prompt=${request.prompt}`,
   ],
   promptTerminator: () => false,
+  // `run --transport acp` (docs/protocols/acp.md).
+  acpMode: { args: ["--acp"], model: "--model" },
   createTranslator: () => new CopilotTranslator(),
 };

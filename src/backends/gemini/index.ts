@@ -59,5 +59,7 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
     `--prompt=${request.prompt}`,
   ],
   promptTerminator: () => false,
+  // `run --transport acp` (docs/protocols/acp.md).
+  acpMode: { args: ["--acp"], model: "--model" },
   createTranslator: () => new GeminiTranslator(),
 };
