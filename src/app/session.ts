@@ -7,7 +7,7 @@
 // run ended), then calls end() to close the sinks.
 import type { BackendName } from "../backends/registry.js";
 import { TRANSLATORS, backendNamed } from "../backends/registry.js";
-import type { CanonicalEvent } from "../canonical/events.js";
+import type { CanonicalEvent, EventPayloads } from "../canonical/events.js";
 import type { Clock } from "../core/clock.js";
 import type { Redactor } from "../core/redactor.js";
 import { EventQueue } from "../core/event-queue.js";
@@ -250,7 +250,7 @@ export function startNormalize(
 }
 
 /** `--from qwen`: an ACP recording read under Qwen Code's name says so, as its run would. */
-function transportOf(from: string): { transport?: "acp" } {
+function transportOf(from: string): Pick<EventPayloads["run.started"], "transport"> {
   const transport = from === "auto" ? undefined : backendNamed(from).transport;
   return transport === undefined ? {} : { transport };
 }

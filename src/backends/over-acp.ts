@@ -18,9 +18,14 @@ export function acpAgent<Name extends string>(
   mode: AcpMode,
 ): BackendDefinition<Name, "acp"> {
   const { claims: _claims, ...generic } = acp;
+  const { name, displayName, executableNames, binEnvVar, install } = agent;
   return {
     ...generic,
-    ...agent,
+    name,
+    displayName,
+    executableNames,
+    binEnvVar,
+    install,
     transport: "acp",
     flags: mode.model === undefined ? {} : { model: mode.model },
     acpMode: mode,

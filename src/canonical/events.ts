@@ -144,8 +144,8 @@ export interface EventPayloads {
     detection?: Detection;
     /** The session this run continues (run --resume / --continue-from). */
     resumed_from?: string;
-    /** The protocol the agent was driven and read over, where `backend` does not say it (Qwen Code, `--transport acp`). */
-    transport?: "acp";
+    /** The protocol the agent was driven and read over (the schema lists them: ACP), where `backend` does not say it (Qwen Code, `--transport acp`). */
+    transport?: string;
   };
   "session.started": {
     session_id: string;
