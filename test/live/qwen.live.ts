@@ -11,7 +11,10 @@ import { MODEL_ID } from "./support/fake-model-server.mjs";
 import { ANSWERS } from "./support/scenarios.mjs";
 
 const QWEN_PIN = "qwen-0.24.4";
-const only = (process.env.AGENTSTREAM_LIVE_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+const only = (process.env.AGENTSTREAM_LIVE_ONLY ?? "")
+  .split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const qwenWanted = only.length === 0 || only.includes("qwen") || only.includes(QWEN_PIN);
 
 /** The stream is one the contract accepts, every event names `backend`, and run.started says ACP. */
@@ -59,7 +62,12 @@ if (qwenWanted) {
     [qwen] = (await installBackends(ACP_ONLY_TARGETS)) as LiveTarget[];
     console.log(`live: qwen ${qwen.version} (${qwen.runtime}) at ${qwen.executable}`);
   }, 15 * 60_000);
-  acpScenarios(`${QWEN_PIN} live (--backend qwen)`, () => qwen, ["--model", MODEL_ID, "--backend-arg=--auth-type=openai"], "qwen-code");
+  acpScenarios(
+    `${QWEN_PIN} live (--backend qwen)`,
+    () => qwen,
+    ["--model", MODEL_ID, "--backend-arg=--auth-type=openai"],
+    "qwen-code",
+  );
 } else describe.skip(`${QWEN_PIN} live`, () => it("is not selected", () => {}));
 
 for (const gemini of targetsFor("gemini-0.61.0"))
