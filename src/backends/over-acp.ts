@@ -27,13 +27,14 @@ export function acpAgent<Name extends string>(
     binEnvVar,
     install,
     transport: "acp",
-    flags: mode.model === undefined ? {} : { model: mode.model },
+    supports: {
+      ...acp.supports,
+      ...(mode.model === undefined
+        ? {}
+        : { model: { via: mode.model, reaches: (model: string) => ({ args: [mode.model!, model] }) } }),
+    },
     acpMode: mode,
-    argv: (request) => [
-      ...mode.args,
-      ...(request.model !== undefined && mode.model !== undefined ? [mode.model, request.model] : []),
-      ...request.backendArgs,
-    ],
+    layout: (frame, placed) => [...mode.args, ...placed.flags(), ...frame.backendArgs],
   };
 }
 
