@@ -90,6 +90,12 @@ const GENERATED: Record<string, { first: string; passedThrough: string[]; exerci
   gemini: { first: "init", passedThrough: [], exercises: ["message.delta", "turn.started", "usage"] },
   opencode: { first: "step_start", passedThrough: [], exercises: ["message.completed", "turn.started", "usage"] },
   // Start-up notices and model-call bookkeeping are kept as data; no usage on stdout.
+  // JSON-RPC lines have no type: the first is the initialize response; context fill (usage_update) is kept as data.
+  acp: {
+    first: "response",
+    passedThrough: ["session/update"],
+    exercises: ["message.delta", "turn.started", "input.requested", "usage"],
+  },
   copilot: {
     first: "session.mcp_servers_loaded",
     passedThrough: ["assistant.idle", "model.call_final_result", "session.mcp_servers_loaded", "session.tools_updated"],
@@ -106,7 +112,7 @@ describe("bench datasets: the generated native streams", () => {
       expect(stream.bytes).toBeGreaterThanOrEqual(0.5 * 1024 * 1024);
       const native = parseJsonl(readFileSync(stream.path, "utf8"));
       expect(native).toHaveLength(stream.lines);
-      expect(native[0]!.type).toBe(expected.first);
+      expect(native[0]!.type ?? (native[0]!.jsonrpc === "2.0" && "response")).toBe(expected.first);
 
       const run = await runCli(["normalize", "--from", protocol, stream.path]);
       expect(run.stderr).toBe("");

@@ -143,8 +143,8 @@ describe("the argv each backend gets for each rule", () => {
   });
 
   it("every backend keeps the prompt one argument and passes the session it resumes", () => {
-    // An ACP agent's prompt and session go over the protocol (session/prompt), not its argv.
-    for (const backend of BACKENDS.filter((b) => b.name !== "acp")) {
+    // An ACP agent's prompt and session go over the protocol (session/prompt), not its argv (acp, qwen).
+    for (const backend of BACKENDS.filter((b) => b.driver === undefined)) {
       const argv = argvOf(backend, {
         ...BASE,
         prompt: "PROMPT-X",

@@ -9,7 +9,7 @@
 #   examples/ci/run-agent.sh "Summarize data/results.csv into notes.md" --timeout 1800
 #
 # Arguments after the prompt go to `agentstream run`. Settings, from the environment:
-#   AGENT_BACKEND      evosci, atomic, pi, gemini, codex, claude, opencode, copilot or acp  (default: evosci)
+#   AGENT_BACKEND      evosci, atomic, pi, gemini, codex, claude, opencode, copilot, qwen or acp  (default: evosci)
 #   AGENT_LOG          the canonical log of the last attempt; earlier attempts are
 #                      kept beside it as NAME.attempt-N.jsonl        (default: agentstream.jsonl)
 #   AGENT_REPORT       the report of the last attempt (.md, .json or .html); earlier

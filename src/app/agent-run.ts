@@ -2,12 +2,13 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, BackendRequest, PermissionCallback } from "../backends/definition.js";
+import type { BackendDefinition, BackendRequest, PermissionCallback, Transport } from "../backends/definition.js";
+import { withTransport } from "../backends/over-acp.js";
 import { reachBackend } from "../backends/native-input.js";
 import { checkRequestFits } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
 import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
-import { TRANSLATORS, backendNamed } from "../backends/registry.js";
+import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
 import type { RunOutcome } from "../core/outcome.js";
 import type { Redactor } from "../core/redactor.js";
@@ -50,6 +51,8 @@ export interface AgentRequest extends PermissionOptions {
   backendArgs?: string[];
   /** The backend's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** How the agent is driven: its own stream (native, the default), or ACP where it speaks it. */
+  transport?: Transport;
   /** --max-turns / --max-tokens / --max-cost-usd, checked by the caller (a native limit is passed where it counts the same). */
   limits?: RunLimits;
   /** A JSON Schema the final answer must match (an object, or the path of a JSON file): docs/output-schema.md. */
@@ -124,7 +127,7 @@ export async function planRun(
   // Only the library can be given these with a NUL byte (a command line cannot hold one).
   if (request.bin !== undefined) checkPassable("bin", request.bin);
   if (request.cwd !== undefined) checkPassable("cwd", request.cwd);
-  const definition = backendNamed(continued.backend);
+  const definition = withTransport(backendNamed(continued.backend), request.transport, BACKENDS);
   const callerEnv = request.env ?? process.env;
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: request.model,
@@ -363,7 +366,8 @@ async function superviseBackend(
   let supervisor: RunSupervisor | undefined;
   const session = io.events.translate({
     from: definition.name,
-    translators: TRANSLATORS,
+    // The plan's definition translates: over ACP (--transport acp) it is not the registry's.
+    translators: { create: () => definition.createTranslator(), detector: TRANSLATORS.detector },
     runId: io.runId,
     clock: io.clock,
     agentstreamVersion: VERSION,
@@ -371,6 +375,7 @@ async function superviseBackend(
       mode: "run",
       command: plan.command,
       cwd: plan.cwd,
+      ...(definition.transport !== undefined ? { transport: definition.transport } : {}),
       ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
       ...(plan.outputSchema
         ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) }

@@ -4,7 +4,7 @@
 // (OptionError) name it by its library name; each side words them from here,
 // the CLI with its flag, the library with its option name, so no flag name
 // reaches a library caller.
-import { APPROVALS_MODES } from "../backends/definition.js";
+import { APPROVALS_MODES, TRANSPORTS } from "../backends/definition.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendExit } from "../canonical/events.js";
 import type { OptionNaming } from "../core/errors.js";
@@ -141,6 +141,17 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
     cli: { flags: "--backend <name>", help: "the agent to run (required)", commands: RUN, choices: BACKEND_NAMES },
     name: "backend",
     check: oneOf(BACKEND_NAMES),
+  },
+  {
+    cli: {
+      flags: "--transport <protocol>",
+      help: "how the agent is driven: native (its own stream) or acp (the Agent Client Protocol, permission requests answered live by the rules; Gemini CLI, OpenCode, Copilot CLI)",
+      commands: RUN,
+      choices: TRANSPORTS,
+      default: { value: "native" },
+    },
+    name: "transport",
+    check: oneOf(TRANSPORTS),
   },
   // On the CLI the prompt is the argument, or this file.
   { name: "prompt", check: string },

@@ -6,8 +6,8 @@
 // reads it. The caller reads `events` to the end (its return value is how the
 // run ended), then calls end() to close the sinks.
 import type { BackendName } from "../backends/registry.js";
-import { TRANSLATORS } from "../backends/registry.js";
-import type { CanonicalEvent } from "../canonical/events.js";
+import { TRANSLATORS, backendNamed } from "../backends/registry.js";
+import type { CanonicalEvent, EventPayloads } from "../canonical/events.js";
 import type { Clock } from "../core/clock.js";
 import type { Redactor } from "../core/redactor.js";
 import { EventQueue } from "../core/event-queue.js";
@@ -199,6 +199,7 @@ export function startNormalize(
       mode: "normalize",
       ...(spec.inputName !== undefined ? { input: spec.inputName } : {}),
       ...(spec.outputSchema ? { output_schema: outputSchemaShown(spec.outputSchema, "none") } : {}),
+      ...transportOf(spec.from),
     },
     ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
     includeRaw: spec.translation.raw,
@@ -251,6 +252,12 @@ export function startNormalize(
     return { kind: "finished", outcome, session, bytesRead };
   }
   return { events: events(), end: () => output.end() };
+}
+
+/** `--from qwen`: an ACP recording read under Qwen Code's name says so, as its run would. */
+function transportOf(from: string): Pick<EventPayloads["run.started"], "transport"> {
+  const transport = from === "auto" ? undefined : backendNamed(from).transport;
+  return transport === undefined ? {} : { transport };
 }
 
 function inputShown(name: string | undefined): string {

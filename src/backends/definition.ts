@@ -179,7 +179,24 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
    * Absent: the model asked for, as given.
    */
   usageModel?(context: UsageModelContext): string | undefined;
+  /** It also speaks ACP (`run --transport acp`): how it is started to. */
+  acpMode?: AcpMode;
+  /**
+   * It is driven and read over ACP though its name is not `acp` (Qwen Code; `--transport acp`): run.started
+   * says so (`transport`), and a stream's content names the `acp` backend, never this one.
+   */
+  transport?: "acp";
 }
+
+/** How an agent is started to speak the Agent Client Protocol (its argv before --backend-arg), and its model flag there. */
+export interface AcpMode {
+  args: readonly string[];
+  model?: string;
+}
+
+/** How a run drives its agent: its own stream (native), or the Agent Client Protocol (acp). */
+export const TRANSPORTS = ["native", "acp"] as const;
+export type Transport = (typeof TRANSPORTS)[number];
 
 /** Tells the backends of one protocol apart by what their streams carry. */
 export interface MemberDetector {

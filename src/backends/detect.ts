@@ -55,7 +55,9 @@ export class ContentDetector implements BackendDetector {
         return undefined;
       }
       this.family = family;
-      if (this.backends.filter((b) => b.protocol === family.protocol).length === 1) return this.decide(family.name);
+      // A backend driven over another's whole protocol (Qwen Code over ACP) is never told by content.
+      const members = this.backends.filter((b) => b.protocol === family.protocol && b.transport === undefined);
+      if (members.length === 1) return this.decide(family.name);
       this.members = family.tellApart?.();
       if (!this.members) return undefined;
     }

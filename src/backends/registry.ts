@@ -14,6 +14,7 @@ import { evosci } from "./evosci/index.js";
 import { gemini } from "./gemini/index.js";
 import { opencode } from "./opencode/index.js";
 import { pi } from "./pi/index.js";
+import { qwen } from "./qwen/index.js";
 
 export type { BackendDefinition } from "./definition.js";
 
@@ -27,6 +28,7 @@ export const BACKENDS = [
   claude,
   opencode,
   copilot,
+  qwen,
   acp,
 ] as const satisfies readonly BackendDefinition[];
 /** A backend's name, as --backend and --from take it. */

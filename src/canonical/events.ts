@@ -177,6 +177,8 @@ export interface EventPayloads {
     resumed_from?: string;
     /** --output-schema: how the schema reached the backend, and its file. */
     output_schema?: OutputSchemaUse;
+    /** The protocol the agent was driven and read over (the schema lists them: ACP), where `backend` does not say it (Qwen Code, `--transport acp`). */
+    transport?: string;
   };
   "session.started": {
     session_id: string;

@@ -3,7 +3,7 @@ import type { Detection, EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
 import { firstLine } from "../human/format.js";
 import { sessionsNote, summaryLines } from "../human/stderr-summary.js";
-import { BACKENDS, BACKEND_NAMES } from "../backends/registry.js";
+import { BACKENDS, BACKEND_NAMES, protocolOf } from "../backends/registry.js";
 import type { BackendDetector, Verdict } from "../core/translator.js";
 
 /** What normalize knows once the stream is translated. */
@@ -82,7 +82,10 @@ function hintFor(f: NormalizeFacts): string | undefined {
   if (!f.content.showedNative && f.content.canonicalEvents > 0 && f.content.canonicalEvents >= unparsed)
     return "this looks like a canonical stream (agentstream's own output): check it with agentstream verify";
   const shown = shownBackend(f.content, f.backend);
-  if (shown && !shown.includes(f.backend)) {
+  // Read as Qwen Code (ACP under its own name): content that shows ACP is what it writes.
+  const readAs = BACKENDS.find((b) => b.name === f.backend);
+  const fits = readAs?.transport !== undefined && shown?.some((b) => protocolOf(b) === readAs.protocol);
+  if (shown && !shown.includes(f.backend) && !fits) {
     const tries = shown.map((b) => `--from ${b}`).join(" or ");
     return `this looks like ${shown.map(displayName).join(" or ")}: try ${tries}`;
   }
@@ -104,7 +107,9 @@ function hintFor(f: NormalizeFacts): string | undefined {
 /** The backends the content points to: one once it decided, all of a protocol it showed only (the one read as first). */
 function shownBackend(content: BackendDetector, readAs: string): string[] | undefined {
   if (content.decided) return [content.decided.backend];
-  const family = BACKENDS.filter((b) => b.protocol === content.protocolFamily).map((b) => b.name);
+  const family = BACKENDS.filter((b) => b.protocol === content.protocolFamily && b.transport === undefined).map(
+    (b) => b.name,
+  );
   if (family.length === 0) return undefined;
   return [...family.filter((b) => b === readAs), ...family.filter((b) => b !== readAs)];
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CanonicalEvent } from "../canonical/events.js";
 import { planRun } from "../app/agent-run.js";
+import type { Transport } from "../backends/definition.js";
 import { ending, startRun } from "../app/session.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
@@ -16,6 +17,7 @@ import { VERSION } from "../version.js";
 export interface RunOptions extends CliSinkOptions {
   /** Absent only with --continue-from. */
   backend?: string;
+  transport: Transport;
   allowTool: string[];
   denyTool: string[];
   approvals?: "never" | "auto";
@@ -62,6 +64,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   checkLimits(limits);
   const request = {
     backend: opts.backend,
+    transport: opts.transport,
     bin: opts.bin,
     cwd: opts.cwd,
     model: opts.model,

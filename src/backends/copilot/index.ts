@@ -106,5 +106,7 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
     `--prompt=${frame.prompt}`,
   ],
   promptTerminator: () => false,
+  // `run --transport acp` (docs/protocols/acp.md).
+  acpMode: { args: ["--acp"], model: "--model" },
   createTranslator: () => new CopilotTranslator(),
 };

@@ -75,5 +75,7 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
     `--prompt=${frame.prompt}`,
   ],
   promptTerminator: () => false,
+  // `run --transport acp` (docs/protocols/acp.md).
+  acpMode: { args: ["--acp"], model: "--model" },
   createTranslator: () => new GeminiTranslator(),
 };

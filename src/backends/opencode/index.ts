@@ -66,6 +66,8 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     ...frame.prompt.split(" "),
   ],
   promptTerminator: () => true,
+  // `run --transport acp` (docs/protocols/acp.md).
+  acpMode: { args: ["acp"] },
   createTranslator: () => new OpencodeTranslator(),
   // Its stream names no model: the one asked for, without the provider before its first "/".
   usageModel: ({ model }) => (model === undefined ? undefined : model.slice(model.indexOf("/") + 1) || undefined),
