@@ -1,9 +1,13 @@
 // Real agents driven over the Agent Client Protocol: `agentstream run --backend acp --bin AGENT --backend-arg ...`
 // (the built bin, a real process) against the loopback fake model server, each scenario checked for the
 // canonical stream (agentstream verify), the outcome and the exit code. The agents run side by side, each
-// one's scenarios in turn. AGENTSTREAM_LIVE_ONLY=acp runs this file alone.
-import { describe, expect, it } from "vitest";
+// one's scenarios in turn. AGENTSTREAM_LIVE_ONLY=acp runs this file alone; AGENTSTREAM_LIVE_CAPTURE=1 also
+// keeps each agent's stdout as a golden (support/acp-captures.ts).
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { acpAgentsInstalled, type AcpAgentFacts } from "./support/acp-agents.js";
+import { CAPTURING, keepCapture, teed, writeManifest, type CaptureEntry } from "./support/acp-captures.js";
 import { eventsOfType, type AcpLaunch, type LiveRun, type LiveTarget } from "./support/live-run.js";
 import { checkedRun, expectFailed } from "./support/live-suite.js";
 import { processesIn } from "./support/processes.js";
@@ -23,8 +27,23 @@ for (const { agent, target, launch } of agents) {
 }
 
 function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFacts): void {
-  const run = (scenario: Parameters<typeof checkedRun>[1], options: Parameters<typeof checkedRun>[2] = {}) =>
-    checkedRun(target, scenario, { ...options, acp });
+  const captured: CaptureEntry[] = [];
+  afterAll(() => {
+    if (captured.length > 0) writeManifest(captured);
+  });
+  /** One run of `scenario`, kept as `label` when capturing. */
+  const run = async (
+    scenario: Parameters<typeof checkedRun>[1],
+    options: Parameters<typeof checkedRun>[2] = {},
+    label: string = scenario,
+  ) => {
+    if (!CAPTURING) return checkedRun(target, scenario, { ...options, acp });
+    const scratch = join(tmpdir(), `agentstream-acp-capture-${process.pid}-${target.backend}-${label}.jsonl`);
+    const tee = teed(target, acp, scratch);
+    const done = await checkedRun(tee.target, scenario, { ...options, acp: tee.acp });
+    captured.push(keepCapture(target, label, scratch, done, options.args ?? []));
+    return done;
+  };
 
   it("text: the answer streamed, the agent named, usage totals", async () => {
     const text = await run("text");
@@ -41,7 +60,7 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
 
   if (facts.ungovernable) {
     it("a rule for an agent that never asks is refused (exit 2): it is never left ungoverned in silence", async () => {
-      const refused = await run("allowed", { args: ["--deny-tool", "shell"] });
+      const refused = await run("allowed", { args: ["--deny-tool", "shell"] }, "refused");
       expect(refused.exitCode, refused.stderr).toBe(2);
       expect(refused.finished.exit_code).toBe(2);
       expect(refused.files).not.toContain(MADE);
@@ -66,12 +85,12 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
       ]);
       expect(denied.finished, denied.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
       expect(denied.exitCode).toBe(0);
-      if (facts.answerAfterRejection === null) expect(denied.server.requestsFor("denied")).toHaveLength(1);
+      if (facts.answerAfterRejection === null) expect(denied.finished.result).toBeNull();
       else expectAnswer(denied, facts.answerAfterRejection, facts);
     });
 
     it("no rule for the call: needs_input, exit 3, the call pending", async () => {
-      const norule = await run("denied");
+      const norule = await run("denied", {}, "norule");
       expect(norule.finished, norule.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
       expect(norule.exitCode).toBe(3);
       expect(norule.files).not.toContain(MADE);
@@ -79,7 +98,6 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
       expect(norule.finished.pending).toEqual([
         expect.objectContaining({ kind: "approval", request_id: asked!.request_id }),
       ]);
-      expect(norule.server.requestsFor("denied")).toHaveLength(1);
     });
   }
 
@@ -111,7 +129,7 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
   it("--max-turns 1 with a model that keeps calling tools: failed, budget, exit 1", async () => {
     // Every call allowed (where the agent asks), so the model's second call begins turn 2.
     const approvals = facts.ungovernable ? [] : ["--approvals", "auto"];
-    const stopped = await run("loop", { args: ["--max-turns", "1", ...approvals] });
+    const stopped = await run("loop", { args: ["--max-turns", "1", ...approvals] }, "budget");
     expectFailed(stopped, { code: "budget", retryable: false, exitCode: 1 });
     expect(stopped.finished.error.message).toBe("max-turns 1 reached: turn 2 began");
   });

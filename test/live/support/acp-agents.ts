@@ -65,7 +65,8 @@ export const ACP_AGENTS: AcpAgent[] = [
   {
     targetId: "opencode-1.18.34",
     launch: () => ({ home: "opencode", agentArgs: ["acp"] }),
-    facts: { answerAfterRejection: null, rejectionStatus: "failed", usageComplete: true },
+    // Its title request (the native runs give a title of their own; ACP has no way to) is not in its usage.
+    facts: { answerAfterRejection: null, rejectionStatus: "failed", usageComplete: true, untoldRequests: 1 },
   },
   {
     targetId: "copilot-1.0.102",
