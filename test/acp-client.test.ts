@@ -34,12 +34,14 @@ describe("ACP permission policy", () => {
     const policy = acpPolicy(["shell(git )", "read"], ["shell(git push)"]);
     expect(answerPermission(policy, request("execute", { command: "git status" }))).toMatchObject({
       decision: "allow",
-      because: "shell(git )",
+      by: "rule",
+      rule: "shell(git )",
       response: { outcome: { outcome: "selected", optionId: "id-allow_once" } },
     });
     expect(answerPermission(policy, request("execute", { command: "git push origin" }))).toMatchObject({
       decision: "reject",
-      because: "shell(git push)",
+      by: "rule",
+      rule: "shell(git push)",
       needsInput: false,
       response: { outcome: { outcome: "selected", optionId: "id-reject_once" } },
     });
@@ -51,12 +53,12 @@ describe("ACP permission policy", () => {
   it("a call no rule names: rejected and needs input by default, allowed with --approvals auto unless denied", () => {
     expect(answerPermission(acpPolicy([], []), request("delete", { path: "x" }))).toMatchObject({
       decision: "reject",
-      because: "no rule",
+      by: "default",
       needsInput: true,
     });
     expect(answerPermission(acpPolicy([], [], "auto"), request("move", { path: "x" }))).toMatchObject({
       decision: "allow",
-      because: "--approvals auto",
+      by: "approvals",
     });
     expect(answerPermission(acpPolicy([], ["shell"], "auto"), request("execute", { command: "ls" })).decision).toBe(
       "reject",
@@ -85,9 +87,9 @@ async function drive(prompt: string, policy = acpPolicy([], []), cancelWhen?: (o
     },
     answerPermission: (params) => {
       const answer = answerPermission(policy, params);
-      // No rule for the call: the turn ends here, needing that approval.
+      // No rule for the call: the turn ends here, needing that approval (the answer is then cancelled).
       if (answer.needsInput) run.cancel();
-      return answer.needsInput ? { outcome: { outcome: "cancelled" } } : answer.response;
+      return answer.response;
     },
   });
   const end: TurnEnd = await run.run();

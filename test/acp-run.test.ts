@@ -1,12 +1,18 @@
 // run --backend acp end to end: the built CLI drives the fake ACP agent (test/fixtures/acp/fake-agent.mjs)
 // as a real process over its stdin and stdout, answering its permission requests by the run's rules.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { run as runAgentLibrary } from "../src/index.js";
+import {
+  run as runAgentLibrary,
+  steppingClock,
+  type CanonicalEvent,
+  type RunOptions,
+  type ToolPermissionRequest,
+} from "../src/index.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 
 const FAKE_AGENT = fileURLToPath(new URL("./fixtures/acp/fake-agent.mjs", import.meta.url));
@@ -62,7 +68,21 @@ describe("run --backend acp", () => {
   it("allows a call a rule allows: the tool runs, the run succeeds", async () => {
     const { run, events, finished } = await runAgent("ask", "--allow-tool", "shell(touch )");
     expect(run.code).toBe(0);
-    expect(events.find((e) => e.type === "input.requested")).toMatchObject({ kind: "approval", tool_call_id: "t1" });
+    const asked = events.find((e) => e.type === "input.requested");
+    expect(asked).toMatchObject({ kind: "approval", tool_call_id: "t1" });
+    // The answer is an event of its own, right after the request, naming the rule that decided.
+    expect(events[events.indexOf(asked!) + 1]).toMatchObject({
+      type: "input.answered",
+      request_id: asked!.request_id,
+      tool_call_id: "t1",
+      decision: "allow",
+      option_id: "yes",
+      by: "rule",
+      rule: "shell(touch )",
+    });
+    // stderr says what happened: allowed by that rule, not "needs input".
+    expect(run.stderr).toMatch(/✔ allowed execute: touch x \(rule shell\(touch \)\)/);
+    expect(run.stderr).not.toContain("needs input");
     expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "succeeded", output: "done" });
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
   });
@@ -70,24 +90,50 @@ describe("run --backend acp", () => {
   it("rejects a call a rule denies: the agent is told, the run goes on", async () => {
     const { run, events, finished } = await runAgent("ask", "--deny-tool", "shell");
     expect(run.code).toBe(0);
+    expect(events.find((e) => e.type === "input.answered")).toMatchObject({
+      decision: "reject",
+      option_id: "no",
+      by: "rule",
+      rule: "shell",
+    });
+    expect(run.stderr).toMatch(/✖ rejected execute: touch x \(rule shell\)/);
+    expect(run.stderr).not.toContain("needs input");
     expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "failed", output: "not run (no)" });
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "I was not allowed." } });
   });
 
   it("--approvals auto allows what no rule denies", async () => {
-    const { run, finished } = await runAgent("ask", "--approvals", "auto");
+    const { run, events, finished } = await runAgent("ask", "--approvals", "auto");
     expect(run.code).toBe(0);
+    expect(events.find((e) => e.type === "input.answered")).toMatchObject({ decision: "allow", by: "approvals" });
+    expect(events.find((e) => e.type === "input.answered")).not.toHaveProperty("rule");
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
   });
 
   it("no rule allows the call: the turn is cancelled, the run ends needs_input with it pending (exit 3)", async () => {
-    const { run, finished } = await runAgent("ask", "--allow-tool", "read");
+    const { run, events, finished } = await runAgent("ask", "--allow-tool", "read");
     expect(run.code).toBe(3);
+    // Answered cancelled (no option selected), as the protocol asks of a turn being cancelled.
+    const answered = events.find((e) => e.type === "input.answered")!;
+    expect(answered).toMatchObject({ decision: "reject", by: "default", tool_call_id: "t1" });
+    expect(answered).not.toHaveProperty("option_id");
+    expect(run.stderr).toMatch(/\? needs input: approve execute: touch x/);
     expect(finished).toMatchObject({
       status: "needs_input",
       exit_code: 3,
       pending: [{ kind: "approval", tool_call_id: "t1" }],
     });
+  });
+
+  it("pending holds only the requests no one answered: one allowed by a rule, the next by default", async () => {
+    const { run, events, finished } = await runAgent("ask twice", "--allow-tool", "shell");
+    expect(run.code).toBe(3);
+    expect(events.filter((e) => e.type === "input.answered").map((e) => [e.tool_call_id, e.by])).toEqual([
+      ["t1", "rule"],
+      ["t2", "default"],
+    ]);
+    expect(finished).toMatchObject({ status: "needs_input", pending: [{ tool_call_id: "t2" }] });
+    expect((finished.pending as unknown[]).length).toBe(1);
   });
 
   it("answers a request it does not serve (fs/read_text_file) with a JSON-RPC error, never a hang", async () => {
@@ -168,5 +214,101 @@ describe("run --backend acp", () => {
     for (; !next.done; next = await running.next()) types.push(next.value.type);
     expect(types).toContain("input.requested");
     expect(next.value).toMatchObject({ status: "succeeded", resultText: "Made x.", exitCode: 0 });
+  });
+
+  describe("the library's onPermissionRequest answers a request live", () => {
+    async function library(options: Partial<RunOptions> & { prompt: string }) {
+      const running = runAgentLibrary({ backend: "acp", bin: process.execPath, backendArgs: [FAKE_AGENT], ...options });
+      const events: CanonicalEvent[] = [];
+      let next = await running.next();
+      for (; !next.done; next = await running.next()) events.push(next.value);
+      return { events, outcome: next.value };
+    }
+    const answers = (events: CanonicalEvent[]) => events.filter((e) => e.type === "input.answered");
+
+    it("is given the request (kind, target, input) and its allow runs the call though no rule allows it", async () => {
+      const seen: ToolPermissionRequest[] = [];
+      const { events, outcome } = await library({
+        prompt: "ask",
+        onPermissionRequest: async (request) => {
+          seen.push(request);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return "allow" as const;
+        },
+      });
+      expect(seen).toEqual([
+        {
+          requestId: expect.any(String),
+          toolCallId: "t1",
+          kind: "execute",
+          title: "touch x",
+          target: "touch x",
+          input: { command: "touch x" },
+        },
+      ]);
+      expect(answers(events)).toMatchObject([
+        { request_id: seen[0]!.requestId, decision: "allow", option_id: "yes", by: "callback" },
+      ]);
+      expect(outcome).toMatchObject({ status: "succeeded", resultText: "Made x.", exitCode: 0 });
+    });
+
+    it("its reject beats a rule that allows: the agent is told, the run goes on", async () => {
+      const { events, outcome } = await library({
+        prompt: "ask",
+        allowTools: ["shell"],
+        onPermissionRequest: () => "reject",
+      });
+      expect(answers(events)).toMatchObject([{ decision: "reject", option_id: "no", by: "callback" }]);
+      expect(outcome).toMatchObject({ status: "succeeded", resultText: "I was not allowed." });
+    });
+
+    it("undefined leaves the request to the rules (here none: needs_input, exit 3)", async () => {
+      const { events, outcome } = await library({ prompt: "ask", onPermissionRequest: () => undefined });
+      expect(answers(events)).toMatchObject([{ decision: "reject", by: "default" }]);
+      expect(outcome).toMatchObject({ status: "needs_input", exitCode: 3 });
+    });
+
+    it("a callback that throws rejects the call, never allows it by mistake", async () => {
+      const { events } = await library({
+        prompt: "ask",
+        approvals: "auto",
+        onPermissionRequest: () => {
+          throw new Error("no idea");
+        },
+      });
+      expect(answers(events)).toMatchObject([{ decision: "reject", by: "callback" }]);
+    });
+
+    it("is refused (exit 2) for a backend that is not asked live, before anything starts", async () => {
+      const running = runAgentLibrary({ backend: "claude", prompt: "hi", onPermissionRequest: () => "allow" });
+      await expect(running.next()).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringContaining("option onPermissionRequest"),
+      });
+    });
+  });
+
+  it("a run's requests and answers, as a golden (library run, injected clock and run id)", async () => {
+    const running = runAgentLibrary({
+      backend: "acp",
+      bin: process.execPath,
+      backendArgs: [FAKE_AGENT],
+      prompt: "ask twice",
+      allowTools: ["shell(touch )"],
+      runId: "run-test",
+      clock: steppingClock(),
+    });
+    const lines: string[] = [];
+    let next = await running.next();
+    for (; !next.done; next = await running.next()) {
+      const e = next.value as unknown as Record<string, unknown>;
+      // What depends on the machine: the command line (node's path, the fixture's) and the folder.
+      if (e.type === "run.started")
+        Object.assign(e, { command: ["NODE", "FAKE_AGENT"], cwd: "CWD", agentstream_version: "VERSION" });
+      lines.push(JSON.stringify(e));
+    }
+    const golden = fileURLToPath(new URL("./fixtures/acp/run-answered.canonical.jsonl", import.meta.url));
+    if (process.env.UPDATE_GOLDEN === "1") writeFileSync(golden, `${lines.join("\n")}\n`);
+    expect(`${lines.join("\n")}\n`).toBe(readFileSync(golden, "utf8"));
   });
 });

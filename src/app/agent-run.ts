@@ -2,7 +2,7 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, BackendRequest } from "../backends/definition.js";
+import type { BackendDefinition, BackendRequest, PermissionCallback } from "../backends/definition.js";
 import { checkRequestFits } from "../backends/flags.js";
 import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
@@ -49,6 +49,8 @@ export interface AgentRequest extends PermissionOptions {
   env?: NodeJS.ProcessEnv;
   /** --max-turns / --max-tokens / --max-cost-usd, checked by the caller (a native limit is passed where it counts the same). */
   limits?: RunLimits;
+  /** Answers a permission request live, before the rules (a backend that asks live: acp). */
+  onPermissionRequest?: PermissionCallback;
 }
 
 /** A run checked and ready to start. */
@@ -125,6 +127,14 @@ export async function planRun(
   if (request.autoMode === false && request.approvals === "auto")
     throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
+  if (request.onPermissionRequest !== undefined) {
+    if (!definition.driver)
+      throw new OptionError(
+        (name) =>
+          `${name("onPermissionRequest")}: ${definition.displayName} is not asked live; only a backend driven over ACP (acp) is`,
+      );
+    wanted.onPermissionRequest = request.onPermissionRequest;
+  }
   // Rules a backend reads from its environment (OpenCode) join the caller's environment.
   const permissionEnv = definition.permissions.env?.(wanted.permissions, callerEnv);
   const env = permissionEnv ? { ...callerEnv, ...permissionEnv } : callerEnv;
@@ -364,6 +374,7 @@ async function superviseBackend(
     abortSignal: io.abortSignal,
     ...(plan.driver ? { driver: plan.driver } : {}),
     onStdout: (chunk) => batch(() => session.write(chunk)),
+    onDriverEvent: (event) => batch(() => session.note(event)),
     onStderr: io.onStderr,
     stderrShown: io.stderrShown,
     onStatus: io.onStatus,

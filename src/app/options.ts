@@ -220,6 +220,8 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
     name: "approvals",
     check: oneOf(APPROVALS_MODES),
   },
+  // The library's live answer to a permission request (an ACP agent's): the rules stay the default.
+  { name: "onPermissionRequest", check: func },
   {
     cli: {
       flags: "--resume <session>",

@@ -22,7 +22,29 @@ export interface BackendRequest {
   usageFile?: string;
   /** --allow-tool, --deny-tool, --approvals, --resume: checked against the backend's `permissions`, names native. */
   permissions?: PermissionRequest;
+  /** The library's onPermissionRequest: answers a request live, before the rules (a backend with a driver only). */
+  onPermissionRequest?: PermissionCallback;
 }
+
+/** A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it. */
+export interface ToolPermissionRequest {
+  /** The request's id, as input.requested and input.answered name it. */
+  requestId: string;
+  toolCallId?: string;
+  /** The call's ACP kind: execute, read, edit, fetch, delete, move, search, think, other. */
+  kind: string;
+  /** What the agent calls it (its title). */
+  title?: string;
+  /** The command or path NAME(PREFIX) rules match, where the call names one. */
+  target?: string;
+  /** The call's input, as the agent sent it (empty where it sent none). */
+  input: Record<string, unknown>;
+}
+
+/** Answers a request live: "allow" or "reject", or undefined to leave it to the rules. */
+export type PermissionCallback = (
+  request: ToolPermissionRequest,
+) => "allow" | "reject" | undefined | Promise<"allow" | "reject" | undefined>;
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
 export interface UsageModelContext {

@@ -87,6 +87,24 @@ export interface InputRequest {
   questions?: InputQuestion[];
 }
 
+/** Who decided a permission request agentstream answered live (ACP): see input.answered. */
+export type AnsweredBy = "rule" | "approvals" | "callback" | "default";
+
+/** agentstream's answer to a permission request it was asked live (input.requested of an ACP agent). */
+export interface InputAnswer {
+  request_id: string;
+  tool_call_id?: string;
+  decision: "allow" | "reject";
+  /** The option selected among those offered; absent where the request was answered cancelled. */
+  option_id?: string;
+  /**
+   * A --allow-tool/--deny-tool rule (named in `rule`), --approvals auto, the library's onPermissionRequest
+   * callback, or the default: no rule allowed the call, the turn is stopped and the run ends needs_input.
+   */
+  by: AnsweredBy;
+  rule?: string;
+}
+
 export interface ErrorInfo {
   code: ErrorCode;
   message: string;
@@ -231,6 +249,7 @@ export interface EventPayloads {
     queue?: { steering: string[]; follow_up: string[] };
   };
   "input.requested": InputRequest;
+  "input.answered": InputAnswer;
   error: { code: ErrorCode; message: string; retryable: boolean; http_status?: number };
   "backend.event": { native_type: string; raw: unknown };
   "backend.unparsed": {

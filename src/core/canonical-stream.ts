@@ -226,6 +226,13 @@ export class CanonicalStream {
       case "input.requested":
         this.pending.push(draft.payload);
         break;
+      case "input.answered": {
+        // Answered by a rule, a mode or the caller: no longer waiting. Rejected by default, it stays pending.
+        if (draft.payload.by === "default") break;
+        const at = this.pending.findIndex((p) => p.request_id === draft.payload.request_id);
+        if (at >= 0) this.pending.splice(at, 1);
+        break;
+      }
       case "model.changed":
         this.changedModel = draft.payload.model;
         break;

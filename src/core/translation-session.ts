@@ -104,6 +104,16 @@ export class TranslationSession {
   }
 
   /**
+   * What the client side said, which the backend's stdout does not hold (a driver's answer to a
+   * permission request): translated between the backend's lines, by the same translator.
+   */
+  note(event: NativeEvent): void {
+    if (this.done || !this.stream) return;
+    const raw = this.options.includeRaw ? event : undefined;
+    for (const d of this.translate(event)) this.emit(d, raw);
+  }
+
+  /**
    * The native stream ended: close everything and write run.finished. A
    * launch failure means the backend never ran (run.finished says backend_not_found).
    */

@@ -37,6 +37,10 @@ export class Activity {
       case "input.requested":
         this.state = "stopped: needs input";
         break;
+      case "input.answered":
+        // Answered live (ACP): the agent goes on, unless no rule allowed the call.
+        if (e.by !== "default") this.state = "thinking";
+        break;
     }
   }
 

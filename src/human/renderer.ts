@@ -46,6 +46,11 @@ export class HumanRenderer {
   private readonly prefix: string;
   private readonly activity = new Activity();
   private backendPartialLine = "";
+  /**
+   * A request not said yet: an ACP agent's is answered live (input.answered comes next), so it is said
+   * with its answer; any other event first means no one answered it, and it is said as needing input.
+   */
+  private asked: EventOf<"input.requested"> | undefined;
   // A character split across two reads of the backend's stderr is decoded whole.
   private readonly backendDecoder = new StringDecoder("utf8");
 
@@ -71,6 +76,7 @@ export class HumanRenderer {
     this.showActivity(this.activity.describe());
     const normal = this.options.verbosity !== "quiet";
     const verbose = this.options.verbosity === "verbose";
+    if (this.asked && !(e.type === "input.answered" && e.request_id === this.asked.request_id)) this.sayAsked();
     switch (e.type) {
       case "run.started":
         if (verbose && e.command)
@@ -87,7 +93,10 @@ export class HumanRenderer {
           );
         break;
       case "input.requested":
-        if (normal) this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(e)}`);
+        if (normal) this.asked = e;
+        break;
+      case "input.answered":
+        if (normal) this.line(this.answerLine(e));
         break;
       case "error":
         if (verbose) this.line(`${this.c.red("!")} ${showControls(e.code)}: ${this.firstLine(e.message)}`);
@@ -157,6 +166,7 @@ export class HumanRenderer {
 
   /** Stop the spinner and show what is left of the backend's stderr. */
   close(): void {
+    if (this.asked) this.sayAsked();
     this.spinner?.stop();
     const rest = this.backendPartialLine + this.backendDecoder.end();
     if (rest) this.line(this.backendLine(rest), "");
@@ -199,6 +209,25 @@ export class HumanRenderer {
   /** A native message's first line, its secrets hidden before it is cut (a cut secret would not be found). */
   private firstLine(text: string, max?: number): string {
     return firstLine(this.redact(text), max);
+  }
+
+  private sayAsked(): void {
+    const asked = this.asked!;
+    this.asked = undefined;
+    this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(asked)}`);
+  }
+
+  /** "✔ allowed shell: touch x (rule shell(touch ))", "? needs input: approve execute: no rule allows it". */
+  private answerLine(e: EventOf<"input.answered">): string {
+    const asked = this.asked?.request_id === e.request_id ? this.asked : undefined;
+    this.asked = undefined;
+    const action = asked?.actions?.[0];
+    const what = action ? this.firstLine(`${action.name}: ${action.description}`, 120) : `request ${e.request_id}`;
+    if (e.by === "default")
+      return `${this.c.yellow("?")} needs input: approve ${what} ${this.c.dim("(no rule allows it)")}`;
+    const why = e.by === "rule" ? `rule ${e.rule ?? "?"}` : e.by === "approvals" ? "--approvals auto" : "the caller";
+    const said = `${e.decision === "allow" ? "allowed" : "rejected"} ${what} ${this.c.dim(`(${showControls(why)})`)}`;
+    return e.decision === "allow" ? `${this.c.green("✔")} ${said}` : `${this.c.red("✖")} ${said}`;
   }
 
   private describeRequest(e: EventOf<"input.requested">): string {

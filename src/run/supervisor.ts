@@ -1,6 +1,7 @@
 import type { BackendExit } from "../canonical/events.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
+import type { NativeEvent } from "../core/translator.js";
 import { BackendProcess } from "./backend-process.js";
 import type { Driver } from "./driver.js";
 import type { LaunchSpec } from "./launch-spec.js";
@@ -27,6 +28,8 @@ export interface SupervisorOptions {
   /** Drives the backend over its stdin and stdout (ACP); absent, it is launched with argv and only read. */
   driver?: Driver;
   onStdout(chunk: Buffer): void;
+  /** What the driver said that the backend's stdout does not hold (Driver.attach's `tell`). */
+  onDriverEvent?(event: NativeEvent): void;
   onStderr(chunk: Buffer): void;
   /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
   stderrShown: Drainable;
@@ -98,7 +101,15 @@ export class RunSupervisor {
         stderrThrottle.check();
       });
       // After the translation's reader: each chunk is translated before the driver answers it.
-      if (options.driver && backend.stdin) options.driver.attach({ stdin: backend.stdin, stdout: backend.stdout });
+      if (options.driver && backend.stdin) {
+        options.driver.attach({ stdin: backend.stdin, stdout: backend.stdout }, (event) =>
+          this.stdoutClosed ? undefined : options.onDriverEvent?.(event),
+        );
+        // The driver closed its stdin: the conversation, and so the outcome, is over; only its exit is awaited (--linger).
+        backend.stdin.once("finish", () => this.terminal());
+        // A driven backend that closed its stdout can say nothing more: one that lives on past the grace period is stopped.
+        backend.stdout.once("end", () => this.later(options.graceMs, () => backend.stop(options.spec.stopSignal)));
+      }
       if (options.timeoutMs !== undefined) this.later(options.timeoutMs, () => this.timedOut());
       if (options.writer.closed) this.readerGone();
       const end = await backend.ended;

@@ -15,13 +15,19 @@ export interface AgentQuirks {
    * (Copilot CLI 1.0.102).
    */
   errorsInText: boolean;
+  /**
+   * The prompt response's `usage` counts its last model call only (OpenCode 1.18.34: 40 in, 9 out after a
+   * turn of two calls of 40 and 9 each): a turn of more calls has more tokens than it says.
+   */
+  lastCallUsage: boolean;
 }
 
-const NONE: AgentQuirks = { errorsInText: false };
+const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false };
 
 /** Agents known by the `agentInfo.name` they state. */
 const KNOWN: Readonly<Record<string, AgentQuirks>> = {
-  Copilot: { errorsInText: true },
+  Copilot: { ...NONE, errorsInText: true },
+  OpenCode: { ...NONE, lastCallUsage: true },
 };
 
 export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {

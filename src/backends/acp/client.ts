@@ -12,8 +12,11 @@ export interface AcpClientOptions {
   prompt: string;
   /** Every byte the agent writes, as written, before the client reads it (for the translator). */
   onOutput: (chunk: Buffer) => void;
-  /** Answers one session/request_permission (its params as sent), live. */
-  answerPermission: (params: unknown) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  /** Answers one session/request_permission (its params as sent, and its JSON-RPC id), live. */
+  answerPermission: (
+    params: unknown,
+    requestId: unknown,
+  ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   clientName?: string;
 }
 
@@ -45,8 +48,9 @@ export class AcpClientRun {
       Writable.toWeb(o.toAgent) as WritableStream<Uint8Array>,
       Readable.toWeb(tee) as ReadableStream<Uint8Array>,
     );
-    const app = client({ name: o.clientName ?? "agentstream" }).onRequest("session/request_permission", ({ params }) =>
-      o.answerPermission(params),
+    const app = client({ name: o.clientName ?? "agentstream" }).onRequest(
+      "session/request_permission",
+      ({ params, requestId }) => o.answerPermission(params, requestId),
     );
     return app.connectWith(stream, async (agent) => {
       this.notify = (method, params) => agent.notify(method, params);

@@ -1,10 +1,13 @@
 import type { Driver } from "../../run/driver.js";
 import type { BackendRequest } from "../definition.js";
 import { AcpClientRun } from "./client.js";
+import { answeredEvent, callerAnswer, requestIdOf } from "./permission-answer.js";
 import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
 
 /** A kind back to a portable name of it (write and edit are the same kind): the rules arrive as kinds. */
 const PORTABLE_OF_KIND = new Map([...ACP_KINDS].flatMap(([name, kind]) => (kind ? [[kind, name] as const] : [])));
+
+const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
 
 /** `execute(git )` → `shell(git )`; a name that is no kind is left for acpPolicy to refuse. */
 function portableRule(rule: string): string {
@@ -15,7 +18,8 @@ function portableRule(rule: string): string {
 
 /**
  * One run of an ACP agent: initialize, session/new in `cwd`, one session/prompt; each
- * session/request_permission answered by the run's rules. A request no rule allows ends the turn
+ * session/request_permission answered by the library's callback, else by the run's rules, and the
+ * answer told the translation (input.answered). A request no rule allows ends the turn
  * (session/cancel, the request answered cancelled as the protocol asks): the translator then ends
  * the run needs_input with the call pending. Once the turn is over, the agent's stdin is closed,
  * which ends it. Its stdout reaches the translation from the supervisor, as a recording would.
@@ -31,7 +35,7 @@ export function acpDriver(request: BackendRequest, cwd: string): Driver {
   let client: AcpClientRun | undefined;
   let stopAsked = false;
   return {
-    attach({ stdin, stdout }) {
+    attach({ stdin, stdout }, tell) {
       // The agent gone while we wrote: its exit says how the run ended.
       stdin.on("error", () => {});
       const run = new AcpClientRun({
@@ -40,11 +44,15 @@ export function acpDriver(request: BackendRequest, cwd: string): Driver {
         cwd,
         prompt: request.prompt,
         onOutput: () => {},
-        answerPermission: (params) => {
-          const answer = answerPermission(policy, params);
-          if (!answer.needsInput) return answer.response;
-          run.cancel();
-          return { outcome: { outcome: "cancelled" } };
+        answerPermission: async (params, id) => {
+          const requestId = requestIdOf(id) ?? "request";
+          const asked = request.onPermissionRequest
+            ? await callerAnswer(request.onPermissionRequest, requestId, params, warn)
+            : undefined;
+          const answer = asked ?? answerPermission(policy, params);
+          tell(answeredEvent(requestId, params, answer));
+          if (answer.needsInput) run.cancel();
+          return answer.response;
         },
       });
       client = run;

@@ -1,3 +1,4 @@
+import type { AnsweredBy } from "../../canonical/events.js";
 import { UsageError } from "../../core/errors.js";
 import { asText, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import type { ApprovalsMode, PortableTool } from "../definition.js";
@@ -33,8 +34,10 @@ export interface AcpPolicy {
 /** What the policy answers one `session/request_permission`: the ACP response and why. */
 export interface PermissionAnswer {
   decision: "allow" | "reject";
-  /** The rule that decided (`shell(git )`), or the mode (`--approvals auto`), or `no rule`. */
-  because: string;
+  /** What decided: a rule (named in `rule`), --approvals auto, the library's callback, or the default. */
+  by: AnsweredBy;
+  /** The rule as given (`shell(git )`), where one decided. */
+  rule?: string;
   /** No rule allowed the call and approvals are not auto: the run ends needs_input with it pending. */
   needsInput: boolean;
   /** The RequestPermissionResponse to send. */
@@ -76,21 +79,25 @@ function parseRule(given: string): Rule {
 export function answerPermission(policy: AcpPolicy, params: unknown): PermissionAnswer {
   const request = objectOrEmpty(params);
   const call = objectOrEmpty(request.toolCall);
-  const kind = asText(call.kind) || "other";
+  const kind = callKind(call);
   const argument = callArgument(call);
   const matches = (rule: Rule) =>
     rule.kind === kind && (rule.prefix === undefined || argument?.startsWith(rule.prefix) === true);
-  const options = Array.isArray(request.options) ? request.options.filter(isObject) : [];
   const denied = policy.deny.find(matches);
-  if (denied) return answer("reject", denied.given, false, options);
+  if (denied) return decided(params, "reject", "rule", denied.given);
   const allowed = policy.allow.find(matches);
-  if (allowed) return answer("allow", allowed.given, false, options);
-  if (policy.approvals === "auto") return answer("allow", "--approvals auto", false, options);
-  return answer("reject", "no rule", true, options);
+  if (allowed) return decided(params, "allow", "rule", allowed.given);
+  if (policy.approvals === "auto") return decided(params, "allow", "approvals");
+  return decided(params, "reject", "default");
+}
+
+/** The kind of a permission request's call, as the rules name kinds (none stated: other). */
+export function callKind(call: Record<string, unknown>): string {
+  return asText(call.kind) || "other";
 }
 
 /** What a rule's prefix is matched against: the command of a shell call, else the path it names. */
-function callArgument(call: Record<string, unknown>): string | undefined {
+export function callArgument(call: Record<string, unknown>): string | undefined {
   const input = objectOrEmpty(call.rawInput);
   const locations = Array.isArray(call.locations) ? call.locations.filter(isObject) : [];
   return (
@@ -102,19 +109,27 @@ function callArgument(call: Record<string, unknown>): string | undefined {
   );
 }
 
-/** The option of the decision's kind, once before always; none offered: the request is answered cancelled. */
-function answer(
+/**
+ * A decision as the answer to the request (its params as sent): the option of the decision's kind,
+ * once before always; none offered, the request is answered cancelled. Rejected by default, the call
+ * waits for the user: the turn is stopped and the request answered cancelled, as the protocol asks.
+ */
+export function decided(
+  params: unknown,
   decision: "allow" | "reject",
-  because: string,
-  needsInput: boolean,
-  options: Record<string, unknown>[],
+  by: AnsweredBy,
+  rule?: string,
 ): PermissionAnswer {
+  const needsInput = by === "default";
+  const request = objectOrEmpty(params);
+  const options = Array.isArray(request.options) ? request.options.filter(isObject) : [];
   const kinds = decision === "allow" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"];
   const option = kinds.map((k) => options.find((o) => o.kind === k)).find((o) => o !== undefined);
-  const optionId = option ? nonEmpty(option.optionId) : undefined;
+  const optionId = needsInput || !option ? undefined : nonEmpty(option.optionId);
   return {
     decision,
-    because,
+    by,
+    ...(rule !== undefined ? { rule } : {}),
     needsInput,
     response: { outcome: optionId !== undefined ? { outcome: "selected", optionId } : { outcome: "cancelled" } },
   };

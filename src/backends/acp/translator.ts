@@ -1,4 +1,4 @@
-import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import type { AnsweredBy, ErrorInfo, EventPayloads, InputAnswer } from "../../canonical/events.js";
 import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { JSON_RPC_ERROR, JSON_RPC_RESULT } from "../../core/native-line.js";
 import {
@@ -21,6 +21,7 @@ import {
   type AgentQuirks,
 } from "./agents.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
+import { PERMISSION_ANSWERED, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
@@ -73,9 +74,12 @@ export class AcpTranslator implements Translator {
   private tokenUsage = false;
   private costUsd: number | undefined;
 
-  /** Complete where tokens were reported; an agent that gives only context fill (usage_update) leaves them unknown. */
+  /**
+   * Complete where tokens were reported; an agent that gives only context fill (usage_update) leaves them
+   * unknown, and one that counts only its last model call (OpenCode) tells less than a turn of several spent.
+   */
   get usageComplete(): boolean {
-    return this.tokenUsage;
+    return this.tokenUsage && !(this.quirks.lastCallUsage && this.turn > 1);
   }
 
   translate(e: NativeEvent): Draft[] {
@@ -88,6 +92,8 @@ export class AcpTranslator implements Translator {
         return this.update(e);
       case "session/request_permission":
         return this.permission(e);
+      case PERMISSION_ANSWERED:
+        return [toldByDriver(e) ? answered(e) : passThrough(e)];
       default:
         // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's
         // craft/drainMidTurnQueue, Claude's adapter's _auth/status_update): kept whole.
@@ -96,8 +102,9 @@ export class AcpTranslator implements Translator {
   }
 
   finish(_end: StreamEndFacts): TranslatorConclusion {
-    // A stream cut before the prompt's response: the core decides from how it ended.
-    return { drafts: this.outcome ? [] : this.closeAll("error"), outcome: this.outcome };
+    // A stream cut before the prompt's response: the core decides from how it ended. Words after the
+    // response (the outcome is known by then) are closed too, never left a delta without its message.
+    return { drafts: this.closeAll(this.outcome ? "end" : "error"), outcome: this.outcome };
   }
 
   /** A response: told apart by what it carries, as the client's requests are not in the stream. */
@@ -111,8 +118,9 @@ export class AcpTranslator implements Translator {
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
     const session = nonEmpty(result.sessionId);
-    const current = nonEmpty(objectOrEmpty(result.models).currentModelId);
-    if (current !== undefined) this.model = modelName(current);
+    this.model =
+      namedModel(nonEmpty(objectOrEmpty(result.models).currentModelId) ?? configuredModel(result.configOptions)) ??
+      this.model;
     if (session !== undefined) return this.sessionStarted(session, e.type);
     // session/set_mode, authenticate, a session/new whose id came before in an update (Copilot CLI): nothing to say.
     return [];
@@ -153,9 +161,17 @@ export class AcpTranslator implements Translator {
         out.push(title !== undefined ? draft("session.updated", { name: title }, { native: kind }) : passThrough(e));
         break;
       }
+      case "config_option_update": {
+        // The model chosen anew (session/set_config_option, or the agent's own switch).
+        this.model = namedModel(configuredModel(update.configOptions)) ?? this.model;
+        out.push(passThrough(e));
+        break;
+      }
       case "usage_update":
         // Context fill (used of size), not tokens spent; a cost where the agent states one (Claude's adapter).
         this.costUsd = reportedCostUsd(update) ?? this.costUsd;
+        // Claude's adapter names the model the usage is of in its _meta (ACP's usage_update has no field for it).
+        this.model = namedModel(nonEmpty(objectOrEmpty(update._meta)["_claude/model"])) ?? this.model;
         out.push(passThrough(e));
         break;
       default:
@@ -290,7 +306,7 @@ export class AcpTranslator implements Translator {
       description: nonEmpty(toolCall.title) ?? `${call.name} needs permission`,
       allowed_decisions: options.map((o) => asText(o.kind)).filter((kind) => kind !== ""),
     };
-    const requestId = typeof e.id === "string" || typeof e.id === "number" ? String(e.id) : id;
+    const requestId = requestIdOf(e.id) ?? id;
     out.push(
       draft(
         "input.requested",
@@ -400,6 +416,21 @@ export class AcpTranslator implements Translator {
   }
 }
 
+/** agentstream's answer to a permission request, as the driver told it (never in a recording). */
+function answered(e: NativeEvent): Draft<"input.answered"> {
+  const decision: InputAnswer["decision"] = e.decision === "allow" ? "allow" : "reject";
+  const by: AnsweredBy = e.by === "rule" || e.by === "approvals" || e.by === "callback" ? e.by : "default";
+  const payload = defined<InputAnswer & Record<string, unknown>>({
+    request_id: asText(e.request_id) || "request",
+    tool_call_id: nonEmpty(e.tool_call_id),
+    decision,
+    option_id: nonEmpty(e.option_id),
+    by,
+    rule: nonEmpty(e.rule),
+  });
+  return draft("input.answered", payload, { native: e.type });
+}
+
 function failed(code: ErrorInfo["code"], message: string): Outcome {
   return { status: "failed", error: { code, message, retryable: false }, resultText: null };
 }
@@ -436,8 +467,19 @@ function toolOutput(update: Record<string, unknown>): string {
   return raw === undefined ? "" : asText(raw);
 }
 
-/** Qwen Code's model ids read "$runtime|openai|fake-model(openai)": the model is the part before the provider. */
-function modelName(id: string): string {
-  const last = id.slice(id.lastIndexOf("|") + 1);
-  return last.replace(/\([^)]*\)$/, "") || id;
+/**
+ * The model as the price table names it. Qwen Code's ids read "$runtime|openai|fake-model(openai)": the
+ * part before the provider; OpenCode's "provider/model": the part after it.
+ */
+function namedModel(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  const last = id.slice(id.lastIndexOf("|") + 1).replace(/\([^)]*\)$/, "");
+  return last.slice(last.lastIndexOf("/") + 1) || id;
+}
+
+/** The current value of the session's config option of category "model" (OpenCode names its model only there). */
+function configuredModel(options: unknown): string | undefined {
+  if (!Array.isArray(options)) return undefined;
+  const model = options.filter(isObject).find((o) => o.category === "model");
+  return model === undefined ? undefined : nonEmpty(model.currentValue);
 }

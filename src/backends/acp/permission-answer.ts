@@ -1,0 +1,79 @@
+import { isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import type { NativeEvent } from "../../core/translator.js";
+import type { PermissionCallback, ToolPermissionRequest } from "../definition.js";
+import { callArgument, callKind, decided, type PermissionAnswer } from "./permission-policy.js";
+
+/**
+ * The native type of agentstream's own answer to a permission request: the driver tells the translation
+ * (it is never on an agent's stdout, so a recording has none; `/` keeps it out of any JSON-RPC method's way).
+ */
+export const PERMISSION_ANSWERED = "agentstream/permission_answered";
+
+/** The answers the driver made: a line of that type on an agent's stdout forges no answer (it is kept as data). */
+const TOLD = new WeakSet<NativeEvent>();
+
+export function toldByDriver(event: NativeEvent): boolean {
+  return TOLD.has(event);
+}
+
+/** A JSON-RPC id as the canonical stream names a request (input.requested.request_id). */
+export function requestIdOf(id: unknown): string | undefined {
+  return typeof id === "string" || typeof id === "number" ? String(id) : undefined;
+}
+
+/** The answer as the event the driver tells the translation (read back by AcpTranslator). */
+export function answeredEvent(requestId: string, params: unknown, answer: PermissionAnswer): NativeEvent {
+  const response = answer.response.outcome;
+  const event: NativeEvent = {
+    type: PERMISSION_ANSWERED,
+    request_id: requestId,
+    tool_call_id: nonEmpty(objectOrEmpty(objectOrEmpty(params).toolCall).toolCallId),
+    decision: answer.decision,
+    option_id: response.outcome === "selected" ? response.optionId : undefined,
+    by: answer.by,
+    rule: answer.rule,
+  };
+  TOLD.add(event);
+  return event;
+}
+
+/** The request as the library's callback is given it. */
+export function toolPermissionRequest(requestId: string, params: unknown): ToolPermissionRequest {
+  const call = objectOrEmpty(objectOrEmpty(params).toolCall);
+  const toolCallId = nonEmpty(call.toolCallId);
+  const title = nonEmpty(call.title);
+  const target = callArgument(call);
+  return {
+    requestId,
+    ...(toolCallId !== undefined ? { toolCallId } : {}),
+    kind: callKind(call),
+    ...(title !== undefined ? { title } : {}),
+    ...(target !== undefined ? { target } : {}),
+    input: isObject(call.rawInput) ? { ...call.rawInput } : {},
+  };
+}
+
+/**
+ * The caller's answer, where it gives one: undefined leaves the request to the rules. A callback that
+ * throws or answers anything else rejects the call (never allowed by a mistake); `onProblem` says why.
+ */
+export async function callerAnswer(
+  callback: PermissionCallback,
+  requestId: string,
+  params: unknown,
+  onProblem: (text: string) => void,
+): Promise<PermissionAnswer | undefined> {
+  let said: unknown;
+  try {
+    said = await callback(toolPermissionRequest(requestId, params));
+  } catch (err) {
+    onProblem(`onPermissionRequest threw (${(err as Error)?.message ?? String(err)}): the call is rejected`);
+    return decided(params, "reject", "callback");
+  }
+  if (said === undefined) return undefined;
+  if (said === "allow" || said === "reject") return decided(params, said, "callback");
+  onProblem(
+    `onPermissionRequest answered ${JSON.stringify(said)}, not "allow", "reject" or undefined: the call is rejected`,
+  );
+  return decided(params, "reject", "callback");
+}
