@@ -141,6 +141,66 @@ describe("run --backend acp", () => {
     expect(events.find((e) => e.type === "message.completed")).toMatchObject({ text: "fs: refused -32601. " });
   });
 
+  it("authenticates only where the agent demands it, with an env_var method whose variables are set", async () => {
+    const run = await runCli([...agentArgs(), "--", "say text"], {
+      env: { FAKE_ACP_AUTH: "1", FAKE_ACP_KEY: "k-123" },
+    });
+    const events = parseJsonl(run.stdout);
+    expect(run.code, run.stderr).toBe(0);
+    // session/new was refused first (an error event), then the session started after authenticate.
+    expect(events.find((e) => e.type === "error")).toMatchObject({ code: "auth" });
+    expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "Hello from the fake agent." } });
+  });
+
+  it("an agent that wants a login agentstream cannot give fails auth (exit 77), naming its methods", async () => {
+    const run = await runCli([...agentArgs(), "--", "say text"], { env: { FAKE_ACP_AUTH: "1", FAKE_ACP_KEY: "" } });
+    expect(run.code).toBe(77);
+    expect(parseJsonl(run.stdout).at(-1)).toMatchObject({
+      status: "failed",
+      error: {
+        code: "auth",
+        message: expect.stringContaining(
+          "fake-agent offers: login (Log in with a browser), api-key (API key: set FAKE_ACP_KEY)",
+        ),
+      },
+    });
+  });
+
+  describe("an agent that cannot be governed is refused the rules, never run ungoverned in silence", () => {
+    const as = (name: string) => ({ env: { FAKE_ACP_NAME: name } });
+
+    it("pi-acp (never asks) with rules: run.finished failed usage, exit 2, nothing prompted", async () => {
+      const run = await runCli([...agentArgs("--deny-tool", "shell"), "--", "ask"], as("pi-acp"));
+      expect(run.code).toBe(2);
+      const events = parseJsonl(run.stdout);
+      expect(events.at(-1)).toMatchObject({
+        status: "failed",
+        exit_code: 2,
+        error: { code: "usage", message: expect.stringContaining("pi-acp never asks before a tool call") },
+      });
+      expect(events.some((e) => e.type === "tool.started" || e.type === "message.delta")).toBe(false);
+    });
+
+    it("pi-acp without rules runs as it is", async () => {
+      const run = await runCli([...agentArgs(), "--", "ask"], as("pi-acp"));
+      expect(run.code).toBe(0);
+      expect(parseJsonl(run.stdout).at(-1)).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+    });
+
+    it("Claude's adapter is set to mode default when rules are given, so that it asks", async () => {
+      const claude = as("@agentclientprotocol/claude-agent-acp");
+      const ruled = await runCli([...agentArgs("--deny-tool", "shell"), "--", "ask"], claude);
+      const events = parseJsonl(ruled.stdout);
+      expect(ruled.code).toBe(0);
+      expect(events.find((e) => e.type === "input.answered")).toMatchObject({ decision: "reject", by: "rule" });
+      expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "I was not allowed." } });
+      // Without rules its own mode (auto) stands: it does not ask.
+      const free = await runCli([...agentArgs(), "--", "ask"], claude);
+      expect(parseJsonl(free.stdout).some((e) => e.type === "input.requested")).toBe(false);
+      expect(parseJsonl(free.stdout).at(-1)).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+    });
+  });
+
   it("an error response fails the run as the provider's error (exit 1)", async () => {
     const { run, finished } = await runAgent("fail");
     expect(run.code).toBe(1);

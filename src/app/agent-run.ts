@@ -174,7 +174,7 @@ export async function planRun(
     executable,
     file,
     args: definition.argv(full),
-    ...(definition.driver ? { driver: definition.driver(full, cwd) } : {}),
+    ...(definition.driver ? { driver: definition.driver(full, cwd, env) } : {}),
     command,
     redactor: runRedactor(full.backendArgs, env),
     ...(files ? { files } : {}),

@@ -147,9 +147,9 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   argv(request: BackendRequest): string[];
   /**
    * A backend driven over a protocol on its stdin and stdout (ACP): the driver of one run, given the
-   * prompt and the rules, in `cwd`. Absent: it is launched with argv and read (the argv driver).
+   * prompt and the rules, in `cwd`, with the backend's environment. Absent: it is launched with argv and read (the argv driver).
    */
-  driver?(request: BackendRequest, cwd: string): Driver;
+  driver?(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver;
   /**
    * Whether `--` goes before this prompt. May probe the executable (pi's
    * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.

@@ -19,6 +19,7 @@ export type ErrorCode =
   | "acceptance"
   | "budget"
   | "config"
+  | "usage"
   | "backend_not_found"
   | "backend_startup"
   | "backend_crashed"

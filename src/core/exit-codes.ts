@@ -26,6 +26,8 @@ const FAILED_CODES: Partial<Record<ErrorCode, ExitCode>> = {
   backend_protocol: 76,
   auth: 77,
   config: 78,
+  // Told after the backend started (rules an ACP agent cannot honour): still agentstream called wrongly.
+  usage: 2,
   backend_startup: 78,
 };
 

@@ -28,6 +28,7 @@ const CAUSES: Record<ErrorCode, string> = {
   acceptance: "the result did not pass its acceptance check",
   budget: "a limit on turns, tokens or cost was reached",
   config: "a configuration problem",
+  usage: "agentstream was called wrongly",
   backend_not_found: "the backend was not found",
   backend_startup: "the backend did not start",
   backend_crashed: "the backend crashed",

@@ -20,14 +20,22 @@ export interface AgentQuirks {
    * turn of two calls of 40 and 9 each): a turn of more calls has more tokens than it says.
    */
   lastCallUsage: boolean;
+  /**
+   * Whether it asks before a tool call: always; never (pi-acp 0.0.34 asks only for pi extensions'
+   * dialogs, never for its tools); or only once the client set a mode (Claude's adapter 0.101.0
+   * starts a session in "auto" where its catalog offers it, and asks in "default").
+   */
+  asks: "always" | "never" | { inMode: string };
 }
 
-const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false };
+const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false, asks: "always" };
 
 /** Agents known by the `agentInfo.name` they state. */
 const KNOWN: Readonly<Record<string, AgentQuirks>> = {
   Copilot: { ...NONE, errorsInText: true },
   OpenCode: { ...NONE, lastCallUsage: true },
+  "pi-acp": { ...NONE, asks: "never" },
+  "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" } },
 };
 
 export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {

@@ -1,5 +1,7 @@
 import { Readable, Writable } from "node:stream";
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import { usableAuthMethod } from "./auth.js";
+import { AUTH_REQUIRED } from "./errors.js";
 
 /** How a prompt turn ended, as the agent answered session/prompt. */
 export type TurnEnd = { stopReason: string } | { error: { code: unknown; message: string } };
@@ -18,6 +20,13 @@ export interface AcpClientOptions {
     requestId: unknown,
   ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
   clientName?: string;
+  /**
+   * After the session started, before the prompt: may set the session's mode; throwing refuses the
+   * run (nothing is prompted, run() rejects).
+   */
+  beforePrompt?: (initializeResult: unknown, setMode: (modeId: string) => Promise<void>) => Promise<void> | void;
+  /** The agent's environment: an `env_var` auth method is used only where its variables are set. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -54,13 +63,24 @@ export class AcpClientRun {
     );
     return app.connectWith(stream, async (agent) => {
       this.notify = (method, params) => agent.notify(method, params);
-      await agent.request("initialize", {
+      const init = await agent.request("initialize", {
         protocolVersion: PROTOCOL_VERSION,
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
         clientInfo: { name: o.clientName ?? "agentstream", version: "0" },
       });
-      const session = await agent.request("session/new", { cwd: o.cwd, mcpServers: [] });
+      const newSession = () => agent.request("session/new", { cwd: o.cwd, mcpServers: [] });
+      const session = await newSession().catch(async (err: unknown) => {
+        // authenticate only where the agent demands it, and only with a method that needs no user.
+        const method =
+          (err as { code?: unknown }).code === AUTH_REQUIRED ? usableAuthMethod(init, o.env ?? {}) : undefined;
+        if (method === undefined) throw err;
+        await agent.request("authenticate", { methodId: method });
+        return newSession();
+      });
       this.sessionId = session.sessionId;
+      await o.beforePrompt?.(init, async (modeId) => {
+        await agent.request("session/set_mode", { sessionId: session.sessionId, modeId });
+      });
       if (this.cancelAsked) await this.sendCancel();
       try {
         const response = await agent.request("session/prompt", {

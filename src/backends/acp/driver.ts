@@ -1,7 +1,9 @@
 import type { Driver } from "../../run/driver.js";
 import type { BackendRequest } from "../definition.js";
 import { AcpClientRun } from "./client.js";
-import { answeredEvent, callerAnswer, requestIdOf } from "./permission-answer.js";
+import { objectOrEmpty } from "../../core/fields.js";
+import { agentInfoOf, quirksOf } from "./agents.js";
+import { answeredEvent, callerAnswer, refusedEvent, requestIdOf } from "./permission-answer.js";
 import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
 
 /** A kind back to a portable name of it (write and edit are the same kind): the rules arrive as kinds. */
@@ -24,7 +26,7 @@ function portableRule(rule: string): string {
  * the run needs_input with the call pending. Once the turn is over, the agent's stdin is closed,
  * which ends it. Its stdout reaches the translation from the supervisor, as a recording would.
  */
-export function acpDriver(request: BackendRequest, cwd: string): Driver {
+export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver {
   const asked = request.permissions;
   // Checked here, while the run is planned: a rule no ACP kind matches is refused before anything starts.
   const policy = acpPolicy(
@@ -32,6 +34,11 @@ export function acpDriver(request: BackendRequest, cwd: string): Driver {
     (asked?.denyTools ?? []).map(portableRule),
     asked?.approvals,
   );
+  // Rules were given: an agent that would not ask is refused them, never run ungoverned in silence.
+  const governed =
+    (asked?.allowTools.length ?? 0) + (asked?.denyTools.length ?? 0) > 0 ||
+    asked?.approvals === "never" ||
+    request.onPermissionRequest !== undefined;
   let client: AcpClientRun | undefined;
   let stopAsked = false;
   return {
@@ -42,8 +49,19 @@ export function acpDriver(request: BackendRequest, cwd: string): Driver {
         toAgent: stdin,
         fromAgent: stdout,
         cwd,
+        env,
         prompt: request.prompt,
         onOutput: () => {},
+        beforePrompt: async (init, setMode) => {
+          if (!governed) return;
+          const agent = agentInfoOf(objectOrEmpty(init));
+          const asks = quirksOf(agent).asks;
+          if (typeof asks === "object") return setMode(asks.inMode);
+          if (asks === "always") return;
+          const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
+          tell(refusedEvent(refusal));
+          throw new Error(refusal);
+        },
         answerPermission: async (params, id) => {
           const requestId = requestIdOf(id) ?? "request";
           const asked = request.onPermissionRequest

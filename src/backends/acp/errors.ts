@@ -3,7 +3,7 @@ import { classifyError, type ClassifiedError } from "../../core/classify.js";
 import { asText, count, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 
 /** ACP's own error codes (its schema's ErrorCode) that say more than the message. */
-const AUTH_REQUIRED = -32000;
+export const AUTH_REQUIRED = -32000;
 const INTERNAL_ERROR = -32603;
 
 export interface AcpError extends ErrorInfo {

@@ -9,11 +9,21 @@ import { callArgument, callKind, decided, type PermissionAnswer } from "./permis
  */
 export const PERMISSION_ANSWERED = "agentstream/permission_answered";
 
-/** The answers the driver made: a line of that type on an agent's stdout forges no answer (it is kept as data). */
+/** The driver refused the run's rules to an agent that cannot be governed (told, never on its stdout). */
+export const RULES_REFUSED = "agentstream/rules_refused";
+
+/** The events the driver made: a line of their type on an agent's stdout forges nothing (it is kept as data). */
 const TOLD = new WeakSet<NativeEvent>();
 
 export function toldByDriver(event: NativeEvent): boolean {
   return TOLD.has(event);
+}
+
+/** The refusal as the event the driver tells the translation: the run fails `usage` (exit 2). */
+export function refusedEvent(message: string): NativeEvent {
+  const event: NativeEvent = { type: RULES_REFUSED, message };
+  TOLD.add(event);
+  return event;
 }
 
 /** A JSON-RPC id as the canonical stream names a request (input.requested.request_id). */

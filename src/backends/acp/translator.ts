@@ -20,8 +20,9 @@ import {
   type AgentInfo,
   type AgentQuirks,
 } from "./agents.js";
+import { authMethodsText } from "./auth.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
-import { PERMISSION_ANSWERED, requestIdOf, toldByDriver } from "./permission-answer.js";
+import { PERMISSION_ANSWERED, RULES_REFUSED, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
@@ -49,6 +50,8 @@ export class AcpTranslator implements Translator {
   private agent: AgentInfo | undefined;
   private quirks: AgentQuirks = quirksOf(undefined);
   private protocolVersion: number | undefined;
+  /** The auth methods `initialize` offered, as an auth failure names them. */
+  private authMethods: string | undefined;
   private sessionId: string | undefined;
   private model: string | undefined;
   private turn = 0;
@@ -94,6 +97,8 @@ export class AcpTranslator implements Translator {
         return this.permission(e);
       case PERMISSION_ANSWERED:
         return [toldByDriver(e) ? answered(e) : passThrough(e)];
+      case RULES_REFUSED:
+        return toldByDriver(e) ? this.rulesRefused(e) : [passThrough(e)];
       default:
         // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's
         // craft/drainMidTurnQueue, Claude's adapter's _auth/status_update): kept whole.
@@ -114,6 +119,7 @@ export class AcpTranslator implements Translator {
       this.agent = agentInfoOf(result);
       this.quirks = quirksOf(this.agent);
       this.protocolVersion = result.protocolVersion;
+      this.authMethods = authMethodsText(result);
       return [];
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
@@ -129,6 +135,8 @@ export class AcpTranslator implements Translator {
   private sessionStarted(id: string, native: string): Draft[] {
     if (this.sessionId !== undefined) return [];
     this.sessionId = id;
+    // session/new was answered "authentication required", then the client authenticated: the run goes on.
+    if (this.outcome?.error?.code === "auth") this.outcome = undefined;
     const payload = defined({
       session_id: id,
       protocol_version: this.protocolVersion,
@@ -317,6 +325,13 @@ export class AcpTranslator implements Translator {
     return out;
   }
 
+  /** The driver refused the run's rules to this agent before prompting it: agentstream was called wrongly (exit 2). */
+  private rulesRefused(e: NativeEvent): Draft[] {
+    const error: ErrorInfo = { code: "usage", message: asText(e.message), retryable: false };
+    this.outcome ??= { status: "failed", error, resultText: null };
+    return [draft("error", error, { native: e.type })];
+  }
+
   /** The prompt's response: the turn ended, and how. */
   private promptEnd(result: Record<string, unknown>, native: string): Draft[] {
     const out = this.closeAll(native);
@@ -366,6 +381,9 @@ export class AcpTranslator implements Translator {
   /** A JSON-RPC error: the prompt's (or an earlier request's, before the session started) fails the run. */
   private rpcFailure(e: NativeEvent): Draft[] {
     const error = rpcError(e.error);
+    // Before any session: the agent wants a login agentstream cannot give. Its methods say how.
+    if (error.code === "auth" && this.sessionId === undefined && this.authMethods !== undefined)
+      error.message = `${error.message} (${this.agent?.name ?? "the agent"} offers: ${this.authMethods}; log in with the agent itself, or set the variables of an env_var method)`;
     const out = [...this.closeAll("error"), draft("error", error, { native: e.type })];
     if (this.turnOpen) {
       this.turnOpen = false;
