@@ -201,6 +201,43 @@ describe("run --backend acp", () => {
     });
   });
 
+  describe("--resume SESSION: session/load where the agent can load sessions", () => {
+    const loads = { env: { FAKE_ACP_LOAD: "1" } };
+
+    it("a run that stopped for an approval says how to resume it", async () => {
+      const run = await runCli([...agentArgs(), "--", "ask"], loads);
+      expect(run.code).toBe(3);
+      expect(parseJsonl(run.stdout).at(-1)).toMatchObject({
+        status: "needs_input",
+        resume: { session_id: "fake-session-1", hint: expect.stringContaining("--resume fake-session-1") },
+      });
+      // An agent that cannot load sessions gives no such hint.
+      const cannot = await runAgent("ask");
+      expect(cannot.finished).not.toHaveProperty("resume");
+    });
+
+    it("loads the session, keeps its replayed history as data, and goes on with the prompt", async () => {
+      const run = await runCli([...agentArgs("--resume", "old-7", "--allow-tool", "shell"), "--", "ask"], loads);
+      const events = parseJsonl(run.stdout);
+      expect(run.code, run.stderr).toBe(0);
+      expect(events[0]).toMatchObject({ type: "run.started", resumed_from: "old-7" });
+      expect(events.find((e) => e.type === "session.started")).toMatchObject({ session_id: "old-7" });
+      const replayed = events.filter((e) => e.type === "backend.event" && JSON.stringify(e.raw).includes("earlier"));
+      expect(replayed).toHaveLength(2);
+      expect(events.some((e) => e.type === "message.delta" && String(e.text).includes("earlier"))).toBe(false);
+      expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+    });
+
+    it("is refused (failed usage, exit 2, nothing prompted) where the agent cannot load sessions", async () => {
+      const { run, events, finished } = await runAgent("ask", "--resume", "old-7");
+      expect(run.code).toBe(2);
+      expect(finished).toMatchObject({
+        error: { code: "usage", message: expect.stringContaining("cannot load a session") },
+      });
+      expect(events.some((e) => e.type === "tool.started" || e.type === "message.delta")).toBe(false);
+    });
+  });
+
   it("an error response fails the run as the provider's error (exit 1)", async () => {
     const { run, finished } = await runAgent("fail");
     expect(run.code).toBe(1);

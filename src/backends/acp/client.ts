@@ -25,6 +25,10 @@ export interface AcpClientOptions {
    * run (nothing is prompted, run() rejects).
    */
   beforePrompt?: (initializeResult: unknown, setMode: (modeId: string) => Promise<void>) => Promise<void> | void;
+  /** --resume: the session to continue (session/load instead of session/new). */
+  resume?: string;
+  /** Before session/load is sent, and once it was answered: the agent's replay of the session's history lies between. */
+  onLoad?: (phase: "unsupported" | "loading" | "loaded", sessionId: string) => void;
   /** The agent's environment: an `env_var` auth method is used only where its variables are set. */
   env?: NodeJS.ProcessEnv;
 }
@@ -68,7 +72,17 @@ export class AcpClientRun {
         clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
         clientInfo: { name: o.clientName ?? "agentstream", version: "0" },
       });
-      const newSession = () => agent.request("session/new", { cwd: o.cwd, mcpServers: [] });
+      const newSession = async (): Promise<{ sessionId: string }> => {
+        if (o.resume === undefined) return agent.request("session/new", { cwd: o.cwd, mcpServers: [] });
+        if (init.agentCapabilities?.loadSession !== true) {
+          o.onLoad?.("unsupported", o.resume);
+          throw new Error("the agent cannot load sessions (agentCapabilities.loadSession)");
+        }
+        o.onLoad?.("loading", o.resume);
+        await agent.request("session/load", { sessionId: o.resume, cwd: o.cwd, mcpServers: [] });
+        o.onLoad?.("loaded", o.resume);
+        return { sessionId: o.resume };
+      };
       const session = await newSession().catch(async (err: unknown) => {
         // authenticate only where the agent demands it, and only with a method that needs no user.
         const method =

@@ -3,7 +3,7 @@ import type { BackendRequest } from "../definition.js";
 import { AcpClientRun } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
 import { agentInfoOf, quirksOf } from "./agents.js";
-import { answeredEvent, callerAnswer, refusedEvent, requestIdOf } from "./permission-answer.js";
+import { answeredEvent, callerAnswer, loadEvent, refusedEvent, requestIdOf } from "./permission-answer.js";
 import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
 
 /** A kind back to a portable name of it (write and edit are the same kind): the rules arrive as kinds. */
@@ -39,6 +39,7 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
     (asked?.allowTools.length ?? 0) + (asked?.denyTools.length ?? 0) > 0 ||
     asked?.approvals === "never" ||
     request.onPermissionRequest !== undefined;
+  const resume = asked?.resume;
   let client: AcpClientRun | undefined;
   let stopAsked = false;
   return {
@@ -52,9 +53,22 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
         env,
         prompt: request.prompt,
         onOutput: () => {},
+        ...(resume !== undefined
+          ? {
+              resume,
+              onLoad: (phase, id) =>
+                tell(
+                  phase === "unsupported"
+                    ? refusedEvent(
+                        `--resume ${id}: the agent cannot load a session (its initialize response does not say agentCapabilities.loadSession)`,
+                      )
+                    : loadEvent(phase, id),
+                ),
+            }
+          : {}),
         beforePrompt: async (init, setMode) => {
-          if (!governed) return;
           const agent = agentInfoOf(objectOrEmpty(init));
+          if (!governed) return;
           const asks = quirksOf(agent).asks;
           if (typeof asks === "object") return setMode(asks.inMode);
           if (asks === "always") return;

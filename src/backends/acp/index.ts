@@ -40,7 +40,8 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     deny: { native: "answered live (session/request_permission)" },
     argumentPrefix: true,
     approvals: { never: "a request no rule allows ends the run needs_input", auto: "allowed unless a rule denies" },
-    resume: { lacks: "cannot continue a session yet (session/load is not sent)" },
+    // Refused after initialize (exit 2) where the agent cannot load sessions (agentCapabilities.loadSession).
+    resume: { native: "session/load SESSION" },
   },
   // The agent's own arguments only: the prompt goes over ACP (session/prompt).
   argv: (request) => [...request.backendArgs],

@@ -12,11 +12,21 @@ export const PERMISSION_ANSWERED = "agentstream/permission_answered";
 /** The driver refused the run's rules to an agent that cannot be governed (told, never on its stdout). */
 export const RULES_REFUSED = "agentstream/rules_refused";
 
+/** The client loads a session (`phase: loading`, `session_id`): the agent's replay of its history follows, until `phase: loaded`. */
+export const SESSION_LOAD = "agentstream/session_load";
+
 /** The events the driver made: a line of their type on an agent's stdout forges nothing (it is kept as data). */
 const TOLD = new WeakSet<NativeEvent>();
 
 export function toldByDriver(event: NativeEvent): boolean {
   return TOLD.has(event);
+}
+
+export function loadEvent(phase: "loading" | "loaded", sessionId: string): NativeEvent {
+  // Its own type for each phase would say no more: one type, read by its phase.
+  const event: NativeEvent = { type: SESSION_LOAD, phase, session_id: sessionId };
+  TOLD.add(event);
+  return event;
 }
 
 /** The refusal as the event the driver tells the translation: the run fails `usage` (exit 2). */

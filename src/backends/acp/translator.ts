@@ -22,7 +22,7 @@ import {
 } from "./agents.js";
 import { authMethodsText } from "./auth.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
-import { PERMISSION_ANSWERED, RULES_REFUSED, requestIdOf, toldByDriver } from "./permission-answer.js";
+import { PERMISSION_ANSWERED, RULES_REFUSED, SESSION_LOAD, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
@@ -50,6 +50,10 @@ export class AcpTranslator implements Translator {
   private agent: AgentInfo | undefined;
   private quirks: AgentQuirks = quirksOf(undefined);
   private protocolVersion: number | undefined;
+  /** Its initialize said agentCapabilities.loadSession: a run that stopped can be resumed (session/load). */
+  private canLoad = false;
+  /** The client is loading a session: the agent replays its history, which is not this run's (kept as data). */
+  private loading = false;
   /** The auth methods `initialize` offered, as an auth failure names them. */
   private authMethods: string | undefined;
   private sessionId: string | undefined;
@@ -97,6 +101,8 @@ export class AcpTranslator implements Translator {
         return this.permission(e);
       case PERMISSION_ANSWERED:
         return [toldByDriver(e) ? answered(e) : passThrough(e)];
+      case SESSION_LOAD:
+        return toldByDriver(e) ? this.sessionLoad(e) : [passThrough(e)];
       case RULES_REFUSED:
         return toldByDriver(e) ? this.rulesRefused(e) : [passThrough(e)];
       default:
@@ -109,7 +115,23 @@ export class AcpTranslator implements Translator {
   finish(_end: StreamEndFacts): TranslatorConclusion {
     // A stream cut before the prompt's response: the core decides from how it ended. Words after the
     // response (the outcome is known by then) are closed too, never left a delta without its message.
-    return { drafts: this.closeAll(this.outcome ? "end" : "error"), outcome: this.outcome };
+    const drafts = this.closeAll(this.outcome ? "end" : "error");
+    // An agent that loads sessions: a run that stopped for an approval goes on with --resume (session/load).
+    const resume =
+      this.canLoad && this.sessionId !== undefined && this.outcome?.status === "needs_input"
+        ? {
+            session_id: this.sessionId,
+            hint: `agentstream run --backend acp --bin AGENT --resume ${this.sessionId} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
+          }
+        : undefined;
+    return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
+  }
+
+  /** The client loads a session (--resume): it is this run's session; the agent's replay of it is kept as data. */
+  private sessionLoad(e: NativeEvent): Draft[] {
+    const id = asText(e.session_id);
+    this.loading = e.phase === "loading";
+    return this.loading && id !== "" ? this.sessionStarted(id, e.type) : [];
   }
 
   /** A response: told apart by what it carries, as the client's requests are not in the stream. */
@@ -120,6 +142,7 @@ export class AcpTranslator implements Translator {
       this.quirks = quirksOf(this.agent);
       this.protocolVersion = result.protocolVersion;
       this.authMethods = authMethodsText(result);
+      this.canLoad = objectOrEmpty(result.agentCapabilities).loadSession === true;
       return [];
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
@@ -149,6 +172,8 @@ export class AcpTranslator implements Translator {
     const params = objectOrEmpty(e.params);
     const update = objectOrEmpty(params.update);
     const kind = asText(update.sessionUpdate);
+    // The history of a session being loaded: what was said before this run.
+    if (this.loading) return [passThrough(e)];
     // Copilot CLI names its session in an update before its session/new response.
     const session = nonEmpty(params.sessionId);
     const out = session !== undefined ? this.sessionStarted(session, kind) : [];
