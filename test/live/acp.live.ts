@@ -113,7 +113,8 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
     expect(overloaded.server.requestsFor("overloaded").length).toBeGreaterThan(1);
   });
 
-  it("SIGINT during a slow answer: cancelled, exit 130, no process of the agent left", async () => {
+  // The test's own expect: expect.poll needs it where tests run concurrently.
+  it("SIGINT during a slow answer: cancelled, exit 130, no process of the agent left", async ({ expect }) => {
     const stopped = await run("slow", { interrupt: true });
     expect(stopped.finished, stopped.stderr).toMatchObject({
       status: "cancelled",

@@ -13,7 +13,7 @@ declare module "vitest" {
 /** Where an agent differs, as observed against the fake model server. */
 export interface AcpAgentFacts {
   /**
-   * After a call a rule rejected: the model's answer when the agent asks the model again (Gemini CLI), or
+   * After a call a rule rejected: the model's answer when the agent asks the model again (Gemini CLI, Claude's adapter), or
    * null when the agent ends the turn at once without an answer.
    */
   answerAfterRejection: string | null;
@@ -77,8 +77,9 @@ export const ACP_AGENTS: AcpAgent[] = [
     targetId: "claude-agent-acp-0.101.0",
     // The model from the environment: the adapter has no flag for it.
     launch: () => ({ home: "claude", agentArgs: [], env: { ANTHROPIC_MODEL: MODEL_ID } }),
+    // It asks the model again after a rejected call.
     facts: {
-      answerAfterRejection: null,
+      answerAfterRejection: "I was not allowed to create the file.",
       rejectionStatus: "failed",
       usageComplete: true,
       untoldRequests: 1,

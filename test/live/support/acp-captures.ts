@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { AcpLaunch, LiveRun, LiveTarget } from "./live-run.js";
 
 export const CAPTURING = process.env.AGENTSTREAM_LIVE_CAPTURE === "1";
-export const CAPTURE_DIR = fileURLToPath(new URL("../../fixtures/golden/acp-live/", import.meta.url));
+const CAPTURE_DIR = fileURLToPath(new URL("../../fixtures/golden/acp-live/", import.meta.url));
 const TEE = fileURLToPath(new URL("./acp-tee.sh", import.meta.url));
 /** Longer command lists (Qwen Code: its bundled skills, about 550 kB in one line) are cut to their first few commands. */
 const LONGEST_KEPT = 4 * 1024;
@@ -83,7 +83,7 @@ export function writeManifest(entries: CaptureEntry[]): void {
   writeFileSync(path, `${JSON.stringify(all, null, 1)}\n`);
 }
 
-export function trimLongLines(text: string): { text: string; trimmed?: string } {
+function trimLongLines(text: string): { text: string; trimmed?: string } {
   let count = 0;
   const lines = text.split("\n").map((line) => {
     if (line.length <= LONGEST_KEPT) return line;
