@@ -142,6 +142,17 @@ export const ACP_ONLY_TARGETS = [
   },
 ];
 
+/** The pins the ACP live suite's agents run (pi-1.6.0: the pi that pi-acp starts). */
+const ACP_SUITE_TARGETS = [
+  "gemini-0.61.0",
+  "opencode-1.18.34",
+  "copilot-1.0.102",
+  "qwen-0.24.4",
+  "claude-agent-acp-0.101.0",
+  "pi-acp-0.0.34",
+  "pi-1.6.0",
+];
+
 /**
  * The ACP live suite (test/live/acp.live.ts) runs when AGENTSTREAM_LIVE_ONLY is unset or names `acp`: the
  * targets its agents need, native pins among them (Gemini CLI, OpenCode, Copilot CLI, and pi for pi-acp).
@@ -152,8 +163,8 @@ export function selectedAcpTargets(env = process.env) {
     .map((s) => s.trim())
     .filter(Boolean);
   if (only.length > 0 && !only.includes("acp")) return [];
-  const native = new Set(["gemini-0.61.0", "opencode-1.18.34", "copilot-1.0.102", "pi-1.6.0"]);
-  return [...LIVE_TARGETS.filter((t) => native.has(t.id)), ...ACP_ONLY_TARGETS];
+  // By id, wherever the pin is listed (an agent may become a backend of its own).
+  return [...LIVE_TARGETS, ...ACP_ONLY_TARGETS].filter((t) => ACP_SUITE_TARGETS.includes(t.id));
 }
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */
