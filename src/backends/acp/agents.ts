@@ -26,15 +26,20 @@ export interface AgentQuirks {
    * starts a session in "auto" where its catalog offers it, and asks in "default").
    */
   asks: "always" | "never" | { inMode: string };
+  /**
+   * It ends a turn whose model call failed `end_turn` without a word (pi-acp 0.0.34 drops pi's error
+   * message and answers `end_turn`, per its source): a turn with no words and no tool call failed.
+   */
+  silentFailures: boolean;
 }
 
-const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false, asks: "always" };
+const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false, asks: "always", silentFailures: false };
 
 /** Agents known by the `agentInfo.name` they state. */
 const KNOWN: Readonly<Record<string, AgentQuirks>> = {
   Copilot: { ...NONE, errorsInText: true },
   OpenCode: { ...NONE, lastCallUsage: true },
-  "pi-acp": { ...NONE, asks: "never" },
+  "pi-acp": { ...NONE, asks: "never", silentFailures: true },
   "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" } },
 };
 

@@ -381,6 +381,12 @@ export class AcpTranslator implements Translator {
     if (this.textFailure) return { status: "failed", error: this.textFailure, resultText: null };
     switch (stopReason) {
       case "end_turn":
+        // No model call was seen to answer at all: an agent that fails in silence failed.
+        if (this.quirks.silentFailures && this.turn === 0)
+          return failed(
+            "unknown",
+            `${this.agent?.name} ended the turn without a word or a tool call: it does not pass on a failed model call (a provider's error ends a turn this way)`,
+          );
         return { status: "succeeded", resultText: answer };
       case "cancelled":
         // Cancelled after a permission request whose call never ran: it needs an approval (the client had no
