@@ -1,6 +1,7 @@
 // The ACP client pieces (src/backends/acp/client.ts, permission-policy.ts) against a fake agent on the
 // SDK's agent side (test/fixtures/acp/fake-agent.mjs), its stdout read by the same translator as a recording.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AcpClientRun, type TurnEnd } from "../src/backends/acp/client.js";
@@ -63,6 +64,30 @@ describe("ACP permission policy", () => {
     expect(answerPermission(acpPolicy([], ["shell"], "auto"), request("execute", { command: "ls" })).decision).toBe(
       "reject",
     );
+  });
+
+  it("NAME(PREFIX) matches each recorded agent's request: rawInput's command (Copilot, OpenCode, Qwen), the title where there is no input (Gemini)", () => {
+    for (const agent of ["copilot-acp-1.0.102", "gemini-acp-0.61.0", "opencode-acp-1.18.34", "qwen-acp-0.24.4"]) {
+      const recorded = readFileSync(new URL(`./fixtures/live/${agent}/norule.jsonl`, import.meta.url), "utf8");
+      const line = recorded.split("\n").find((l) => l.includes('"session/request_permission"'))!;
+      const { params } = JSON.parse(line) as { params: unknown };
+      expect(answerPermission(acpPolicy(["shell(touch made-by)"], []), params), agent).toMatchObject({
+        decision: "allow",
+        by: "rule",
+      });
+      expect(answerPermission(acpPolicy(["shell(rm )"], []), params), agent).toMatchObject({ by: "default" });
+    }
+  });
+
+  it("NAME(PREFIX) matches a path from rawInput (path, file_path) or, with none, the first location; never another kind's title", () => {
+    const policy = acpPolicy(["read(src/)", "edit(src/)"], []);
+    const call = (toolCall: Record<string, unknown>) => ({ sessionId: "s", toolCall, options: [] });
+    expect(answerPermission(policy, call({ kind: "read", rawInput: { file_path: "src/a.ts" } })).decision).toBe(
+      "allow",
+    );
+    expect(answerPermission(policy, call({ kind: "edit", locations: [{ path: "src/b.ts" }] })).decision).toBe("allow");
+    expect(answerPermission(policy, call({ kind: "read", title: "src/c.ts" })).by).toBe("default");
+    expect(answerPermission(policy, call({ kind: "read", locations: [{ path: "etc/passwd" }] })).by).toBe("default");
   });
 
   it("answers cancelled where the agent offers no option of the decision's kind", () => {

@@ -96,16 +96,24 @@ export function callKind(call: Record<string, unknown>): string {
   return asText(call.kind) || "other";
 }
 
-/** What a rule's prefix is matched against: the command of a shell call, else the path it names. */
+/**
+ * What a rule's prefix is matched against: the command of a shell call, else the path (or URL) it
+ * names, from its rawInput, else its first location. Gemini CLI sends no rawInput: the title of its
+ * shell call is the command (test/fixtures/live/gemini-acp-0.61.0), so a shell call with no input
+ * is matched by its title; another kind's title is words ("ReadFile notes.txt"), never matched.
+ */
 export function callArgument(call: Record<string, unknown>): string | undefined {
   const input = objectOrEmpty(call.rawInput);
   const locations = Array.isArray(call.locations) ? call.locations.filter(isObject) : [];
+  const noInput = Object.keys(input).length === 0;
   return (
     nonEmpty(input.command) ??
     nonEmpty(input.path) ??
     nonEmpty(input.file_path) ??
+    nonEmpty(input.filePath) ??
     nonEmpty(input.url) ??
-    nonEmpty(locations[0]?.path)
+    nonEmpty(locations[0]?.path) ??
+    (noInput && callKind(call) === "execute" ? nonEmpty(call.title) : undefined)
   );
 }
 
