@@ -28,6 +28,11 @@ export interface AcpAgentFacts {
    * never tells (Qwen Code, Claude's adapter). Default 0.
    */
   untoldRequests?: number;
+  /**
+   * The error code of a provider's 400 (default provider): pi-acp drops pi's error and ends the turn without a
+   * word, so the run fails with nothing that tells the cause (unknown).
+   */
+  codeOn400?: string;
   /** Text the agent adds after the model's answer in the same message (Claude's adapter: a notice of its own). */
   answerSuffix?: boolean;
 }
@@ -94,7 +99,13 @@ export const ACP_AGENTS: AcpAgent[] = [
       agentArgs: [],
       env: { PI_ACP_PI_COMMAND: executableOf(targets, "pi-1.6.0"), npm_config_offline: "true" },
     }),
-    facts: { answerAfterRejection: null, rejectionStatus: "failed", usageComplete: false, ungovernable: true },
+    facts: {
+      answerAfterRejection: null,
+      rejectionStatus: "failed",
+      usageComplete: false,
+      ungovernable: true,
+      codeOn400: "unknown",
+    },
   },
 ];
 
