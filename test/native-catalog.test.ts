@@ -12,10 +12,12 @@ import { catalogOf, driftOf } from "./live/support/drift.js";
 import { latestTargets, newerThan } from "./live/support/latest.mjs";
 
 const LIVE = fileURLToPath(new URL("./fixtures/live/", import.meta.url));
+/** What real ACP agents wrote while `run --backend acp` drove them (the ACP live suite's captures). */
+const ACP_LIVE = fileURLToPath(new URL("./fixtures/golden/acp-live/", import.meta.url));
 
-function nativeTypesIn(dir: string): Set<string> {
+function nativeTypesIn(dir: string, suffix = ".jsonl"): Set<string> {
   const types = new Set<string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".jsonl"))) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(suffix))) {
     for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
       try {
         // As agentstream reads it: a JSON-RPC message (ACP) is typed by its method, or as a result or an error.
@@ -37,6 +39,11 @@ describe("native catalogs", () => {
     const catalog = catalogOf(backend);
     expect(catalog, `${backend} declares a catalog`).toBeDefined();
     const unknown = [...nativeTypesIn(join(LIVE, id))].filter((t) => !Object.hasOwn(catalog!, t));
+    expect(unknown).toEqual([]);
+  });
+
+  it("acp: every native type the agents driven live wrote is in its catalog", () => {
+    const unknown = [...nativeTypesIn(ACP_LIVE, ".native.jsonl")].filter((t) => !Object.hasOwn(catalogOf("acp")!, t));
     expect(unknown).toEqual([]);
   });
 

@@ -11,6 +11,9 @@ import { DENIED_COMMAND } from "./support/scenarios.mjs";
 /** The file DENIED_COMMAND makes. */
 const MADE = DENIED_COMMAND.split(" ").at(-1)!;
 
+// With AGENTSTREAM_LIVE_ONLY naming none of the targets below, the file still holds a suite (vitest fails one without).
+describe.skip("permissions live", () => it("selects none of its targets", () => {}));
+
 const sessionOf = (events: Array<Record<string, unknown>>): unknown =>
   events.find((e) => e.type === "session.started")?.session_id;
 

@@ -21,16 +21,16 @@ export interface AgentQuirks {
    */
   lastCallUsage: boolean;
   /**
-   * It ends a turn whose model call failed `end_turn` without a word (pi-acp 0.0.34 drops pi's error
-   * message and answers `end_turn`, per its source): a turn with no words and no tool call failed.
-   */
-  silentFailures: boolean;
-  /**
    * Whether it asks before a tool call: always; never (pi-acp 0.0.34 asks only for pi extensions'
    * dialogs, never for its tools); or only once the client set a mode (Claude's adapter 0.101.0
    * starts a session in "auto" where its catalog offers it, and asks in "default").
    */
   asks: "always" | "never" | { inMode: string };
+  /**
+   * It ends a turn whose model call failed `end_turn` without a word (pi-acp 0.0.34 drops pi's error
+   * message and answers `end_turn`, per its source): a turn with no words and no tool call failed.
+   */
+  silentFailures: boolean;
 }
 
 const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false, silentFailures: false, asks: "always" };

@@ -12,4 +12,6 @@ export const ACP_CATALOG: NativeCatalog = {
   "session/request_permission": ["jsonrpc", "id", "method", "params"],
   // Qwen Code's own request (it goes on after "method not found"), kept whole.
   "craft/drainMidTurnQueue": [],
+  // Claude Code's adapter (claude-agent-acp) tells its login state in a notification of its own, kept whole.
+  "_auth/status_update": [],
 };

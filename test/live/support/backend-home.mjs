@@ -197,10 +197,11 @@ function opencodeEnv(root, home, { baseUrl }, scenario) {
     },
     model,
     small_model: model,
-    // The denied scenario's shell call needs a permission: "ask", which opencode run rejects (no one to ask).
+    // The denied scenario's shell call needs a permission: "ask", which opencode run rejects (no one to ask); over
+    // ACP, the client answers (the allowed scenario: a rule allows it).
     permission: {
       edit: "allow",
-      bash: scenario === "denied" ? "ask" : "allow",
+      bash: scenario === "denied" || scenario === "allowed" ? "ask" : "allow",
       webfetch: "allow",
       external_directory: "allow",
     },
@@ -251,7 +252,8 @@ function qwenEnv(root, home, { baseUrl }) {
   mkdirSync(join(home, ".qwen"), { recursive: true });
   const settings = {
     security: { auth: { selectedType: "openai" } },
-    model: { name: MODEL_ID },
+    // Few, quick retries: its own backoff retries a persistent 5xx for longer than 4 minutes.
+    model: { name: MODEL_ID, generationConfig: { maxRetries: 1, retryInitialDelayMs: 100, retryMaxDelayMs: 200 } },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
     general: { disableAutoUpdate: true, disableUpdateNag: true },

@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { BIN, parseJsonl } from "../../helpers/cli.js";
 import { runArgsFor, withScenarioHome } from "./backend-home.mjs";
 import { wantsLatest } from "./live-targets.mjs";
@@ -38,6 +39,19 @@ export interface LiveRun {
   stdout: string;
   stderr: string;
   server: ServerRecord;
+  /** What the working directory held when the run ended (a tool's command may have made a file). */
+  files: string[];
+}
+
+/**
+ * How an agent that speaks the Agent Client Protocol is started by `run --backend acp --bin EXECUTABLE`: its own
+ * arguments (--backend-arg), the backend-home setup that points it at the fake model (backend-home.mjs), and
+ * what else its environment needs.
+ */
+export interface AcpLaunch {
+  home: string;
+  agentArgs: string[];
+  env?: Record<string, string>;
 }
 
 /** When to interrupt a run: from agentstream's stdout so far and what the fake server has seen. */
@@ -53,29 +67,30 @@ const RUN_TIMEOUT_SECONDS = 300;
  * a throw-away home. With `interrupt`, SIGINT goes to agentstream as soon as
  * the first text delta shows the backend is streaming, or, given a condition,
  * as soon as that holds (checked on stdout and every 100 ms). With `apiDown`,
- * the fake server is closed before the run starts.
+ * the fake server is closed before the run starts. With `acp`, the target is
+ * driven as an ACP agent (`--backend acp`) instead of as its own backend.
  */
 export function runScenario(
   target: LiveTarget,
   scenario: ScenarioName,
-  options: { interrupt?: boolean | InterruptWhen; args?: string[]; apiDown?: boolean } = {},
+  options: { interrupt?: boolean | InterruptWhen; args?: string[]; apiDown?: boolean; acp?: AcpLaunch } = {},
 ): Promise<LiveRun> {
+  const { acp } = options;
   return withScenarioHome(
-    target.backend,
+    acp?.home ?? target.backend,
     scenario,
     async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord & { close(): Promise<void> }) => {
       // The model API is down: its port, already in the backend's settings, now refuses connections.
       if (options.apiDown) await server.close();
+      const backend = acp
+        ? ["--backend", "acp", "--bin", target.executable, ...acp.agentArgs.map((arg) => `--backend-arg=${arg}`)]
+        : ["--backend", target.backend, "--bin", target.executable, ...runArgsFor(target.backend, scenario, home)];
       const args = [
         BIN,
         "run",
-        "--backend",
-        target.backend,
-        "--bin",
-        target.executable,
+        ...backend,
         "--cwd",
         home.cwd,
-        ...runArgsFor(target.backend, scenario, home),
         "--timeout",
         String(RUN_TIMEOUT_SECONDS),
         // Newest-release runs keep each native object, so the fields a translator does not read can be counted.
@@ -84,7 +99,7 @@ export function runScenario(
         SCENARIOS[scenario].prompt,
       ];
       const result = await spawnCollect(process.execPath, args, {
-        env: home.env,
+        env: { ...home.env, ...acp?.env },
         stopWhen: options.interrupt
           ? (stdout: string) => (options.interrupt === true ? firstDelta : options.interrupt!)(stdout, server)
           : undefined,
@@ -98,7 +113,16 @@ export function runScenario(
           `no run.finished at the end of the stream\nstdout:\n${result.stdout}\nstderr:\n${result.stderr}`,
         );
       }
-      return { events, finished, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, server };
+      const files = readdirSync(home.cwd);
+      return {
+        events,
+        finished,
+        exitCode: result.exitCode,
+        stdout: result.stdout,
+        stderr: result.stderr,
+        server,
+        files,
+      };
     },
   );
 }

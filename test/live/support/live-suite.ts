@@ -178,15 +178,22 @@ export async function checkedRun(
   options?: Parameters<typeof runScenario>[2],
 ): Promise<LiveRun> {
   const run = await runScenario(target, scenario, options);
-  const drift = driftOf(run.events, catalogOf(target.backend));
+  // Driven over ACP, a target is read by the acp backend, and its endings are kept apart from its own backend's.
+  const backend = options?.acp ? "acp" : target.backend;
+  const drift = driftOf(run.events, catalogOf(backend));
   // The same scenario with the model API down ends otherwise: kept apart, so a release's endings compare like with like.
-  recordScenario(target.id, options?.apiDown ? `${scenario}-api-down` : scenario, run.finished, drift);
+  recordScenario(
+    options?.acp ? `${target.id}-acp` : target.id,
+    options?.apiDown ? `${scenario}-api-down` : scenario,
+    run.finished,
+    drift,
+  );
   expect(drift.unknownTypes, `native types ${target.id} wrote that its translator does not know`).toEqual([]);
   const verdict = await verifyStream(run.stdout);
   expect(verdict.report, `agentstream verify on the ${scenario} stream`).toMatch(/^ok: /);
   expect(verdict.exitCode).toBe(0);
   expect(run.finished.exit_code, "run.finished.exit_code is the process exit status").toBe(run.exitCode);
-  expect(run.events[0]).toMatchObject({ type: "run.started", backend: target.backend, mode: "run" });
+  expect(run.events[0]).toMatchObject({ type: "run.started", backend, mode: "run" });
   return run;
 }
 

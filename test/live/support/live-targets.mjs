@@ -119,7 +119,53 @@ export const ACP_ONLY_TARGETS = [
     command: "qwen",
     node: "22",
   },
+  // Claude Code through its ACP adapter, which runs the Claude Agent SDK's own native Claude Code (an optional
+  // dependency for this platform, about 400 MB installed); needs Node >= 22.
+  {
+    id: "claude-agent-acp-0.101.0",
+    backend: "claude-agent-acp",
+    registry: "npm",
+    package: "@agentclientprotocol/claude-agent-acp",
+    version: "0.101.0",
+    command: "claude-agent-acp",
+    node: "22",
+  },
+  // pi through its ACP adapter, which starts the pi it is given (PI_ACP_PI_COMMAND: the pi-1.6.0 pin) in RPC mode.
+  {
+    id: "pi-acp-0.0.34",
+    backend: "pi-acp",
+    registry: "npm",
+    package: "pi-acp",
+    version: "0.0.34",
+    command: "pi-acp",
+    node: "current",
+  },
 ];
+
+/** The pins the ACP live suite's agents run (pi-1.6.0: the pi that pi-acp starts). */
+const ACP_SUITE_TARGETS = [
+  "gemini-0.61.0",
+  "opencode-1.18.34",
+  "copilot-1.0.102",
+  "qwen-0.24.4",
+  "claude-agent-acp-0.101.0",
+  "pi-acp-0.0.34",
+  "pi-1.6.0",
+];
+
+/**
+ * The ACP live suite (test/live/acp.live.ts) runs when AGENTSTREAM_LIVE_ONLY is unset or names `acp`: the
+ * targets its agents need, native pins among them (Gemini CLI, OpenCode, Copilot CLI, and pi for pi-acp).
+ */
+export function selectedAcpTargets(env = process.env) {
+  const only = (env.AGENTSTREAM_LIVE_ONLY ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (only.length > 0 && !only.includes("acp")) return [];
+  // By id, wherever the pin is listed (an agent may become a backend of its own).
+  return [...LIVE_TARGETS, ...ACP_ONLY_TARGETS].filter((t) => ACP_SUITE_TARGETS.includes(t.id));
+}
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */
 export function selectedTargets(env = process.env) {

@@ -13,6 +13,7 @@ export const ANSWERS = {
   slowtoolFinal: "The long command finished.",
   retry529: "Recovered after one overload.",
   deniedFinal: "I was not allowed to create the file.",
+  allowedFinal: "I created the file.",
   subagentReport: "Sub-agent here: the folder holds notes.txt and data.csv.",
   subagentFinal: "The sub-agent says the folder holds notes.txt and data.csv.",
 };
@@ -38,6 +39,10 @@ export const SCENARIOS = {
   error529: { prompt: "scenario:error529 the service is always overloaded (HTTP 529)", extra: true },
   maxturns: { prompt: "scenario:maxturns list the files, with one model turn allowed", extra: true },
   denied: { prompt: "scenario:denied create a file", extra: true },
+  allowed: { prompt: "scenario:allowed create a file, as a rule allows", extra: true },
+  // A persistent 503 that asks for a retry in 100 ms (Retry-After-Ms, which Qwen Code, OpenCode and the OpenAI SDK
+  // honour): their retries then run out in seconds, not the 70-95 s of their own backoff.
+  overloaded: { prompt: "scenario:overloaded the service is always overloaded, retry soon", extra: true },
   subagent: { prompt: "scenario:subagent ask a sub-agent to list the files", extra: true },
 };
 
@@ -98,6 +103,11 @@ export function replyFor(scenario, request, attempt) {
     case "denied":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.deniedFinal)], finish: "stop" };
       return { chunks: [{ tool_call: shellCall(request, DENIED_COMMAND) }], finish: "tool_use" };
+    case "allowed":
+      if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.allowedFinal)], finish: "stop" };
+      return { chunks: [{ tool_call: shellCall(request, DENIED_COMMAND) }], finish: "tool_use" };
+    case "overloaded":
+      return httpError(503, "server_error", "scenario overloaded: the service is overloaded", { retryAfterMs: 100 });
     case "subagent":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.subagentFinal)], finish: "stop" };
       return { chunks: [{ tool_call: subagentCall(request) }], finish: "tool_use" };
@@ -122,7 +132,7 @@ export function replyFor(scenario, request, attempt) {
   }
 }
 
-/** `headers.retryAfterSeconds`: a Retry-After header (in the wires that send one). */
+/** `headers.retryAfterSeconds`, `headers.retryAfterMs`: a Retry-After or Retry-After-Ms header (in the wires that send one). */
 function httpError(status, type, message, headers = {}) {
   return { status, error: { type, message, ...headers } };
 }

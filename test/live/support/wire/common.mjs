@@ -22,3 +22,11 @@ export function textOf(content) {
   if (Array.isArray(content)) return content.map((part) => (typeof part?.text === "string" ? part.text : "")).join(" ");
   return "";
 }
+
+/** The retry headers an error asks for (scenarios.mjs: `retryAfterSeconds`, `retryAfterMs`). */
+export function retryHeaders({ retryAfterSeconds, retryAfterMs }) {
+  return {
+    ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }),
+    ...(retryAfterMs === undefined ? {} : { "retry-after-ms": String(retryAfterMs) }),
+  };
+}

@@ -1,6 +1,6 @@
 // OpenAI Chat Completions (`POST /v1/chat/completions`, SSE `data:` frames),
 // as pi and EvoScientist's OpenAI-compatible providers call it.
-import { MODEL_ID, nowSeconds, sendJson, startEvents, textOf } from "./common.mjs";
+import { MODEL_ID, nowSeconds, retryHeaders, sendJson, startEvents, textOf } from "./common.mjs";
 
 export const openaiChat = {
   name: "openai-chat",
@@ -30,8 +30,8 @@ export const openaiChat = {
     };
   },
 
-  error(res, status, { type, message }) {
-    sendJson(res, status, { error: { message, type, param: null, code: null } });
+  error(res, status, { type, message, ...retry }) {
+    sendJson(res, status, { error: { message, type, param: null, code: null } }, retryHeaders(retry));
   },
 
   async stream(res, reply, chunks, usage) {

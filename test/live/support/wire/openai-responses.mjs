@@ -9,7 +9,7 @@
 // other events written here (content_part.*, output_text.done,
 // function_call_arguments.*) are sent because real servers send them; codex
 // ignores them, so the item in output_item.done must be whole.
-import { MODEL_ID, nowSeconds, sendJson, startEvents, textOf } from "./common.mjs";
+import { MODEL_ID, nowSeconds, retryHeaders, sendJson, startEvents, textOf } from "./common.mjs";
 
 /**
  * Codex offers its shell as `exec_command` ({ cmd }) or `shell` ({ command: [argv] })
@@ -55,9 +55,8 @@ export const openaiResponses = {
     };
   },
 
-  error(res, status, { type, message, retryAfterSeconds }) {
-    const headers = retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) };
-    sendJson(res, status, { error: { message, type, param: null, code: null } }, headers);
+  error(res, status, { type, message, ...retry }) {
+    sendJson(res, status, { error: { message, type, param: null, code: null } }, retryHeaders(retry));
   },
 
   async stream(res, reply, chunks, usage) {
