@@ -143,7 +143,8 @@ export async function planRun(
   const permissionEnv = definition.permissions.env?.(wanted.permissions, callerEnv);
   const env = permissionEnv ? { ...callerEnv, ...permissionEnv } : callerEnv;
   const asked = await readPrompt(definition.name);
-  const native = schema && definition.outputSchema;
+  const native =
+    schema && definition.outputSchema?.takes?.(schema.schema) !== false ? definition.outputSchema : undefined;
   // A backend without a native means is asked in the prompt (docs/output-schema.md).
   const prompt = schema && !native ? promptWithSchema(asked, schema) : asked;
   const cwd = workingDirectory(request.cwd);
@@ -169,7 +170,8 @@ export async function planRun(
   const rulesFile = rules ? planRulesFile(rules.text, rules.extension, files!) : undefined;
   if (rulesFile) full.permissions = { ...wanted.permissions, rulesFile: rulesFile.path };
   const written = schemaFile ? planRunFile("output-schema.json", schema!.text, files!) : undefined;
-  if (native) full.outputSchema = { schema: schema!.schema, text: schema!.text, ...(written ? { file: written.path } : {}) };
+  if (native)
+    full.outputSchema = { schema: schema!.schema, text: schema!.text, ...(written ? { file: written.path } : {}) };
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
@@ -342,7 +344,9 @@ async function superviseBackend(
       command: plan.command,
       cwd: plan.cwd,
       ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
-      ...(plan.outputSchema ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) } : {}),
+      ...(plan.outputSchema
+        ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) }
+        : {}),
     },
     ...(plan.outputSchema ? { outputSchema: plan.outputSchema.schema } : {}),
     includeRaw: io.includeRaw,

@@ -45,6 +45,8 @@ export interface OutputSchemaSupport {
   native: string;
   /** The backend reads the schema from a file: run writes it in the run's temporary folder (removed when the run ends) and names it in `OutputSchemaRequest.file`. */
   file?: true;
+  /** Whether its own validator takes this schema (Claude Code's is draft-07, strict); absent: every schema. One it does not take goes by the prompt. */
+  takes?(schema: object): boolean;
 }
 
 /** What may tell the model of a run's usage where the backend's stream names none. */

@@ -1,6 +1,7 @@
 import type { BackendDefinition, PermissionRequest } from "../definition.js";
 import { ClaudeTranslator } from "./translator.js";
 import { CLAUDE_CATALOG } from "./native-catalog.js";
+import { claudeJsonSchema, claudeTakesSchema } from "./json-schema-arg.js";
 
 /** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages --forward-subagent-text [--model M] -- PROMPT` (docs/protocols/claude.md). */
 export const claude: BackendDefinition<"claude", "claude"> = {
@@ -45,6 +46,8 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     approvals: { never: "--permission-prompts none", auto: "--permission-mode auto" },
     resume: { native: "--resume SESSION" },
   },
+  // The model answers by calling its StructuredOutput tool (which ends the turn); result.structured_output holds it.
+  outputSchema: { native: "--json-schema JSON", takes: claudeTakesSchema },
   argv: (request) => [
     "-p",
     "--output-format",
@@ -59,6 +62,7 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     // (Its --max-turns counts differently: agentstream's count governs.)
     ...(request.maxCostUsd !== undefined ? ["--max-budget-usd", String(request.maxCostUsd)] : []),
     ...claudePermissionArgs(request.permissions),
+    ...(request.outputSchema ? ["--json-schema", JSON.stringify(claudeJsonSchema(request.outputSchema.schema))] : []),
     ...request.backendArgs,
     // Always: a prompt starting with "-" is an option otherwise, and a variadic flag
     // in backendArgs (--allowedTools Bash) would take the prompt as one more value.

@@ -49,6 +49,9 @@ export const codex: BackendDefinition<"codex", "codex"> = {
       "never stops for approvals in codex exec: its approval_policy is never, and what its sandbox forbids fails and the model is told",
     resume: { native: "exec resume SESSION" },
   },
+  // Written to the run's folder for it; it sends the schema as the Responses request's text.format (json_schema,
+  // strict) and writes the answer as its last agent_message's text, which agentstream checks.
+  outputSchema: { native: "--output-schema FILE", file: true },
   argv: (request) => [
     "exec",
     ...(request.permissions?.resume !== undefined ? ["resume"] : []),
@@ -58,6 +61,8 @@ export const codex: BackendDefinition<"codex", "codex"> = {
     ...(request.provider !== undefined ? ["-c", `model_provider=${tomlString(request.provider)}`] : []),
     ...workdirArgs(request),
     ...codexDenyArgs(request.permissions),
+    // exec resume takes it too (codex exec resume --help, 0.171.0).
+    ...(request.outputSchema?.file !== undefined ? ["--output-schema", request.outputSchema.file] : []),
     ...request.backendArgs,
     ...(request.promptTerminator ? ["--"] : []),
     ...(request.permissions?.resume !== undefined ? [request.permissions.resume] : []),

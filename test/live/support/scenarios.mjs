@@ -39,7 +39,26 @@ export const SCENARIOS = {
   maxturns: { prompt: "scenario:maxturns list the files, with one model turn allowed", extra: true },
   denied: { prompt: "scenario:denied create a file", extra: true },
   subagent: { prompt: "scenario:subagent ask a sub-agent to list the files", extra: true },
+  // --output-schema (STRUCTURED_SCHEMA): an answer that matches it, and one that does not.
+  structured: { prompt: "scenario:structured give the verdict as JSON", extra: true },
+  structuredbad: { prompt: "scenario:structuredbad give the verdict as JSON", extra: true },
 };
+
+/** The schema the structured scenarios run with (--output-schema), and the answers their model gives. */
+export const STRUCTURED_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: { verdict: { enum: ["pass", "fail"] }, files: { type: "integer" } },
+  required: ["verdict", "files"],
+  additionalProperties: false,
+};
+export const STRUCTURED_ANSWERS = {
+  structured: { verdict: "pass", files: 2 },
+  // Both fields wrong: the message names both paths.
+  structuredbad: { verdict: "maybe", files: "two" },
+};
+/** The tool Claude Code gives the model for --json-schema: the answer is its input, and calling it ends the turn. */
+export const CLAUDE_STRUCTURED_TOOL = "StructuredOutput";
 
 /** The shell commands of the toolfail and slowtool scenarios: one exits 2, one runs for 30 s (an odd number, to be told from other sleeps). */
 export const FAILING_COMMAND = "ls no-such-file";
@@ -103,6 +122,9 @@ export function replyFor(scenario, request, attempt) {
       return { chunks: [{ tool_call: subagentCall(request) }], finish: "tool_use" };
     case "subtask":
       return { chunks: [...textChunks(ANSWERS.subagentReport)], finish: "stop" };
+    case "structured":
+    case "structuredbad":
+      return structuredReply(request, STRUCTURED_ANSWERS[scenario]);
     case "slow":
       return { chunks: [], finish: "stop", slow: true };
     case "toolfail":
@@ -120,6 +142,17 @@ export function replyFor(scenario, request, attempt) {
       // Side requests a backend makes on its own (titles, summaries): a short answer.
       return { chunks: [{ content: "ok" }], finish: "stop" };
   }
+}
+
+/**
+ * The answer in the form the request asks for: a call of Claude Code's StructuredOutput tool where it is
+ * offered (once: its result ends the turn, a failed call is answered again), else the JSON as the text
+ * (Codex's json_schema text format, and the prompt path's instruction).
+ */
+function structuredReply(request, answer) {
+  if (request.tools.some((t) => t.name === CLAUDE_STRUCTURED_TOOL))
+    return { chunks: [{ tool_call: { name: CLAUDE_STRUCTURED_TOOL, arguments: answer } }], finish: "tool_use" };
+  return { chunks: [{ content: JSON.stringify(answer) }], finish: "stop" };
 }
 
 /** `headers.retryAfterSeconds`: a Retry-After header (in the wires that send one). */
