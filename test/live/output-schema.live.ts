@@ -42,7 +42,9 @@ function expectInvalid(run: LiveRun, via: "native" | "prompt"): void {
 
 /** The conversation of every model request the scenario made (Anthropic messages, Responses input, Gemini contents, chat messages). */
 function conversationsSent(run: LiveRun, scenario: string): string {
-  return JSON.stringify(run.server.requestsFor(scenario).map((r) => r.body.messages ?? r.body.input ?? r.body.contents));
+  return JSON.stringify(
+    run.server.requestsFor(scenario).map((r) => r.body.messages ?? r.body.input ?? r.body.contents),
+  );
 }
 
 /** The schema's compact JSON text as it shows inside a JSON string (the prompt path's instruction carries it). */
