@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { cliForNobody } from "./helpers/as-nobody.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
-import { Scratch, expectCanonical, runStandIn, spawnCli, transcript } from "./run/helpers.js";
+import { Scratch, expectCanonical, runStandIn, spawnCli, transcript } from "./helpers/stand-in.js";
 
 const RESEARCH = fileURLToPath(new URL("../examples/evosci/research.native.jsonl", import.meta.url));
 const OVERLOADED = fileURLToPath(new URL("../examples/evosci/overloaded.native.jsonl", import.meta.url));

@@ -194,3 +194,26 @@ describe("the backend registry is the one list", () => {
       expect(new Set(BACKENDS.map((b) => b[key])).size).toBe(BACKENDS.length);
   });
 });
+
+describe("the tests read as the contract", () => {
+  const TEST = fileURLToPath(new URL("./", import.meta.url));
+  // Folders that are programs or suites of their own, each with its own support: the live suite
+  // (test/live/support), the bench, the fuzz generators and the collector's build; and the fixtures.
+  const OWN_FOLDERS = ["fixtures", "live", "bench", "fuzz", "otel", "helpers"];
+  const CONFIG = ["vitest.config.ts"];
+
+  function testTree(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return dir === TEST && OWN_FOLDERS.includes(entry.name) ? [] : testTree(path);
+      return /\.(?:ts|mjs|js)$/.test(entry.name) ? [path] : [];
+    });
+  }
+
+  it("the default suite's helpers live in one folder, test/helpers/: every other module is a test file", () => {
+    const strays = testTree(TEST)
+      .map((f) => relative(TEST, f))
+      .filter((f) => !f.endsWith(".test.ts") && !CONFIG.includes(f));
+    expect(strays).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BACKENDS, BACKEND_NAMES } from "../src/backends/registry.js";
 import { markdownDocs, ROOT, readDoc, section } from "./helpers/docs.js";
-import { END, renderBackendTable, START, withBackendTable } from "./support/backend-table.js";
+import { END, renderBackendTable, START, withBackendTable } from "./helpers/backend-table.js";
 
 const PACKAGE = JSON.parse(readDoc("package.json")) as {
   version: string;

@@ -22,7 +22,7 @@ import {
   runCollector,
   startCollector,
   type RunningCollector,
-} from "./support/otel-collector.js";
+} from "./helpers/otel-collector.js";
 
 const FLEET_CONFIG = fileURLToPath(new URL("../docs/fleets/collector.yaml", import.meta.url));
 

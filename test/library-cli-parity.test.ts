@@ -10,7 +10,7 @@ import type { CanonicalEvent } from "../src/canonical/events.js";
 import { normalizeStream, run } from "../src/index.js";
 import type { BackendName } from "../src/backends/registry.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";
-import { Scratch, STAND_IN } from "./run/helpers.js";
+import { Scratch, STAND_IN } from "./helpers/stand-in.js";
 
 const EXAMPLES = fileURLToPath(new URL("../examples/", import.meta.url));
 const SECRET = "Zq9-parity-secret-Xy7";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { run, UsageError } from "../src/index.js";
 import { longFlag, RUN_OPTIONS } from "../src/app/options.js";
 import type { RunOptions } from "../src/lib/run.js";
-import { STAND_IN } from "./run/helpers.js";
+import { STAND_IN } from "./helpers/stand-in.js";
 
 /** The error run() throws for these options (it must throw before its first event). */
 async function refusal(options: Record<string, unknown>): Promise<unknown> {

@@ -6,7 +6,7 @@ import { run } from "../src/lib/run.js";
 import type { CanonicalEvent } from "../src/canonical/events.js";
 import { UsageError } from "../src/core/errors.js";
 import { runCli } from "./helpers/cli.js";
-import { expectNoneLeftRunning, openGate, Scratch, STAND_IN, transcript } from "./run/helpers.js";
+import { expectNoneLeftRunning, openGate, Scratch, STAND_IN, transcript } from "./helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

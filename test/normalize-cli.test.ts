@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { canRunAsNobody, cliForNobody } from "./helpers/as-nobody.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 import { verifyEvents } from "./helpers/verify.js";
-import { nextOfType, startCli, transcript } from "./run/helpers.js";
+import { nextOfType, startCli, transcript } from "./helpers/stand-in.js";
 
 describe("agentstream normalize", () => {
   it("reads stdin and exits with the outcome's code", async () => {

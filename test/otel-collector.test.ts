@@ -1,4 +1,4 @@
-// The collector harness (test/support/otel-collector.ts) proved with the
+// The collector harness (test/helpers/otel-collector.ts) proved with the
 // official OpenTelemetry JS SDK against the real collector the globalSetup
 // built: what the SDK sends over OTLP/HTTP (protobuf) is what spans() reads
 // back; closedPort() refuses; slowProxy() delays (and with Infinity, holds).
@@ -26,7 +26,7 @@ import {
   slowProxy,
   startCollector,
   type Collector,
-} from "./support/otel-collector.js";
+} from "./helpers/otel-collector.js";
 
 const SERVICE = "agentstream-harness-test";
 

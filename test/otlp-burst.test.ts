@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJsonl, runCli } from "./helpers/cli.js";
-import { STAND_IN } from "./run/helpers.js";
-import { collectorBinary, startCollector, type Collector } from "./support/otel-collector.js";
+import { STAND_IN } from "./helpers/stand-in.js";
+import { collectorBinary, startCollector, type Collector } from "./helpers/otel-collector.js";
 
 const CALLS = 30_000;
 

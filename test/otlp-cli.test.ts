@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES } from "./helpers/otlp-spans.js";
 import { runCli } from "./helpers/cli.js";
-import { closedPort } from "./support/otel-collector.js";
+import { closedPort } from "./helpers/otel-collector.js";
 
 describe("OTLP options", () => {
   it("--otlp followed by the prompt is refused, not taken for an endpoint", async () => {

@@ -20,7 +20,7 @@ import {
   startCollector,
   type CollectedSpan,
   type Collector,
-} from "./support/otel-collector.js";
+} from "./helpers/otel-collector.js";
 
 const STAND_IN = fileURLToPath(new URL("./fixtures/backends/stand-in.mjs", import.meta.url));
 const TRANSCRIPT = fileURLToPath(new URL("./fixtures/backends/transcripts/evosci-success.jsonl", import.meta.url));

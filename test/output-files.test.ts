@@ -15,7 +15,7 @@ import {
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
-import { Scratch, runStandIn, transcript } from "./run/helpers.js";
+import { Scratch, runStandIn, transcript } from "./helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

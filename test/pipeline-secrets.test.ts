@@ -6,8 +6,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJsonl, runCli } from "./helpers/cli.js";
-import { Scratch, runStandIn } from "./run/helpers.js";
-import { closedPort, collectorBinary, startCollector, type Collector } from "./support/otel-collector.js";
+import { Scratch, runStandIn } from "./helpers/stand-in.js";
+import { closedPort, collectorBinary, startCollector, type Collector } from "./helpers/otel-collector.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

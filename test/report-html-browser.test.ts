@@ -8,8 +8,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../src/canonical/events.js";
-import { browserAvailable, launchBrowser, type Browser, type OpenedPage } from "./support/browser.js";
-import { htmlReport, readEvents } from "./support/html-report.js";
+import { browserAvailable, launchBrowser, type Browser, type OpenedPage } from "./helpers/browser.js";
+import { htmlReport, readEvents } from "./helpers/html-report.js";
 
 const EXAMPLES_DIR = fileURLToPath(new URL("../examples/", import.meta.url));
 const KEEP_OUTPUT = process.env.AGENTSTREAM_KEEP_TEST_OUTPUT === "1";

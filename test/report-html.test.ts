@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../src/canonical/events.js";
 import { DEFAULT_LIMITS, type HtmlLimits, RunCollector } from "../src/report/html/model.js";
 import { CSP, embedJson } from "../src/report/html/page.js";
-import { browserAvailable } from "./support/browser.js";
-import { embeddedData, htmlReport, readEvents } from "./support/html-report.js";
+import { browserAvailable } from "./helpers/browser.js";
+import { embeddedData, htmlReport, readEvents } from "./helpers/html-report.js";
 
 const EXAMPLE = fileURLToPath(new URL("../examples/evosci/research.canonical.jsonl", import.meta.url));
 

@@ -11,7 +11,7 @@ import { formatDuration } from "../src/core/compact-figures.js";
 import { fmtMs } from "../src/report/html/format.js";
 import type { Report } from "../src/report/report-v1.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";
-import { browserAvailable, launchBrowser, type Browser } from "./support/browser.js";
+import { browserAvailable, launchBrowser, type Browser } from "./helpers/browser.js";
 
 const LIVE = fileURLToPath(new URL("./fixtures/live/", import.meta.url));
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

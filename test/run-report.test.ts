@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatDuration } from "../src/core/compact-figures.js";
 import { parseJsonl } from "./helpers/cli.js";
-import { Scratch, expectCanonical, runStandIn, transcript } from "./run/helpers.js";
+import { Scratch, expectCanonical, runStandIn, transcript } from "./helpers/stand-in.js";
 
 const SCHEMA = JSON.parse(
   readFileSync(fileURLToPath(new URL("../schemas/report-v1.schema.json", import.meta.url)), "utf8"),

@@ -11,7 +11,7 @@ import { capNesting, MAX_LINE_DEPTH, wellFormedJson } from "../src/canonical/str
 import { DEEP_NATIVE_LINE, MAX_NATIVE_DEPTH } from "../src/core/native-line.js";
 import { TailBuffer } from "../src/core/tail-buffer.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";
-import { STAND_IN } from "./run/helpers.js";
+import { STAND_IN } from "./helpers/stand-in.js";
 
 const FINAL_ANSWER = fileURLToPath(new URL("../examples/jq/final-answer.jq", import.meta.url));
 const SCRATCH = mkdtempSync(join(tmpdir(), "agentstream-strict-json-"));

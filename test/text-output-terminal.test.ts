@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, runCli } from "./helpers/cli.js";
-import { Scratch } from "./run/helpers.js";
+import { Scratch } from "./helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

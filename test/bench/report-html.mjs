@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CHROMIUM, launchChromium } from "../support/chromium.mjs";
+import { CHROMIUM, launchChromium } from "../helpers/chromium.mjs";
 import { longRun } from "./long-run.mjs";
 import { median } from "./stats.mjs";
 

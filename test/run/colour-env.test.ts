@@ -1,7 +1,7 @@
 // NO_COLOR and FORCE_COLOR together: FORCE_COLOR wins, and Node's own warning about it stays off stderr.
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { STAND_IN, transcript } from "./helpers.js";
+import { STAND_IN, transcript } from "../helpers/stand-in.js";
 
 describe("colour variables", () => {
   it("with NO_COLOR and FORCE_COLOR both set, colours are on and Node's warning is not shown", async () => {

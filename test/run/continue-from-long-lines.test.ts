@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/core/errors.js";
 import { readContinuation } from "../../src/run/continue-from.js";
-import { Scratch } from "./helpers.js";
+import { Scratch } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { run } from "../../src/index.js";
 import { parseJsonl, runCli } from "../helpers/cli.js";
-import { expectCanonical, expectNoneLeftRunning, Scratch, STAND_IN } from "./helpers.js";
+import { expectCanonical, expectNoneLeftRunning, Scratch, STAND_IN } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

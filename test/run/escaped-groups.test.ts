@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { expectCanonical, isRunning, killRunningWith, Scratch } from "./helpers.js";
+import { expectCanonical, isRunning, killRunningWith, Scratch } from "../helpers/stand-in.js";
 
 // A backend's child that made a process group of its own and holds none of the
 // backend's stdio (OpenCode's shell commands) is stopped with the backend, when

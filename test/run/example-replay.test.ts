@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { CliResult } from "../helpers/cli.js";
-import { expectCanonical } from "./helpers.js";
+import { expectCanonical } from "../helpers/stand-in.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { expectCanonical, runStandIn, Scratch, STAND_IN, standInEnv, transcript } from "./helpers.js";
+import { expectCanonical, runStandIn, Scratch, STAND_IN, standInEnv, transcript } from "../helpers/stand-in.js";
 
 // One test per row of the exit-code table that `run` can reach, each against a
 // stand-in backend run as a real process. SIGINT/SIGTERM/timeout (124, 130,

@@ -10,7 +10,7 @@ import {
   standInEnv,
   startCli,
   transcript,
-} from "./helpers.js";
+} from "../helpers/stand-in.js";
 
 // Backends that misbehave: each run still ends with a valid stream, the right
 // run.finished and exit code, and leaves no process behind. Floods read by a

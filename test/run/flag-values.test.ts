@@ -9,7 +9,7 @@ import { BACKENDS } from "../../src/backends/registry.js";
 import { run, UsageError } from "../../src/index.js";
 import type { RunOptions } from "../../src/lib/run.js";
 import { runCli } from "../helpers/cli.js";
-import { Scratch, STAND_IN } from "./helpers.js";
+import { Scratch, STAND_IN } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

@@ -13,7 +13,7 @@ import {
   spawnCli,
   standInEnv,
   transcript,
-} from "./helpers.js";
+} from "../helpers/stand-in.js";
 
 // A backend that writes faster than agentstream's reader takes its output is
 // held back (backpressure), not buffered: the reader pauses agentstream's

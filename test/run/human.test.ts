@@ -8,7 +8,7 @@ import { formatDuration } from "../../src/human/format.js";
 import { summaryLines } from "../../src/human/stderr-summary.js";
 import { HumanRenderer } from "../../src/human/renderer.js";
 import { redactSecrets } from "../../src/run/redact.js";
-import { runStandIn, Scratch } from "./helpers.js";
+import { runStandIn, Scratch } from "../helpers/stand-in.js";
 
 type FakeStderr = NodeJS.WriteStream & { text(): string; release(): void };
 

@@ -10,7 +10,7 @@ import {
   STAND_IN,
   startCli,
   transcript,
-} from "./helpers.js";
+} from "../helpers/stand-in.js";
 
 // What the backend is started with: argv per backend, the prompt verbatim,
 // no stdin, its working directory, where the executable is found, and what

@@ -9,7 +9,7 @@ import {
   STAND_IN,
   startCli,
   transcript,
-} from "./helpers.js";
+} from "../helpers/stand-in.js";
 
 // Signals, --timeout, --linger and what the backend leaves behind. Each test
 // waits for a canonical line proving the backend is mid-run before it acts,

@@ -8,7 +8,7 @@ import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
 import { UsageError } from "../../src/core/errors.js";
 import { run } from "../../src/lib/run.js";
 import { parseJsonl, runCli } from "../helpers/cli.js";
-import { expectNoneLeftRunning, Scratch, STAND_IN, transcript } from "./helpers.js";
+import { expectNoneLeftRunning, Scratch, STAND_IN, transcript } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

@@ -1,7 +1,14 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { expectCanonical, expectNoneLeftRunning, readRecord, Scratch, STAND_IN, transcript } from "./helpers.js";
+import {
+  expectCanonical,
+  expectNoneLeftRunning,
+  readRecord,
+  Scratch,
+  STAND_IN,
+  transcript,
+} from "../helpers/stand-in.js";
 
 // The prompt is one argument of the backend's command line, which Linux caps
 // at 128 KiB per argument: a longer one is refused before anything starts, and

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { expectCanonical, isRunning, killRunningWith, Scratch } from "./helpers.js";
+import { expectCanonical, isRunning, killRunningWith, Scratch } from "../helpers/stand-in.js";
 
 // What a backend leaves behind must not outlive agentstream, also under load:
 // a backend done at once can have exited before agentstream gets to look at

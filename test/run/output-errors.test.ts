@@ -3,7 +3,7 @@ import { closeSync, existsSync, openSync, readdirSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { BIN, SAMPLES } from "../helpers/cli.js";
-import { killRunningWith, STAND_IN, transcript } from "./helpers.js";
+import { killRunningWith, STAND_IN, transcript } from "../helpers/stand-in.js";
 
 // stdout that cannot be written (a full disk: /dev/full answers every write
 // with ENOSPC) is not the agent's failure: one line on stderr, exit 74

@@ -9,7 +9,7 @@ import {
   STAND_IN,
   startCli,
   transcript,
-} from "./helpers.js";
+} from "../helpers/stand-in.js";
 
 // A prompt starting with "-" makes agentstream ask pi its version first
 // (`pi --version`). That probe is run like the backend: bounded in time,

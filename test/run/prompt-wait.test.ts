@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { killAfterTest, STAND_IN, startCli } from "./helpers.js";
+import { killAfterTest, STAND_IN, startCli } from "../helpers/stand-in.js";
 
 // Nothing starts before the prompt is read: a stop signal while `run ... -`
 // waits for it on stdin ends agentstream there, with the signal's exit code,

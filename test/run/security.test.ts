@@ -9,7 +9,7 @@ import { Redactor, redactTokens } from "../../src/core/redactor.js";
 import { redactSecrets, redactSecretValues } from "../../src/run/redact.js";
 import { RunSupervisor } from "../../src/run/supervisor.js";
 import { runCli } from "../helpers/cli.js";
-import { expectCanonical, runStandIn, Scratch, STAND_IN, standInEnv, transcript } from "./helpers.js";
+import { expectCanonical, runStandIn, Scratch, STAND_IN, standInEnv, transcript } from "../helpers/stand-in.js";
 
 // No shell anywhere: what agentstream is given reaches the backend byte for
 // byte, and --bin is a path, never a command line. Secrets given to the

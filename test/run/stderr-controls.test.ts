@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { eachLine, runStandIn, Scratch, spawnCli, STAND_IN, transcript } from "./helpers.js";
+import { eachLine, runStandIn, Scratch, spawnCli, STAND_IN, transcript } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

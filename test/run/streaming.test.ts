@@ -10,7 +10,7 @@ import {
   STAND_IN,
   startCli,
   transcript,
-} from "./helpers.js";
+} from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

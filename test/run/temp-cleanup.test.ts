@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { UsageError } from "../../src/core/errors.js";
 import { run } from "../../src/lib/run.js";
-import { COPILOT_TOOL, writeFileBackend } from "./file-backend.js";
+import { COPILOT_TOOL, writeFileBackend } from "../helpers/file-backend.js";
 
 const failing = vi.hoisted(() => ({ removal: false }));
 vi.mock("node:fs", async (importOriginal) => {

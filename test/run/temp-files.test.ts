@@ -9,7 +9,13 @@ import { isAbsolute, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, parseJsonl, runCli, type CliResult } from "../helpers/cli.js";
 import { verifyLines } from "../helpers/verify.js";
-import { COPILOT_TOOL, COPILOT_USAGE, GEMINI_TEXT, type FakeRecord, writeFileBackend } from "./file-backend.js";
+import {
+  COPILOT_TOOL,
+  COPILOT_USAGE,
+  GEMINI_TEXT,
+  type FakeRecord,
+  writeFileBackend,
+} from "../helpers/file-backend.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "agentstream-temp-files-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BIN } from "../helpers/cli.js";
 import { HAS_TMUX, sh, Terminal } from "../helpers/terminal.js";
 import { verifyLines } from "../helpers/verify.js";
-import { openGate, runStandIn, Scratch, STAND_IN, transcript } from "./helpers.js";
+import { openGate, runStandIn, Scratch, STAND_IN, transcript } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseJsonl, runCli } from "../helpers/cli.js";
-import { expectNoneLeftRunning, Scratch, STAND_IN } from "./helpers.js";
+import { expectNoneLeftRunning, Scratch, STAND_IN } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

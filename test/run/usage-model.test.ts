@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../../src/canonical/events.js";
 import { PRICE_DATA } from "../../src/core/cost-estimate.js";
 import { parseJsonl, runCli } from "../helpers/cli.js";
-import { expectNoneLeftRunning, Scratch, STAND_IN } from "./helpers.js";
+import { expectNoneLeftRunning, Scratch, STAND_IN } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());

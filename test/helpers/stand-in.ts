@@ -6,10 +6,10 @@ import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { BIN, parseJsonl, runCli, type CliResult } from "../helpers/cli.js";
-export { peakRssMiB, REPORT_PEAK_RSS } from "../helpers/cli.js";
-import { strictProblems } from "../helpers/strict-schema.js";
-import { verifyLines } from "../helpers/verify.js";
+import { BIN, parseJsonl, runCli, type CliResult } from "./cli.js";
+export { peakRssMiB, REPORT_PEAK_RSS } from "./cli.js";
+import { strictProblems } from "./strict-schema.js";
+import { verifyLines } from "./verify.js";
 
 export const STAND_IN = fileURLToPath(new URL("../fixtures/backends/stand-in.mjs", import.meta.url));
 export const transcript = (name: string): string =>

@@ -1,7 +1,7 @@
-// OpenTelemetry is loaded only when export is asked for: start-up of the
-// other commands must not grow.
+// Heavy dependencies load only when needed: OpenTelemetry when export is asked
+// for, the ACP SDK when an ACP agent is driven. Start-up of the rest must not grow.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,6 +12,10 @@ const REGISTER = fileURLToPath(new URL("./fixtures/module-log/register.mjs", imp
 const PI_NATIVE = fileURLToPath(new URL("../examples/pi/tool.native.jsonl", import.meta.url));
 const STAND_IN = fileURLToPath(new URL("./fixtures/backends/stand-in.mjs", import.meta.url));
 const TRANSCRIPT = fileURLToPath(new URL("./fixtures/backends/transcripts/evosci-success.jsonl", import.meta.url));
+const ACP_AGENT = fileURLToPath(new URL("./fixtures/acp/fake-agent.mjs", import.meta.url));
+// Git may not keep the executable bit; the fake agent is run as a program.
+chmodSync(ACP_AGENT, 0o755);
+const ACP_RECORDING = fileURLToPath(new URL("./fixtures/live/gemini-acp-0.61.0/text.jsonl", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "agentstream-modules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -65,5 +69,20 @@ describe("OpenTelemetry is loaded only when export is asked for", () => {
     ]);
     expect(otel(modules).some((url) => url.includes("@opentelemetry/exporter-trace-otlp-proto"))).toBe(true);
     expect(otel(modules).some((url) => url.endsWith("/dist/export/otlp.js"))).toBe(true);
+  });
+});
+
+const acpSdk = (modules: string[]) => modules.filter((url) => url.includes("@agentclientprotocol/sdk"));
+
+describe("the ACP SDK is loaded only when an agent is driven over ACP", () => {
+  it("--version, normalize (a recording of an ACP agent included) and a native run load none of it", () => {
+    expect(acpSdk(modulesOf(["--version"]))).toEqual([]);
+    expect(acpSdk(modulesOf(["normalize", "--from", "pi", "--backend-exit", "0", PI_NATIVE]))).toEqual([]);
+    expect(acpSdk(modulesOf(["normalize", "--from", "acp", "--backend-exit", "0", ACP_RECORDING]))).toEqual([]);
+    expect(acpSdk(modulesOf(["run", "--backend", "evosci", "--bin", STAND_IN, "hello"]))).toEqual([]);
+  });
+
+  it("run --backend acp loads it (the check above can see it)", () => {
+    expect(acpSdk(modulesOf(["run", "--backend", "acp", "--bin", ACP_AGENT, "hello"])).length).toBeGreaterThan(0);
   });
 });
