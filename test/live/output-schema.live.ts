@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { eventsOfType, type LiveRun } from "./support/live-run.js";
 import { checkedRun, targetsFor } from "./support/live-suite.js";
-import { CLAUDE_STRUCTURED_TOOL, STRUCTURED_ANSWERS, STRUCTURED_SCHEMA } from "./support/scenarios.mjs";
+import {
+  CLAUDE_STRUCTURED_TOOL,
+  STRUCTURED_ANSWERS,
+  STRUCTURED_PREAMBLE,
+  STRUCTURED_SCHEMA,
+} from "./support/scenarios.mjs";
 
 const folder = mkdtempSync(join(tmpdir(), "agentstream-live-schema-"));
 const SCHEMA_FILE = join(folder, "verdict.schema.json");
@@ -22,7 +27,7 @@ const INVALID = STRUCTURED_ANSWERS.structuredbad;
 function expectValid(run: LiveRun, via: "native" | "prompt"): void {
   expect(run.events[0]!.output_schema).toEqual({ via, file: SCHEMA_FILE });
   expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0, result: { json: VALID } });
-  expect(JSON.parse(run.finished.result.text)).toEqual(VALID);
+  expect(run.finished.result.text).toContain(JSON.stringify(VALID));
   expect(run.exitCode).toBe(0);
 }
 
@@ -107,16 +112,17 @@ for (const codex of targetsFor("codex-0.171.0")) {
 for (const id of ["gemini-0.61.0", "opencode-1.18.34"]) {
   for (const target of targetsFor(id)) {
     describe(`${target.id} live, --output-schema through the prompt`, () => {
-      it("the prompt carries the instruction and the schema; a matching answer is result.json", async () => {
+      it("the prompt carries the instruction and the schema; the fenced json block that matches is result.json", async () => {
         const run = await checkedRun(target, "structured", schemaArgs);
         expectValid(run, "prompt");
+        expect(run.finished.result.text).toMatch(new RegExp(`^${STRUCTURED_PREAMBLE}\\n\\n\`\`\`json\\n`));
         expect(conversationsSent(run, "structured")).toContain(SCHEMA_IN_PROMPT);
       });
 
       it("an answer that does not match fails output_schema, exit 1, its text kept", async () => {
         const run = await checkedRun(target, "structuredbad", schemaArgs);
         expectInvalid(run, "prompt");
-        expect(JSON.parse(run.finished.result.text)).toEqual(INVALID);
+        expect(run.finished.result.text).toContain(JSON.stringify(INVALID));
       });
     });
   }

@@ -146,14 +146,22 @@ export function replyFor(scenario, request, attempt) {
 
 /**
  * The answer in the form the request asks for: a call of Claude Code's StructuredOutput tool where it is
- * offered (once: its result ends the turn, a failed call is answered again), else the JSON as the text
- * (Codex's json_schema text format, and the prompt path's instruction).
+ * offered (its success ends the turn; a failed call is answered again), a fenced json block after a line of
+ * text where the prompt asks for one (agentstream's instruction), else the JSON alone (Codex's json_schema format).
  */
 function structuredReply(request, answer) {
   if (request.tools.some((t) => t.name === CLAUDE_STRUCTURED_TOOL))
     return { chunks: [{ tool_call: { name: CLAUDE_STRUCTURED_TOOL, arguments: answer } }], finish: "tool_use" };
+  if (request.userText.includes("```json"))
+    return {
+      chunks: [...textChunks(`${STRUCTURED_PREAMBLE}\n\n\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``)],
+      finish: "stop",
+    };
   return { chunks: [{ content: JSON.stringify(answer) }], finish: "stop" };
 }
+
+/** The words before the fenced block of a prompt-path answer. */
+export const STRUCTURED_PREAMBLE = "Here is the verdict.";
 
 /** `headers.retryAfterSeconds`: a Retry-After header (in the wires that send one). */
 function httpError(status, type, message, headers = {}) {
