@@ -21,6 +21,7 @@ import type { Drainable } from "../run/pipe-throttle.js";
 import type { EarlyStop } from "../run/stop-signals.js";
 import type { OutputSink } from "../run/supervisor.js";
 import { superviseRun, type OutcomeOrReaderGone, type RunPlan } from "./agent-run.js";
+import { outputSchemaShown, type OutputSchema } from "./output-schema.js";
 
 /** How native events become canonical ones: the same for a run and a normalization. */
 export interface TranslationSpec {
@@ -143,6 +144,8 @@ export interface NormalizeSpec {
   inputName?: string;
   /** How the recorded backend ended, its stderr's tail and the usage file it wrote. */
   end: StreamEndFacts;
+  /** --output-schema: the recording's answer is checked against it (run.started.output_schema.via "none"). */
+  outputSchema?: OutputSchema;
 }
 
 export interface NormalizeHost extends Host {
@@ -192,7 +195,12 @@ export function startNormalize(
     runId: host.runId,
     clock: host.clock,
     agentstreamVersion: host.agentstreamVersion,
-    started: { mode: "normalize", ...(spec.inputName !== undefined ? { input: spec.inputName } : {}) },
+    started: {
+      mode: "normalize",
+      ...(spec.inputName !== undefined ? { input: spec.inputName } : {}),
+      ...(spec.outputSchema ? { output_schema: outputSchemaShown(spec.outputSchema, "none") } : {}),
+    },
+    ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
     includeRaw: spec.translation.raw,
     deltas: spec.translation.deltas,
     ...(spec.model !== undefined ? { model: () => spec.model } : {}),

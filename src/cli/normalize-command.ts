@@ -12,6 +12,7 @@ import { runRedactor } from "../run/redact.js";
 import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
 import { reportBug } from "../output/event-check.js";
 import { ending, startNormalize } from "../app/session.js";
+import { loadOutputSchema } from "../app/output-schema.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { readUsageFile } from "../run/usage-file.js";
 import { showControls } from "../core/control-chars.js";
@@ -33,6 +34,7 @@ export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summa
   maxLineBytes?: number;
   validate: boolean;
   output: OutputFormat;
+  outputSchema?: string;
 }
 
 // A hang-up ends the stream like SIGTERM (exit 143), as for run.
@@ -73,6 +75,7 @@ async function translateInput(
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit ?? null;
   const usageFile = opts.usageFile === undefined ? undefined : usageFileText(opts.usageFile);
+  const outputSchema = opts.outputSchema === undefined ? undefined : loadOutputSchema(opts.outputSchema);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
@@ -107,6 +110,7 @@ async function translateInput(
     translation: { raw: opts.raw, deltas: opts.deltas, maxLineBytes: opts.maxLineBytes },
     ...(opts.model !== undefined ? { model: opts.model } : {}),
     inputName: file,
+    ...(outputSchema ? { outputSchema } : {}),
     end: { backendExit, stderrTail, ...(usageFile !== undefined ? { usageFile } : {}) },
   };
   const session = startNormalize(input, spec, {

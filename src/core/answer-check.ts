@@ -28,7 +28,8 @@ function failed(message: string): { error: ErrorInfo } {
 
 /** The answer's JSON value: all of it, else its one fenced json block. */
 function answerValue(text: string | null): { value: unknown } | { problem: string } {
-  if (text === null || text.trim() === "") return { problem: "the run gave no final answer to check against the output schema" };
+  if (text === null || text.trim() === "")
+    return { problem: "the run gave no final answer to check against the output schema" };
   const whole = parsed(text);
   if ("value" in whole) return whole;
   const blocks = [...text.matchAll(JSON_FENCE)].map((m) => m[1]!);

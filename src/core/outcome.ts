@@ -103,7 +103,14 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
         ? checkAnswer(facts.answerSchema, t.resultText, structured)
         : undefined;
     if (checked && "error" in checked) {
-      return { ...base, ...t, status: "failed", error: checked.error, exitCode: exitCodeFor("failed", checked.error), backendGone: false };
+      return {
+        ...base,
+        ...t,
+        status: "failed",
+        error: checked.error,
+        exitCode: exitCodeFor("failed", checked.error),
+        backendGone: false,
+      };
     }
     return {
       ...base,

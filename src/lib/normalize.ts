@@ -7,6 +7,8 @@ import type { RunOutcome } from "../core/outcome.js";
 import type { BackendName } from "../backends/registry.js";
 import type { StreamEndFacts } from "../core/translator.js";
 import { startNormalize } from "../app/session.js";
+import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
+import { asLibraryError, checkOption } from "./options.js";
 import { runRedactor } from "../run/redact.js";
 import { VERSION } from "../version.js";
 
@@ -28,6 +30,8 @@ export interface NormalizeOptions {
   clock?: Clock;
   /** Hears of a translator bug (the event it threw on is kept as backend.event); default: a process warning. */
   onTranslatorBug?: (message: string) => void;
+  /** A JSON Schema the recording's answer must match (an object, or the path of a JSON file), as run's `outputSchema`. */
+  outputSchema?: object | string;
 }
 
 /**
@@ -37,18 +41,30 @@ export interface NormalizeOptions {
  * hidden as the CLI hides them: the values of this process's secret-looking
  * environment variables and the token shapes agentstream knows.
  */
+/** The outputSchema option checked and read as run() checks it: a UsageError naming it. */
+function schemaOption(given: unknown): OutputSchema {
+  checkOption("outputSchema", given, "normalizeStream(): ");
+  try {
+    return loadOutputSchema(given as object | string);
+  } catch (err) {
+    throw asLibraryError(err, "normalizeStream(): ");
+  }
+}
+
 export async function* normalizeStream(
   input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
   if (options.model !== undefined && typeof options.model !== "string")
     throw new UsageError(`normalizeStream(): option model: expected a string, got ${typeof options.model}`);
+  const outputSchema = options.outputSchema === undefined ? undefined : schemaOption(options.outputSchema);
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
   const spec = {
     from: options.from ?? "auto",
     translation: { raw: options.raw, deltas: options.deltas, maxLineBytes: options.maxLineBytes },
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.inputName !== undefined ? { inputName: options.inputName } : {}),
+    ...(outputSchema ? { outputSchema } : {}),
     end: {
       backendExit: options.end?.backendExit ?? null,
       stderrTail: options.end?.stderrTail ?? [],

@@ -19,11 +19,16 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function check(name: string, value: unknown, given: Record<string, unknown> = {}): void {
+function check(name: string, value: unknown, given: Record<string, unknown> = {}, prefix = "run(): "): void {
   const required = REQUIRED.has(name) && given[STANDS_IN[name] ?? ""] === undefined;
   const problem = value === undefined ? (required ? "is required" : undefined) : CHECKS[name]?.(value);
   if (problem)
-    throw new UsageError(`run(): option ${name}: ${problem}${value === undefined ? "" : `, got ${describe(value)}`}`);
+    throw new UsageError(`${prefix}option ${name}: ${problem}${value === undefined ? "" : `, got ${describe(value)}`}`);
+}
+
+/** One option checked as run() checks it, for another entry point (normalizeStream()). */
+export function checkOption(name: string, value: unknown, prefix: string): void {
+  check(name, value, {}, prefix);
 }
 
 /** Throws a UsageError naming the first option of the wrong type or out of range; the CLI's limits, in the library's units. */
@@ -40,6 +45,6 @@ export function checkRunOptions(options: unknown): void {
 }
 
 /** An OptionError from the run's planning, its options named as the library names them; anything else as it is. */
-export function asLibraryError(err: unknown): unknown {
-  return err instanceof OptionError ? err.wordedAs(libraryNaming, "run(): ") : err;
+export function asLibraryError(err: unknown, prefix = "run(): "): unknown {
+  return err instanceof OptionError ? err.wordedAs(libraryNaming, prefix) : err;
 }

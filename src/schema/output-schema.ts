@@ -26,7 +26,10 @@ export function compileAnswerSchema(schema: unknown): AnswerSchema {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema))
     throw new Error(`a JSON Schema is an object, not ${Array.isArray(schema) ? "an array" : JSON.stringify(schema)}`);
   const declared = (schema as { $schema?: unknown }).$schema;
-  if (declared !== undefined && (typeof declared !== "string" || !(DRAFT_2020.test(declared) || DRAFT_07.test(declared))))
+  if (
+    declared !== undefined &&
+    (typeof declared !== "string" || !(DRAFT_2020.test(declared) || DRAFT_07.test(declared)))
+  )
     throw new Error(
       `its $schema ${JSON.stringify(declared)} is not one agentstream reads: draft 2020-12 (https://json-schema.org/draft/2020-12/schema) or draft-07 (http://json-schema.org/draft-07/schema#)`,
     );

@@ -22,11 +22,7 @@ export async function loadValidator(): Promise<Validator> {
  * dotted path, the value it has (when `event` is given) and what it may be,
  * e.g. `status is "done", but must be one of "succeeded", "failed", "cancelled"`.
  */
-export function describeErrors(
-  errors: ErrorObject[] | null | undefined,
-  event?: unknown,
-  root = "the event",
-): string {
+export function describeErrors(errors: ErrorObject[] | null | undefined, event?: unknown, root = "the event"): string {
   if (!errors || errors.length === 0) return "invalid";
   return errors.map((e) => describeError(e, event, root)).join("; ");
 }

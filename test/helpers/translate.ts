@@ -5,6 +5,7 @@ import { TranslationSession, type TranslationSessionOptions } from "../../src/co
 import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
 import { FIXTURE_RUN_ID, FIXTURE_VERSION } from "../../src/cli/fixture-identity.js";
+import { loadOutputSchema, outputSchemaShown } from "../../src/app/output-schema.js";
 
 // The run id and version `AGENTSTREAM_TEST_FIXTURE=1` gives the CLI: goldens and examples reproduce from the command line.
 export const TEST_RUN_ID = FIXTURE_RUN_ID;
@@ -22,6 +23,8 @@ export interface TranslateOptions
   model?: string;
   /** Feed the input in chunks of this many bytes (default: all at once). */
   chunkBytes?: number;
+  /** --output-schema FILE, as normalize reads it (relative to the repository, as the CLI tests run it). */
+  outputSchema?: string;
 }
 
 /** Translate native bytes deterministically (fixed run id, stepping clock). */
@@ -30,13 +33,19 @@ export function translate(
   options: TranslateOptions = {},
 ): { events: CanonicalEvent[]; outcome: RunOutcome } {
   const events: CanonicalEvent[] = [];
+  const schema = options.outputSchema === undefined ? undefined : loadOutputSchema(options.outputSchema);
   const session = new TranslationSession({
     from: options.from ?? "auto",
     translators: TRANSLATORS,
     runId: TEST_RUN_ID,
     clock: steppingClock(),
     agentstreamVersion: FIXTURE_VERSION,
-    started: { mode: "normalize", input: "-" },
+    started: {
+      mode: "normalize",
+      input: "-",
+      ...(schema ? { output_schema: outputSchemaShown(schema, "none") } : {}),
+    },
+    ...(schema ? { outputSchema: schema } : {}),
     includeRaw: options.includeRaw,
     deltas: options.deltas,
     maxLineBytes: options.maxLineBytes,
