@@ -146,12 +146,16 @@ export function replyFor(scenario, request, attempt) {
 
 /**
  * The answer in the form the request asks for: a call of Claude Code's StructuredOutput tool where it is
- * offered (its success ends the turn; a failed call is answered again), a fenced json block after a line of
+ * offered, after a line of text (its success ends the turn; a failed call is answered again), a fenced json block after a line of
  * text where the prompt asks for one (agentstream's instruction), else the JSON alone (Codex's json_schema format).
  */
 function structuredReply(request, answer) {
   if (request.tools.some((t) => t.name === CLAUDE_STRUCTURED_TOOL))
-    return { chunks: [{ tool_call: { name: CLAUDE_STRUCTURED_TOOL, arguments: answer } }], finish: "tool_use" };
+    // Words first, as models often do.
+    return {
+      chunks: [...textChunks(STRUCTURED_PREAMBLE), { tool_call: { name: CLAUDE_STRUCTURED_TOOL, arguments: answer } }],
+      finish: "tool_use",
+    };
   if (request.userText.includes("```json"))
     return {
       chunks: [...textChunks(`${STRUCTURED_PREAMBLE}\n\n\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``)],
