@@ -14,7 +14,7 @@ import { normalizeStream } from "../src/lib/normalize.js";
 import { run } from "../src/lib/run.js";
 import { compileAnswerSchema, MAX_SHOWN_PROBLEMS } from "../src/schema/output-schema.js";
 import { runCli } from "./helpers/cli.js";
-import { expectCanonical, readRecord, runStandIn, Scratch, STAND_IN } from "./run/helpers.js";
+import { expectCanonical, readRecord, runStandIn, Scratch, STAND_IN } from "./helpers/stand-in.js";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const FOLDER = "test/fixtures/golden/output-schema";

@@ -15,7 +15,7 @@ export interface Fed {
  * translate() with the bytes fed in the given chunks, keeping which events each
  * chunk produced (the session writes them synchronously, so they belong to it).
  */
-export function feedChunks(chunks: Buffer[], options: Omit<TranslateOptions, "chunkBytes">): Fed {
+export function feedChunks(chunks: Buffer[], options: Omit<TranslateOptions, "chunkBytes" | "outputSchema">): Fed {
   let current: CanonicalEvent[] = [];
   const perChunk: CanonicalEvent[][] = [];
   const { from = "auto", end, interruption, model, ...flags } = options;
