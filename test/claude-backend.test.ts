@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { claude } from "../src/backends/claude/index.js";
 import { detectProtocolOwner } from "../src/backends/registry.js";
 import { translate } from "./helpers/translate.js";
+import { argvOf } from "./helpers/backend-argv.js";
 
 const LIVE = new URL("./fixtures/live/claude-2.1.332/", import.meta.url);
 const capture = (name: string): string => readFileSync(new URL(`${name}.jsonl`, LIVE), "utf8");
@@ -16,7 +17,7 @@ const request = {
 
 describe("claude definition", () => {
   it("puts the prompt last, after --, even after a variadic backend flag", () => {
-    const argv = claude.argv({ ...request, model: "sonnet" });
+    const argv = argvOf(claude, { ...request, model: "sonnet" });
     expect(argv.slice(0, 6)).toEqual([
       "-p",
       "--output-format",
@@ -30,12 +31,12 @@ describe("claude definition", () => {
   });
 
   it("--max-cost-usd is passed as its own --max-budget-usd (the same USD it reports); --max-turns never is", () => {
-    const argv = claude.argv({ ...request, maxCostUsd: 0.5 });
+    const argv = argvOf(claude, { ...request, maxCostUsd: 0.5 });
     expect(argv.slice(argv.indexOf("--max-budget-usd"), argv.indexOf("--max-budget-usd") + 2)).toEqual([
       "--max-budget-usd",
       "0.5",
     ]);
-    expect(claude.argv(request)).not.toContain("--max-budget-usd");
+    expect(argvOf(claude, request)).not.toContain("--max-budget-usd");
     expect(argv).not.toContain("--max-turns");
   });
 

@@ -10,6 +10,7 @@ import { NO_STOPS } from "../src/run/stop-signals.js";
 
 const PROBE = { env: {}, graceMs: 0, stops: NO_STOPS };
 import { translate, type TranslateOptions } from "./helpers/translate.js";
+import { argvOf } from "./helpers/backend-argv.js";
 
 const lines = (...events: object[]) => events.map((e) => `${JSON.stringify(e)}\n`).join("");
 const exit = (code: number): TranslateOptions["end"] => ({ backendExit: { code, signal: null }, stderrTail: [] });
@@ -131,7 +132,7 @@ describe("codex definition", () => {
 
   it("puts the prompt after --, so a prompt starting with - stays a prompt", async () => {
     expect(await codex.promptTerminator("codex", "-x", PROBE)).toBe(true);
-    expect(codex.argv(request({ prompt: "-x", backendArgs: ["--sandbox", "workspace-write"] }))).toEqual([
+    expect(argvOf(codex, request({ prompt: "-x", backendArgs: ["--sandbox", "workspace-write"] }))).toEqual([
       "exec",
       "--json",
       "--skip-git-repo-check",
@@ -143,7 +144,7 @@ describe("codex definition", () => {
   });
 
   it("maps --model, --provider (a -c model_provider TOML string) and --workdir", () => {
-    expect(codex.argv(request({ model: "gpt-5.5", provider: "fake", workdir: "/w" }))).toEqual([
+    expect(argvOf(codex, request({ model: "gpt-5.5", provider: "fake", workdir: "/w" }))).toEqual([
       "exec",
       "--json",
       "--skip-git-repo-check",
@@ -164,8 +165,7 @@ describe("codex definition", () => {
 
   it("is stopped with SIGTERM (SIGINT can be swallowed) and has no --no-auto-mode", () => {
     expect(codex.stopSignal).toBe("SIGTERM");
-    expect(codex.flags.noAutoMode).toBeUndefined();
-    expect(codex.refusalHints?.noAutoMode).toBeDefined();
+    expect("lacks" in codex.supports.noAutoMode).toBe(true);
   });
 });
 

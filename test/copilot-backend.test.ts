@@ -7,6 +7,7 @@ import { copilot } from "../src/backends/copilot/index.js";
 import { detectProtocolOwner } from "../src/backends/registry.js";
 import { parseJsonl, runCli } from "./helpers/cli.js";
 import { translate } from "./helpers/translate.js";
+import { argvOf } from "./helpers/backend-argv.js";
 
 const LIVE = new URL("./fixtures/live/copilot-1.0.102/", import.meta.url);
 const capture = (name: string): string => readFileSync(new URL(`${name}.jsonl`, LIVE), "utf8");
@@ -37,7 +38,7 @@ process.stdout.write(fs.readFileSync(${JSON.stringify(transcript)}));
 
 describe("copilot definition", () => {
   it("runs headless, keeps a prompt starting with - whole, and names the usage file run gives it", () => {
-    const argv = copilot.argv({
+    const argv = argvOf(copilot, {
       prompt: "-x starts with a dash",
       autoMode: true,
       backendArgs: ["--deny-tool=shell(rm)"],

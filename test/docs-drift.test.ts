@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { BACKENDS, BACKEND_NAMES } from "../src/backends/registry.js";
 import { markdownDocs, ROOT, readDoc, section } from "./helpers/docs.js";
 import { END, renderBackendTable, START, withBackendTable } from "./helpers/backend-table.js";
+import { reaches } from "../src/backends/support.js";
 
 const PACKAGE = JSON.parse(readDoc("package.json")) as {
   version: string;
@@ -127,7 +128,7 @@ describe("every list of backends is the registry's", () => {
     for (const backend of BACKENDS)
       expect(run, backend.name).toMatch(new RegExp(`^- ${escapeRegExp(backend.displayName)}: `, "m"));
     const row = run.split("\n").find((l) => l.startsWith("| `--workdir DIR`"))!;
-    const taking = BACKENDS.filter((b) => b.flags.workdir !== undefined);
+    const taking = BACKENDS.filter((b) => reaches(b.supports.workdir));
     expect(taking.length).toBeGreaterThan(1);
     for (const backend of taking) expect(row, backend.name).toContain(backend.displayName);
     expect(row).not.toContain("EvoScientist only");

@@ -10,6 +10,7 @@ import { resolvePermissions } from "../src/backends/permissions.js";
 import { backendNamed } from "../src/backends/registry.js";
 import { UsageError } from "../src/core/errors.js";
 import { tomlString } from "../src/core/toml-string.js";
+import { filesOf } from "./helpers/backend-argv.js";
 
 const gemini = backendNamed("gemini");
 
@@ -78,7 +79,7 @@ describe("Gemini CLI's policy file", () => {
           expect(err).toBeInstanceOf(UsageError);
           return;
         }
-        const file = gemini.permissions.rulesFile!(asked);
+        const [file] = filesOf(gemini, { autoMode: true, backendArgs: [], permissions: asked });
         expect(denied(file!.text)).toEqual(asked.denyTools);
       }),
       { numRuns: 2000 },

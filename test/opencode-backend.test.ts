@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { opencode } from "../src/backends/opencode/index.js";
 import { detectProtocolOwner } from "../src/backends/registry.js";
 import { translate } from "./helpers/translate.js";
+import { argvOf } from "./helpers/backend-argv.js";
 
 const SES = "ses_dc0f071f7ffe94M3YViKIg42mD";
 const line = (type: string, rest: Record<string, unknown>) =>
@@ -30,7 +31,7 @@ function finished(lines: string[], options = {}) {
 
 describe("opencode definition", () => {
   it("splits the prompt on single spaces after --, so no word holds a space for OpenCode to quote", () => {
-    const argv = opencode.argv({
+    const argv = argvOf(opencode, {
       prompt: 'say "hi"  -x --model',
       autoMode: true,
       backendArgs: ["--title", "t"],

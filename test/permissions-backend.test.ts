@@ -2,6 +2,8 @@
 // gets for each rule, and the rules each one refuses before start.
 import { describe, expect, it } from "vitest";
 import type { BackendDefinition, BackendRequest } from "../src/backends/definition.js";
+import { reaches } from "../src/backends/support.js";
+import { argvOf, envOf, filesOf } from "./helpers/backend-argv.js";
 import { resolvePermissions, type PermissionOptions } from "../src/backends/permissions.js";
 import { BACKENDS, backendNamed } from "../src/backends/registry.js";
 import { cliNaming } from "../src/app/options.js";
@@ -12,7 +14,7 @@ const BASE: BackendRequest = { prompt: "go on", autoMode: true, backendArgs: [],
 /** The argv a backend gets for these options, the options checked as run checks them. */
 function argvFor(name: string, options: PermissionOptions, request: Partial<BackendRequest> = {}): string[] {
   const backend = backendNamed(name);
-  return backend.argv({ ...BASE, ...request, permissions: resolvePermissions(backend, options) });
+  return argvOf(backend, { ...BASE, ...request, permissions: resolvePermissions(backend, options) });
 }
 
 /** The refusal of these options, as the CLI says it. */
@@ -99,31 +101,35 @@ describe("the argv each backend gets for each rule", () => {
   it("Gemini CLI: a denied tool is a deny rule of a policy file run writes, passed as --policy FILE", () => {
     const gemini = backendNamed("gemini");
     const asked = resolvePermissions(gemini, { denyTools: ["shell", "web_fetch"] });
-    expect(gemini.permissions.rulesFile!(asked)).toEqual({
-      extension: "toml",
-      text:
-        '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 999\n\n' +
-        '[[rule]]\ntoolName = "web_fetch"\ndecision = "deny"\npriority = 999\n',
-    });
-    expect(gemini.permissions.rulesFile!(resolvePermissions(gemini, { allowTools: ["shell"] }))).toBeUndefined();
-    const argv = gemini.argv({ ...BASE, permissions: { ...asked, rulesFile: "/tmp/p.toml" } });
+    expect(filesOf(gemini, { ...BASE, permissions: asked })).toEqual([
+      expect.objectContaining({
+        name: "rules.toml",
+        text:
+          '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 999\n\n' +
+          '[[rule]]\ntoolName = "web_fetch"\ndecision = "deny"\npriority = 999\n',
+      }),
+    ]);
+    expect(filesOf(gemini, { ...BASE, permissions: resolvePermissions(gemini, { allowTools: ["shell"] }) })).toEqual(
+      [],
+    );
+    const argv = argvOf(gemini, { ...BASE, permissions: asked }, "/tmp/p.toml");
     expect(argv).toEqual(expect.arrayContaining(["--policy", "/tmp/p.toml"]));
   });
 
   it("OpenCode: the rules go in OPENCODE_PERMISSION (over its configs), merged over what the caller's variable says", () => {
     const opencode = backendNamed("opencode");
-    const envOf = (options: PermissionOptions, env: NodeJS.ProcessEnv = {}) =>
-      opencode.permissions.env!(resolvePermissions(opencode, options), env);
-    expect(envOf({ allowTools: ["shell"], denyTools: ["web_fetch"] })).toEqual({
+    const optionEnv = (options: PermissionOptions, env: NodeJS.ProcessEnv = {}) =>
+      envOf(opencode, { ...BASE, permissions: resolvePermissions(opencode, options) }, env);
+    expect(optionEnv({ allowTools: ["shell"], denyTools: ["web_fetch"] })).toEqual({
       OPENCODE_PERMISSION: JSON.stringify({ bash: "allow", webfetch: "deny" }),
     });
-    expect(envOf({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: '{"edit":"deny","bash":"allow"}' })).toEqual({
+    expect(optionEnv({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: '{"edit":"deny","bash":"allow"}' })).toEqual({
       OPENCODE_PERMISSION: JSON.stringify({ edit: "deny", bash: "deny" }),
     });
-    expect(envOf({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: "not json" })).toEqual({
+    expect(optionEnv({ denyTools: ["bash"] }, { OPENCODE_PERMISSION: "not json" })).toEqual({
       OPENCODE_PERMISSION: JSON.stringify({ bash: "deny" }),
     });
-    expect(envOf({ resume: "ses_1" })).toBeUndefined();
+    expect(optionEnv({ resume: "ses_1" })).toEqual({});
   });
 
   it("Codex resumes as `exec resume [flags] -- SESSION PROMPT`, the prompt still last", () => {
@@ -139,7 +145,7 @@ describe("the argv each backend gets for each rule", () => {
   it("every backend keeps the prompt one argument and passes the session it resumes", () => {
     // An ACP agent's prompt and session go over the protocol (session/prompt), not its argv.
     for (const backend of BACKENDS.filter((b) => b.name !== "acp")) {
-      const argv = backend.argv({
+      const argv = argvOf(backend, {
         ...BASE,
         prompt: "PROMPT-X",
         permissions: { allowTools: [], denyTools: [], resume: "S-1" },
@@ -204,18 +210,15 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
     const without: BackendDefinition = {
       ...backendNamed("claude"),
       displayName: "No-Resume",
-      permissions: { ...backendNamed("claude").permissions, resume: { lacks: "keeps no sessions" } },
+      supports: { ...backendNamed("claude").supports, resume: { lacks: "keeps no sessions" } },
     };
     expect(refusal(without, { resume: "abc" })).toBe("--resume: No-Resume keeps no sessions");
   });
 
   it("every backend declares what it lacks in words, and maps portable names only to its own tool names", () => {
-    for (const backend of BACKENDS) {
-      const { permissions } = backend;
-      for (const means of [permissions.allow, permissions.deny, permissions.resume])
-        expect(("native" in means ? means.native : means.lacks).length, backend.name).toBeGreaterThan(0);
-      if (Object.keys(permissions.approvals).length < 2) expect(permissions.approvalsLack, backend.name).toBeTruthy();
-    }
+    for (const backend of BACKENDS)
+      for (const support of Object.values(backend.supports))
+        expect((reaches(support) ? support.via : support.lacks).length, backend.name).toBeGreaterThan(0);
   });
 });
 

@@ -3,33 +3,34 @@
 // from them and must match.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { PORTABLE_TOOLS, type NativeMeans } from "../src/backends/definition.js";
+import { PORTABLE_TOOLS } from "../src/backends/definition.js";
 import { BACKENDS } from "../src/backends/registry.js";
+import { reaches, type Support } from "../src/backends/support.js";
 
 const PAGE = readFileSync(new URL("../docs/permissions.md", import.meta.url), "utf8");
 const COMMANDS = readFileSync(new URL("../docs/commands.md", import.meta.url), "utf8");
 const HEADER =
   "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PREFIX)` | `--approvals never` | `--approvals auto` | `--resume` |";
 
-const cell = (means: NativeMeans): string => ("native" in means ? `\`${means.native}\`` : `no: ${means.lacks}`);
+const cell = (support: Support<"allowTool" | "denyTool" | "resume" | "approvalsNever" | "approvalsAuto">): string =>
+  reaches(support) ? `\`${support.via}\`` : `no: ${support.lacks}`;
 const escapePipes = (text: string): string => text.replace(/\|/g, "\\|");
 
 /** The table's rows, as the registry says them. */
 function expectedRows(): string[] {
   return BACKENDS.map((backend) => {
-    const p = backend.permissions;
-    const tools = PORTABLE_TOOLS.map((name) => (p.tools[name] ? `\`${p.tools[name]}\`` : "–")).join(", ");
-    const mode = (m: "never" | "auto") =>
-      p.approvals[m] !== undefined ? `\`${p.approvals[m]}\`` : `no: ${p.approvalsLack ?? "none"}`;
+    const { tools, argumentPrefix } = backend.toolNames;
+    const s = backend.supports;
+    const names = PORTABLE_TOOLS.map((name) => (tools[name] ? `\`${tools[name]}\`` : "–")).join(", ");
     const cells = [
       backend.displayName,
-      tools,
-      cell(p.allow),
-      cell(p.deny),
-      p.argumentPrefix ? "yes" : "no",
-      mode("never"),
-      mode("auto"),
-      cell(p.resume),
+      names,
+      cell(s.allowTool),
+      cell(s.denyTool),
+      argumentPrefix ? "yes" : "no",
+      cell(s.approvalsNever),
+      cell(s.approvalsAuto),
+      cell(s.resume),
     ];
     return `| ${cells.map(escapePipes).join(" | ")} |`;
   });

@@ -3,9 +3,11 @@
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
 import type { BackendDefinition, BackendRequest } from "../backends/definition.js";
-import { checkRequestFits } from "../backends/flags.js";
+import { reachBackend } from "../backends/native-input.js";
+import { checkRequestFits } from "../backends/request-fits.js";
+import { reaches } from "../backends/support.js";
 import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
-import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
+import { TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
 import type { RunOutcome } from "../core/outcome.js";
 import type { Redactor } from "../core/redactor.js";
@@ -17,14 +19,14 @@ import { fileErrorReason } from "../core/file-errors.js";
 import { tempFolderError } from "../core/temp-folder.js";
 import { findExecutable, type ExecutableLookup } from "../run/executable.js";
 import type { Driver } from "../run/driver.js";
-import { checkLimitsWatchable, watchLimits, type RunLimits } from "../run/limits.js";
+import { watchLimits, type RunLimits } from "../run/limits.js";
 import type { Drainable } from "../run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
 import { NO_STOPS, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
-import { planRulesFile, planRunFile, type RulesFile } from "../run/rules-file.js";
-import { loadOutputSchema, outputSchemaShown, promptWithSchema, type OutputSchema } from "./output-schema.js";
+import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
+import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "./output-schema.js";
 import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
 import { VERSION } from "../version.js";
@@ -71,10 +73,10 @@ export interface RunPlan {
   redactor: Redactor;
   /** The run's own temporary folder, holding the files below: made at the start, removed when the run ends. */
   files?: RunFiles;
-  /** Where the backend writes its usage (a backend with `writesUsageFile`): read once it exited. */
+  /** Where the backend writes its usage (a backend whose `supports.usageFile` reaches it): read once it exited. */
   usageFile?: UsageFile;
-  /** The rules file the backend reads its permissions from (Gemini CLI's policy): written at the start. */
-  rulesFile?: RulesFile;
+  /** Files the options give the backend (Gemini CLI's policy): written at the start. */
+  writtenFiles?: WrittenFile[];
   /** The session it continues (run.started.resumed_from). */
   resumedFrom?: string;
   /** The model asked for (--model): what usage naming none is of, unless the backend's own files say more. */
@@ -86,8 +88,6 @@ export interface RunPlan {
 export interface PlannedOutputSchema {
   schema: OutputSchema;
   via: "native" | "prompt";
-  /** Where it is written for the backend (a native means that reads a file): at the start, in the run's folder. */
-  written?: RulesFile;
 }
 
 /** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
@@ -130,23 +130,22 @@ export async function planRun(
     workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
     autoMode: request.autoMode ?? true,
     backendArgs: request.backendArgs ?? [],
+    maxTurns: request.limits?.maxTurns,
+    maxTokens: request.limits?.maxTokens,
     maxCostUsd: request.limits?.maxCostUsd,
   };
-  checkRequestFits(definition, wanted, BACKENDS);
-  checkLimitsWatchable(request.limits, definition.displayName, definition.writesUsageFile === true);
+  checkRequestFits(definition, wanted);
   if (request.autoMode === false && request.approvals === "auto")
     throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
   // Read before the prompt: a bad schema file is said before stdin is waited for.
   const schema = request.outputSchema === undefined ? undefined : loadOutputSchema(request.outputSchema);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
-  // Rules a backend reads from its environment (OpenCode) join the caller's environment.
-  const permissionEnv = definition.permissions.env?.(wanted.permissions, callerEnv);
-  const env = permissionEnv ? { ...callerEnv, ...permissionEnv } : callerEnv;
-  const asked = await readPrompt(definition.name);
-  const native =
-    schema && definition.outputSchema?.takes?.(schema.schema) !== false ? definition.outputSchema : undefined;
-  // A backend without a native means is asked in the prompt (docs/output-schema.md).
-  const prompt = schema && !native ? promptWithSchema(asked, schema) : asked;
+  if (schema) wanted.outputSchema = { schema: schema.schema, text: schema.text };
+  const options = reachBackend(definition, wanted, callerEnv);
+  // Variables the options set (OpenCode's rules) join the caller's environment.
+  const env = Object.keys(options.env).length > 0 ? { ...callerEnv, ...options.env } : callerEnv;
+  // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
+  const prompt = options.prompt(await readPrompt(definition.name));
   const cwd = workingDirectory(request.cwd);
   const executable = findExecutable(definition, request.bin, env);
   const full: BackendRequest = {
@@ -160,23 +159,29 @@ export async function planRun(
         })
       : false,
   };
-  const rules = executable.found ? definition.permissions.rulesFile?.(wanted.permissions) : undefined;
-  const writesUsage = definition.writesUsageFile === true && executable.found;
-  // The temporary folder is checked here, before anything starts, and only for a run that needs it.
-  const schemaFile = executable.found && native?.file === true;
-  const files = writesUsage || rules || schemaFile ? new RunFiles() : undefined;
-  const usageFile = writesUsage ? planUsageFile(files!) : undefined;
+  // The run's files (a usage file, a rules file) only for an executable that was found.
+  const files = executable.found ? new LazyRunFiles() : undefined;
+  const usageFile = files && reaches(definition.supports.usageFile) ? planUsageFile(files.get()) : undefined;
   if (usageFile) full.usageFile = usageFile.path;
-  const rulesFile = rules ? planRulesFile(rules.text, rules.extension, files!) : undefined;
-  if (rulesFile) full.permissions = { ...wanted.permissions, rulesFile: rulesFile.path };
-  const written = schemaFile ? planRunFile("output-schema.json", schema!.text, files!) : undefined;
-  if (native)
-    full.outputSchema = { schema: schema!.schema, text: schema!.text, ...(written ? { file: written.path } : {}) };
+  const written: WrittenFile[] = [];
+  const reached = reachBackend(definition, full, callerEnv, (input) => {
+    if (!files) return undefined;
+    const file = planWrittenFile(input.name, input.text, files.get());
+    written.push(file);
+    return file.path;
+  });
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
   const command = redactSecretValues(
-    [file, ...definition.argv({ ...full, prompt: shownPrompt, backendArgs: redactSecrets(full.backendArgs) })],
+    [
+      file,
+      ...reached.argv({
+        prompt: shownPrompt,
+        promptTerminator: full.promptTerminator,
+        backendArgs: redactSecrets(full.backendArgs),
+      }),
+    ],
     env,
   );
   return {
@@ -185,17 +190,31 @@ export async function planRun(
     env,
     executable,
     file,
-    args: definition.argv(full),
+    args: reached.argv(full),
     ...(definition.driver ? { driver: definition.driver(full, cwd) } : {}),
     command,
     redactor: runRedactor(full.backendArgs, env),
-    ...(files ? { files } : {}),
+    ...(files?.made ? { files: files.get() } : {}),
     ...(usageFile ? { usageFile } : {}),
-    ...(rulesFile ? { rulesFile } : {}),
+    ...(written.length > 0 ? { writtenFiles: written } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
     ...(request.model !== undefined ? { model: request.model } : {}),
-    ...(schema ? { outputSchema: { schema, via: native ? "native" : "prompt", ...(written ? { written } : {}) } } : {}),
+    ...(schema ? { outputSchema: { schema, via: options.inPrompt("outputSchema") ? "prompt" : "native" } } : {}),
   };
+}
+
+/** The run's temporary folder, named (and the temporary folder checked) only once a file needs it. */
+class LazyRunFiles {
+  private files: RunFiles | undefined;
+
+  get made(): boolean {
+    return this.files !== undefined;
+  }
+
+  get(): RunFiles {
+    this.files ??= new RunFiles();
+    return this.files;
+  }
 }
 
 /** Where a supervised run's events and the backend's stderr go, and how it may be stopped. */
@@ -296,7 +315,7 @@ async function supervise(
   // Before anything is written: a folder that cannot be made is refused as the check in planRun would have.
   plan.files?.make();
   try {
-    writeRunFiles(plan);
+    writeFiles(plan);
     return await superviseBackend(plan, io, created);
   } finally {
     // run.finished may be written: removing the files can only warn, never throw.
@@ -305,14 +324,13 @@ async function supervise(
   }
 }
 
-function writeRunFiles({ rulesFile, outputSchema }: RunPlan): void {
-  for (const file of [rulesFile, outputSchema?.written]) {
+function writeFiles({ writtenFiles = [] }: RunPlan): void {
+  for (const file of writtenFiles)
     try {
-      file?.write();
+      file.write();
     } catch (err) {
-      throw tempFolderError(`cannot write ${file!.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+      throw tempFolderError(`cannot write ${file.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
     }
-  }
 }
 
 /** The usage file's text; when it was there but could not be read, the warning says why (usage then unknown). */

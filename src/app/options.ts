@@ -194,7 +194,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
     cli: {
       flags: "--allow-tool <name>",
       help: permissionHelp(
-        "allow",
+        "allowTool",
         "let the backend run this tool without asking (repeatable; NAME(PREFIX) where it can)",
       ),
       commands: RUN,
@@ -207,7 +207,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
   {
     cli: {
       flags: "--deny-tool <name>",
-      help: permissionHelp("deny", "keep the backend from running this tool (repeatable)"),
+      help: permissionHelp("denyTool", "keep the backend from running this tool (repeatable)"),
       commands: RUN,
       parse: collect,
       default: NONE,

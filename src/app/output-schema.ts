@@ -41,17 +41,6 @@ function refused(file: string | undefined, problem: string): OptionError {
   return new OptionError((name) => `${name("outputSchema")}${file === undefined ? "" : ` ${file}`}: ${problem}`);
 }
 
-/**
- * The prompt of a backend without a native means: the user's prompt, then this instruction with the schema.
- * docs/output-schema.md shows it word for word (test/output-schema-docs.test.ts holds them together).
- */
-export function promptWithSchema(prompt: string, schema: OutputSchema): string {
-  return `${prompt}\n\n${SCHEMA_INSTRUCTION}\n${schema.text}`;
-}
-
-export const SCHEMA_INSTRUCTION =
-  "When you have finished, end your final answer with one JSON document that matches the JSON Schema below, in a fenced ```json block, and no other fenced json block. The JSON Schema:";
-
 /** run.started.output_schema: how the schema reached the backend ("none": a recording, only checked), and its file. */
 export function outputSchemaShown(
   schema: OutputSchema,

@@ -2,8 +2,12 @@ import type { Driver } from "../run/driver.js";
 import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
 import type { StopWatch } from "../run/stop-signals.js";
+import type { ArgvFrame, OutputSchemaValue, PlacedOptions, Supports } from "./support.js";
 
-/** What the user asked the backend to do, before it becomes argv. */
+/**
+ * What the user asked the backend to do, before it becomes argv: the run's spec for a backend. Each portable
+ * option reaches the backend through the backend's `supports` entry (src/backends/portable-options.ts reads it).
+ */
 export interface BackendRequest {
   prompt: string;
   model?: string;
@@ -14,39 +18,18 @@ export interface BackendRequest {
   autoMode: boolean;
   /** Passed through as given, before the prompt. */
   backendArgs: string[];
-  /** --max-cost-usd, for a backend that has the same limit (in USD of its own reported cost). */
+  /** --max-turns, --max-tokens, --max-cost-usd: each backend's entry says whether it is passed on (Claude Code's cost) or only watched. */
+  maxTurns?: number;
+  maxTokens?: number;
   maxCostUsd?: number;
   /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
   promptTerminator: boolean;
-  /** Where the backend is to write its usage file (set by run for a backend with `writesUsageFile`). */
+  /** Where the backend is to write its usage file (set by run for a backend whose `supports.usageFile` reaches it). */
   usageFile?: string;
-  /** --allow-tool, --deny-tool, --approvals, --resume: checked against the backend's `permissions`, names native. */
+  /** --allow-tool, --deny-tool, --approvals, --resume: checked against the backend's `supports`, names native. */
   permissions?: PermissionRequest;
-  /** --output-schema, for a backend with `outputSchema` (native); the others get it in the prompt instead. */
-  outputSchema?: OutputSchemaRequest;
-}
-
-/** --output-schema as a backend with a native means is given it. */
-export interface OutputSchemaRequest {
-  /** The JSON Schema, parsed. */
-  schema: object;
-  /** The schema as compact JSON text (for a flag that takes it inline: Claude Code's --json-schema). */
-  text: string;
-  /** Where run wrote it, for a backend whose `outputSchema.file` is set (Codex's --output-schema FILE). */
-  file?: string;
-}
-
-/**
- * How a backend takes --output-schema natively. Absent: agentstream adds an instruction with the schema to the
- * prompt (docs/output-schema.md). Either way the answer is validated by agentstream when the run ends.
- */
-export interface OutputSchemaSupport {
-  /** Its native spelling, as the docs show it: "--json-schema JSON", "--output-schema FILE". */
-  native: string;
-  /** The backend reads the schema from a file: run writes it in the run's temporary folder (removed when the run ends) and names it in `OutputSchemaRequest.file`. */
-  file?: true;
-  /** Whether its own validator takes this schema (Claude Code's is draft-07, strict); absent: every schema. One it does not take goes by the prompt. */
-  takes?(schema: object): boolean;
+  /** --output-schema: its `supports.outputSchema` entry says how it reaches the backend (natively, or in the prompt). */
+  outputSchema?: OutputSchemaValue;
 }
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
@@ -85,32 +68,25 @@ export type PortableTool = (typeof PORTABLE_TOOLS)[number];
 export const APPROVALS_MODES = ["never", "auto"] as const;
 export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
 
-/** How one kind of rule reaches the backend (its native spelling, shown in the README), or what it lacks. */
-export type NativeMeans = { native: string } | { lacks: string };
+/** What a tool.started name of a backend is to its rules (Copilot CLI's kinds): the name a rule gives it, or why no rule can. */
+export type RuleKind = { native: string } | { lacks: string };
 
-/** What a backend enforces natively of the permission and resume options; anything else is refused before start. */
-export interface PermissionSupport {
+/**
+ * How the backend names tools in --allow-tool and --deny-tool rules (how the rules reach it is in
+ * `supports.allowTool` and `supports.denyTool`).
+ */
+export interface ToolNames {
   /** Each portable name as the backend's own tool name; a portable name absent here is refused. */
   tools: Partial<Record<PortableTool, string>>;
-  allow: NativeMeans;
-  deny: NativeMeans;
   /** Where only some native names can be denied (Codex turns tools off by feature): those names. */
   deniable?: readonly string[];
   /**
    * Where rules name permission kinds rather than tools (Copilot CLI): each of its tool.started names
    * a rule may be given in, as the kind that governs that tool, or why no rule can.
    */
-  ruleKinds?: Readonly<Record<string, NativeMeans>>;
+  ruleKinds?: Readonly<Record<string, RuleKind>>;
   /** Whether a rule may carry an argument prefix in parentheses, such as `Bash(git *)`. */
   argumentPrefix: boolean;
-  /** Each --approvals mode it has, as its native spelling; absent modes are refused with `approvalsLack`. */
-  approvals: Partial<Record<ApprovalsMode, string>>;
-  approvalsLack?: string;
-  resume: NativeMeans;
-  /** The text of a rules file the backend reads (Gemini CLI's policy), if these rules need one: run writes it for the run. */
-  rulesFile?: (asked: PermissionRequest) => { text: string; extension: string } | undefined;
-  /** Variables the backend reads these rules from (OpenCode's OPENCODE_PERMISSION), given its environment. */
-  env?: (asked: PermissionRequest, env: NodeJS.ProcessEnv) => Record<string, string> | undefined;
 }
 
 /** The permission options of one run, checked and in the backend's own tool names. */
@@ -120,18 +96,13 @@ export interface PermissionRequest {
   approvals?: ApprovalsMode;
   /** The session to continue. */
   resume?: string;
-  /** Where run wrote the backend's `rulesFile` for this run. */
-  rulesFile?: string;
 }
 
 // ---- end of permissions ----
 
-/** The options of `agentstream run` that only some backends have. */
-export type CommonFlag = "model" | "provider" | "workdir" | "noAutoMode";
-
 /**
  * Everything agentstream knows of one agent: how it is launched and stopped,
- * which of the common flags it takes, how its stream is translated and told
+ * what it supports of the portable options, how its stream is translated and told
  * apart from the others'. One per folder under src/backends/, listed in the
  * registry.
  */
@@ -140,19 +111,19 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   name: Name;
   /** Backends that write the same protocol share one translator (pi and Atomic). */
   protocol: Protocol;
-  /** The common flags it takes, each with what it becomes on the backend's command line (shown in --help). */
-  flags: Partial<Record<CommonFlag, string>>;
-  /** Why a common flag it lacks is refused, and what to do instead, by flag. */
-  refusalHints?: Partial<Record<CommonFlag, string>>;
-  /** --allow-tool, --deny-tool, --approvals and --resume: what it enforces natively (README "Permissions and continuing a run"). */
-  permissions: PermissionSupport;
   /**
-   * --output-schema: how it takes the schema natively (argv then reads `request.outputSchema`), and its
-   * translator hands the native structured result to the finish (`Outcome.structured`). Absent: the prompt path.
+   * Each portable option (model, workdir, the rules, the limits, the usage file...): how it reaches the
+   * backend and how --help and the docs show it, or why it lacks it (refused before start). Declared in
+   * the order their arguments take in its argv.
    */
-  outputSchema?: OutputSchemaSupport;
-  /** The backend's argv (without the executable): no shell, the prompt one argument (unless a driver takes it). */
-  argv(request: BackendRequest): string[];
+  supports: Supports;
+  /** How its --allow-tool and --deny-tool rules name tools (README "Permissions and continuing a run"). */
+  toolNames: ToolNames;
+  /**
+   * Its argv (without the executable): its own fixed words, the options' arguments where `placed` gives them
+   * (never written here: they come from `supports`), no shell, the prompt one argument (unless a driver takes it).
+   */
+  layout(frame: ArgvFrame, placed: PlacedOptions): string[];
   /**
    * A backend driven over a protocol on its stdin and stdout (ACP): the driver of one run, given the
    * prompt and the rules, in `cwd`. Absent: it is launched with argv and read (the argv driver).
@@ -186,12 +157,6 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
    * Absent: the model asked for, as given.
    */
   usageModel?(context: UsageModelContext): string | undefined;
-  /**
-   * The backend writes what its stream leaves out (token counts) to a file it is told of: run names a
-   * fresh one in the request (`usageFile`), reads it once the backend exited and hands its text to the
-   * translator's finish (`StreamEndFacts.usageFile`); `normalize --usage-file FILE` does the same for a recording.
-   */
-  writesUsageFile?: true;
 }
 
 /** Tells the backends of one protocol apart by what their streams carry. */

@@ -29,22 +29,6 @@ export function checkLimits(limits: RunLimits): void {
   }
 }
 
-/**
- * Refuse --max-tokens and --max-cost-usd for a backend that tells its usage only once it has exited (Copilot
- * CLI's usage file): no usage arrives while it runs, so nothing could stop it at the limit, and a limit
- * checked only afterwards would not keep the spending under it.
- */
-export function checkLimitsWatchable(limits: RunLimits | undefined, backend: string, usageOnlyAtExit: boolean): void {
-  if (!usageOnlyAtExit || limits === undefined) return;
-  const asked = (["maxTokens", "maxCostUsd"] as const).filter((key) => limits[key] !== undefined);
-  if (asked.length === 0) return;
-  throw new OptionError(
-    (name) =>
-      `${asked.map(name).join(" and ")}: ${backend} reports its token usage only after it exited, so it cannot be stopped at a token or cost limit`,
-    (name) => `${name("maxTurns")} stops it (each turn is seen as it begins)`,
-  );
-}
-
 export function hasLimits(limits: RunLimits | undefined): limits is RunLimits {
   return limits !== undefined && Object.values(limits).some((v) => v !== undefined);
 }

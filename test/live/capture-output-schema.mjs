@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promptWithSchema } from "../../dist/app/output-schema.js";
+import { promptWithSchema } from "../../dist/backends/schema-in-prompt.js";
 import { installBackends } from "./support/install-backends.mjs";
 import { selectedTargets } from "./support/live-targets.mjs";
 import { runNative } from "./support/native-run.mjs";

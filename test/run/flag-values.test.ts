@@ -6,6 +6,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { BACKENDS } from "../../src/backends/registry.js";
+import { reaches } from "../../src/backends/support.js";
 import { run, UsageError } from "../../src/index.js";
 import type { RunOptions } from "../../src/lib/run.js";
 import { runCli } from "../helpers/cli.js";
@@ -47,14 +48,14 @@ describe("run: a tool name that is a flag", () => {
 });
 
 describe("run: a model, provider or session id that is a flag", () => {
-  it.each(NAMES.filter((name) => BACKENDS.find((b) => b.name === name)!.flags.model !== undefined))(
+  it.each(NAMES.filter((name) => reaches(BACKENDS.find((b) => b.name === name)!.supports.model)))(
     "%s: --model=--yolo is refused",
     async (backend) => {
       expect(await refusedRun(["--backend", backend, "--model=--yolo"])).toContain(`--model "--yolo": ${AS_FLAG}`);
     },
   );
 
-  it.each(NAMES.filter((name) => BACKENDS.find((b) => b.name === name)!.flags.provider !== undefined))(
+  it.each(NAMES.filter((name) => reaches(BACKENDS.find((b) => b.name === name)!.supports.provider)))(
     "%s: --provider=-x is refused",
     async (backend) => {
       expect(await refusedRun(["--backend", backend, "--provider=-x"])).toContain(`--provider "-x": ${AS_FLAG}`);

@@ -68,7 +68,7 @@ describe("agentstream run: no shell", () => {
   it("the source spawns with no shell and never calls exec", () => {
     const offences = sourceFiles(SRC).flatMap((file) => {
       const text = readFileSync(file, "utf8");
-      // A backend's portable tool names (`permissions.tools`, shell first) are no spawn option.
+      // A backend's portable tool names (`toolNames.tools`, shell first) are no spawn option.
       const found = [
         /(?<!tools:\s*\{\s*)\bshell\s*:/,
         /(?<![.\w])exec(?:Sync)?\s*\(/,

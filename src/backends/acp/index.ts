@@ -1,11 +1,15 @@
 import type { BackendDefinition } from "../definition.js";
+import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { acpDriver } from "./driver.js";
 import { ACP_KINDS } from "./permission-policy.js";
 import { ACP_CATALOG } from "./native-catalog.js";
 import { AcpTranslator } from "./translator.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 /** ACP has no flag for it: the agent's own arguments (--backend-arg) choose it, where it has one. */
 const NO_FLAG = "ACP has no such setting: give the agent's own flag with --backend-arg";
+
+const ANSWERED_LIVE = "answered live (session/request_permission)";
 
 /**
  * Any agent that speaks the Agent Client Protocol (JSON-RPC 2.0 over stdio; docs/protocols/acp.md):
@@ -26,24 +30,29 @@ export const acp: BackendDefinition<"acp", "acp"> = {
   nativeCatalog: ACP_CATALOG,
   // Every line is a JSON-RPC 2.0 message: no other protocol agentstream reads writes `"jsonrpc":"2.0"`.
   claims: (event) => event.jsonrpc === "2.0",
-  flags: {},
-  refusalHints: {
-    model: NO_FLAG,
-    provider: NO_FLAG,
-    workdir: "the session runs in --cwd (session/new)",
-    noAutoMode: "a request no rule allows already ends the run needs_input",
+  // What the driver does with the rules (answers each session/request_permission); the rest it lacks.
+  supports: {
+    allowTool: byDefault(ANSWERED_LIVE),
+    denyTool: byDefault(ANSWERED_LIVE),
+    approvalsNever: byDefault("a request no rule allows ends the run needs_input"),
+    approvalsAuto: byDefault("allowed unless a rule denies"),
+    resume: { lacks: "cannot continue a session yet (session/load is not sent)" },
+    model: { lacks: NO_FLAG },
+    provider: { lacks: NO_FLAG },
+    workdir: { lacks: "the session runs in --cwd (session/new)" },
+    noAutoMode: { lacks: "a request no rule allows already ends the run needs_input" },
+    ...USAGE_IN_STREAM,
+    usageFile: { lacks: "tells its usage over the protocol" },
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
-  permissions: {
+  toolNames: {
     // Each portable name as the ACP tool kind it is matched against in a permission request.
     tools: Object.fromEntries([...ACP_KINDS].filter(([, kind]) => kind !== undefined)),
-    allow: { native: "answered live (session/request_permission)" },
-    deny: { native: "answered live (session/request_permission)" },
     argumentPrefix: true,
-    approvals: { never: "a request no rule allows ends the run needs_input", auto: "allowed unless a rule denies" },
-    resume: { lacks: "cannot continue a session yet (session/load is not sent)" },
   },
   // The agent's own arguments only: the prompt goes over ACP (session/prompt).
-  argv: (request) => [...request.backendArgs],
+  layout: (frame) => [...frame.backendArgs],
   driver: acpDriver,
   promptTerminator: () => false,
   createTranslator: () => new AcpTranslator(),

@@ -1,6 +1,8 @@
-import type { BackendDefinition, PermissionRequest } from "../definition.js";
+import type { BackendDefinition } from "../definition.js";
+import { WATCHED } from "../support.js";
 import { ClaudeTranslator } from "./translator.js";
 import { CLAUDE_CATALOG } from "./native-catalog.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 import { claudeJsonSchema, claudeTakesSchema } from "./json-schema-arg.js";
 
 /** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages --forward-subagent-text [--model M] -- PROMPT` (docs/protocols/claude.md). */
@@ -21,16 +23,50 @@ export const claude: BackendDefinition<"claude", "claude"> = {
   // is_error: Gemini CLI's result has a status, Copilot CLI's an exitCode.
   claims: (event) =>
     event.type === "result" && typeof event.subtype === "string" && typeof event.is_error === "boolean",
-  flags: { model: "--model" },
-  refusalHints: {
-    provider:
-      "Claude Code picks the API from its environment (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX)",
-    workdir: "use --cwd DIR to choose the directory Claude Code runs in",
-    noAutoMode:
-      "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
-  },
   // docs/protocols/claude.md "Permissions and resume" (claude --help, 2.1.332).
-  permissions: {
+  supports: {
+    model: { via: "--model", reaches: (model) => ({ args: ["--model", model] }) },
+    // Its own budget counts the cost it reports, as agentstream does: it stops itself cleanly, never earlier.
+    maxCostUsd: {
+      via: "--max-budget-usd USD, and watched on its events",
+      reaches: (usd) => ({ args: ["--max-budget-usd", String(usd)] }),
+    },
+    resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session] }) },
+    allowTool: {
+      via: "--allowedTools NAME",
+      reaches: (rules) => ({ args: rules.flatMap((rule) => ["--allowedTools", rule]) }),
+    },
+    denyTool: {
+      via: "--disallowedTools NAME",
+      reaches: (rules) => ({ args: rules.flatMap((rule) => ["--disallowedTools", rule]) }),
+    },
+    // In -p mode a call it may not make is denied and listed in result.permission_denials: the run ends needs_input.
+    approvalsNever: { via: "--permission-prompts none", reaches: () => ({ args: ["--permission-prompts", "none"] }) },
+    approvalsAuto: { via: "--permission-mode auto", reaches: () => ({ args: ["--permission-mode", "auto"] }) },
+    provider: {
+      lacks:
+        "Claude Code picks the API from its environment (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX)",
+    },
+    workdir: { lacks: "use --cwd DIR to choose the directory Claude Code runs in" },
+    noAutoMode: {
+      lacks:
+        "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
+    },
+    // Its --max-turns counts differently: agentstream's count governs.
+    maxTurns: WATCHED,
+    maxTokens: WATCHED,
+    usageFile: { lacks: "writes its usage in its stream" },
+    // The model answers by calling its StructuredOutput tool (which ends the turn); result.structured_output holds it.
+    // A schema its own validator (draft-07, strict) refuses would stop it at start: that one goes in the prompt.
+    outputSchema: {
+      via: "--json-schema JSON (without $schema; a schema its draft-07 validator refuses: in the prompt)",
+      reaches: (value) =>
+        claudeTakesSchema(value.schema)
+          ? { args: ["--json-schema", JSON.stringify(claudeJsonSchema(value.schema))] }
+          : SCHEMA_IN_PROMPT.reaches(value),
+    },
+  },
+  toolNames: {
     tools: {
       shell: "Bash",
       read: "Read",
@@ -39,16 +75,9 @@ export const claude: BackendDefinition<"claude", "claude"> = {
       web_fetch: "WebFetch",
       web_search: "WebSearch",
     },
-    allow: { native: "--allowedTools NAME" },
-    deny: { native: "--disallowedTools NAME" },
     argumentPrefix: true,
-    // In -p mode a call it may not make is denied and listed in result.permission_denials: the run ends needs_input.
-    approvals: { never: "--permission-prompts none", auto: "--permission-mode auto" },
-    resume: { native: "--resume SESSION" },
   },
-  // The model answers by calling its StructuredOutput tool (which ends the turn); result.structured_output holds it.
-  outputSchema: { native: "--json-schema JSON", takes: claudeTakesSchema },
-  argv: (request) => [
+  layout: (frame, placed) => [
     "-p",
     "--output-format",
     "stream-json",
@@ -57,29 +86,13 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     "--include-partial-messages",
     // A sub-agent's (Agent/Task) text and thinking, marked with parent_tool_use_id; without it only its prompt shows.
     "--forward-subagent-text",
-    ...(request.model !== undefined ? ["--model", request.model] : []),
-    // Its own budget counts the cost it reports, as agentstream does: it stops itself cleanly, never earlier.
-    // (Its --max-turns counts differently: agentstream's count governs.)
-    ...(request.maxCostUsd !== undefined ? ["--max-budget-usd", String(request.maxCostUsd)] : []),
-    ...claudePermissionArgs(request.permissions),
-    ...(request.outputSchema ? ["--json-schema", JSON.stringify(claudeJsonSchema(request.outputSchema.schema))] : []),
-    ...request.backendArgs,
+    ...placed.flags(),
+    ...frame.backendArgs,
     // Always: a prompt starting with "-" is an option otherwise, and a variadic flag
     // in backendArgs (--allowedTools Bash) would take the prompt as one more value.
     "--",
-    request.prompt,
+    frame.prompt,
   ],
   promptTerminator: () => true,
   createTranslator: () => new ClaudeTranslator(),
 };
-
-function claudePermissionArgs(asked: PermissionRequest | undefined): string[] {
-  if (!asked) return [];
-  return [
-    ...(asked.resume !== undefined ? ["--resume", asked.resume] : []),
-    ...asked.allowTools.flatMap((rule) => ["--allowedTools", rule]),
-    ...asked.denyTools.flatMap((rule) => ["--disallowedTools", rule]),
-    ...(asked.approvals === "never" ? ["--permission-prompts", "none"] : []),
-    ...(asked.approvals === "auto" ? ["--permission-mode", "auto"] : []),
-  ];
-}

@@ -1,9 +1,13 @@
 import { OptionError, UsageError } from "../../core/errors.js";
 import { tomlString } from "../../core/toml-string.js";
-import type { BackendDefinition, BackendRequest, PermissionRequest } from "../definition.js";
+import type { BackendDefinition } from "../definition.js";
+import { USAGE_IN_STREAM, type NativeInput, type RunContext } from "../support.js";
 import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
 import { codexSessionModel } from "./session-model.js";
+
+const APPROVALS_LACK =
+  "never stops for approvals in codex exec: its approval_policy is never, and what its sandbox forbids fails and the model is told";
 
 /** Codex CLI: `codex exec --json --skip-git-repo-check [flags] -- PROMPT` (docs/protocols/codex.md). */
 export const codex: BackendDefinition<"codex", "codex"> = {
@@ -29,44 +33,58 @@ export const codex: BackendDefinition<"codex", "codex"> = {
     "item.updated",
     "item.completed",
   ]),
-  flags: { model: "--model", provider: "-c model_provider=NAME", workdir: "--cd" },
-  refusalHints: {
-    noAutoMode:
-      "codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with --backend-arg=--sandbox --backend-arg=read-only",
-  },
   // docs/protocols/codex.md "Permissions and resume" (codex exec --help, codex features list, 0.171.0).
-  permissions: {
-    tools: { shell: "command_execution", web_search: "web_search" },
-    allow: {
+  supports: {
+    // `exec resume [flags] -- SESSION PROMPT`.
+    resume: {
+      via: "exec resume SESSION",
+      reaches: (session) => ({ subcommand: ["resume"], operands: [session] }),
+    },
+    model: { via: "--model", reaches: (model) => ({ args: ["--model", model] }) },
+    provider: {
+      via: "-c model_provider=NAME",
+      reaches: (provider) => ({ args: ["-c", `model_provider=${tomlString(provider)}`] }),
+    },
+    workdir: { via: "--cd", reaches: workdirArgs },
+    denyTool: {
+      via: '--disable shell_tool --disable unified_exec (shell), -c web_search="disabled"',
+      reaches: codexDenyArgs,
+    },
+    noAutoMode: {
+      lacks:
+        "codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with --backend-arg=--sandbox --backend-arg=read-only",
+    },
+    allowTool: {
       lacks:
         "has no per-tool allow list: every tool it has runs within its sandbox (--backend-arg=--sandbox --backend-arg=MODE)",
     },
-    deny: { native: '--disable shell_tool --disable unified_exec (shell), -c web_search="disabled"' },
+    approvalsNever: { lacks: APPROVALS_LACK },
+    approvalsAuto: { lacks: APPROVALS_LACK },
+    ...USAGE_IN_STREAM,
+    // A file in the run's folder (exec and exec resume take it); it sends the schema as the Responses request's
+    // text.format (json_schema, strict) and writes the answer as its last agent_message's text, which agentstream checks.
+    outputSchema: {
+      via: "--output-schema FILE (written for the run)",
+      reaches: (value) => ({
+        file: { name: "output-schema.json", text: value.text, args: (path) => ["--output-schema", path] },
+      }),
+    },
+  },
+  toolNames: {
+    tools: { shell: "command_execution", web_search: "web_search" },
     deniable: ["command_execution", "web_search"],
     argumentPrefix: false,
-    approvals: {},
-    approvalsLack:
-      "never stops for approvals in codex exec: its approval_policy is never, and what its sandbox forbids fails and the model is told",
-    resume: { native: "exec resume SESSION" },
   },
-  // Written to the run's folder for it; it sends the schema as the Responses request's text.format (json_schema,
-  // strict) and writes the answer as its last agent_message's text, which agentstream checks.
-  outputSchema: { native: "--output-schema FILE", file: true },
-  argv: (request) => [
+  layout: (frame, placed) => [
     "exec",
-    ...(request.permissions?.resume !== undefined ? ["resume"] : []),
+    ...placed.subcommand,
     "--json",
     "--skip-git-repo-check",
-    ...(request.model !== undefined ? ["--model", request.model] : []),
-    ...(request.provider !== undefined ? ["-c", `model_provider=${tomlString(request.provider)}`] : []),
-    ...workdirArgs(request),
-    ...codexDenyArgs(request.permissions),
-    // exec resume takes it too (codex exec resume --help, 0.171.0).
-    ...(request.outputSchema?.file !== undefined ? ["--output-schema", request.outputSchema.file] : []),
-    ...request.backendArgs,
-    ...(request.promptTerminator ? ["--"] : []),
-    ...(request.permissions?.resume !== undefined ? [request.permissions.resume] : []),
-    request.prompt,
+    ...placed.flags(),
+    ...frame.backendArgs,
+    ...(frame.promptTerminator ? ["--"] : []),
+    ...placed.operands,
+    frame.prompt,
   ],
   promptTerminator: (_executable, prompt) => {
     // "-" as the prompt means "read it from stdin", which agentstream leaves empty.
@@ -83,21 +101,22 @@ export const codex: BackendDefinition<"codex", "codex"> = {
   usageModel: ({ model, env, sessionId }) => model ?? codexSessionModel(env, sessionId),
 };
 
-function workdirArgs(request: BackendRequest): string[] {
-  if (request.workdir === undefined) return [];
-  if (request.permissions?.resume !== undefined)
+function workdirArgs(workdir: string, { asked }: RunContext): NativeInput {
+  if (asked.resume !== undefined)
     throw new OptionError(
       (name) => `${name("workdir")}: codex exec resume has no --cd (a resumed session keeps its own working root)`,
       (name) => `leave ${name("workdir")} out when resuming`,
     );
-  return ["--cd", request.workdir];
+  return { args: ["--cd", workdir] };
 }
 
-function codexDenyArgs(asked: PermissionRequest | undefined): string[] {
-  const denied = new Set(asked?.denyTools);
-  return [
-    // Its shell tools, each behind a feature: the classic one and unified exec, exec_command.
-    ...(denied.has("command_execution") ? ["--disable", "shell_tool", "--disable", "unified_exec"] : []),
-    ...(denied.has("web_search") ? ["-c", 'web_search="disabled"'] : []),
-  ];
+function codexDenyArgs(rules: readonly string[]): NativeInput {
+  const denied = new Set(rules);
+  return {
+    args: [
+      // Its shell tools, each behind a feature: the classic one and unified exec, exec_command.
+      ...(denied.has("command_execution") ? ["--disable", "shell_tool", "--disable", "unified_exec"] : []),
+      ...(denied.has("web_search") ? ["-c", 'web_search="disabled"'] : []),
+    ],
+  };
 }

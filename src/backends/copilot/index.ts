@@ -1,7 +1,13 @@
 import { isObject } from "../../core/fields.js";
 import type { BackendDefinition } from "../definition.js";
+import { WATCHED, byDefault } from "../support.js";
 import { CopilotTranslator } from "./translator.js";
 import { COPILOT_CATALOG } from "./native-catalog.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
+
+const ALLOW_ALL = "--allow-all-tools";
+
+const USAGE_AT_EXIT = "reports its token usage only after it exited, so it cannot be stopped at a token or cost limit";
 
 const READS_UNRULED =
   "asks no permission to read or search files, so no rule of its can name that tool (--backend-arg=--excluded-tools=TOOL hides a tool from the model)";
@@ -30,16 +36,49 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
   // stream cut down to either is still Copilot CLI's.
   claims: (event) =>
     (event.type === "result" && typeof event.exitCode === "number") || (event.type === "abort" && isObject(event.data)),
-  flags: { model: "--model", workdir: "-C" },
-  refusalHints: {
-    provider:
-      "Copilot CLI takes its provider from the environment: COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_TYPE (openai, azure, anthropic) and COPILOT_PROVIDER_API_KEY (copilot help providers)",
-    noAutoMode:
-      "copilot -p runs without asking (agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
-  },
-  writesUsageFile: true,
   // docs/protocols/copilot.md "Permissions and resume" (copilot --help, copilot help permissions, 1.0.102).
-  permissions: {
+  supports: {
+    // Headless: no tool approval prompts (they would wait forever). An allow list means only what it names;
+    // without one (or with --approvals auto), every tool runs.
+    allowTool: {
+      via: "--allow-tool=NAME (then without --allow-all-tools)",
+      reaches: (rules, { asked }) => ({
+        args: [...(asked.approvalsAuto ? [ALLOW_ALL] : []), ...rules.map((rule) => `--allow-tool=${rule}`)],
+      }),
+      otherwise: () => ({ args: [ALLOW_ALL] }),
+    },
+    denyTool: {
+      via: "--deny-tool=NAME (denial wins over --allow-all-tools)",
+      reaches: (rules) => ({ args: rules.map((rule) => `--deny-tool=${rule}`) }),
+    },
+    resume: { via: "--resume=SESSION", reaches: (session) => ({ args: [`--resume=${session}`] }) },
+    model: { via: "--model", reaches: (model) => ({ args: ["--model", model] }) },
+    // It changes into the directory before anything else.
+    workdir: { via: "-C", reaches: (workdir) => ({ args: ["-C", workdir] }) },
+    usageFile: { via: "--usage-output-file FILE", reaches: (path) => ({ args: ["--usage-output-file", path] }) },
+    // What allowTool passes without an allow list.
+    approvalsAuto: byDefault(`${ALLOW_ALL} (agentstream's default for it)`),
+    approvalsNever: {
+      lacks:
+        "cannot stop for input in -p mode (agentstream passes --no-ask-user): a call it may not make is refused and the run ends needs_input",
+    },
+    provider: {
+      lacks:
+        "Copilot CLI takes its provider from the environment: COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_TYPE (openai, azure, anthropic) and COPILOT_PROVIDER_API_KEY (copilot help providers)",
+    },
+    noAutoMode: {
+      lacks:
+        "copilot -p runs without asking (agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
+    },
+    maxTurns: WATCHED,
+    // No usage arrives while it runs, so nothing could stop it at the limit, and a limit checked only
+    // afterwards would not keep the spending under it.
+    maxTokens: { lacks: USAGE_AT_EXIT },
+    maxCostUsd: { lacks: USAGE_AT_EXIT },
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
+  },
+  toolNames: {
     // Reading needs no permission in Copilot CLI; write(...) covers its edit and create tools.
     tools: { shell: "shell", write: "write", edit: "write", web_fetch: "url" },
     // Its rules name kinds: "bash" alone is read as an MCP server's name and denies nothing (1.0.102, live).
@@ -52,34 +91,19 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
       web_fetch: { native: "url" },
       ...Object.fromEntries(["view", "glob", "grep", "rg"].map((name) => [name, { lacks: READS_UNRULED }])),
     },
-    allow: { native: "--allow-tool=NAME (then without --allow-all-tools)" },
-    deny: { native: "--deny-tool=NAME (denial wins over --allow-all-tools)" },
     argumentPrefix: true,
-    approvals: { auto: "--allow-all-tools (agentstream's default for it)" },
-    approvalsLack:
-      "cannot stop for input in -p mode (agentstream passes --no-ask-user): a call it may not make is refused and the run ends needs_input",
-    resume: { native: "--resume=SESSION" },
   },
-  argv: (request) => [
+  layout: (frame, placed) => [
     "--output-format",
     "json",
-    // Headless: no tool approval prompts (they would wait forever), no questions, no self-update.
-    // An allow list means only what it names; without one (or with --approvals auto), every tool runs.
-    ...(request.permissions?.allowTools.length && request.permissions.approvals !== "auto"
-      ? []
-      : ["--allow-all-tools"]),
-    ...(request.permissions?.allowTools ?? []).map((rule) => `--allow-tool=${rule}`),
-    ...(request.permissions?.denyTools ?? []).map((rule) => `--deny-tool=${rule}`),
-    ...(request.permissions?.resume !== undefined ? [`--resume=${request.permissions.resume}`] : []),
+    ...placed.flags("allowTool", "denyTool", "resume"),
+    // No questions, no self-update.
     "--no-ask-user",
     "--no-auto-update",
-    ...(request.model !== undefined ? ["--model", request.model] : []),
-    // It changes into the directory before anything else.
-    ...(request.workdir !== undefined ? ["-C", request.workdir] : []),
-    ...(request.usageFile !== undefined ? ["--usage-output-file", request.usageFile] : []),
-    ...request.backendArgs,
+    ...placed.flags(),
+    ...frame.backendArgs,
     // `-p VALUE` would read a VALUE starting with "-" as a flag; `--prompt=VALUE` keeps it whole.
-    `--prompt=${request.prompt}`,
+    `--prompt=${frame.prompt}`,
   ],
   promptTerminator: () => false,
   createTranslator: () => new CopilotTranslator(),

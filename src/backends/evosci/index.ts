@@ -1,10 +1,17 @@
 import type { BackendDefinition } from "../definition.js";
+import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { EvosciTranslator } from "./translator.js";
 import { EVOSCI_CATALOG } from "./native-catalog.js";
 import { evosciConfigModel } from "./config-model.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 const CONFIG_HINT =
   "set `provider` and `model` in $XDG_CONFIG_HOME/evoscientist/config.yaml (or ~/.config/evoscientist/config.yaml)";
+
+const NO_AUTO_MODE = "--no-auto-mode";
+
+const NO_TOOL_RULES =
+  "has no per-tool permissions: in auto mode every tool runs, with --approvals never each call asks";
 
 /** EvoScientist: `EvoSci -p PROMPT --output-format stream-json`. */
 export const evosci: BackendDefinition<"evosci", "evosci"> = {
@@ -59,28 +66,33 @@ export const evosci: BackendDefinition<"evosci", "evosci"> = {
         return false;
     }
   },
-  flags: { workdir: "--workdir (absolute)", noAutoMode: "--no-auto-mode" },
-  refusalHints: { model: CONFIG_HINT, provider: CONFIG_HINT },
   // README "Permissions and continuing a run" (its stderr's resume hint "EvoSci --resume ID"; --no-auto-mode).
-  permissions: {
-    tools: {},
-    allow: {
-      lacks: "has no per-tool permissions: in auto mode every tool runs, with --approvals never each call asks",
+  supports: {
+    noAutoMode: { via: NO_AUTO_MODE, reaches: () => ({ args: [NO_AUTO_MODE] }) },
+    // The same flag: given once.
+    approvalsNever: {
+      via: NO_AUTO_MODE,
+      reaches: (_never, { asked }) => (asked.noAutoMode ? {} : { args: [NO_AUTO_MODE] }),
     },
-    deny: { lacks: "has no per-tool permissions: in auto mode every tool runs, with --approvals never each call asks" },
-    argumentPrefix: false,
-    approvals: { never: "--no-auto-mode", auto: "auto mode (its default)" },
-    resume: { native: "--resume SESSION" },
+    resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session] }) },
+    workdir: { via: "--workdir (absolute)", reaches: (workdir) => ({ args: ["--workdir", workdir] }) },
+    approvalsAuto: byDefault("auto mode (its default)"),
+    allowTool: { lacks: NO_TOOL_RULES },
+    denyTool: { lacks: NO_TOOL_RULES },
+    model: { lacks: CONFIG_HINT },
+    provider: { lacks: CONFIG_HINT },
+    ...USAGE_IN_STREAM,
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
   },
-  argv: (request) => [
+  toolNames: { tools: {}, argumentPrefix: false },
+  layout: (frame, placed) => [
     "-p",
-    request.prompt,
+    frame.prompt,
     "--output-format",
     "stream-json",
-    ...(request.autoMode && request.permissions?.approvals !== "never" ? [] : ["--no-auto-mode"]),
-    ...(request.permissions?.resume !== undefined ? ["--resume", request.permissions.resume] : []),
-    ...(request.workdir !== undefined ? ["--workdir", request.workdir] : []),
-    ...request.backendArgs,
+    ...placed.flags(),
+    ...frame.backendArgs,
   ],
   // The prompt is the value of -p: it cannot be read as a flag.
   promptTerminator: () => false,

@@ -1,7 +1,9 @@
 import type { BackendDefinition } from "../definition.js";
+import { USAGE_IN_STREAM } from "../support.js";
 import { GeminiTranslator } from "./translator.js";
 import { GEMINI_CATALOG } from "./native-catalog.js";
 import { denyPolicy } from "./policy.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 /** Gemini CLI: `gemini --output-format stream-json --prompt=PROMPT` (docs/protocols/gemini.md). */
 export const gemini: BackendDefinition<"gemini", "gemini"> = {
@@ -22,10 +24,38 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
   claims: (event) =>
     (event.type === "result" && (event.status === "success" || event.status === "error")) ||
     (event.type === "error" && (event.severity === "error" || event.severity === "warning")),
-  flags: { model: "--model" },
-  refusalHints: { provider: "Gemini CLI picks the API from its auth settings (~/.gemini/settings.json)" },
   // docs/protocols/gemini.md "Permissions and resume" (gemini --help, 0.61.0).
-  permissions: {
+  supports: {
+    model: { via: "--model", reaches: (model) => ({ args: ["--model", model] }) },
+    resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session] }) },
+    // Deprecated in 0.61 for the policy engine, still honoured: these run without confirmation.
+    allowTool: {
+      via: "--allowed-tools NAME",
+      reaches: (rules) => ({ args: rules.flatMap((name) => ["--allowed-tools", name]) }),
+    },
+    // Its policy engine: a user policy file agentstream writes for the run, one deny rule per tool.
+    denyTool: {
+      via: "--policy FILE (a rule with decision deny per tool, in a file agentstream writes)",
+      reaches: (rules) => ({
+        file: { name: "rules.toml", text: denyPolicy(rules), args: (path) => ["--policy", path] },
+      }),
+    },
+    approvalsAuto: { via: "--approval-mode yolo", reaches: () => ({ args: ["--approval-mode", "yolo"] }) },
+    approvalsNever: {
+      lacks:
+        "refuses a call that needs approval in headless mode: the run never stops for input, a refused call ends it needs_input (--approvals auto is its yolo mode)",
+    },
+    provider: { lacks: "Gemini CLI picks the API from its auth settings (~/.gemini/settings.json)" },
+    workdir: { lacks: "use --cwd DIR to choose the directory Gemini CLI runs in" },
+    noAutoMode: {
+      lacks:
+        "Gemini CLI in headless mode never stops for input: a call that needs approval is refused and the run ends needs_input",
+    },
+    ...USAGE_IN_STREAM,
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
+  },
+  toolNames: {
     tools: {
       shell: "run_shell_command",
       read: "read_file",
@@ -34,29 +64,15 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
       web_fetch: "web_fetch",
       web_search: "google_web_search",
     },
-    // Deprecated in 0.61 for the policy engine, still honoured: these run without confirmation.
-    allow: { native: "--allowed-tools NAME" },
-    // Its policy engine: a user policy file agentstream writes for the run, one deny rule per tool.
-    deny: { native: "--policy FILE (a rule with decision deny per tool, in a file agentstream writes)" },
-    rulesFile: (asked) =>
-      asked.denyTools.length > 0 ? { text: denyPolicy(asked.denyTools), extension: "toml" } : undefined,
     argumentPrefix: false,
-    approvals: { auto: "--approval-mode yolo" },
-    approvalsLack:
-      "refuses a call that needs approval in headless mode: the run never stops for input, a refused call ends it needs_input (--approvals auto is its yolo mode)",
-    resume: { native: "--resume SESSION" },
   },
-  argv: (request) => [
+  layout: (frame, placed) => [
     "--output-format",
     "stream-json",
-    ...(request.model !== undefined ? ["--model", request.model] : []),
-    ...(request.permissions?.resume !== undefined ? ["--resume", request.permissions.resume] : []),
-    ...(request.permissions?.allowTools ?? []).flatMap((name) => ["--allowed-tools", name]),
-    ...(request.permissions?.rulesFile !== undefined ? ["--policy", request.permissions.rulesFile] : []),
-    ...(request.permissions?.approvals === "auto" ? ["--approval-mode", "yolo"] : []),
-    ...request.backendArgs,
+    ...placed.flags(),
+    ...frame.backendArgs,
     // `-p VALUE` reads a VALUE starting with "-" as a flag; `--prompt=VALUE` keeps it whole.
-    `--prompt=${request.prompt}`,
+    `--prompt=${frame.prompt}`,
   ],
   promptTerminator: () => false,
   createTranslator: () => new GeminiTranslator(),

@@ -1,8 +1,13 @@
 import type { NativeEvent } from "../../core/translator.js";
-import type { BackendDefinition, PermissionRequest } from "../definition.js";
+import type { BackendDefinition } from "../definition.js";
+import { USAGE_IN_STREAM, type NativeInput, type RunContext } from "../support.js";
 import { isObject } from "../../core/fields.js";
 import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
+import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
+
+const APPROVALS_LACK =
+  "never stops for approvals in opencode run: a permission set to ask is rejected and the run ends needs_input";
 
 /** OpenCode: `opencode run --format json [flags] -- WORDS...` (docs/protocols/opencode.md). */
 export const opencode: BackendDefinition<"opencode", "opencode"> = {
@@ -21,38 +26,44 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
   // Its part types, in snake case, are its alone.
   nativeTypes: new Set(["step_start", "step_finish", "tool_use"]),
   claims: opencodeLine,
-  flags: { model: "--model (PROVIDER/MODEL, as OpenCode names models)", workdir: "--dir" },
-  refusalHints: {
-    provider: "OpenCode names the provider in the model: --model PROVIDER/MODEL",
-    noAutoMode:
-      "opencode run never stops for approvals: a permission set to ask is rejected and the run ends needs_input; set what it may not do to deny in opencode.json",
-  },
   // docs/protocols/opencode.md "Permissions and resume" (opencode run --help, its config loader; 1.18.33).
-  permissions: {
+  supports: {
+    resume: { via: "run --session SESSION", reaches: (session) => ({ args: ["--session", session] }) },
+    model: {
+      via: "--model (PROVIDER/MODEL, as OpenCode names models)",
+      reaches: (model) => ({ args: ["--model", model] }),
+    },
+    workdir: { via: "--dir", reaches: (workdir) => ({ args: ["--dir", workdir] }) },
+    // Both lists go in one variable.
+    allowTool: { via: 'OPENCODE_PERMISSION={"NAME":"allow"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
+    denyTool: { via: 'OPENCODE_PERMISSION={"NAME":"deny"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
+    provider: { lacks: "OpenCode names the provider in the model: --model PROVIDER/MODEL" },
+    noAutoMode: {
+      lacks:
+        "opencode run never stops for approvals: a permission set to ask is rejected and the run ends needs_input; set what it may not do to deny in opencode.json",
+    },
+    approvalsNever: { lacks: APPROVALS_LACK },
+    approvalsAuto: { lacks: APPROVALS_LACK },
+    ...USAGE_IN_STREAM,
+    // No native means: the schema goes in the prompt; the answer is checked either way.
+    outputSchema: SCHEMA_IN_PROMPT,
+  },
+  toolNames: {
     // Its permission keys (write, edit and patch are all "edit").
     tools: { shell: "bash", read: "read", write: "edit", edit: "edit", web_fetch: "webfetch", web_search: "websearch" },
-    allow: { native: 'OPENCODE_PERMISSION={"NAME":"allow"}' },
-    deny: { native: 'OPENCODE_PERMISSION={"NAME":"deny"}' },
     argumentPrefix: false,
-    approvals: {},
-    approvalsLack:
-      "never stops for approvals in opencode run: a permission set to ask is rejected and the run ends needs_input",
-    resume: { native: "run --session SESSION" },
-    env: opencodePermissionEnv,
   },
-  argv: (request) => [
+  layout: (frame, placed) => [
     "run",
     "--format",
     "json",
-    ...(request.permissions?.resume !== undefined ? ["--session", request.permissions.resume] : []),
-    ...(request.model !== undefined ? ["--model", request.model] : []),
-    ...(request.workdir !== undefined ? ["--dir", request.workdir] : []),
-    ...request.backendArgs,
+    ...placed.flags(),
+    ...frame.backendArgs,
     // It quotes every message word that holds a space ("a b" reaches the model as "\"a b\"") and
     // joins the words with spaces: split on spaces, the prompt arrives as it was. After `--`, words
     // starting with "-" stay words.
     "--",
-    ...request.prompt.split(" "),
+    ...frame.prompt.split(" "),
   ],
   promptTerminator: () => true,
   createTranslator: () => new OpencodeTranslator(),
@@ -64,8 +75,7 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
  * OPENCODE_PERMISSION: JSON merged over every config's `permission` (its last word). Rules already in
  * the caller's variable stay, under these.
  */
-function opencodePermissionEnv(asked: PermissionRequest, env: NodeJS.ProcessEnv): Record<string, string> | undefined {
-  if (asked.allowTools.length === 0 && asked.denyTools.length === 0) return undefined;
+function opencodePermissionEnv({ asked, env }: RunContext): NativeInput {
   let given: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(env.OPENCODE_PERMISSION ?? "{}");
@@ -75,10 +85,10 @@ function opencodePermissionEnv(asked: PermissionRequest, env: NodeJS.ProcessEnv)
     // OpenCode skips a variable that is not JSON; so do these rules.
   }
   const rules = Object.fromEntries([
-    ...asked.allowTools.map((name) => [name, "allow"]),
-    ...asked.denyTools.map((name) => [name, "deny"]),
+    ...(asked.allowTool ?? []).map((name) => [name, "allow"]),
+    ...(asked.denyTool ?? []).map((name) => [name, "deny"]),
   ]);
-  return { OPENCODE_PERMISSION: JSON.stringify({ ...given, ...rules }) };
+  return { env: { OPENCODE_PERMISSION: JSON.stringify({ ...given, ...rules }) } };
 }
 
 /**

@@ -1,0 +1,135 @@
+// What each backend supports of the portable options of `run`, declared once: for every option, how it
+// reaches the backend (the argv it adds, variables, a file written for the run) and how --help and the
+// docs tables show that, or why the backend lacks it (refused before start, never dropped).
+
+/** Each portable option with the value a backend's entry is given (rules in the backend's own names). */
+export interface PortableValues {
+  model: string;
+  provider: string;
+  /** Absolute. */
+  workdir: string;
+  /** --no-auto-mode: the backend is to stop for the user's input. */
+  noAutoMode: true;
+  allowTool: readonly string[];
+  denyTool: readonly string[];
+  approvalsNever: true;
+  approvalsAuto: true;
+  /** The session to continue. */
+  resume: string;
+  maxTurns: number;
+  maxTokens: number;
+  maxCostUsd: number;
+  /**
+   * Where the backend is to write what its stream leaves out (token counts): run names a fresh file, reads it
+   * once the backend exited and hands its text to the translator's finish (`StreamEndFacts.usageFile`);
+   * `normalize --usage-file FILE` does the same for a recording.
+   */
+  usageFile: string;
+  /** --output-schema: the schema the answer must match (the answer is checked by agentstream whatever the means). */
+  outputSchema: OutputSchemaValue;
+}
+
+/** --output-schema as a backend is given it. */
+export interface OutputSchemaValue {
+  /** The JSON Schema, parsed. */
+  schema: object;
+  /** The schema as compact JSON text (for a flag that takes it inline, or a file written for the run). */
+  text: string;
+}
+
+export type PortableOption = keyof PortableValues;
+
+/** The portable options of one run, as asked (an option not asked is absent). */
+export type PortableRequest = Partial<PortableValues>;
+
+/** A file run writes for the run (in its own temporary folder, removed when the run ends). */
+export interface RunFileInput {
+  /** Its name in the run's folder. */
+  name: string;
+  text: string;
+  /** The arguments that name it, given where it was written. */
+  args(path: string): string[];
+}
+
+/** What one option adds to the backend's input. */
+export interface NativeInput {
+  /** Arguments among its flags, where the backend's argv layout places this option. */
+  args?: string[];
+  /** Words of a subcommand, after the backend's own (Codex's `exec resume`). */
+  subcommand?: string[];
+  /** Operands after its flags, before the prompt (Codex's session to resume). */
+  operands?: string[];
+  /** Variables set in its environment, over the caller's. */
+  env?: Record<string, string>;
+  /** A file written for the run; its arguments go where `args` would. */
+  file?: RunFileInput;
+  /** The prompt as the backend is to get it, given the user's (an option a backend takes in words). */
+  prompt?(prompt: string): string;
+}
+
+/** What an entry may read of the run besides its own value. */
+export interface RunContext {
+  /** Every portable option of the run (some reach the backend together, as Codex's resume and --cd). */
+  asked: PortableRequest;
+  /** The caller's environment (OpenCode's rules merge over its OPENCODE_PERMISSION). */
+  env: NodeJS.ProcessEnv;
+}
+
+/** An option the backend has. */
+export interface Reaches<K extends PortableOption> {
+  /** How it reaches the backend, as --help and the docs tables show it: its spelling first, then any note in parentheses. */
+  via: string;
+  reaches(value: PortableValues[K], run: RunContext): NativeInput;
+  /** What the backend gets when the option is not asked (Copilot CLI's --allow-all-tools without an allow list). */
+  otherwise?(run: RunContext): NativeInput;
+}
+
+/** An option the backend lacks: why, in words (the refusal says it; the option's row decides where). */
+export interface Lacks {
+  lacks: string;
+}
+
+export type Support<K extends PortableOption> = Reaches<K> | Lacks;
+
+/** One entry per portable option: adding an option to PortableValues makes every backend say how it takes it. */
+export type Supports = { [K in PortableOption]: Support<K> };
+
+/** Whether the backend has the option. */
+export function reaches<K extends PortableOption>(support: Support<K>): support is Reaches<K> {
+  return "reaches" in support;
+}
+
+/** A limit agentstream watches on the canonical events, stopping the backend when it is crossed: nothing to pass. */
+export const WATCHED = { via: "watched on its events", reaches: () => ({}) } as const;
+
+/** A backend whose stream tells its usage as it runs: every limit watched on its events, no usage file. */
+export const USAGE_IN_STREAM = {
+  maxTurns: WATCHED,
+  maxTokens: WATCHED,
+  maxCostUsd: WATCHED,
+  usageFile: { lacks: "writes its usage in its stream" },
+} as const;
+
+/** An option the backend gets by default (or through its driver): nothing to pass. */
+export function byDefault(via: string): Reaches<PortableOption> {
+  return { via, reaches: () => ({}) };
+}
+
+/** The parts of a backend's argv that are no portable option. */
+export interface ArgvFrame {
+  prompt: string;
+  /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
+  promptTerminator: boolean;
+  /** --backend-arg, passed through as given, before the prompt. */
+  backendArgs: string[];
+}
+
+/** The options' arguments, for a backend's layout to place. */
+export interface PlacedOptions {
+  /** The arguments of these options, in this order; with none named, those of every option not yet placed, in `supports` order. */
+  flags(...options: PortableOption[]): string[];
+  /** Subcommand words the options add (Codex's `resume`). */
+  subcommand: string[];
+  /** Operands the options add after the flags, before the prompt (Codex's session). */
+  operands: string[];
+}
