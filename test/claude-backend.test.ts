@@ -113,7 +113,8 @@ describe("claude outcomes", () => {
     [{ subtype: "error_during_execution", is_error: true, error: { message: "Overloaded" } }, "overloaded", 75],
     [{ subtype: "error_during_execution", errors: ["Permission denied: cannot write to /etc/x"] }, "tool", 1],
     [{ subtype: "error_max_turns", is_error: false, errors: ["Reached maximum number of turns (3)"] }, "budget", 1],
-    [{ subtype: "error_max_structured_output_retries", is_error: true }, "unknown", 1],
+    // --json-schema: no StructuredOutput call matched the schema (issue 40).
+    [{ subtype: "error_max_structured_output_retries", is_error: true }, "output_schema", 1],
   ])("a failed result %j is classified from its own text: %s, exit %i", (fields, code, exitCode) => {
     const lines = [
       '{"type":"system","subtype":"init","session_id":"s1","tools":[]}',

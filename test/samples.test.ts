@@ -17,6 +17,8 @@ interface Expected {
   error?: string;
   retryable?: boolean;
   result?: string | null;
+  /** With --output-schema (the manifest's output_schema): result.json, when the answer matched. */
+  json?: unknown;
   counts?: Record<string, number>;
 }
 
@@ -97,13 +99,28 @@ const LIVE_SCENARIOS: Record<string, Expected> = {
 };
 /**
  * Not in every release's captures: a rare ending added by hand to one release's folder (capture-claude.mjs
- * keeps them), a scenario newer than a capture (loop).
+ * keeps them), a scenario newer than a capture (loop, structured).
  */
-const NOT_IN_EVERY_CAPTURE = new Set(["slow-noresult.jsonl", "sigintTool-noresult.jsonl", "loop.jsonl"]);
+const NOT_IN_EVERY_CAPTURE = new Set([
+  "slow-noresult.jsonl",
+  "sigintTool-noresult.jsonl",
+  "loop.jsonl",
+  // --output-schema's, of the pins it was captured with (test/live/capture-output-schema.mjs).
+  "structured.jsonl",
+  "structuredbad.jsonl",
+]);
 // Captures beyond the standard scenarios, per backend.
 const FINE = "The folder holds notes.txt and data.csv.";
 const HELLO = "Hello from the fake model. All good.";
+// --output-schema (the manifest names the schema): the same verdict for every backend, natively or by the prompt.
+const VERDICT = { verdict: "pass", files: 2 };
+const VERDICT_FENCED = `Here is the verdict.\n\n\`\`\`json\n${JSON.stringify(VERDICT)}\n\`\`\``;
+const STRUCTURED = (text: string): Record<string, Expected> => ({
+  "structured.jsonl": { ...ok(text), json: VERDICT },
+  "structuredbad.jsonl": failed(1, "output_schema"),
+});
 const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
+  gemini: STRUCTURED(VERDICT_FENCED),
   copilot: {
     // SIGINT: exit 0, no result line, but its abort line says the run was stopped.
     "slow.jsonl": { status: "cancelled", exit: 130, error: "cancelled", retryable: false },
@@ -115,6 +132,7 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "slowtool.jsonl": ok("The long command finished.", { tool_calls: 2, tool_failures: 0 }),
   },
   codex: {
+    ...STRUCTURED(JSON.stringify(VERDICT)),
     "retry429.jsonl": ok("Recovered after one rate limit.", { retries: 1 }),
     // Codex retries a 429 only when it says when (Retry-After).
     "bare429.jsonl": { ...failed(75, "rate_limit", true), result: null },
@@ -123,6 +141,7 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "slowtool.jsonl": ok("The long command finished.", { tool_calls: 1, tool_failures: 0 }),
   },
   opencode: {
+    ...STRUCTURED(VERDICT_FENCED),
     // OpenCode retries a 429 with or without Retry-After, silently.
     "retry429.jsonl": ok("Recovered after one rate limit.", { retries: 0 }),
     "bare429.jsonl": ok("Recovered after one rate limit.", { retries: 0 }),
@@ -133,6 +152,7 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "loop.jsonl": ok(FINE, { tool_calls: 5, tool_failures: 0, turns: 6 }),
   },
   claude: {
+    ...STRUCTURED(JSON.stringify(VERDICT)),
     "sigterm.jsonl": failed(76, "backend_crashed"),
     "sighup.jsonl": failed(76, "backend_crashed"),
     // SIGINT: exit 0, a result saying aborted_* or none at all; a recording reads both as a crash (live: cancelled).
@@ -206,6 +226,8 @@ const ACP_EXTRA: Record<string, Record<string, Expected>> = {
 
 interface ManifestEntry {
   file: string;
+  /** The schema the run had (--output-schema), a file of the same folder. */
+  output_schema?: string;
   exit_code: number | null;
   signal: string | null;
 }
@@ -235,6 +257,7 @@ function checkTranscripts(dir: string, backend: string, expectations: Record<str
         "--backend-exit",
         ended,
         ...(existsSync(stderrFile) ? ["--stderr", stderrFile] : []),
+        ...(entry.output_schema ? ["--output-schema", join(dir, entry.output_schema)] : []),
         file,
       ];
       const run = await runCli(args);
@@ -254,7 +277,11 @@ function checkTranscripts(dir: string, backend: string, expectations: Record<str
       if (expected.error) expect(finished.error).toMatchObject({ code: expected.error, retryable: expected.retryable });
       else expect(finished.error).toBeUndefined();
       if (expected.result !== undefined)
-        expect(finished.result).toEqual(expected.result === null ? null : { text: expected.result });
+        expect(finished.result).toEqual(
+          expected.result === null
+            ? null
+            : { text: expected.result, ...(expected.json ? { json: expected.json } : {}) },
+        );
       if (expected.counts) expect(finished.counts).toMatchObject(expected.counts);
       const verified = await runCli(["verify"], { input: run.stdout });
       expect(verified.stderr).toMatch(/^ok/);

@@ -3,6 +3,7 @@ import { WATCHED } from "../support.js";
 import { ClaudeTranslator } from "./translator.js";
 import { CLAUDE_CATALOG } from "./native-catalog.js";
 import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
+import { claudeJsonSchema, claudeTakesSchema } from "./json-schema-arg.js";
 
 /** Claude Code: `claude -p --output-format stream-json --verbose --include-partial-messages --forward-subagent-text [--model M] -- PROMPT` (docs/protocols/claude.md). */
 export const claude: BackendDefinition<"claude", "claude"> = {
@@ -55,8 +56,15 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     maxTurns: WATCHED,
     maxTokens: WATCHED,
     usageFile: { lacks: "writes its usage in its stream" },
-    // No native means: the schema goes in the prompt; the answer is checked either way.
-    outputSchema: SCHEMA_IN_PROMPT,
+    // The model answers by calling its StructuredOutput tool (which ends the turn); result.structured_output holds it.
+    // A schema its own validator (draft-07, strict) refuses would stop it at start: that one goes in the prompt.
+    outputSchema: {
+      via: "--json-schema JSON (without $schema; a schema its draft-07 validator refuses: in the prompt)",
+      reaches: (value) =>
+        claudeTakesSchema(value.schema)
+          ? { args: ["--json-schema", JSON.stringify(claudeJsonSchema(value.schema))] }
+          : SCHEMA_IN_PROMPT.reaches(value),
+    },
   },
   toolNames: {
     tools: {

@@ -59,6 +59,8 @@ const ABORTED_REASONS = new Set(["aborted_streaming", "aborted_tools"]);
 // A limit the caller set (--max-turns, --max-budget-usd) ended the run before it was done: failed, error.code "budget".
 const LIMIT_SUBTYPES = new Set(["error_max_turns", "error_max_budget_usd"]);
 const LIMIT_REASONS = new Set(["max_turns", "budget_exhausted"]);
+// --json-schema: every StructuredOutput call failed its schema (5 attempts): the answer did not match, error.code output_schema.
+const STRUCTURED_OUTPUT_GIVEN_UP = "error_max_structured_output_retries";
 
 // The SDK's SDKAssistantMessageError, for a message that carries no HTTP status.
 const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
@@ -439,7 +441,9 @@ export class ClaudeTranslator implements Translator {
         if (id && !this.denied.has(id))
           out.push(this.approvalNeeded(id, asText(denial.tool_name), objectOrEmpty(denial.tool_input), "", e));
       }
-      this.outcome = this.denied.settle({ status: "succeeded", resultText: text ?? null });
+      // --json-schema: the StructuredOutput tool's input, the answer agentstream checks (result.result is its JSON text).
+      const structured = "structured_output" in e ? { structured: { value: e.structured_output } } : {};
+      this.outcome = this.denied.settle({ status: "succeeded", resultText: text ?? null, ...structured });
       return out;
     }
     const reason = nonEmpty(e.terminal_reason);
@@ -472,7 +476,9 @@ export class ClaudeTranslator implements Translator {
     const error: EventPayloads["error"] =
       LIMIT_SUBTYPES.has(subtype) || (reason && LIMIT_REASONS.has(reason))
         ? { code: "budget", message: said, retryable: false }
-        : classifyApiError(said, count(e.api_error_status), asText(e.api_error_type));
+        : subtype === STRUCTURED_OUTPUT_GIVEN_UP
+          ? { code: "output_schema", message: said, retryable: false }
+          : classifyApiError(said, count(e.api_error_status), asText(e.api_error_type));
     out.push(draft("error", error, { native }));
     this.outcome = {
       status: "failed",

@@ -5,7 +5,6 @@ import { USAGE_IN_STREAM, type NativeInput, type RunContext } from "../support.j
 import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
 import { codexSessionModel } from "./session-model.js";
-import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 const APPROVALS_LACK =
   "never stops for approvals in codex exec: its approval_policy is never, and what its sandbox forbids fails and the model is told";
@@ -62,8 +61,14 @@ export const codex: BackendDefinition<"codex", "codex"> = {
     approvalsNever: { lacks: APPROVALS_LACK },
     approvalsAuto: { lacks: APPROVALS_LACK },
     ...USAGE_IN_STREAM,
-    // No native means: the schema goes in the prompt; the answer is checked either way.
-    outputSchema: SCHEMA_IN_PROMPT,
+    // A file in the run's folder (exec and exec resume take it); it sends the schema as the Responses request's
+    // text.format (json_schema, strict) and writes the answer as its last agent_message's text, which agentstream checks.
+    outputSchema: {
+      via: "--output-schema FILE (written for the run)",
+      reaches: (value) => ({
+        file: { name: "output-schema.json", text: value.text, args: (path) => ["--output-schema", path] },
+      }),
+    },
   },
   toolNames: {
     tools: { shell: "command_execution", web_search: "web_search" },

@@ -28,6 +28,9 @@ export interface ServerRecord {
   usage: { input_tokens: number; output_tokens: number };
   requestsFor(scenario: string): Array<{
     attempt: number;
+    /** The request as the backend sent it (its wire's JSON). */
+    // biome-ignore lint/suspicious/noExplicitAny: a provider's request body, read field by field
+    body: Record<string, any>;
     reply: { status: number; toolCalls: Array<{ id: string; name: string; arguments: unknown }> };
   }>;
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CODEX_EXEC_SETTINGS, OPENCODE_TITLE_ARGS, withScenarioHome } from "./backend-home.mjs";
+import { claudeOptions } from "./capture-claude.mjs";
 import { MODEL_ID } from "./fake-model-server.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { spawnCollect } from "./spawn-collect.mjs";
@@ -21,8 +22,12 @@ const STOP_SIGNAL = {
 const COPILOT_USAGE_FILE = "usage.json";
 const RUN_LIMIT_MS = 5 * 60_000;
 
-/** The argv agentstream gives the backend, minus the executable. */
-function nativeArgs(backend, prompt, workdir, root) {
+/** The argv agentstream gives the backend, minus the executable (`schema`: what --output-schema adds natively). */
+function nativeArgs(backend, prompt, workdir, root, schema = []) {
+  if (backend === "claude") {
+    const stream = ["-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages"];
+    return [...stream, "--forward-subagent-text", "--model", MODEL_ID, ...claudeOptions(), ...schema, "--", prompt];
+  }
   if (backend === "copilot") {
     const headless = ["--allow-all-tools", "--no-ask-user", "--no-auto-update"];
     const usage = ["--usage-output-file", join(root, COPILOT_USAGE_FILE)];
@@ -42,6 +47,7 @@ function nativeArgs(backend, prompt, workdir, root) {
       `model_provider=${JSON.stringify(provider)}`,
       "--sandbox",
       sandbox,
+      ...schema,
       "--",
       prompt,
     ];
@@ -64,11 +70,14 @@ function streaming(backend, stdout, server) {
 
 /**
  * Run `target` (an installed live target) on `scenario`. The slow scenario is
- * stopped with the backend's stop signal once its text is streaming.
+ * stopped with the backend's stop signal once its text is streaming. `outputSchema(home)`, where given, says
+ * how the run is given a schema: `{ prompt }` (the prompt path's) or `{ args }` (a native means).
  */
-export function runNative(target, scenario) {
+export function runNative(target, scenario, outputSchema) {
   return withScenarioHome(target.backend, scenario, async (home, server) => {
-    const args = nativeArgs(target.backend, SCENARIOS[scenario].prompt, home.cwd, home.root);
+    const given = outputSchema?.(home) ?? {};
+    const prompt = given.prompt ?? SCENARIOS[scenario].prompt;
+    const args = nativeArgs(target.backend, prompt, home.cwd, home.root, given.args);
     const stopSignal = scenario === "slow" ? STOP_SIGNAL[target.backend] : undefined;
     const result = await spawnCollect(target.executable, args, {
       cwd: home.cwd,

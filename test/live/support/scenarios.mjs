@@ -44,7 +44,26 @@ export const SCENARIOS = {
   // honour): their retries then run out in seconds, not the 70-95 s of their own backoff.
   overloaded: { prompt: "scenario:overloaded the service is always overloaded, retry soon", extra: true },
   subagent: { prompt: "scenario:subagent ask a sub-agent to list the files", extra: true },
+  // --output-schema (STRUCTURED_SCHEMA): an answer that matches it, and one that does not.
+  structured: { prompt: "scenario:structured give the verdict as JSON", extra: true },
+  structuredbad: { prompt: "scenario:structuredbad give the verdict as JSON", extra: true },
 };
+
+/** The schema the structured scenarios run with (--output-schema), and the answers their model gives. */
+export const STRUCTURED_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: { verdict: { enum: ["pass", "fail"] }, files: { type: "integer" } },
+  required: ["verdict", "files"],
+  additionalProperties: false,
+};
+export const STRUCTURED_ANSWERS = {
+  structured: { verdict: "pass", files: 2 },
+  // Both fields wrong: the message names both paths.
+  structuredbad: { verdict: "maybe", files: "two" },
+};
+/** The tool Claude Code gives the model for --json-schema: the answer is its input, and calling it ends the turn. */
+export const CLAUDE_STRUCTURED_TOOL = "StructuredOutput";
 
 /** The shell commands of the toolfail and slowtool scenarios: one exits 2, one runs for 30 s (an odd number, to be told from other sleeps). */
 export const FAILING_COMMAND = "ls no-such-file";
@@ -113,6 +132,9 @@ export function replyFor(scenario, request, attempt) {
       return { chunks: [{ tool_call: subagentCall(request) }], finish: "tool_use" };
     case "subtask":
       return { chunks: [...textChunks(ANSWERS.subagentReport)], finish: "stop" };
+    case "structured":
+    case "structuredbad":
+      return structuredReply(request, STRUCTURED_ANSWERS[scenario]);
     case "slow":
       return { chunks: [], finish: "stop", slow: true };
     case "toolfail":
@@ -131,6 +153,29 @@ export function replyFor(scenario, request, attempt) {
       return { chunks: [{ content: "ok" }], finish: "stop" };
   }
 }
+
+/**
+ * The answer in the form the request asks for: a call of Claude Code's StructuredOutput tool where it is
+ * offered, after a line of text (its success ends the turn; a failed call is answered again), a fenced json block after a line of
+ * text where the prompt asks for one (agentstream's instruction), else the JSON alone (Codex's json_schema format).
+ */
+function structuredReply(request, answer) {
+  if (request.tools.some((t) => t.name === CLAUDE_STRUCTURED_TOOL))
+    // Words first, as models often do.
+    return {
+      chunks: [...textChunks(STRUCTURED_PREAMBLE), { tool_call: { name: CLAUDE_STRUCTURED_TOOL, arguments: answer } }],
+      finish: "tool_use",
+    };
+  if (request.userText.includes("```json"))
+    return {
+      chunks: [...textChunks(`${STRUCTURED_PREAMBLE}\n\n\`\`\`json\n${JSON.stringify(answer)}\n\`\`\``)],
+      finish: "stop",
+    };
+  return { chunks: [{ content: JSON.stringify(answer) }], finish: "stop" };
+}
+
+/** The words before the fenced block of a prompt-path answer. */
+export const STRUCTURED_PREAMBLE = "Here is the verdict.";
 
 /** `headers.retryAfterSeconds`, `headers.retryAfterMs`: a Retry-After or Retry-After-Ms header (in the wires that send one). */
 function httpError(status, type, message, headers = {}) {
