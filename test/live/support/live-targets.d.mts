@@ -13,6 +13,5 @@ export const NODE_22: { package: string; version: string };
 export const LIVE_TARGETS: LiveTargetPin[];
 export const ACP_ONLY_TARGETS: LiveTargetPin[];
 export function selectedTargets(env?: NodeJS.ProcessEnv): LiveTargetPin[];
-export const ACP_ONLY_TARGETS: LiveTargetPin[];
 export function selectedAcpTargets(env?: NodeJS.ProcessEnv): LiveTargetPin[];
 export function wantsLatest(env?: NodeJS.ProcessEnv): boolean;
