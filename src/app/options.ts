@@ -17,6 +17,9 @@ export type Check = (value: unknown) => string | undefined;
 
 export type Command = "run" | "normalize";
 
+/** The library's entry points: run() and normalizeStream(). */
+export type LibraryEntry = "run" | "normalizeStream";
+
 /** An option as the CLI has it: what commander is given. */
 export interface CliOption {
   /** Commander's flags, as --help shows them: "--max-turns <n>", "-q, --quiet". */
@@ -35,6 +38,8 @@ export interface OptionRow {
   cli?: CliOption;
   /** The library's option name (otlp.endpoint: a field of the otlp object), or none when only the CLI has it. */
   name?: string;
+  /** The library's entry points that take it (default: run() alone). */
+  library?: readonly LibraryEntry[];
   /** The library's option is the flag's opposite: --no-auto-mode is autoMode: false. */
   negated?: boolean;
   /** The library's check of the value it is given (the CLI's flags are parsed by commander). */
@@ -49,6 +54,10 @@ const nonEmpty =
 const boolean: Check = (v) => (typeof v === "boolean" ? undefined : "expected true or false");
 const strings: Check = (v) =>
   Array.isArray(v) && v.every((item) => typeof item === "string") ? undefined : "expected an array of strings";
+const plainObject =
+  (what: string): Check =>
+  (v) =>
+    typeof v === "object" && v !== null && !Array.isArray(v) ? undefined : `expected ${what}`;
 const func: Check = (v) => (typeof v === "function" ? undefined : "expected a function");
 const oneOf =
   (values: readonly string[]): Check =>
@@ -133,6 +142,8 @@ const collect = (value: string, previous: unknown): string[] => [...(previous as
 const NONE = { value: [], shown: "none" };
 const RUN: readonly Command[] = ["run"];
 const BOTH: readonly Command[] = ["run", "normalize"];
+const BOTH_ENTRIES: readonly LibraryEntry[] = ["run", "normalizeStream"];
+const NORMALIZE_STREAM: readonly LibraryEntry[] = ["normalizeStream"];
 
 /** The options of run and normalize: the CLI's in the order --help shows them, the library's in the order it checks them. */
 export const RUN_OPTIONS: readonly OptionRow[] = [
@@ -340,10 +351,11 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
   },
   { name: "onStderr", check: func },
   { name: "onNote" },
-  { name: "onTranslatorBug", check: func },
-  { name: "runId", check: nonEmpty("a non-empty string") },
+  { name: "onTranslatorBug", library: BOTH_ENTRIES, check: func },
+  { name: "runId", library: BOTH_ENTRIES, check: nonEmpty("a non-empty string") },
   {
     name: "clock",
+    library: BOTH_ENTRIES,
     check: (v) =>
       typeof v === "object" &&
       v !== null &&
@@ -375,7 +387,12 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       choices: ["auto", ...BACKEND_NAMES],
       default: { value: "auto" },
     },
+    name: "from",
+    library: NORMALIZE_STREAM,
+    check: oneOf(["auto", ...BACKEND_NAMES]),
   },
+  // The library's normalizeStream() takes how the recorded backend ended, its stderr and its usage file as values.
+  { name: "end", library: NORMALIZE_STREAM, check: plainObject("an object { backendExit?, stderrTail?, usageFile? }") },
   {
     cli: {
       flags: "--backend-exit <code|signal>",
@@ -383,6 +400,15 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       commands: ["normalize"],
       parse: parseBackendExit,
     },
+    name: "end.backendExit",
+    library: NORMALIZE_STREAM,
+    check: (v) =>
+      v === null ||
+      (typeof v === "object" &&
+        ((v as BackendExit).code === null || Number.isInteger((v as BackendExit).code)) &&
+        ((v as BackendExit).signal === null || typeof (v as BackendExit).signal === "string"))
+        ? undefined
+        : "expected null or { code: number | null, signal: string | null }",
   },
   {
     cli: {
@@ -390,6 +416,10 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       help: "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)",
       commands: ["normalize"],
     },
+    // Its lines, in the library.
+    name: "end.stderrTail",
+    library: NORMALIZE_STREAM,
+    check: strings,
   },
   {
     cli: {
@@ -397,6 +427,10 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       help: "the usage file the recorded backend wrote beside its stream (Copilot CLI's --usage-output-file): its token counts go into the usage totals (default: none; Copilot's usage is then unknown)",
       commands: ["normalize"],
     },
+    // Its text, in the library.
+    name: "end.usageFile",
+    library: NORMALIZE_STREAM,
+    check: string,
   },
   {
     cli: {
@@ -404,7 +438,11 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       help: "the model the recorded run used, as the price table names it (gpt-5, claude-sonnet-4-5): usage whose stream names no model (Codex, EvoScientist, OpenCode) is priced as it (default: none, so such usage has no cost)",
       commands: ["normalize"],
     },
+    name: "model",
+    library: NORMALIZE_STREAM,
+    check: string,
   },
+  { name: "inputName", library: NORMALIZE_STREAM, check: string },
   // What shapes the translation itself, the same for run and normalize.
   {
     cli: {
@@ -414,6 +452,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       default: { value: false, shown: "off" },
     },
     name: "raw",
+    library: BOTH_ENTRIES,
     check: boolean,
   },
   {
@@ -423,6 +462,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       commands: BOTH,
     },
     name: "deltas",
+    library: BOTH_ENTRIES,
     negated: true,
     check: boolean,
   },
@@ -434,6 +474,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       parse: parseLineBytes,
     },
     name: "maxLineBytes",
+    library: BOTH_ENTRIES,
     check: (v) =>
       Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_LINE_BYTES_LIMIT
         ? undefined
@@ -471,6 +512,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
       commands: BOTH,
     },
     name: "outputSchema",
+    library: BOTH_ENTRIES,
     check: (v) =>
       (typeof v === "string" && v !== "") || (typeof v === "object" && v !== null && !Array.isArray(v))
         ? undefined
@@ -498,6 +540,11 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
     check: boolean,
   },
 ];
+
+/** The rows an entry point of the library takes (run() by default), with their checks. */
+export function libraryRows(entry: LibraryEntry): OptionRow[] {
+  return RUN_OPTIONS.filter((row) => row.name !== undefined && (row.library ?? ["run"]).includes(entry));
+}
 
 /** The long flag of a CLI option, as messages name it: "--max-turns", "--quiet". */
 export function longFlag(cli: CliOption): string {

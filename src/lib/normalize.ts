@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { CanonicalEvent } from "../canonical/events.js";
 import { systemClock, type Clock } from "../core/clock.js";
-import { UsageError } from "../core/errors.js";
 import type { RunOutcome } from "../core/outcome.js";
 import type { BackendName } from "../backends/registry.js";
 import type { StreamEndFacts } from "../core/translator.js";
 import { startNormalize } from "../app/session.js";
 import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
-import { asLibraryError, checkOption } from "./options.js";
+import { asLibraryError, checkNormalizeOptions } from "./options.js";
 import { runRedactor } from "../run/redact.js";
 import { VERSION } from "../version.js";
 
@@ -41,9 +40,8 @@ export interface NormalizeOptions {
  * hidden as the CLI hides them: the values of this process's secret-looking
  * environment variables and the token shapes agentstream knows.
  */
-/** The outputSchema option checked and read as run() checks it: a UsageError naming it. */
+/** The outputSchema option read (its type was checked): a UsageError naming it. */
 function schemaOption(given: unknown): OutputSchema {
-  checkOption("outputSchema", given, "normalizeStream(): ");
   try {
     return loadOutputSchema(given as object | string);
   } catch (err) {
@@ -55,8 +53,7 @@ export async function* normalizeStream(
   input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
-  if (options.model !== undefined && typeof options.model !== "string")
-    throw new UsageError(`normalizeStream(): option model: expected a string, got ${typeof options.model}`);
+  checkNormalizeOptions(options);
   const outputSchema = options.outputSchema === undefined ? undefined : schemaOption(options.outputSchema);
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
   const spec = {

@@ -1,13 +1,17 @@
 // The library's run() options checked as the CLI checks its flags: a wrong one
 // is a UsageError naming the option (timeoutMs, backendArgs), never a CLI flag
 // nor a TypeError from deep inside.
-import { libraryNaming, RUN_OPTIONS, type Check } from "../app/options.js";
+import { libraryNaming, libraryRows, type Check, type LibraryEntry } from "../app/options.js";
 import { OptionError, UsageError } from "../core/errors.js";
 
-/** Each option run() takes that is checked here (src/app/options.ts); the prompt's content is checked as the CLI checks it, later. */
-const CHECKS: Record<string, Check> = Object.fromEntries(
-  RUN_OPTIONS.flatMap((row) => (row.name !== undefined && row.check !== undefined ? [[row.name, row.check]] : [])),
-);
+/** Each option an entry point takes that is checked here (src/app/options.ts); the prompt's content is checked as the CLI checks it, later. */
+function checksOf(entry: LibraryEntry): Record<string, Check> {
+  return Object.fromEntries(libraryRows(entry).flatMap((row) => (row.check ? [[row.name!, row.check]] : [])));
+}
+const CHECKS: Record<LibraryEntry, Record<string, Check>> = {
+  run: checksOf("run"),
+  normalizeStream: checksOf("normalizeStream"),
+};
 
 const REQUIRED = new Set(["backend", "prompt"]);
 /** A required option another one stands in for: continueFrom names the backend. */
@@ -19,29 +23,45 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function check(name: string, value: unknown, given: Record<string, unknown> = {}, prefix = "run(): "): void {
-  const required = REQUIRED.has(name) && given[STANDS_IN[name] ?? ""] === undefined;
-  const problem = value === undefined ? (required ? "is required" : undefined) : CHECKS[name]?.(value);
+function check(
+  name: string,
+  value: unknown,
+  given: Record<string, unknown> = {},
+  prefix = "run(): ",
+  entry: LibraryEntry = "run",
+): void {
+  const required = entry === "run" && REQUIRED.has(name) && given[STANDS_IN[name] ?? ""] === undefined;
+  const problem = value === undefined ? (required ? "is required" : undefined) : CHECKS[entry][name]?.(value);
   if (problem)
     throw new UsageError(`${prefix}option ${name}: ${problem}${value === undefined ? "" : `, got ${describe(value)}`}`);
 }
 
-/** One option checked as run() checks it, for another entry point (normalizeStream()). */
-export function checkOption(name: string, value: unknown, prefix: string): void {
-  check(name, value, {}, prefix);
+/**
+ * Throws a UsageError naming the first option of the wrong type or out of range, as the table checks it for
+ * this entry point; the CLI's limits, in the library's units. A field of an object option (otlp.endpoint,
+ * end.backendExit) is checked once the object itself is.
+ */
+function checkEntryOptions(entry: LibraryEntry, options: unknown): void {
+  const prefix = `${entry}(): `;
+  if (typeof options !== "object" || options === null)
+    throw new UsageError(`${prefix}expected an options object, got ${describe(options)}`);
+  const given = options as Record<string, unknown>;
+  for (const name of Object.keys(CHECKS[entry])) {
+    const [outer, inner] = name.split(".");
+    if (inner === undefined) check(name, given[name], given, prefix, entry);
+    else {
+      const object = given[outer!] as Record<string, unknown> | undefined;
+      if (object !== undefined) check(name, object[inner], given, prefix, entry);
+    }
+  }
 }
 
-/** Throws a UsageError naming the first option of the wrong type or out of range; the CLI's limits, in the library's units. */
 export function checkRunOptions(options: unknown): void {
-  if (typeof options !== "object" || options === null)
-    throw new UsageError(`run(): expected an options object, got ${describe(options)}`);
-  const given = options as Record<string, unknown>;
-  for (const name of Object.keys(CHECKS)) {
-    if (name.startsWith("otlp.")) continue;
-    check(name, given[name], given);
-  }
-  const otlp = given.otlp as Record<string, unknown> | undefined;
-  if (otlp !== undefined) for (const key of ["endpoint", "content"]) check(`otlp.${key}`, otlp[key]);
+  checkEntryOptions("run", options);
+}
+
+export function checkNormalizeOptions(options: unknown): void {
+  checkEntryOptions("normalizeStream", options);
 }
 
 /** An OptionError from the run's planning, its options named as the library names them; anything else as it is. */
