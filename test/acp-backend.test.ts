@@ -86,9 +86,13 @@ describe("acp translator", () => {
     expect(both.events.filter((e) => e.type === "usage")).toHaveLength(2);
   });
 
-  it("context fill (usage_update) is no token count: alone it claims no usage; beside the prompt's usage the totals are whole", () => {
+  it("context fill (usage_update) is no token count: alone its totals are unknown (complete: false); beside the prompt's usage they are whole", () => {
     const fill = update({ sessionUpdate: "usage_update", used: 8000, size: 128000 });
-    expect(finished([INIT, SESSION, fill, chunk("a"), endTurn()]).finished.usage).toBeUndefined();
+    expect(finished([INIT, SESSION, fill, chunk("a"), endTurn()]).finished.usage).toEqual({
+      input_tokens: 0,
+      output_tokens: 0,
+      complete: false,
+    });
     const counted = finished([
       INIT,
       SESSION,

@@ -181,10 +181,14 @@ describe("run --backend acp", () => {
       expect(events.some((e) => e.type === "tool.started" || e.type === "message.delta")).toBe(false);
     });
 
-    it("pi-acp without rules runs as it is", async () => {
+    it("pi-acp without rules runs as it is, saying on stderr that its calls run unasked (not with --approvals auto)", async () => {
       const run = await runCli([...agentArgs(), "--", "ask"], as("pi-acp"));
       expect(run.code).toBe(0);
       expect(parseJsonl(run.stdout).at(-1)).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+      expect(run.stderr).toContain("pi-acp never asks before a tool call: every call it makes runs unasked");
+      const auto = await runCli([...agentArgs("--approvals", "auto"), "--", "ask"], as("pi-acp"));
+      expect(auto.code).toBe(0);
+      expect(auto.stderr).not.toContain("never asks");
     });
 
     it("Claude's adapter is set to mode default when rules are given, so that it asks", async () => {
@@ -194,10 +198,18 @@ describe("run --backend acp", () => {
       expect(ruled.code).toBe(0);
       expect(events.find((e) => e.type === "input.answered")).toMatchObject({ decision: "reject", by: "rule" });
       expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "I was not allowed." } });
-      // Without rules its own mode (auto) stands: it does not ask.
-      const free = await runCli([...agentArgs(), "--", "ask"], claude);
+      // Only --approvals auto leaves its own mode (auto) standing: it does not ask.
+      const free = await runCli([...agentArgs("--approvals", "auto"), "--", "ask"], claude);
       expect(parseJsonl(free.stdout).some((e) => e.type === "input.requested")).toBe(false);
       expect(parseJsonl(free.stdout).at(-1)).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+    });
+
+    it("Claude's adapter with no rule is set to mode default too: the unasked call ends the run needs_input (exit 3)", async () => {
+      const run = await runCli([...agentArgs(), "--", "ask"], as("@agentclientprotocol/claude-agent-acp"));
+      const events = parseJsonl(run.stdout);
+      expect(run.code).toBe(3);
+      expect(events.find((e) => e.type === "input.answered")).toMatchObject({ decision: "reject", by: "default" });
+      expect(events.at(-1)).toMatchObject({ status: "needs_input", exit_code: 3 });
     });
   });
 

@@ -45,6 +45,8 @@ describe("classifyError", () => {
     // Copilot CLI's session.error (issue 37): its API's error class, then the status.
     ["CAPIError: 400 The requested model is not supported.", "provider", false, 400],
     ["CAPIError: 503 Service Unavailable", "overloaded", true, 503],
+    ["Internal error: API Error: 400 scenario error400: the request was rejected", "provider", false, 400],
+    ["Internal error: API Error: 529 Overloaded", "overloaded", true, 529],
   ])("%s → %s", (message, code, retryable, status) => {
     expect(classifyError(message)).toEqual({ code, retryable, http_status: status });
   });

@@ -130,7 +130,8 @@ export class CanonicalStream {
     for (const agent of this.openSubagents.values()) {
       out.push(this.stamp({ type: "subagent.completed", payload: { ...agent }, synthetic: true }));
     }
-    const unreported = outcome.stopped === true && this.callUnreported;
+    // Stopped during a model call whose usage never came, or the backend told no tokens (context fill only).
+    const unreported = (outcome.stopped === true && this.callUnreported) || outcome.usageUntold === true;
     // run.finished's duration is its own elapsed_ms.
     const elapsed = this.elapsed();
     const finished: EventPayloads["run.finished"] = {
@@ -139,7 +140,7 @@ export class CanonicalStream {
       backend_exit: outcome.backendExit,
       duration_ms: elapsed,
       result: resultOf(outcome),
-      // Stopped during a model call whose usage never came: the usage so far (zero where none came) is no total.
+      // Usage unreported: the usage so far (zero where none came) is no total.
       ...(this.usage || unreported ? { usage: { ...(this.usage ?? { input_tokens: 0, output_tokens: 0 }) } } : {}),
       counts: this.counter.snapshot(),
       // Native strings are well-formed already; these may come from stderr or a library caller.

@@ -11,13 +11,16 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["rate_limit", "overloaded", "
 // Where providers put the HTTP status: "Error code: 529 - {...}" (EvoSci, via the
 // Python SDKs), "400: {...}" (Atomic, pi >= 0.84), "400 Invalid request" (pi 0.73),
 // "CAPIError: 400 The requested model ..." (Copilot CLI, its API's error class first),
-// "status code 503", "HTTP 502", "... (code: 429)" (OpenRouter's errors, in EvoSci).
+// "status code 503", "HTTP 502", "... (code: 429)" (OpenRouter's errors, in EvoSci), "API Error: 400 ..." (Claude Code).
 const STATUS_PATTERNS = [
   /^\s*(?:[A-Za-z]*(?:API|Api|HTTP|Http)[A-Za-z]*Error:\s*)?(?:Error code:\s*)?([1-5]\d\d)\b[\s:-]/,
   /\b(?:status(?: code)?|HTTP)[\s:]+([1-5]\d\d)\b/i,
   // Google APIs' error body, quoted in the message: {"error":{"code":400,...}} (Gemini CLI).
   /"code"\s*:\s*([1-5]\d\d)\b/,
   /\(code:\s*([1-5]\d\d)\)/,
+  // Claude Code's own words for a failed API call, anywhere in a message ("Internal error: API Error: 400 ...",
+  // Claude's ACP adapter).
+  /\bAPI Error:\s*([1-5]\d\d)\b/,
 ];
 
 // A used-up quota or credit comes as a 429 (OpenAI) or 400 (Anthropic), but waiting does not help.

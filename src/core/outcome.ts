@@ -31,6 +31,8 @@ export interface RunOutcome {
   backendExit: BackendExit | null;
   stderrTail: string[];
   usageComplete: boolean;
+  /** The backend told its usage, but no tokens (context fill only): run.finished.usage says complete: false. */
+  usageUntold?: true;
   /** The backend process ended before finishing its protocol (closes open calls as backend_exited). */
   backendGone: boolean;
   /** agentstream stopped it (a limit, --timeout, a signal, an abort): its last model call may be unreported. */
@@ -54,6 +56,7 @@ export interface OutcomeFacts {
   /** The backend got past its start-up header. */
   started: boolean;
   usageComplete: boolean;
+  usageUntold?: boolean;
   /** --output-schema: a succeeded run's answer must match it, or the run fails with output_schema. */
   answerSchema?: AnswerSchema;
 }
@@ -65,6 +68,7 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
     backendExit: end.backendExit,
     stderrTail: end.stderrTail,
     usageComplete: facts.usageComplete,
+    ...(facts.usageUntold ? { usageUntold: true as const } : {}),
     ...(facts.resume ? { resume: facts.resume } : {}),
     ...(facts.interruption ? { stopped: true as const } : {}),
   };

@@ -138,6 +138,7 @@ export class TranslationSession {
       sawGarbage: this.sawGarbage,
       started: translator.started,
       usageComplete: translator.usageComplete,
+      usageUntold: translator.usageUntold === true,
       ...(this.options.outputSchema ? { answerSchema: this.options.outputSchema } : {}),
     });
     for (const event of this.stream!.finish(outcome)) this.options.sink(event);

@@ -95,6 +95,8 @@ export interface Translator {
   readonly protocol: string;
   /** False where the backend is known to leave model calls out of its usage reports. */
   readonly usageComplete: boolean;
+  /** True where the backend told usage only as something else than tokens (context fill): totals unknown. */
+  readonly usageUntold?: boolean;
   /** True once the backend produced an event beyond its start-up header. */
   readonly started: boolean;
   translate(event: NativeEvent): Draft[];

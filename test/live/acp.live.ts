@@ -111,7 +111,7 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
 
   it("HTTP 503 on every attempt: failed, overloaded, retryable, exit 75", async () => {
     const overloaded = await run("overloaded");
-    expectFailed(overloaded, { code: "overloaded", retryable: true, exitCode: 75 });
+    expectFailed(overloaded, { code: facts.codeOn503 ?? "overloaded", retryable: true, exitCode: 75 });
     expect(overloaded.server.requestsFor("overloaded").length).toBeGreaterThan(1);
   });
 

@@ -31,15 +31,26 @@ export interface AgentQuirks {
    * message and answers `end_turn`, per its source): a turn with no words and no tool call failed.
    */
   silentFailures: boolean;
+  /**
+   * It passes its model's automatic retries on as message text (pi-acp 0.0.34 writes pi's auto_retry_start
+   * as "Retrying (attempt 1/2, waiting 1s)..." and auto_retry_end as "Retry finished, resuming.").
+   */
+  retryNotices: boolean;
 }
 
-const NONE: AgentQuirks = { errorsInText: false, lastCallUsage: false, silentFailures: false, asks: "always" };
+const NONE: AgentQuirks = {
+  errorsInText: false,
+  lastCallUsage: false,
+  silentFailures: false,
+  retryNotices: false,
+  asks: "always",
+};
 
 /** Agents known by the `agentInfo.name` they state. */
 const KNOWN: Readonly<Record<string, AgentQuirks>> = {
   Copilot: { ...NONE, errorsInText: true },
   OpenCode: { ...NONE, lastCallUsage: true },
-  "pi-acp": { ...NONE, silentFailures: true, asks: "never" },
+  "pi-acp": { ...NONE, silentFailures: true, retryNotices: true, asks: "never" },
   "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" } },
 };
 
@@ -60,3 +71,7 @@ export function quirksOf(agent: AgentInfo | undefined): AgentQuirks {
 export const TEXT_RETRY = /^Info: .*Retrying\.\.\.\s*$/s;
 export const TEXT_ERROR = /^Error: /;
 export const TEXT_NOTICE = /^Info: /;
+
+/** pi-acp's words for a retry pi starts (with its attempt, limit and delay where pi gave them) and ends. */
+export const RETRY_NOTICE = /^Retrying(?: \(attempt (\d+)\/(\d+), waiting (\d+)s\))?\.\.\.$/;
+export const RETRY_END_NOTICE = /^Retry finished, resuming\.$/;

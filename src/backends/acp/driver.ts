@@ -11,6 +11,10 @@ const PORTABLE_OF_KIND = new Map([...ACP_KINDS].flatMap(([name, kind]) => (kind 
 
 const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
 
+/** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
+const NEVER_ASKS_UNGOVERNED = (name = "the agent") =>
+  `${name} never asks before a tool call: every call it makes runs unasked (--approvals auto says so and quiets this; or run it in its own sandbox)`;
+
 /** `execute(git )` → `shell(git )`; a name that is no kind is left for acpPolicy to refuse. */
 function portableRule(rule: string): string {
   const name = /^[a-z_]+/.exec(rule)?.[0] ?? "";
@@ -39,6 +43,9 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
     (asked?.allowTools.length ?? 0) + (asked?.denyTools.length ?? 0) > 0 ||
     asked?.approvals === "never" ||
     request.onPermissionRequest !== undefined;
+  // Whether a request no rule allows must be refused (every policy but --approvals auto): an agent that
+  // asks only in some mode is set to it then, even with no rule given, so that the default holds.
+  const mustAsk = governed || asked?.approvals !== "auto";
   const resume = asked?.resume;
   let client: AcpClientRun | undefined;
   let stopAsked = false;
@@ -68,10 +75,13 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
           : {}),
         beforePrompt: async (init, setMode) => {
           const agent = agentInfoOf(objectOrEmpty(init));
-          if (!governed) return;
           const asks = quirksOf(agent).asks;
-          if (typeof asks === "object") return setMode(asks.inMode);
+          if (typeof asks === "object") return mustAsk ? setMode(asks.inMode) : undefined;
           if (asks === "always") return;
+          if (!governed) {
+            if (mustAsk) warn(NEVER_ASKS_UNGOVERNED(agent?.name));
+            return;
+          }
           const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
           tell(refusedEvent(refusal));
           throw new Error(refusal);

@@ -14,4 +14,7 @@ export const ACP_CATALOG: NativeCatalog = {
   "craft/drainMidTurnQueue": [],
   // Claude Code's adapter (claude-agent-acp) tells its login state in a notification of its own, kept whole.
   "_auth/status_update": [],
+  // The SDK's own notification withdrawing a request the agent sent (Claude's adapter, once the turn is cancelled,
+  // withdraws its permission request): kept whole.
+  "$/cancel_request": [],
 };

@@ -17,6 +17,8 @@ import {
   TEXT_ERROR,
   TEXT_NOTICE,
   TEXT_RETRY,
+  RETRY_NOTICE,
+  RETRY_END_NOTICE,
   type AgentInfo,
   type AgentQuirks,
 } from "./agents.js";
@@ -79,6 +81,8 @@ export class AcpTranslator implements Translator {
   /** Token counts came from a model call (Qwen Code's per-call usage): the prompt's own totals would count them twice. */
   private callUsage = false;
   private tokenUsage = false;
+  /** A usage_update told the context fill: usage was reported, though no tokens were. */
+  private contextFill = false;
   private costUsd: number | undefined;
 
   /**
@@ -87,6 +91,11 @@ export class AcpTranslator implements Translator {
    */
   get usageComplete(): boolean {
     return this.tokenUsage && !(this.quirks.lastCallUsage && this.turn > 1);
+  }
+
+  /** Only context fill was told (pi-acp): the run's usage is there, its totals unknown. */
+  get usageUntold(): boolean {
+    return this.contextFill && !this.tokenUsage;
   }
 
   translate(e: NativeEvent): Draft[] {
@@ -203,6 +212,7 @@ export class AcpTranslator implements Translator {
       case "usage_update":
         // Context fill (used of size), not tokens spent; a cost where the agent states one (Claude's adapter).
         this.costUsd = reportedCostUsd(update) ?? this.costUsd;
+        if (typeof update.used === "number") this.contextFill = true;
         // Claude's adapter names the model the usage is of in its _meta (ACP's usage_update has no field for it).
         this.model = namedModel(nonEmpty(objectOrEmpty(update._meta)["_claude/model"])) ?? this.model;
         out.push(passThrough(e));
@@ -231,6 +241,12 @@ export class AcpTranslator implements Translator {
       // "Info: Operation cancelled by user" after a rejected call: a notice, not the answer.
       if (TEXT_NOTICE.test(text)) return [...out, passThrough(event)];
     }
+    if (this.quirks.retryNotices) {
+      const retry = RETRY_NOTICE.exec(text);
+      if (retry) return [...out, this.noticeRetry(text, retry, native)];
+      if (RETRY_END_NOTICE.test(text))
+        return [...out, draft("retry.completed", { scope: "request", attempt: this.retries }, { native })];
+    }
     out.push(...this.turnStart(native), ...this.closeThought(native));
     this.message ??= { id: `msg_${++this.messages}`, text: "" };
     this.message.text += text;
@@ -258,6 +274,23 @@ export class AcpTranslator implements Translator {
         { native },
       ),
     ];
+  }
+
+  /** pi-acp: "Retrying (attempt 1/2, waiting 1s)..." (pi says not what failed). */
+  private noticeRetry(text: string, retry: RegExpExecArray, native: string): Draft {
+    const [, attempt, max, seconds] = retry;
+    this.retries = attempt !== undefined ? Number(attempt) : this.retries + 1;
+    return draft(
+      "retry.started",
+      {
+        scope: "request",
+        attempt: this.retries,
+        ...(max !== undefined ? { max_attempts: Number(max) } : {}),
+        delay_ms: seconds !== undefined ? Number(seconds) * 1000 : 0,
+        error: text,
+      },
+      { native },
+    );
   }
 
   private textError(error: AcpError, native: string): Draft[] {
@@ -382,6 +415,18 @@ export class AcpTranslator implements Translator {
     switch (stopReason) {
       case "end_turn":
         // No model call was seen to answer at all: an agent that fails in silence failed.
+        // Retried and still silent (pi-acp): pi retries only a failure it holds transient (overloaded, rate
+        // limit, 5xx, a dropped stream), and its notices do not say which.
+        if (this.quirks.silentFailures && this.turn === 0 && this.retries > 0)
+          return {
+            status: "failed",
+            error: {
+              code: "unknown",
+              message: `${this.agent?.name} ended the turn without a word after ${this.retries} retries of a failed model call (its retry notices do not say what failed)`,
+              retryable: true,
+            },
+            resultText: null,
+          };
         if (this.quirks.silentFailures && this.turn === 0)
           return failed(
             "unknown",

@@ -33,6 +33,11 @@ export interface AcpAgentFacts {
    * word, so the run fails with nothing that tells the cause (unknown).
    */
   codeOn400?: string;
+  /**
+   * The error code of a 503 on every attempt (default overloaded): pi-acp tells only pi's retry notices, which do
+   * not say what failed, so the run fails retryable (pi retries only what it holds transient) but unknown.
+   */
+  codeOn503?: string;
   /** Text the agent adds after the model's answer in the same message (Claude's adapter: a notice of its own). */
   answerSuffix?: boolean;
 }
@@ -105,6 +110,7 @@ export const ACP_AGENTS: AcpAgent[] = [
       usageComplete: false,
       ungovernable: true,
       codeOn400: "unknown",
+      codeOn503: "unknown",
     },
   },
 ];
