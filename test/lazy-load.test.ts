@@ -1,7 +1,7 @@
 // Heavy dependencies load only when needed: OpenTelemetry when export is asked
 // for, the ACP SDK when an ACP agent is driven. Start-up of the rest must not grow.
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BIN } from "./helpers/cli.js";
 
 const REGISTER = fileURLToPath(new URL("./fixtures/module-log/register.mjs", import.meta.url));
+// CommonJS modules loaded with require() (ajv, on demand) are logged by this one.
+const REQUIRE_LOG = fileURLToPath(new URL("./fixtures/module-log/require-log.cjs", import.meta.url));
 const PI_NATIVE = fileURLToPath(new URL("../examples/pi/tool.native.jsonl", import.meta.url));
 const STAND_IN = fileURLToPath(new URL("./fixtures/backends/stand-in.mjs", import.meta.url));
 const TRANSCRIPT = fileURLToPath(new URL("./fixtures/backends/transcripts/evosci-success.jsonl", import.meta.url));
@@ -23,7 +25,7 @@ let n = 0;
 /** The modules the built CLI resolved while running these arguments. */
 function modulesOf(args: string[], env: NodeJS.ProcessEnv = {}): string[] {
   const log = join(dir, `modules-${n++}.log`);
-  const result = spawnSync(process.execPath, ["--import", REGISTER, BIN, ...args], {
+  const result = spawnSync(process.execPath, ["--require", REQUIRE_LOG, "--import", REGISTER, BIN, ...args], {
     env: {
       ...process.env,
       NO_COLOR: "1",
@@ -84,5 +86,31 @@ describe("the ACP SDK is loaded only when an agent is driven over ACP", () => {
 
   it("run --backend acp loads it (the check above can see it)", () => {
     expect(acpSdk(modulesOf(["run", "--backend", "acp", "--bin", ACP_AGENT, "hello"])).length).toBeGreaterThan(0);
+  });
+});
+
+const ajv = (modules: string[]) => modules.filter((url) => /\/node_modules\/ajv\/|^require:ajv(?:\/|$)/.test(url));
+
+describe("ajv is loaded only when an answer schema is given (the canonical validator is compiled at build time)", () => {
+  it("--version, normalize and a run without --output-schema load none of it", () => {
+    expect(ajv(modulesOf(["--version"]))).toEqual([]);
+    expect(ajv(modulesOf(["normalize", "--from", "pi", "--backend-exit", "0", PI_NATIVE]))).toEqual([]);
+    expect(ajv(modulesOf(["run", "--backend", "evosci", "--bin", STAND_IN, "hello"]))).toEqual([]);
+  });
+
+  it("normalize --output-schema loads it (the check above can see it)", () => {
+    const schema = join(dir, "answer.schema.json");
+    writeFileSync(schema, JSON.stringify({ type: "object" }));
+    const modules = modulesOf([
+      "normalize",
+      "--from",
+      "pi",
+      "--backend-exit",
+      "0",
+      "--output-schema",
+      schema,
+      PI_NATIVE,
+    ]);
+    expect(ajv(modules).length).toBeGreaterThan(0);
   });
 });

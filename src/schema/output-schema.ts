@@ -1,10 +1,17 @@
 // A user's JSON Schema for the run's final answer (--output-schema): compiled
 // with ajv once, before anything starts; what a value breaks of it said as the
 // first few failing paths.
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { Ajv } from "ajv";
-import type { ErrorObject } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv } from "ajv";
+import type { ErrorObject, Options } from "ajv";
 import { describeErrors } from "./validator.js";
+
+// ajv is loaded only when a schema is given: at every start-up it would cost ~50 ms (the canonical
+// validator is compiled at build time and needs none of it).
+const require = createRequire(import.meta.url);
+type AjvClass = new (options: Options) => Ajv;
+const ajvDraft07 = (): AjvClass => (require("ajv") as { Ajv: AjvClass }).Ajv;
+const ajvDraft2020 = (): AjvClass => (require("ajv/dist/2020.js") as { Ajv2020: AjvClass }).Ajv2020;
 
 /** An answer schema ready to check values with. */
 export interface AnswerSchema {
@@ -36,7 +43,8 @@ export function compileAnswerSchema(schema: unknown): AnswerSchema {
   // allErrors: every failing path, of which the message names the first few. strict off: a schema written
   // for another validator (unknown keywords, formats) still checks what ajv knows of it.
   const options = { allErrors: true, strict: false, validateFormats: false };
-  const ajv = typeof declared === "string" && DRAFT_07.test(declared) ? new Ajv(options) : new Ajv2020(options);
+  const Validator = typeof declared === "string" && DRAFT_07.test(declared) ? ajvDraft07() : ajvDraft2020();
+  const ajv = new Validator(options);
   let validate: ReturnType<Ajv["compile"]>;
   try {
     validate = ajv.compile(schema);
@@ -54,4 +62,14 @@ function firstProblems(errors: ErrorObject[], value: unknown): string {
   const shown = errors.slice(0, MAX_SHOWN_PROBLEMS);
   const more = errors.length - shown.length;
   return `${describeErrors(shown, value, "the answer")}${more > 0 ? `; and ${more} more` : ""}`;
+}
+
+/** Whether ajv compiles the schema as draft-07 in strict mode (Claude Code's own check of --json-schema). */
+export function compilesAsStrictDraft07(schema: object): boolean {
+  try {
+    new (ajvDraft07())({ validateFormats: false, logger: false }).compile(schema);
+    return true;
+  } catch {
+    return false;
+  }
 }

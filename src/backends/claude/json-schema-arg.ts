@@ -2,7 +2,7 @@
 // refuses the run at start (exit 1, "--json-schema is not a valid JSON Schema") when that fails: a `$schema`
 // naming draft 2020-12, a keyword draft-07 lacks (prefixItems) or one no draft has (x-custom). Formats it
 // does not check. docs/protocols/claude.md "Structured output (--json-schema)".
-import { Ajv } from "ajv";
+import { compilesAsStrictDraft07 } from "../../schema/output-schema.js";
 
 /** The schema as Claude Code is given it: without `$schema` (its validator's dialect is draft-07 whatever it says). */
 export function claudeJsonSchema(schema: object): object {
@@ -12,10 +12,5 @@ export function claudeJsonSchema(schema: object): object {
 
 /** Whether Claude Code's validator compiles the schema: otherwise it goes by the prompt, never refused at start. */
 export function claudeTakesSchema(schema: object): boolean {
-  try {
-    new Ajv({ validateFormats: false, logger: false }).compile(claudeJsonSchema(schema));
-    return true;
-  } catch {
-    return false;
-  }
+  return compilesAsStrictDraft07(claudeJsonSchema(schema));
 }
