@@ -421,3 +421,26 @@ describe("run --backend acp", () => {
     expect(`${lines.join("\n")}\n`).toBe(readFileSync(golden, "utf8"));
   });
 });
+
+describe("run --backend acp --output-schema: the schema goes in the prompt, the answer is checked", () => {
+  const schema = join(tmp, "verdict.schema.json");
+  writeFileSync(
+    schema,
+    JSON.stringify({ type: "object", required: ["approve"], properties: { approve: { type: "boolean" } } }),
+  );
+
+  it("a matching answer: result.json holds it, run.started says the schema went by the prompt", async () => {
+    const { run, events, finished } = await runAgent("give the verdict", "--output-schema", schema);
+    expect(events[0]).toMatchObject({ type: "run.started", output_schema: { via: "prompt", file: schema } });
+    expect(finished).toMatchObject({ status: "succeeded", result: { json: { approve: true } } });
+    expect(run.code).toBe(0);
+  });
+
+  it("an answer that does not match: failed, output_schema, exit 1, the text kept", async () => {
+    const { run, finished } = await runAgent("give the verdict wrong", "--output-schema", schema);
+    expect(finished).toMatchObject({ status: "failed", error: { code: "output_schema" } });
+    expect((finished as { result: { text: string; json?: unknown } }).result.json).toBeUndefined();
+    expect((finished as { result: { text: string } }).result.text).toContain('"approve":"maybe"');
+    expect(run.code).toBe(1);
+  });
+});
