@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { loadSchema } from "../src/schema/schema-files.js";
@@ -51,6 +52,18 @@ describe("the published schema", () => {
     expect(published({ ...finished, ts: "2026-01-01T00:00:00Z" })).toBe(false);
     const { counts: _, ...noCounts } = finished;
     expect(published(noCounts)).toBe(false);
+  });
+});
+
+describe("the report schema", () => {
+  it("knows every error code the canonical stream has (a report of any run validates)", () => {
+    const codes = (file: string) =>
+      (
+        JSON.parse(readFileSync(new URL(`../schemas/${file}`, import.meta.url), "utf8")) as {
+          $defs: { error_code: { enum: string[] } };
+        }
+      ).$defs.error_code.enum;
+    expect(codes("report-v1.schema.json")).toEqual(codes("canonical-v1.schema.json"));
   });
 });
 
