@@ -18,7 +18,7 @@ const version = (JSON.parse(readFileSync(repo("package.json"), "utf8")) as { ver
 const SLOW = { timeout: 60_000 };
 
 // Modules compiled into dist/ that only the build uses.
-const BUILD_ONLY = ["schema/build-validators"];
+const BUILD_ONLY = ["schema/build-validators", "app/contract-lists"];
 
 /** What `npm pack --json` says of the tarball. */
 interface Packed {

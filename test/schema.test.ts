@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { LIST_COPIES, schemasOutOfStep, schemaWithLists } from "../src/app/contract-lists.js";
 import { loadSchema } from "../src/schema/schema-files.js";
 import { runCli } from "./helpers/cli.js";
 import { strictProblems } from "./helpers/strict-schema.js";
@@ -55,15 +56,49 @@ describe("the published schema", () => {
   });
 });
 
-describe("the report schema", () => {
-  it("knows every error code the canonical stream has (a report of any run validates)", () => {
-    const codes = (file: string) =>
-      (
-        JSON.parse(readFileSync(new URL(`../schemas/${file}`, import.meta.url), "utf8")) as {
-          $defs: { error_code: { enum: string[] } };
-        }
-      ).$defs.error_code.enum;
-    expect(codes("report-v1.schema.json")).toEqual(codes("canonical-v1.schema.json"));
+describe("the contract's lists in the schemas", () => {
+  it("every enum copy of a list is the list, byte for byte (the build checks it too)", () => {
+    expect(schemasOutOfStep()).toEqual([]);
+  });
+
+  it("a copy that drifts from its list is found, in either schema", () => {
+    for (const [schema, code] of [
+      ["canonical-v1", "usage"],
+      ["report-v1", "output_schema"],
+    ] as const) {
+      const text = readFileSync(new URL(`../schemas/${schema}.schema.json`, import.meta.url), "utf8");
+      const drifted = text.replace(`"${code}",`, "");
+      expect(drifted).not.toBe(text);
+      expect(schemaWithLists(schema, drifted)).toBe(text);
+    }
+  });
+
+  it("lists every place the schemas hold an error code, a status, a backend name", () => {
+    const places = LIST_COPIES.map((c) => `${c.schema}:${c.path.join("/")}`);
+    for (const schema of ["canonical-v1", "report-v1"] as const) {
+      const enums: string[] = [];
+      const walk = (node: unknown, path: string[]): void => {
+        if (typeof node !== "object" || node === null) return;
+        const values = (node as { enum?: unknown[] }).enum;
+        if (Array.isArray(values) && values.length > 2) enums.push(`${schema}:${path.join("/")}`);
+        for (const [key, child] of Object.entries(node)) walk(child, [...path, key]);
+      };
+      walk(JSON.parse(readFileSync(new URL(`../schemas/${schema}.schema.json`, import.meta.url), "utf8")), []);
+      // An enum of a few words that only one field holds may stay written in the schema alone.
+      const listed = new Set([
+        "error_code",
+        "status",
+        "backend",
+        "exit_code",
+        "cost_source",
+        "tool_status",
+        "detection",
+        "by",
+      ]);
+      const copied = enums.filter((e) => listed.has(e.split("/").at(-1)!) || e.endsWith("compaction_reason"));
+      expect(copied.length).toBeGreaterThanOrEqual(4);
+      for (const place of copied) expect(places, place).toContain(place);
+    }
   });
 });
 

@@ -4,38 +4,52 @@
 
 /** @deprecated a plain `string` (the layers below the registry cannot know its names); `BackendName` where the registry is known. */
 export type Backend = string;
+// Each list the contract holds is written once, here: its type is derived from it, and the schemas'
+// enums are checked against it byte for byte by the build (src/app/contract-lists.ts).
+
 /** How run.started's backend was known: named by the user, shown by the content, or a guess. */
-export type Detection = "given" | "detected" | "guessed";
+export const DETECTIONS = ["given", "detected", "guessed"] as const;
+export type Detection = (typeof DETECTIONS)[number];
 
-export type ErrorCode =
-  | "auth"
-  | "rate_limit"
-  | "overloaded"
-  | "network"
-  | "context_length"
-  | "provider"
-  | "aborted"
-  | "tool"
-  | "acceptance"
-  | "budget"
-  /** The final answer did not match --output-schema (not JSON, or not valid). */
-  | "output_schema"
-  | "config"
-  | "usage"
-  | "backend_not_found"
-  | "backend_startup"
-  | "backend_crashed"
-  | "backend_protocol"
-  | "timeout"
-  | "cancelled"
-  | "internal"
-  | "unknown";
+/** error.code and run.finished.error.code (`output_schema`: the final answer did not match --output-schema). */
+export const ERROR_CODES = [
+  "auth",
+  "rate_limit",
+  "overloaded",
+  "network",
+  "context_length",
+  "provider",
+  "aborted",
+  "tool",
+  "acceptance",
+  "budget",
+  "output_schema",
+  "config",
+  "usage",
+  "backend_not_found",
+  "backend_startup",
+  "backend_crashed",
+  "backend_protocol",
+  "timeout",
+  "cancelled",
+  "internal",
+  "unknown",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export type ToolStatus = "succeeded" | "failed" | "cancelled";
-export type CompactionReason = "manual" | "threshold" | "overflow";
+export const TOOL_STATUSES = ["succeeded", "failed", "cancelled"] as const;
+export type ToolStatus = (typeof TOOL_STATUSES)[number];
+export const COMPACTION_REASONS = ["manual", "threshold", "overflow"] as const;
+export type CompactionReason = (typeof COMPACTION_REASONS)[number];
 export type RetryScope = "request" | "summarization";
-export type RunStatus = "succeeded" | "failed" | "needs_input" | "cancelled" | "timed_out";
-export type ExitCode = 0 | 1 | 2 | 3 | 69 | 75 | 76 | 77 | 78 | 124 | 130 | 143;
+export const RUN_STATUSES = ["succeeded", "failed", "needs_input", "cancelled", "timed_out"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** run.finished.exit_code: the README's exit-code table, less the codes told without a stream (74, 141). */
+export const EXIT_CODES = [0, 1, 2, 3, 69, 75, 76, 77, 78, 124, 130, 143] as const;
+export type ExitCode = (typeof EXIT_CODES)[number];
+/** Where a run's cost came from: the backend's reports, agentstream's estimates, or both summed. */
+export const COST_SOURCES = ["reported", "estimated", "mixed"] as const;
+export type CostSource = (typeof COST_SOURCES)[number];
 
 /** Fields every line carries, in this key order. */
 export interface Envelope {
@@ -91,7 +105,8 @@ export interface InputRequest {
 }
 
 /** Who decided a permission request agentstream answered live (ACP): see input.answered. */
-export type AnsweredBy = "rule" | "approvals" | "callback" | "default";
+export const ANSWERED_BY = ["rule", "approvals", "callback", "default"] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 /** agentstream's answer to a permission request it was asked live (input.requested of an ACP agent). */
 export interface InputAnswer {
@@ -133,7 +148,7 @@ export interface UsageTotals extends TokenCounts {
    */
   complete?: boolean;
   /** Where cost_usd came from: the backend's reports, agentstream's estimates, or both summed. */
-  cost_source?: "reported" | "estimated" | "mixed";
+  cost_source?: CostSource;
   /** The price data the estimated part came from ("genai-prices 0.1.8"). */
   price_data?: string;
 }
@@ -223,7 +238,7 @@ export interface EventPayloads {
     model?: string;
     provider?: string;
     /** Where cost_usd came from: the backend's report, or estimated by agentstream from the model and the tokens. */
-    cost_source?: "reported" | "estimated";
+    cost_source?: Exclude<CostSource, "mixed">;
     /** For an estimate: the price data it came from ("genai-prices 0.1.8"). */
     price_data?: string;
   };

@@ -15,6 +15,7 @@ import { ending, startNormalize } from "../app/session.js";
 import { loadOutputSchema } from "../app/output-schema.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { readUsageFile } from "../run/usage-file.js";
+import { STOP_SIGNALS, type StopSignal } from "../run/stop-signals.js";
 import { showControls } from "../core/control-chars.js";
 import { runIdentity } from "./fixture-identity.js";
 import { openInput } from "./input.js";
@@ -37,16 +38,14 @@ export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summa
   outputSchema?: string;
 }
 
-// A hang-up ends the stream like SIGTERM (exit 143), as for run.
-const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
 export async function normalizeCommand(file: string, opts: NormalizeOptions): Promise<void> {
   const input = openInput(file);
   if (file === "-" && process.stdin.isTTY) process.stderr.write(TERMINAL_NOTICE);
   // A signal while reading (a pipe, a FIFO, a slow stdin) stops the reading;
   // what was read is translated and the stream ends with run.finished cancelled.
   let interruption: Interruption | undefined;
-  const onSignal = (signal: (typeof STOP_SIGNALS)[number]): void => {
+  // A hang-up ends the stream like SIGTERM (exit 143), as for run.
+  const onSignal = (signal: StopSignal): void => {
     interruption ??= { kind: "signal", signal };
     input.destroy();
   };

@@ -1,4 +1,5 @@
 import { showControls } from "../core/control-chars.js";
+import { escapeHtml } from "./escape-html.js";
 
 // Markdown (CommonMark + GitHub's tables) that any text from a stream (tool
 // names, errors, answers) cannot break: inline text is backslash-escaped, so
@@ -69,8 +70,4 @@ export function details(summary: string, body: readonly string[]): string[] {
     "",
     "</details>",
   ];
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }

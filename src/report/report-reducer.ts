@@ -1,4 +1,4 @@
-import type { CanonicalEvent } from "../canonical/events.js";
+import { type CanonicalEvent, RUN_STATUSES } from "../canonical/events.js";
 import { RunReducer } from "./run-reducer.js";
 import {
   REPORT_LIMITS,
@@ -11,7 +11,7 @@ import {
 } from "./report-v1.js";
 import { clipName } from "./text.js";
 
-const STATUSES: ReportStatus[] = ["succeeded", "failed", "needs_input", "cancelled", "timed_out", "incomplete"];
+const STATUSES: readonly ReportStatus[] = [...RUN_STATUSES, "incomplete"];
 
 /**
  * Every run of every input file, reduced as the events stream by: a file may

@@ -1,8 +1,8 @@
-import type { ErrorCode, RunStatus } from "../canonical/events.js";
+import { type ErrorCode, RUN_STATUSES, type RunStatus } from "../canonical/events.js";
 import { exitCodeFor } from "../core/exit-codes.js";
 import { isObject } from "../core/fields.js";
 
-const STATUSES = new Set<string>(["succeeded", "failed", "needs_input", "cancelled", "timed_out"]);
+const STATUSES = new Set<string>(RUN_STATUSES);
 const STATUSES_WITH_ERROR = new Set<string>(["failed", "cancelled", "timed_out"]);
 
 /** run.finished's own consistency: exit_code from the outcome, error and pending where the status needs them. */

@@ -3,7 +3,7 @@
 // JavaScript and prints whole. The data also goes in as JSON in a
 // <script type="application/json">, escaped so that no text in it can end that
 // element or open a comment; the inline script reads it for the details panel.
-import { escapeHtml } from "./escape.js";
+import { escapeHtml } from "../escape-html.js";
 import type { ReportData } from "./model.js";
 import { SCRIPT } from "./script.js";
 import { renderContent } from "./sections.js";

@@ -2,7 +2,7 @@
 // picker, each run's header, figures, final answer, errors and timeline, and
 // the summary rows of runs beyond the limit. The page's script only adds
 // interaction to it.
-import { escapeHtml as esc } from "./escape.js";
+import { escapeHtml as esc } from "../escape-html.js";
 import { TIMES_UNKNOWN } from "../figure-text.js";
 import { clipText, fmtAt, fmtMs, fmtN } from "./format.js";
 import type { ReportData, RunData } from "./model.js";

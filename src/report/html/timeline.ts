@@ -2,7 +2,7 @@
 // without JavaScript and in print: lane labels in an HTML column beside one
 // inline SVG. Horizontal positions are percentages of the track, so the page's
 // zoom only widens the SVG; heights are pixels, packed here.
-import { escapeHtml as esc } from "./escape.js";
+import { escapeHtml as esc } from "../escape-html.js";
 import { fmtAt, fmtMs, fmtN } from "./format.js";
 import { kept, type LaneData, type RunData, type ToolData } from "./model.js";
 
