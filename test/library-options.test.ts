@@ -54,7 +54,7 @@ describe("library run() options", () => {
     [{ backend: "codex", approvals: "auto" }, "run(): option approvals auto: Codex never stops for approvals"],
     [
       { backend: undefined, continueFrom: "/nonexistent/run.jsonl" },
-      "run(): option continueFrom /nonexistent/run.jsonl: ENOENT",
+      "run(): option continueFrom /nonexistent/run.jsonl: no such file",
     ],
   ])("%j is a UsageError naming the option", async (options, message) => {
     const err = await refusal(options);
