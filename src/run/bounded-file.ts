@@ -200,8 +200,11 @@ async function readChunks(
   }
 }
 
-/** A FIFO, socket or terminal as a stream the event loop reads (undefined: read it a chunk at a time). */
-function streamOf(fd: number, stats: Stats): Readable | undefined {
+/**
+ * A FIFO, socket or terminal as a stream the event loop reads, so that nothing blocks a thread on a writer
+ * that may never come (undefined: read it a chunk at a time). The descriptor is the stream's from here.
+ */
+export function streamOf(fd: number, stats: Stats): Readable | undefined {
   if (stats.isFIFO() || stats.isSocket()) return new Socket({ fd, readable: true, writable: false });
   if (stats.isCharacterDevice() && isatty(fd)) return new ReadStream(fd);
   return undefined;
