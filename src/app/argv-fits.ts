@@ -63,7 +63,7 @@ function describe(arg: string, definition: BackendDefinition, sources: ArgvSourc
   if (option !== undefined) return optionArgument(option, definition);
   if (sources.backendArgs.includes(arg))
     return [
-      (name) => `a ${name("backendArgs")} value`,
+      (name) => `one of the ${name("backendArgs")} values`,
       () => "shorten it, or put what it holds in a file the backend reads",
     ];
   if (sources.prompt !== "" && arg.includes(sources.prompt)) {
