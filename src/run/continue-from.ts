@@ -55,7 +55,7 @@ export async function readContinuation(
     },
     { maxLineBytes },
   );
-  const read = await readFileBounded(file, { bound: MAX_RECORDING_BYTES, stops, chunkBytes: 1024 * 1024 }, (chunk) =>
+  const read = await readFileBounded(file, { bound: MAX_RECORDING_BYTES, stops }, (chunk) =>
     lines.push(chunk),
   );
   if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --continue-from ${file}`);
