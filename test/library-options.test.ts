@@ -19,6 +19,24 @@ async function refusal(options: Record<string, unknown>): Promise<unknown> {
   throw new Error(`run() took ${JSON.stringify(options)}`);
 }
 
+describe.runIf(process.platform === "linux")("library run(): an argv the system would refuse", () => {
+  // What lands in the backend's argv is checked against the system's limit (Linux: 128 KiB an argument).
+  it.each([
+    [
+      { backend: "pi", backendArgs: ["a".repeat(200_000)] },
+      "run(): one of the option backendArgs values is too long for the command line: 200000 bytes",
+    ],
+    [
+      { backend: "pi", outputSchema: { type: "object", description: "d".repeat(240_000) } },
+      "run(): the prompt with option outputSchema's schema added to it is too long for the command line",
+    ],
+  ] as const)("%#: a UsageError naming what is too long, before any event", async (options, message) => {
+    const err = await refusal(options);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toContain(message);
+  });
+});
+
 describe("library run() options", () => {
   it.each([
     [{ prompt: 42 }, "run(): option prompt: expected a string, got 42"],
@@ -54,7 +72,7 @@ describe("library run() options", () => {
     [{ backend: "codex", approvals: "auto" }, "run(): option approvals auto: Codex never stops for approvals"],
     [
       { backend: undefined, continueFrom: "/nonexistent/run.jsonl" },
-      "run(): option continueFrom /nonexistent/run.jsonl: ENOENT",
+      "run(): option continueFrom /nonexistent/run.jsonl: no such file",
     ],
   ])("%j is a UsageError naming the option", async (options, message) => {
     const err = await refusal(options);

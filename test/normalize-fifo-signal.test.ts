@@ -94,6 +94,25 @@ describe.skipIf(!hasMkfifo)("normalize: a signal while it reads a FIFO or a proc
   it.each([
     ["SIGINT", 130],
     ["SIGTERM", 143],
+  ] as const)(
+    "a FIFO no writer ever opens: %s ends it, exit %d (its open waits for no writer)",
+    async (signal, code) => {
+      const dir = mkdtempSync(join(tmpdir(), "agentstream-fifo-"));
+      const fifo = join(dir, "stream.jsonl");
+      expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const reader = spawn(process.execPath, [BIN, "normalize", "--from", "pi", fifo], {
+        env: { ...process.env, NO_COLOR: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      cleanups.push(() => reader.kill("SIGKILL"));
+      expectCancelled(await signalOnceStarted(reader, signal), code);
+    },
+  );
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
   ] as const)("a process substitution <(...), its writer never closing: %s ends it, exit %d", async (signal, code) => {
     // `exec` makes the shell the reader itself: the signal goes to agentstream, /dev/fd/N is the pipe.
     const script = `exec "$0" "$1" normalize --from pi <("$0" -e "$2")`;

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadOutputSchema } from "../src/app/output-schema.js";
+import { outputSchemaOf } from "../src/app/output-schema.js";
 import { promptWithSchema, SCHEMA_INSTRUCTION } from "../src/backends/schema-in-prompt.js";
 import type { CanonicalEvent, EventOf } from "../src/canonical/events.js";
 import { checkAnswer } from "../src/core/answer-check.js";
@@ -178,7 +178,7 @@ describe("run --output-schema on a backend without a native means: the prompt pa
     expect(result.code).toBe(0);
     expect(events[0]).toMatchObject({ output_schema: { via: "prompt", file: SCHEMA_FILE } });
     expect(finished.result).toMatchObject({ json: { verdict: "pass", score: 4, notes: ["tests added"] } });
-    const schema = loadOutputSchema(join(REPO, SCHEMA_FILE));
+    const schema = outputSchemaOf(readFileSync(join(REPO, SCHEMA_FILE), "utf8"), SCHEMA_FILE);
     expect(standIn!.argv).toContain(`--prompt=${promptWithSchema("review the change", schema)}`);
     expect(standIn!.argv.at(-1)).toBe(
       `--prompt=review the change\n\n${SCHEMA_INSTRUCTION}\n${JSON.stringify(JSON.parse(golden("verdict.schema", "json")))}`,

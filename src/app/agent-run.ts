@@ -27,6 +27,7 @@ import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js
 import { NO_STOPS, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
+import { checkArgvFits } from "./argv-fits.js";
 import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "./output-schema.js";
 import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
@@ -96,7 +97,7 @@ export interface PlannedOutputSchema {
 }
 
 /** The backend and session to continue: --backend and --resume, or what --continue-from's stream says. */
-async function continuing(request: AgentRequest): Promise<{ backend: string; resume?: string }> {
+async function continuing(request: AgentRequest, stops: StopWatch): Promise<{ backend: string; resume?: string }> {
   if (request.continueFrom === undefined) {
     if (request.backend === undefined)
       throw new OptionError((name) => `${name("backend")} is required (or ${name("continueFrom")} FILE)`);
@@ -104,7 +105,7 @@ async function continuing(request: AgentRequest): Promise<{ backend: string; res
   }
   if (request.resume !== undefined)
     throw new OptionError((name) => `${name("resume")} and ${name("continueFrom")} exclude each other`);
-  const found = await readContinuation(request.continueFrom);
+  const found = await readContinuation(request.continueFrom, stops);
   if (request.backend !== undefined && request.backend !== found.backend)
     throw new OptionError(
       (name) =>
@@ -123,7 +124,8 @@ export async function planRun(
   readPrompt: (backend: string) => string | Promise<string>,
   probing: { graceMs: number; stops?: StopWatch },
 ): Promise<RunPlan> {
-  const continued = await continuing(request);
+  const stops = probing.stops ?? NO_STOPS;
+  const continued = await continuing(request, stops);
   // Only the library can be given these with a NUL byte (a command line cannot hold one).
   if (request.bin !== undefined) checkPassable("bin", request.bin);
   if (request.cwd !== undefined) checkPassable("cwd", request.cwd);
@@ -143,7 +145,7 @@ export async function planRun(
   if (request.autoMode === false && request.approvals === "auto")
     throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
   // Read before the prompt: a bad schema file is said before stdin is waited for.
-  const schema = request.outputSchema === undefined ? undefined : loadOutputSchema(request.outputSchema);
+  const schema = request.outputSchema === undefined ? undefined : await loadOutputSchema(request.outputSchema, stops);
   wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
   if (request.onPermissionRequest !== undefined) {
     if (!definition.driver)
@@ -168,7 +170,7 @@ export async function planRun(
       ? await definition.promptTerminator(executable.path, prompt, {
           env,
           graceMs: probing.graceMs,
-          stops: probing.stops ?? NO_STOPS,
+          stops,
         })
       : false,
   };
@@ -184,6 +186,9 @@ export async function planRun(
     return file.path;
   });
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
+  const args = reached.argv(full);
+  // What the system would refuse to start (E2BIG) is refused here, before run.started.
+  checkArgvFits(definition, file, args, env, { prompt, reached, backendArgs: full.backendArgs });
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
   const command = redactSecretValues(
@@ -203,7 +208,7 @@ export async function planRun(
     env,
     executable,
     file,
-    args: reached.argv(full),
+    args,
     ...(definition.driver ? { driver: definition.driver(full, cwd, env) } : {}),
     command,
     redactor: runRedactor(full.backendArgs, env),
@@ -347,9 +352,9 @@ function writeFiles({ writtenFiles = [] }: RunPlan): void {
 }
 
 /** The usage file's text; when it was there but could not be read, the warning says why (usage then unknown). */
-function usageFileText(plan: RunPlan, io: RunIo): string | undefined {
-  const read = plan.usageFile?.read();
-  if (read === undefined) return undefined;
+async function usageFileText(plan: RunPlan, io: RunIo): Promise<string | undefined> {
+  const read = await plan.usageFile?.read();
+  if (read === undefined || "stopped" in read) return undefined;
   if ("text" in read) return read.text;
   io.onWarning(
     `${plan.definition.displayName}'s usage file ${plan.usageFile!.path} was not read: ${read.problem}; the run's usage is unknown`,
@@ -449,13 +454,12 @@ async function superviseBackend(
             ? "shorten the prompt, the --backend-arg values or the environment: together they must fit the system's limit (getconf ARG_MAX)"
             : `check that ${plan.file} is a program that can run here, or point --bin / ${definition.binEnvVar} elsewhere`,
       };
-    case "exited":
+    case "exited": {
+      const usageFile = await usageFileText(plan, io);
       return {
         kind: "finished",
-        outcome: session.end(
-          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: usageFileText(plan, io) },
-          end.interruption,
-        ),
+        outcome: session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile }, end.interruption),
       };
+    }
   }
 }

@@ -1,25 +1,33 @@
 // --output-schema FILE (library: outputSchema, an object or a path): the schema
 // read and compiled before anything starts, and the instruction that gives it
 // to a backend without a native means (docs/output-schema.md quotes it).
-import { readFileSync } from "node:fs";
-import { OptionError } from "../core/errors.js";
-import { fileErrorReason } from "../core/file-errors.js";
+import { OptionError, StoppedBeforeStart } from "../core/errors.js";
+import { readWholeFile } from "../run/bounded-file.js";
+import { NO_STOPS, type StopWatch } from "../run/stop-signals.js";
 import { compileAnswerSchema, type AnswerSchema } from "../schema/output-schema.js";
+
+/** The most of a schema file read: a schema is small, and no backend takes one this large. */
+const MAX_SCHEMA_FILE_BYTES = 4 * 1024 * 1024;
 
 /** A schema the run's answer must match, and the file it came from (none for a library object). */
 export interface OutputSchema extends AnswerSchema {
   file?: string;
 }
 
-/** Read (a path) and compile the schema; an OptionError naming outputSchema and the file when it cannot be used. */
-export function loadOutputSchema(given: object | string): OutputSchema {
+/**
+ * Read (a path: at most MAX_SCHEMA_FILE_BYTES, a stop signal ends the wait for a FIFO) and compile the
+ * schema; an OptionError naming outputSchema and the file when it cannot be used.
+ */
+export async function loadOutputSchema(given: object | string, stops: StopWatch = NO_STOPS): Promise<OutputSchema> {
   if (typeof given !== "string") return compiled(given, undefined);
-  let text: string;
-  try {
-    text = readFileSync(given, "utf8");
-  } catch (err) {
-    throw refused(given, `cannot read it: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
-  }
+  const read = await readWholeFile(given, { bound: MAX_SCHEMA_FILE_BYTES, stops });
+  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --output-schema ${given}`);
+  if ("refused" in read) throw refused(given, `cannot read it: ${read.refused.problem}`);
+  return outputSchemaOf(read.text.toString("utf8"), given);
+}
+
+/** The schema a file's text holds, compiled; an OptionError naming outputSchema and the file when it cannot be used. */
+export function outputSchemaOf(text: string, given: string): OutputSchema {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -26,6 +26,10 @@ export interface Reached {
   inPrompt(option: PortableOption): boolean;
   /** The argv for this frame (without the executable). */
   argv(frame: ArgvFrame): string[];
+  /** The option that put this argument among the backend's flags, if one did. */
+  optionOf(arg: string): PortableOption | undefined;
+  /** The option that set this variable, if one did. */
+  variableOption(name: string): PortableOption | undefined;
 }
 
 /**
@@ -63,6 +67,8 @@ export function reachBackend(
     env: Object.assign({}, ...all.map((input) => input.env ?? {})) as Record<string, string>,
     prompt: (prompt) => all.reduce((text, input) => input.prompt?.(text) ?? text, prompt),
     inPrompt: (option) => inputs.get(option)?.prompt !== undefined,
+    optionOf: (arg) => [...args].find(([, given]) => given.includes(arg))?.[0],
+    variableOption: (name) => [...inputs].find(([, input]) => input.env?.[name] !== undefined)?.[0],
     argv: (frame) => {
       const left = new Map(args);
       const placed: PlacedOptions = {

@@ -1,8 +1,8 @@
-import { createReadStream, fstatSync, openSync, type Stats } from "node:fs";
-import { Socket } from "node:net";
+import { closeSync, constants, createReadStream, fstatSync, openSync, type Stats } from "node:fs";
 import type { Readable } from "node:stream";
 import { UsageError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
+import { streamOf } from "../run/bounded-file.js";
 
 export { fileErrorReason };
 
@@ -24,15 +24,20 @@ export function openInput(file: string): Readable {
   }
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    // Without waiting: a FIFO no writer has opened yet is waited for by the event loop, a signal heard.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
   }
   const stat = statOf(fd);
-  if (stat?.isDirectory()) throw new UsageError(`cannot read ${file}: it is a directory`);
+  if (stat?.isDirectory()) {
+    closeSync(fd);
+    throw new UsageError(`cannot read ${file}: it is a directory`);
+  }
   // A FIFO or a process substitution's pipe (/dev/fd/N): read without blocking, as stdin is. A file
   // stream's read blocks a thread until the writer writes or closes, and destroying it waits for that.
-  if (stat?.isFIFO() || stat?.isSocket()) return new Socket({ fd, readable: true, writable: false });
+  const stream = stat && streamOf(fd, stat);
+  if (stream) return stream;
   return createReadStream(file, { fd, highWaterMark: READ_CHUNK_BYTES });
 }
 

@@ -1,7 +1,6 @@
-import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import type { BackendExit, CanonicalEvent, EventOf } from "../canonical/events.js";
-import { UsageError } from "../core/errors.js";
+import { StoppedBeforeStart, UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
@@ -12,10 +11,11 @@ import { runRedactor } from "../run/redact.js";
 import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
 import { reportBug } from "../output/event-check.js";
 import { ending, startNormalize } from "../app/session.js";
-import { loadOutputSchema } from "../app/output-schema.js";
+import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
 import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
 import { readUsageFile } from "../run/usage-file.js";
-import { STOP_SIGNALS, type StopSignal } from "../run/stop-signals.js";
+import { MAX_RECORDING_BYTES, readFileBounded } from "../run/bounded-file.js";
+import { EarlyStop, STOP_SIGNALS, type StopSignal, type StopWatch } from "../run/stop-signals.js";
 import { showControls } from "../core/control-chars.js";
 import { runIdentity } from "./fixture-identity.js";
 import { openInput } from "./input.js";
@@ -40,6 +40,13 @@ export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summa
 
 export async function normalizeCommand(file: string, opts: NormalizeOptions): Promise<void> {
   const input = openInput(file);
+  let read: OptionFiles;
+  try {
+    read = await readOptionFiles(opts);
+  } catch (err) {
+    input.destroy();
+    throw err;
+  }
   if (file === "-" && process.stdin.isTTY) process.stderr.write(TERMINAL_NOTICE);
   // A signal while reading (a pipe, a FIFO, a slow stdin) stops the reading;
   // what was read is translated and the stream ends with run.finished cancelled.
@@ -51,12 +58,36 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
   };
   // Kept to the end (they hold no event loop open): a signal while stdout drains must not cut run.finished.
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  await translateInput(input, file, opts, () => interruption);
+  await translateInput(input, file, opts, read, () => interruption);
+}
+
+/** What the options' files say, read before the stream. */
+interface OptionFiles {
+  stderrTail: string[];
+  usageFile?: string;
+  outputSchema?: OutputSchema;
+}
+
+/**
+ * The files the options name, read before anything is written: each no further than its bound, and a
+ * stop signal meanwhile (a FIFO no one writes to) ends agentstream with nothing on stdout.
+ */
+async function readOptionFiles(opts: NormalizeOptions): Promise<OptionFiles> {
+  const stops = new EarlyStop();
+  try {
+    const stderrTail = opts.stderr ? await readStderrTail(opts.stderr, stops) : [];
+    const usageFile = opts.usageFile === undefined ? undefined : await usageFileText(opts.usageFile, stops);
+    const outputSchema = opts.outputSchema === undefined ? undefined : await loadOutputSchema(opts.outputSchema, stops);
+    return { stderrTail, ...(usageFile !== undefined ? { usageFile } : {}), ...(outputSchema ? { outputSchema } : {}) };
+  } finally {
+    stops.end();
+  }
 }
 
 /** Read before the stream: a file that is not there is the caller's mistake, said before any output. */
-function usageFileText(path: string): string {
-  const read = readUsageFile(path);
+async function usageFileText(path: string, stops: StopWatch): Promise<string> {
+  const read = await readUsageFile(path, stops);
+  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --usage-file ${path}`);
   if ("problem" in read)
     throw new UsageError(
       `--usage-file ${path}: ${read.problem}`,
@@ -69,12 +100,10 @@ async function translateInput(
   input: Readable,
   file: string,
   opts: NormalizeOptions,
+  { stderrTail, usageFile, outputSchema }: OptionFiles,
   interruption: () => Interruption | undefined,
 ): Promise<void> {
-  const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit ?? null;
-  const usageFile = opts.usageFile === undefined ? undefined : usageFileText(opts.usageFile);
-  const outputSchema = opts.outputSchema === undefined ? undefined : loadOutputSchema(opts.outputSchema);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
@@ -154,12 +183,12 @@ async function translateInput(
 }
 
 /** The last lines of a recorded stderr, read in chunks: only the tail is kept. */
-async function readStderrTail(path: string): Promise<string[]> {
+async function readStderrTail(path: string, stops: StopWatch): Promise<string[]> {
   const tail = new TailBuffer();
-  try {
-    for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) tail.push(chunk as Buffer);
-  } catch (err) {
-    throw new UsageError(`cannot read --stderr ${path}: ${(err as Error).message}`);
-  }
+  const read = await readFileBounded(path, { bound: MAX_RECORDING_BYTES, stops, chunkBytes: 1024 * 1024 }, (chunk) =>
+    tail.push(chunk),
+  );
+  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --stderr ${path}`);
+  if ("refused" in read) throw new UsageError(`cannot read --stderr ${path}: ${read.refused.problem}`);
   return tail.snapshot();
 }

@@ -1,11 +1,12 @@
 // `run --continue-from FILE`: the backend and session a recorded canonical
 // stream can be continued with, read from its run.finished.resume (else the
 // session_id its events carry). Read as a stream, line by line.
-import { createReadStream } from "node:fs";
 import { nameProblem, quoted } from "../core/argv-value.js";
-import { OptionError } from "../core/errors.js";
+import { OptionError, StoppedBeforeStart } from "../core/errors.js";
 import { NumberedLineSplitter } from "../core/numbered-lines.js";
 import { CANONICAL_MAX_LINE_BYTES } from "../core/read-canonical.js";
+import { MAX_RECORDING_BYTES, readFileBounded } from "./bounded-file.js";
+import { NO_STOPS, type StopWatch } from "./stop-signals.js";
 
 /** What a recorded run says of how to continue it. */
 export interface Continuation {
@@ -40,7 +41,11 @@ function see(seen: Seen, line: string): void {
  * Read FILE (a canonical stream, as run wrote it); an OptionError when it names no backend or no session.
  * A line longer than `maxLineBytes` is skipped unread (it is never held whole).
  */
-export async function readContinuation(file: string, maxLineBytes = CANONICAL_MAX_LINE_BYTES): Promise<Continuation> {
+export async function readContinuation(
+  file: string,
+  stops: StopWatch = NO_STOPS,
+  maxLineBytes = CANONICAL_MAX_LINE_BYTES,
+): Promise<Continuation> {
   const seen: Seen = {};
   let firstOverlong: number | undefined;
   const lines = new NumberedLineSplitter(
@@ -50,12 +55,13 @@ export async function readContinuation(file: string, maxLineBytes = CANONICAL_MA
     },
     { maxLineBytes },
   );
-  try {
-    for await (const chunk of createReadStream(file)) lines.push(chunk as Buffer);
-  } catch (err) {
-    throw new OptionError(
-      (name) => `${name("continueFrom")} ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
-    );
+  const read = await readFileBounded(file, { bound: MAX_RECORDING_BYTES, stops }, (chunk) =>
+    lines.push(chunk),
+  );
+  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --continue-from ${file}`);
+  if ("refused" in read) {
+    const { problem } = read.refused;
+    throw new OptionError((name) => `${name("continueFrom")} ${file}: ${problem}`);
   }
   lines.end();
   const unread =

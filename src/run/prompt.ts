@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { OptionError, StoppedBeforeStart, UsageError } from "../core/errors.js";
-import type { EarlyStop } from "./stop-signals.js";
+import { readStreamBounded, readWholeFile, type BoundedRead } from "./bounded-file.js";
+import type { StopWatch } from "./stop-signals.js";
 
 /**
  * The longest prompt a backend can be given: it is one argument, and Linux
@@ -25,13 +26,13 @@ export async function readPrompt(
   promptFile: string | undefined,
   stdin: Readable,
   backend: string,
-  stops: EarlyStop,
+  stops: StopWatch,
 ): Promise<string> {
   if (argument !== undefined && promptFile !== undefined) {
     throw new UsageError("give the prompt either as PROMPT or with --prompt-file, not both");
   }
   let text: string;
-  if (promptFile !== undefined) text = utf8(readPromptFile(promptFile), `--prompt-file ${promptFile}`);
+  if (promptFile !== undefined) text = utf8(await readPromptFile(promptFile, stops), `--prompt-file ${promptFile}`);
   else if (argument === "-") text = utf8(await readStdinUnlessStopped(stdin, stops), "the prompt on stdin");
   else if (argument !== undefined) return passable(argument, "the prompt");
   else
@@ -75,42 +76,24 @@ export function promptAsShown(prompt: string): string {
 // What may be read: the longest prompt, and the newline that would be dropped ("\r\n").
 const READ_LIMIT = MAX_PROMPT_BYTES + 2;
 
-function readPromptFile(file: string): Buffer {
-  try {
-    const size = statSync(file).size;
-    if (size > READ_LIMIT) throw tooLong(`--prompt-file ${file}`, size);
-    return readFileSync(file);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `cannot read --prompt-file ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (err as Error).message}`,
-    );
-  }
+/** The file, read no further than the limit, whatever it is (a FIFO no one writes to, /dev/zero); a stop signal ends the wait. */
+async function readPromptFile(file: string, stops: StopWatch): Promise<Buffer> {
+  const source = `--prompt-file ${file}`;
+  const read = await readWholeFile(file, { bound: READ_LIMIT, stops });
+  if ("text" in read) return read.text;
+  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading ${source}`);
+  if (read.refused.why === "too_large") throw tooLong(source, READ_LIMIT + 1, true);
+  throw new UsageError(`cannot read ${source}: ${read.refused.problem}`);
 }
 
 /** Nothing has started while the prompt is awaited: a stop signal ends agentstream there. */
-async function readStdinUnlessStopped(stdin: Readable, stops: EarlyStop): Promise<Buffer> {
-  const unlisten = stops.listen(() => stdin.destroy());
-  let bytes: Buffer | undefined;
-  try {
-    if (!stops.signal) bytes = await readUpToLimit(stdin);
-  } catch (err) {
-    if (!stops.signal) throw err;
-  } finally {
-    unlisten();
-  }
-  if (stops.signal) throw new StoppedBeforeStart(stops.signal, "reading the prompt from stdin");
-  return bytes!;
-}
-
-async function readUpToLimit(stream: Readable): Promise<Buffer> {
+async function readStdinUnlessStopped(stdin: Readable, stops: StopWatch): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-    length += chunks.at(-1)!.length;
-    if (length > READ_LIMIT) throw tooLong("the prompt on stdin", length, true);
+  const read: BoundedRead = await readStreamBounded(stdin, READ_LIMIT, stops, (chunk) => chunks.push(chunk));
+  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, "reading the prompt from stdin");
+  if ("refused" in read) {
+    if (read.refused.why === "too_large") throw tooLong("the prompt on stdin", READ_LIMIT + 1, true);
+    throw new UsageError(`cannot read the prompt on stdin: ${read.refused.problem}`);
   }
   return Buffer.concat(chunks);
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { steppingClock } from "../../src/core/clock.js";
 import type { Interruption, RunOutcome } from "../../src/core/outcome.js";
@@ -5,7 +6,7 @@ import { TranslationSession, type TranslationSessionOptions } from "../../src/co
 import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
 import { FIXTURE_RUN_ID, FIXTURE_VERSION } from "../../src/cli/fixture-identity.js";
-import { loadOutputSchema, outputSchemaShown } from "../../src/app/output-schema.js";
+import { outputSchemaOf, outputSchemaShown } from "../../src/app/output-schema.js";
 
 // The run id and version `AGENTSTREAM_TEST_FIXTURE=1` gives the CLI: goldens and examples reproduce from the command line.
 export const TEST_RUN_ID = FIXTURE_RUN_ID;
@@ -33,7 +34,10 @@ export function translate(
   options: TranslateOptions = {},
 ): { events: CanonicalEvent[]; outcome: RunOutcome } {
   const events: CanonicalEvent[] = [];
-  const schema = options.outputSchema === undefined ? undefined : loadOutputSchema(options.outputSchema);
+  const schema =
+    options.outputSchema === undefined
+      ? undefined
+      : outputSchemaOf(readFileSync(options.outputSchema, "utf8"), options.outputSchema);
   const session = new TranslationSession({
     from: options.from ?? "auto",
     translators: TRANSLATORS,

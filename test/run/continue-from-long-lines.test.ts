@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/core/errors.js";
 import { readContinuation } from "../../src/run/continue-from.js";
+import { NO_STOPS } from "../../src/run/stop-signals.js";
 import { Scratch } from "../helpers/stand-in.js";
 
 const scratch = new Scratch();
@@ -17,7 +18,7 @@ describe("readContinuation and long lines", () => {
   it("a line over the cap is not read, and the refusal says which line it was", async () => {
     const file = scratch.path("overlong.jsonl");
     writeFileSync(file, started + line({ type: "tool.output", session_id: "in-the-long-line", pad: "x".repeat(4000) }));
-    const read = readContinuation(file, 1024);
+    const read = readContinuation(file, NO_STOPS, 1024);
     await expect(read).rejects.toThrow(UsageError);
     await expect(read).rejects.toThrow(
       /no resume hint and no session_id to continue \(line 2 is longer than 1024 bytes and was not read\)$/,
@@ -28,7 +29,11 @@ describe("readContinuation and long lines", () => {
     const file = scratch.path("after-overlong.jsonl");
     const finished = line({ type: "run.finished", resume: { session_id: "sess-9" } });
     writeFileSync(file, started + line({ type: "tool.output", pad: "y".repeat(5000) }) + finished);
-    expect(await readContinuation(file, 1024)).toEqual({ backend: "codex", sessionId: "sess-9", from: "resume" });
+    expect(await readContinuation(file, NO_STOPS, 1024)).toEqual({
+      backend: "codex",
+      sessionId: "sess-9",
+      from: "resume",
+    });
   });
 
   it("a line under the cap, longer than the read chunks (64 KiB), is read whole", async () => {

@@ -58,7 +58,7 @@ describe("agentstream run --continue-from / --resume", () => {
       },
       "has no resume hint and no session_id to continue",
     ],
-    ["a file that is not there", () => ["--continue-from", scratch.path("missing.jsonl"), "x"], "ENOENT"],
+    ["a file that is not there", () => ["--continue-from", scratch.path("missing.jsonl"), "x"], "no such file"],
     [
       "a stream with no run.started",
       () => {

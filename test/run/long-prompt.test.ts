@@ -11,7 +11,8 @@ import {
 } from "../helpers/stand-in.js";
 
 // The prompt is one argument of the backend's command line, which Linux caps
-// at 128 KiB per argument: a longer one is refused before anything starts, and
+// at 128 KiB per argument: a longer one is refused before anything starts (so is a whole
+// command line and environment past the system's limit), and
 // run.started.command shows a long one shortened.
 
 const scratch = new Scratch();
@@ -62,8 +63,8 @@ describe.concurrent("agentstream run: a long prompt", () => {
     expectNoneLeftRunning(record);
   });
 
-  it("a command line the system refuses all the same (E2BIG: a large environment): said as such, with a hint that fits", async () => {
-    // 2 MB of environment: agentstream starts, but not a backend given a long prompt on top of it.
+  it("a command line and environment the system would refuse together (E2BIG): exit 2 before run.started, with a hint that fits", async () => {
+    // 2 MB of environment: agentstream starts, but a backend given a long prompt on top of it would not.
     const env: NodeJS.ProcessEnv = Object.fromEntries(
       Array.from({ length: 20 }, (_, i) => [`AGENTSTREAM_TEST_BULK_${i}`, "b".repeat(100_000)]),
     );
@@ -73,9 +74,11 @@ describe.concurrent("agentstream run: a long prompt", () => {
     const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "--prompt-file", file], {
       env: { ...env, STANDIN_RECORD: record },
     });
-    const { finished } = expectCanonical(result);
-    expect(finished).toMatchObject({ status: "failed", error: { code: "backend_not_found" } });
-    expect((finished.error as { message: string }).message).toContain("too long for the system (E2BIG)");
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(
+      /pi's command line and environment are too long for the system: \d+ bytes \(the environment \d+ of them\), where it takes at most \d+ bytes/,
+    );
     expect(result.stderr).toContain("hint: shorten the prompt, the --backend-arg values or the environment");
     expect(result.stderr).not.toContain("check that");
     expect(existsSync(record)).toBe(false);
