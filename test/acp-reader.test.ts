@@ -7,7 +7,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import fc from "fast-check";
+// The SDK's own tests of a message (not exported by the package: read from its file).
+import {
+  isNotificationMessage,
+  isRequestMessage,
+  isResponseMessage,
+} from "../node_modules/@agentclientprotocol/sdk/dist/core/jsonrpc.js";
+import { acpMessage } from "../src/backends/acp/message.js";
 import { run as runLibrary, type CanonicalEvent, type RunOptions } from "../src/index.js";
 import { BIN, parseJsonl, runCli } from "./helpers/cli.js";
 
@@ -43,6 +51,46 @@ async function hostile(scenario: string, flags: string[] = [], agent: string[] =
 
 const ofType = (events: Record<string, unknown>[], type: string) => events.filter((e) => e.type === type);
 
+describe("the one reading of a JSON-RPC line", () => {
+  it("accepts as a request, a notification or a response exactly what the SDK takes for one", () => {
+    const value = fc.oneof(
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.integer(),
+      fc.double(),
+      fc.string({ maxLength: 3 }),
+      fc.constant({}),
+      fc.record({
+        code: fc.oneof(fc.integer(), fc.double(), fc.string()),
+        message: fc.oneof(fc.string(), fc.integer()),
+      }),
+    );
+    const line = fc
+      .record(
+        {
+          jsonrpc: fc.constantFrom("2.0", "1.0", 2),
+          id: value,
+          method: fc.oneof(fc.constantFrom("session/request_permission", "session/update"), value),
+          result: value,
+          error: value,
+          type: fc.constantFrom("x", "session/update"),
+        },
+        { requiredKeys: [] },
+      )
+      // JSON has no undefined: a key is there with a value, or not there.
+      .map((record) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)));
+    fc.assert(
+      fc.property(line, (record) => {
+        const kind = acpMessage(record)?.kind;
+        expect(kind === "request").toBe(isRequestMessage(record));
+        expect(kind === "notification").toBe(isNotificationMessage(record));
+        expect(kind === "response").toBe(isResponseMessage(record));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe("one reader: what the client answers is what the stream shows", () => {
   it("responses to ids the client never sent (or answered already), and response-shaped lines that are no response, never end the turn", async () => {
     const { run, events, finished } = await hostile("stray");
@@ -57,6 +105,28 @@ describe("one reader: what the client answers is what the stream shows", () => {
     expect(run.stderr).not.toContain("\u001b]");
     expect(run.stderr).not.toContain(SECRET);
     expect(run.stdout).not.toContain(SECRET);
+  });
+
+  it("in the library too: the stray responses end nothing, and the SDK writes nothing to the console", async () => {
+    const said: unknown[][] = [];
+    const spies = (["error", "warn", "log"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void said.push(args)),
+    );
+    try {
+      const running = runLibrary({
+        backend: "acp",
+        bin: process.execPath,
+        backendArgs: [HOSTILE, "stray"],
+        prompt: "go",
+        env: { ...process.env, HOSTILE_ACP_LOG: newLog(), HOSTILE_SECRET: SECRET },
+      });
+      let next = await running.next();
+      while (!next.done) next = await running.next();
+      expect(next.value).toMatchObject({ status: "cancelled" });
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(said).toEqual([]);
   });
 
   it.each([
