@@ -171,6 +171,13 @@ describe("one reader: what the client answers is what the stream shows", () => {
     expect(ofType(events, "backend.event").some((e) => e.native_type === "session/request_permission")).toBe(true);
     expect(sent.filter((m) => m.id === 9 && m.method === undefined)).toHaveLength(1);
   });
+
+  it("an id used again once answered is a new request: its answer settles it, the refused first stays pending", async () => {
+    const { run, events, finished } = await hostile("same-id-later", ["--allow-tool", "read"]);
+    expect(run.code).toBe(3);
+    expect(ofType(events, "input.requested")).toMatchObject([{ tool_call_id: "bad" }, { tool_call_id: "ok" }]);
+    expect(finished.pending).toMatchObject([{ request_id: "9", tool_call_id: "bad" }]);
+  });
 });
 
 describe("an outcome agentstream decided is never overturned by the agent", () => {
