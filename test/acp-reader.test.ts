@@ -193,6 +193,13 @@ describe("an outcome agentstream decided is never overturned by the agent", () =
     expect(run.stderr).toMatch(/execute .*ran unapproved/);
   });
 
+  it("a request no rule allows that comes with the prompt's response (one read): answered after the turn's end, still needs_input", async () => {
+    const { run, finished } = await hostile("ask-and-end");
+    expect(run.code).toBe(3);
+    expect(finished).toMatchObject({ status: "needs_input", pending: [{ request_id: "7", tool_call_id: "t1" }] });
+    expect(run.stderr).not.toMatch(/succeeded/);
+  });
+
   it("a call a rule denies, run anyway: marked unapproved; the one a rule allowed is not", async () => {
     const { events } = await hostile("run-anyway", ["--deny-tool", "shell", "--allow-tool", "read"], ["--twice"]);
     const completed = ofType(events, "tool.completed");

@@ -444,6 +444,8 @@ export class AcpTranslator implements Translator {
     const d = answered(e);
     const waits = answerLeavesPending(d.payload);
     this.awaitingInput ||= waits;
+    // Told after the turn's end (the request and the prompt's response came in one read): it still decides.
+    if (waits && this.outcome !== undefined) this.outcome = this.waiting();
     const id = d.payload.tool_call_id;
     if (id !== undefined && (waits || d.payload.decision === "reject")) this.refused.add(id);
     return [d];
