@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AcpClientRun, type TurnEnd } from "../src/backends/acp/client.js";
 import { acpPolicy, answerPermission } from "../src/backends/acp/permission-policy.js";
+import { LineSplitter } from "../src/core/line-splitter.js";
+import { parseNativeLine } from "../src/core/native-line.js";
 import { translate } from "./helpers/translate.js";
 
 const FAKE_AGENT = fileURLToPath(new URL("./fixtures/acp/fake-agent.mjs", import.meta.url));
@@ -103,19 +105,28 @@ async function drive(prompt: string, policy = acpPolicy([], []), cancelWhen?: (o
   const chunks: Buffer[] = [];
   const run: AcpClientRun = new AcpClientRun({
     toAgent: agent.stdin,
-    fromAgent: agent.stdout,
     cwd: process.cwd(),
     prompt,
-    onOutput: (chunk) => {
-      chunks.push(chunk);
-      if (cancelWhen?.(Buffer.concat(chunks).toString("utf8"))) run.cancel();
-    },
     answerPermission: (params) => {
       const answer = answerPermission(policy, params);
       // No rule for the call: the turn ends here, needing that approval (the answer is then cancelled).
       if (answer.needsInput) run.cancel();
       return answer.response;
     },
+  });
+  // The client reads no stdout of its own: each line parsed here, as the run's reading does, is handed to it.
+  const lines = new LineSplitter((line) => {
+    const parsed = "text" in line ? parseNativeLine(line.text) : undefined;
+    if (parsed?.ok) run.read(parsed.event);
+  });
+  agent.stdout.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    lines.push(chunk);
+    if (cancelWhen?.(Buffer.concat(chunks).toString("utf8"))) run.cancel();
+  });
+  agent.stdout.on("end", () => {
+    lines.end();
+    run.inputEnded();
   });
   const end: TurnEnd = await run.run();
   agent.stdin.end();

@@ -23,7 +23,7 @@ import type { Driver } from "../run/driver.js";
 import { watchLimits, type RunLimits } from "../run/limits.js";
 import type { Drainable } from "../run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
-import { redactSecrets, redactSecretValues, runRedactor } from "../run/redact.js";
+import { redactSecrets, redactSecretValues, runRedactor, shownWarning } from "../run/redact.js";
 import { NO_STOPS, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
@@ -401,6 +401,7 @@ async function superviseBackend(
     onNativeEvent: (event) => {
       if (definition.terminalTypes.has(event.type)) supervisor?.terminal();
     },
+    ...(plan.driver ? { admit: plan.driver.read.bind(plan.driver) } : {}),
   });
 
   const stop = io.earlyStop?.signal;
@@ -432,6 +433,8 @@ async function superviseBackend(
     ...(plan.driver ? { driver: plan.driver } : {}),
     onStdout: (chunk) => batch(() => session.write(chunk)),
     onDriverEvent: (event) => batch(() => session.note(event)),
+    onDriverWarning: (text) => io.onWarning(shownWarning(text, plan.redactor)),
+    onStdoutEnd: () => batch(() => session.flush()),
     onStderr: io.onStderr,
     stderrShown: io.stderrShown,
     onStatus: io.onStatus,

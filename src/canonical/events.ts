@@ -229,6 +229,8 @@ export interface EventPayloads {
     output: string;
     duration_ms?: number;
     reason?: "awaiting_input" | "run_ended" | "backend_exited";
+    /** The agent ran the call though agentstream refused it or answered its permission request cancelled (ACP). */
+    unapproved?: true;
   };
   "subagent.started": { name: string; instance_id: string; tool_call_id?: string; description?: string };
   "subagent.completed": { name: string; instance_id: string; duration_ms?: number; paused?: true };

@@ -3,6 +3,7 @@ import type {
   CanonicalEvent,
   EventPayloads,
   ExitCode,
+  InputAnswer,
   InputRequest,
   UsageTotals,
 } from "../canonical/events.js";
@@ -228,9 +229,10 @@ export class CanonicalStream {
         this.pending.push(draft.payload);
         break;
       case "input.answered": {
-        // Answered by a rule, a mode or the caller: no longer waiting. Rejected by default, it stays pending.
-        if (draft.payload.by === "default") break;
-        const at = this.pending.findIndex((p) => p.request_id === draft.payload.request_id);
+        // Answered by a rule, a mode or the caller with an option: no longer waiting. Else it stays pending.
+        if (answerLeavesPending(draft.payload)) break;
+        // The latest request under that id: an id used again is a new request (an older one was answered).
+        const at = this.pending.findLastIndex((p) => p.request_id === draft.payload.request_id);
         if (at >= 0) this.pending.splice(at, 1);
         break;
       }
@@ -361,4 +363,12 @@ function asBackendEvent(draft: Draft): Draft<"backend.event"> {
 // Sums of float costs drift (0.1 + 0.2); 12 decimals is far below a micro-cent.
 function roundCost(x: number): number {
   return Math.round(x * 1e12) / 1e12;
+}
+
+/**
+ * An answer that leaves its request waiting for the user: rejected by default (no rule allowed the call),
+ * or answered cancelled because no option offered could carry the decision (the call did not run as decided).
+ */
+export function answerLeavesPending(answer: InputAnswer): boolean {
+  return answer.by === "default" || answer.option_id === undefined;
 }

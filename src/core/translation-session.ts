@@ -42,6 +42,11 @@ export interface TranslationSessionOptions {
   /** Sees each parsed native event before it is translated (a live run watches for the terminal one). */
   onNativeEvent?: (event: NativeEvent) => void;
   /**
+   * A driven run's driver reads each parsed native event here, before it is translated, so that it answers
+   * what the stream shows (Driver.read): one it refuses is kept as data (backend.event), never translated.
+   */
+  admit?: (event: NativeEvent) => boolean;
+  /**
    * A translator threw on a native event: a bug in agentstream. The event is
    * kept as backend.event and the run goes on; this hears of it (default: a
    * process warning).
@@ -104,6 +109,11 @@ export class TranslationSession {
 
   write(chunk: Buffer): void {
     this.splitter.push(chunk);
+  }
+
+  /** The input ended, though the session goes on (a driven backend's stdout closed): its last line, one with no newline, is read now. */
+  flush(): void {
+    if (!this.done) this.splitter.end();
   }
 
   /**
@@ -189,7 +199,8 @@ export class TranslationSession {
     if (parsed.deep) this.stream!.capNesting();
     this.options.onNativeEvent?.(parsed.event);
     const raw = this.options.includeRaw ? parsed.event : undefined;
-    for (const d of this.translate(parsed.event)) this.emit(d, raw);
+    const admitted = this.options.admit?.(parsed.event) ?? true;
+    for (const d of admitted ? this.translate(parsed.event) : [passThrough(parsed.event)]) this.emit(d, raw);
   }
 
   /** Holds a line for detection, unless that would pass MAX_HELD_BYTES. */

@@ -30,11 +30,13 @@ export function toolLine(e: EventOf<"tool.completed">, c: ChalkInstance): string
   const tool = showControls(e.name);
   const name = e.agent ? `${c.dim(`${showControls(e.agent.name)} ›`)} ${tool}` : tool;
   const duration = e.duration_ms !== undefined ? ` ${c.dim(formatDuration(e.duration_ms))}` : "";
+  // The agent ran it though agentstream refused it: said, never passed over as an ordinary call.
+  const unapproved = e.unapproved ? ` ${c.red("ran unapproved")}` : "";
   switch (e.status) {
     case "succeeded":
-      return `${c.green("✔")} ${name}${duration}`;
+      return `${c.green("✔")} ${name}${duration}${unapproved}`;
     case "failed":
-      return `${c.red("✖")} ${name}${duration}`;
+      return `${c.red("✖")} ${name}${duration}${unapproved}`;
     case "cancelled":
       return `${c.yellow("◌")} ${name} ${c.dim(`cancelled${e.reason ? ` (${showControls(e.reason.replace(/_/g, " "))})` : ""}`)}`;
   }

@@ -1,19 +1,36 @@
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import type { NativeEvent } from "../core/translator.js";
+
+/** What a driver is handed once its backend is spawned. */
+export interface DriverLink {
+  /** The backend's stdin: the driver closes it once its conversation is over. */
+  stdin: Writable;
+  /**
+   * Hands the translation what the driver said that the backend's stdout does not hold (its answer to a
+   * permission request), as a native event of its own type.
+   */
+  tell(event: NativeEvent): void;
+  /** A warning of the driver's own: said on the run's warning path, redacted, escaped and cut there. */
+  warn(text: string): void;
+}
 
 /**
  * How a started backend is driven. One launched with argv and read needs none (the argv driver: its
  * stdin is not a pipe, it is stopped by its signal). One driven over a protocol on its stdin and
- * stdout (ACP) is handed both pipes once spawned, and is stopped its protocol's way first; its stdout
- * still reaches the translation as written, as a recording of it would.
+ * stdout (ACP) is handed its stdin once spawned, and is stopped its protocol's way first. Its stdout
+ * is read once, by the run's reading: each line parsed there comes to `read` before it is translated,
+ * so that what the driver answers and what the stream shows are one reading.
  */
 export interface Driver {
+  /** The process was spawned: talk to it. */
+  attach(link: DriverLink): void;
   /**
-   * The process was spawned: talk to it. The driver closes `stdin` once its conversation is over.
-   * `tell` hands the translation what the driver said that the backend's stdout does not hold (its
-   * answer to a permission request), as a native event of its own type.
+   * One line of the backend's stdout as the run's reading parsed it, before it is translated: false where
+   * the driver refuses it as a message (a response to nothing it asked): the translation keeps it as data.
    */
-  attach(pipes: { stdin: Writable; stdout: Readable }, tell: (event: NativeEvent) => void): void;
+  read(event: NativeEvent): boolean;
+  /** The backend's stdout ended (its last line, if any, was read first). */
+  inputEnded(): void;
   /** Stop the run its protocol's clean way (ACP: session/cancel); the backend's stop signal follows after the grace period. */
   stop(): void;
 }

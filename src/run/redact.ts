@@ -1,3 +1,5 @@
+import { clip } from "../core/clip.js";
+import { showControls } from "../core/control-chars.js";
 import { MIN_SECRET_LENGTH, REDACTED, Redactor } from "../core/redactor.js";
 
 // Flags whose value is a secret, matched without leading dashes by their last
@@ -65,4 +67,16 @@ export function runRedactor(backendArgs: readonly string[], env: NodeJS.ProcessE
 export function redactSecretValues(command: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const redactor = new Redactor(secretEnvValues(env));
   return command.map((arg) => redactor.text(arg));
+}
+
+/** Longest warning said of text the run does not control (a driver's, a library callback's error). */
+const MAX_WARNING = 500;
+
+/**
+ * A warning that may quote what the run does not control (an error a library callback threw): its
+ * secrets hidden, its control characters shown, never sent, and cut, before any path says it (the
+ * library's process warning included).
+ */
+export function shownWarning(text: string, redactor: Redactor): string {
+  return clip(showControls(redactor.text(text)), MAX_WARNING);
 }

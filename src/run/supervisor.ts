@@ -28,8 +28,12 @@ export interface SupervisorOptions {
   /** Drives the backend over its stdin and stdout (ACP); absent, it is launched with argv and only read. */
   driver?: Driver;
   onStdout(chunk: Buffer): void;
-  /** What the driver said that the backend's stdout does not hold (Driver.attach's `tell`). */
+  /** What the driver said that the backend's stdout does not hold (DriverLink.tell). */
   onDriverEvent?(event: NativeEvent): void;
+  /** A warning of the driver's own (DriverLink.warn). */
+  onDriverWarning?(text: string): void;
+  /** A driven backend's stdout ended: its last line (one with no newline) is read now, before the driver hears of the end. */
+  onStdoutEnd?(): void;
   onStderr(chunk: Buffer): void;
   /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
   stderrShown: Drainable;
@@ -100,15 +104,22 @@ export class RunSupervisor {
         options.onStderr(chunk);
         stderrThrottle.check();
       });
-      // After the translation's reader: each chunk is translated before the driver answers it.
-      if (options.driver && backend.stdin) {
-        options.driver.attach({ stdin: backend.stdin, stdout: backend.stdout }, (event) =>
-          this.stdoutClosed ? undefined : options.onDriverEvent?.(event),
-        );
+      // The driver reads no stdout of its own: the run's reading hands it each line (Driver.read).
+      const { driver } = options;
+      if (driver && backend.stdin) {
+        driver.attach({
+          stdin: backend.stdin,
+          tell: (event) => (this.stdoutClosed ? undefined : options.onDriverEvent?.(event)),
+          warn: (text) => options.onDriverWarning?.(text),
+        });
         // The driver closed its stdin: the conversation, and so the outcome, is over; only its exit is awaited (--linger).
         backend.stdin.once("finish", () => this.terminal());
         // A driven backend that closed its stdout can say nothing more: one that lives on past the grace period is stopped.
-        backend.stdout.once("end", () => this.later(options.graceMs, () => backend.stop(options.spec.stopSignal)));
+        backend.stdout.once("end", () => {
+          options.onStdoutEnd?.();
+          driver.inputEnded();
+          this.later(options.graceMs, () => backend.stop(options.spec.stopSignal));
+        });
       }
       if (options.timeoutMs !== undefined) this.later(options.timeoutMs, () => this.timedOut());
       if (options.writer.closed) this.readerGone();

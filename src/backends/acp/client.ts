@@ -1,19 +1,20 @@
-import { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { usableAuthMethod } from "./auth.js";
+import { AgentChannel } from "./channel.js";
 import { AUTH_REQUIRED } from "./errors.js";
 
-/** How a prompt turn ended, as the agent answered session/prompt. */
-export type TurnEnd = { stopReason: string } | { error: { code: unknown; message: string } };
+/** How a prompt turn ended, as the agent answered session/prompt; or that it was stopped before any prompt was sent. */
+export type TurnEnd = { stopReason: string } | { error: { code: unknown; message: string } } | { stopped: true };
+
+/** Stopped before the prompt: what was being awaited is abandoned. */
+const STOPPED = Symbol("stopped before the prompt");
 
 export interface AcpClientOptions {
-  /** The agent's stdin and stdout. */
+  /** The agent's stdin; its stdout comes line by line, as the run's reading parsed it (read). */
   toAgent: Writable;
-  fromAgent: Readable;
   cwd: string;
   prompt: string;
-  /** Every byte the agent writes, as written, before the client reads it (for the translator). */
-  onOutput: (chunk: Buffer) => void;
   /** Answers one session/request_permission (its params as sent, and its JSON-RPC id), live. */
   answerPermission: (
     params: unknown,
@@ -35,85 +36,119 @@ export interface AcpClientOptions {
 
 /**
  * A minimal ACP client over an agent's stdio: initialize, session/new in `cwd`, one session/prompt.
- * Permission requests go to `answerPermission`; any other request of the agent (fs/*, terminal/*,
- * extensions) is answered "method not found" by the SDK, never left waiting. The agent's stdout
- * reaches `onOutput` unchanged, so the translator reads what a recording of it would hold.
+ * The agent's stdout is not read here: the run's one reading hands each parsed line to `read`, which
+ * gives the SDK what it must answer or awaits (AgentChannel). Permission requests go to
+ * `answerPermission` with their params as sent (never refused by the SDK's own checks, which the
+ * translation does not make); any other request of the agent (fs/*, terminal/*, extensions) is
+ * answered "method not found", never left waiting. Stopped before the prompt, it prompts nothing.
  */
 export class AcpClientRun {
   private sessionId: string | undefined;
   private notify: ((method: string, params: unknown) => Promise<void>) | undefined;
   private cancelAsked = false;
+  /** session/prompt was sent: a stop is told the agent (session/cancel). */
+  private prompted = false;
+  private readonly channel: AgentChannel;
+  private stopBeforePrompt: (() => void) | undefined;
+  private readonly stoppedBeforePrompt = new Promise<typeof STOPPED>((resolve) => {
+    this.stopBeforePrompt = () => resolve(STOPPED);
+  });
 
-  constructor(private readonly options: AcpClientOptions) {}
+  constructor(private readonly options: AcpClientOptions) {
+    this.channel = new AgentChannel(options.toAgent);
+  }
+
+  /** One line of the agent's stdout as the run's reading parsed it: false where it is refused (kept as data, never answered). */
+  read(line: Record<string, unknown>): boolean {
+    return this.channel.read(line);
+  }
+
+  /** The agent's stdout ended. */
+  inputEnded(): void {
+    this.channel.end();
+  }
 
   /** Drive the turn to its end: the prompt's response or its error (other failures reject). */
   async run(): Promise<TurnEnd> {
     // Loaded only when an agent is driven: the SDK (with zod) would add ~80 ms and 10 MB to every start-up.
-    const { client, ndJsonStream, PROTOCOL_VERSION } = await import("@agentclientprotocol/sdk");
+    const { client, PROTOCOL_VERSION, RequestError } = await import("@agentclientprotocol/sdk");
     const o = this.options;
-    const tee = new Readable({ read() {} });
-    o.fromAgent.on("data", (chunk: Buffer) => {
-      o.onOutput(chunk);
-      tee.push(chunk);
+    // Raw params: the request is answered as the translation reads it, whatever the SDK's schema would say of it.
+    const app = client({ name: o.clientName ?? "agentstream" }).onRequest("*", ({ method, params, requestId }) => {
+      if (method !== "session/request_permission") throw RequestError.methodNotFound(method);
+      return o.answerPermission(params, requestId);
     });
-    o.fromAgent.on("end", () => tee.push(null));
-    const stream = ndJsonStream(
-      Writable.toWeb(o.toAgent) as WritableStream<Uint8Array>,
-      Readable.toWeb(tee) as ReadableStream<Uint8Array>,
-    );
-    const app = client({ name: o.clientName ?? "agentstream" }).onRequest(
-      "session/request_permission",
-      ({ params, requestId }) => o.answerPermission(params, requestId),
-    );
-    return app.connectWith(stream, async (agent) => {
-      this.notify = (method, params) => agent.notify(method, params);
-      const init = await agent.request("initialize", {
-        protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
-        clientInfo: { name: o.clientName ?? "agentstream", version: "0" },
+    // Until the prompt is sent, a stop abandons what is awaited: nothing more is asked of the agent.
+    const untilStopped = <T>(step: Promise<T>): Promise<T> =>
+      Promise.race([step, this.stoppedBeforePrompt]).then((value) => {
+        if (value === STOPPED) throw STOPPED;
+        return value as T;
       });
-      const newSession = async (): Promise<{ sessionId: string }> => {
-        if (o.resume === undefined) return agent.request("session/new", { cwd: o.cwd, mcpServers: [] });
-        if (init.agentCapabilities?.loadSession !== true) {
-          o.onLoad?.("unsupported", o.resume);
-          throw new Error("the agent cannot load sessions (agentCapabilities.loadSession)");
-        }
-        o.onLoad?.("loading", o.resume);
-        await agent.request("session/load", { sessionId: o.resume, cwd: o.cwd, mcpServers: [] });
-        o.onLoad?.("loaded", o.resume);
-        return { sessionId: o.resume };
-      };
-      const session = await newSession().catch(async (err: unknown) => {
-        // authenticate only where the agent demands it, and only with a method that needs no user.
-        const method =
-          (err as { code?: unknown }).code === AUTH_REQUIRED ? usableAuthMethod(init, o.env ?? {}) : undefined;
-        if (method === undefined) throw err;
-        await agent.request("authenticate", { methodId: method });
-        return newSession();
-      });
-      this.sessionId = session.sessionId;
-      await o.beforePrompt?.(init, async (modeId) => {
-        await agent.request("session/set_mode", { sessionId: session.sessionId, modeId });
-      });
-      if (this.cancelAsked) await this.sendCancel();
-      try {
-        const response = await agent.request("session/prompt", {
-          sessionId: session.sessionId,
-          prompt: [{ type: "text", text: o.prompt }],
+    return app
+      .connectWith(this.channel.stream, async (agent) => {
+        this.notify = (method, params) => agent.notify(method, params);
+        const init = await untilStopped(
+          agent.request("initialize", {
+            protocolVersion: PROTOCOL_VERSION,
+            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+            clientInfo: { name: o.clientName ?? "agentstream", version: "0" },
+          }),
+        );
+        const newSession = async (): Promise<{ sessionId: string }> => {
+          if (o.resume === undefined) return untilStopped(agent.request("session/new", { cwd: o.cwd, mcpServers: [] }));
+          if (init.agentCapabilities?.loadSession !== true) {
+            o.onLoad?.("unsupported", o.resume);
+            throw new Error("the agent cannot load sessions (agentCapabilities.loadSession)");
+          }
+          o.onLoad?.("loading", o.resume);
+          await untilStopped(agent.request("session/load", { sessionId: o.resume, cwd: o.cwd, mcpServers: [] }));
+          o.onLoad?.("loaded", o.resume);
+          return { sessionId: o.resume };
+        };
+        const session = await newSession().catch(async (err: unknown) => {
+          // authenticate only where the agent demands it, and only with a method that needs no user.
+          const method =
+            (err as { code?: unknown }).code === AUTH_REQUIRED ? usableAuthMethod(init, o.env ?? {}) : undefined;
+          if (method === undefined) throw err;
+          await untilStopped(agent.request("authenticate", { methodId: method }));
+          return newSession();
         });
-        return { stopReason: response.stopReason };
-      } catch (err) {
-        const e = err as { code?: unknown; message?: string };
-        return { error: { code: e.code, message: e.message ?? String(err) } };
-      }
-    });
+        this.sessionId = session.sessionId;
+        await untilStopped(
+          Promise.resolve(
+            o.beforePrompt?.(init, async (modeId) => {
+              await agent.request("session/set_mode", { sessionId: session.sessionId, modeId });
+            }),
+          ),
+        );
+        if (this.cancelAsked) throw STOPPED;
+        this.prompted = true;
+        try {
+          const response = await agent.request("session/prompt", {
+            sessionId: session.sessionId,
+            prompt: [{ type: "text", text: o.prompt }],
+          });
+          return { stopReason: response.stopReason };
+        } catch (err) {
+          const e = err as { code?: unknown; message?: string };
+          return { error: { code: e.code, message: e.message ?? String(err) } };
+        }
+      })
+      .catch((err: unknown) => {
+        if (err === STOPPED) return { stopped: true } as const;
+        throw err;
+      });
   }
 
-  /** session/cancel: the agent ends the turn with stopReason "cancelled" (sent once the session exists). */
+  /**
+   * Stop the turn: session/cancel once the prompt was sent (the agent ends it with stopReason "cancelled");
+   * before that, nothing more is sent, the prompt least of all.
+   */
   cancel(): void {
     if (this.cancelAsked) return;
     this.cancelAsked = true;
-    if (this.sessionId !== undefined) void this.sendCancel();
+    this.stopBeforePrompt?.();
+    if (this.prompted) void this.sendCancel();
   }
 
   private async sendCancel(): Promise<void> {

@@ -1,15 +1,21 @@
+import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { Driver } from "../../run/driver.js";
 import type { BackendRequest } from "../definition.js";
 import { AcpClientRun } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
 import { agentInfoOf, quirksOf } from "./agents.js";
-import { answeredEvent, callerAnswer, loadEvent, refusedEvent, requestIdOf } from "./permission-answer.js";
+import {
+  answeredEvent,
+  callerAnswer,
+  loadEvent,
+  refusedEvent,
+  requestIdOf,
+  stoppedEvent,
+} from "./permission-answer.js";
 import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
 
 /** A kind back to a portable name of it (write and edit are the same kind): the rules arrive as kinds. */
 const PORTABLE_OF_KIND = new Map([...ACP_KINDS].flatMap(([name, kind]) => (kind ? [[kind, name] as const] : [])));
-
-const warn = (text: string): void => void process.emitWarning(text, "AgentstreamWarning");
 
 /** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
 const NEVER_ASKS_UNGOVERNED = (name = "the agent") =>
@@ -22,13 +28,19 @@ function portableRule(rule: string): string {
   return portable === undefined ? rule : portable + rule.slice(name.length);
 }
 
+/** The answer to a request still waiting for the library's callback when the run is stopped. */
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
+const STOPPED = Symbol("stopped while the callback decided");
+
 /**
  * One run of an ACP agent: initialize, session/new in `cwd`, one session/prompt; each
  * session/request_permission answered by the library's callback, else by the run's rules, and the
- * answer told the translation (input.answered). A request no rule allows ends the turn
- * (session/cancel, the request answered cancelled as the protocol asks): the translator then ends
- * the run needs_input with the call pending. Once the turn is over, the agent's stdin is closed,
- * which ends it. Its stdout reaches the translation from the supervisor, as a recording would.
+ * answer told the translation (input.answered). A request no rule allows (or whose decision no option
+ * offered can carry) ends the turn (session/cancel, the request answered cancelled as the protocol
+ * asks): the translator then ends the run needs_input with the call pending. Once the turn is over, the
+ * agent's stdin is closed, which ends it. Its stdout is read by the run's one reading, which hands each
+ * line to `read` before translating it. Stopped before the prompt, nothing is prompted; stopped while
+ * the callback is deciding, the request is answered cancelled at once.
  */
 export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver {
   const asked = request.permissions;
@@ -49,17 +61,27 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
   const resume = asked?.resume;
   let client: AcpClientRun | undefined;
   let stopAsked = false;
+  /** Requests waiting for the library's callback: a stop answers them cancelled at once. */
+  const waiting = new Set<() => void>();
+  /** The callback's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
+  const untilStopped = <T>(answer: Promise<T>): Promise<T | typeof STOPPED> => {
+    let cancel = (): void => undefined;
+    const stopped = new Promise<typeof STOPPED>((resolve) => {
+      cancel = () => resolve(STOPPED);
+    });
+    waiting.add(cancel);
+    if (stopAsked) cancel();
+    return Promise.race([answer, stopped]).finally(() => waiting.delete(cancel));
+  };
   return {
-    attach({ stdin, stdout }, tell) {
+    attach({ stdin, tell, warn }) {
       // The agent gone while we wrote: its exit says how the run ended.
       stdin.on("error", () => {});
       const run = new AcpClientRun({
         toAgent: stdin,
-        fromAgent: stdout,
         cwd,
         env,
         prompt: request.prompt,
-        onOutput: () => {},
         ...(resume !== undefined
           ? {
               resume,
@@ -88,9 +110,13 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
         },
         answerPermission: async (params, id) => {
           const requestId = requestIdOf(id) ?? "request";
-          const asked = request.onPermissionRequest
-            ? await callerAnswer(request.onPermissionRequest, requestId, params, warn)
-            : undefined;
+          const callback = request.onPermissionRequest;
+          const asked = callback ? await untilStopped(callerAnswer(callback, requestId, params, warn)) : undefined;
+          // Stopped while the callback decided: the turn is being cancelled, and so is the request.
+          if (asked === STOPPED) {
+            tell(stoppedEvent(requestId, params));
+            return CANCELLED;
+          }
           const answer = asked ?? answerPermission(policy, params);
           tell(answeredEvent(requestId, params, answer));
           if (answer.needsInput) run.cancel();
@@ -99,15 +125,22 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
       });
       client = run;
       if (stopAsked) run.cancel();
-      // However the turn ended (its response, its error, the agent gone), the conversation is over.
+      // However the turn ended (its response, its error, the agent gone, a stop before the prompt), the conversation is over.
       void run
         .run()
         .catch(() => undefined)
         .finally(() => stdin.end());
     },
+    read(event) {
+      return client?.read(event) ?? true;
+    },
+    inputEnded() {
+      client?.inputEnded();
+    },
     stop() {
       stopAsked = true;
       client?.cancel();
+      for (const cancel of waiting) cancel();
     },
   };
 }

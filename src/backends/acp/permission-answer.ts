@@ -1,3 +1,4 @@
+import { clip } from "../../core/clip.js";
 import { isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import type { NativeEvent } from "../../core/translator.js";
 import type { PermissionCallback, ToolPermissionRequest } from "../definition.js";
@@ -57,6 +58,21 @@ export function answeredEvent(requestId: string, params: unknown, answer: Permis
   return event;
 }
 
+/**
+ * A request the run's stop answered cancelled while the library's callback was deciding: told the translation
+ * (the call must not run; the turn ends as the stop says), though it is no answer of the callback's or the rules'.
+ */
+export function stoppedEvent(requestId: string, params: unknown): NativeEvent {
+  const event: NativeEvent = {
+    type: PERMISSION_ANSWERED,
+    request_id: requestId,
+    tool_call_id: nonEmpty(objectOrEmpty(objectOrEmpty(params).toolCall).toolCallId),
+    stopped: true,
+  };
+  TOLD.add(event);
+  return event;
+}
+
 /** The request as the library's callback is given it. */
 export function toolPermissionRequest(requestId: string, params: unknown): ToolPermissionRequest {
   const call = objectOrEmpty(objectOrEmpty(params).toolCall);
@@ -75,7 +91,9 @@ export function toolPermissionRequest(requestId: string, params: unknown): ToolP
 
 /**
  * The caller's answer, where it gives one: undefined leaves the request to the rules. A callback that
- * throws or answers anything else rejects the call (never allowed by a mistake); `onProblem` says why.
+ * throws or answers anything else rejects the call (never allowed by a mistake); `onProblem` says why,
+ * naming what it answered by its kind only (it may be the request itself, secrets and all) and what it
+ * threw by its message, cut (the run's warning path hides secrets and shows control characters).
  */
 export async function callerAnswer(
   callback: PermissionCallback,
@@ -87,13 +105,22 @@ export async function callerAnswer(
   try {
     said = await callback(toolPermissionRequest(requestId, params));
   } catch (err) {
-    onProblem(`onPermissionRequest threw (${(err as Error)?.message ?? String(err)}): the call is rejected`);
+    const message = err instanceof Error ? err.message : kindOf(err);
+    onProblem(`onPermissionRequest threw (${clip(message, MAX_SHOWN_MESSAGE)}): the call is rejected`);
     return decided(params, "reject", "callback");
   }
   if (said === undefined) return undefined;
   if (said === "allow" || said === "reject") return decided(params, said, "callback");
-  onProblem(
-    `onPermissionRequest answered ${JSON.stringify(said)}, not "allow", "reject" or undefined: the call is rejected`,
-  );
+  onProblem(`onPermissionRequest answered ${kindOf(said)}, not "allow", "reject" or undefined: the call is rejected`);
   return decided(params, "reject", "callback");
+}
+
+const MAX_SHOWN_MESSAGE = 200;
+
+/** A value named by its kind, never its content: "an object", "a string", "null". */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const kind = typeof value;
+  return kind === "object" || kind === "undefined" ? `an ${kind}` : `a ${kind}`;
 }

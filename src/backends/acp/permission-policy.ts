@@ -38,7 +38,10 @@ export interface PermissionAnswer {
   by: AnsweredBy;
   /** The rule as given (`shell(git )`), where one decided. */
   rule?: string;
-  /** No rule allowed the call and approvals are not auto: the run ends needs_input with it pending. */
+  /**
+   * No rule allowed the call and approvals are not auto, or no option offered can carry the decision (the
+   * request is answered cancelled): the turn is stopped and the run ends needs_input with the call pending.
+   */
   needsInput: boolean;
   /** The RequestPermissionResponse to send. */
   response: { outcome: { outcome: "selected"; optionId: string } | { outcome: "cancelled" } };
@@ -119,8 +122,10 @@ export function callArgument(call: Record<string, unknown>): string | undefined 
 
 /**
  * A decision as the answer to the request (its params as sent): the option of the decision's kind,
- * once before always; none offered, the request is answered cancelled. Rejected by default, the call
- * waits for the user: the turn is stopped and the request answered cancelled, as the protocol asks.
+ * once before always. Rejected by default, the call waits for the user: the turn is stopped and the
+ * request answered cancelled, as the protocol asks. With no option of the decision's kind offered, the
+ * decision cannot be told the agent: the request is answered cancelled, and the call waits for the user
+ * just the same (a cancelled request means a cancelled turn, and the call did not run as decided).
  */
 export function decided(
   params: unknown,
@@ -128,12 +133,12 @@ export function decided(
   by: AnsweredBy,
   rule?: string,
 ): PermissionAnswer {
-  const needsInput = by === "default";
   const request = objectOrEmpty(params);
   const options = Array.isArray(request.options) ? request.options.filter(isObject) : [];
   const kinds = decision === "allow" ? ["allow_once", "allow_always"] : ["reject_once", "reject_always"];
   const option = kinds.map((k) => options.find((o) => o.kind === k)).find((o) => o !== undefined);
-  const optionId = needsInput || !option ? undefined : nonEmpty(option.optionId);
+  const optionId = by === "default" || !option ? undefined : nonEmpty(option.optionId);
+  const needsInput = optionId === undefined;
   return {
     decision,
     by,

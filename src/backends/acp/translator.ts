@@ -1,4 +1,5 @@
 import type { AnsweredBy, ErrorInfo, EventPayloads, InputAnswer } from "../../canonical/events.js";
+import { answerLeavesPending } from "../../core/canonical-stream.js";
 import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { JSON_RPC_ERROR, JSON_RPC_RESULT } from "../../core/native-line.js";
 import {
@@ -24,6 +25,7 @@ import {
 } from "./agents.js";
 import { authMethodsText } from "./auth.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
+import { acpType } from "./message.js";
 import { PERMISSION_ANSWERED, RULES_REFUSED, SESSION_LOAD, requestIdOf, toldByDriver } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
@@ -34,6 +36,8 @@ interface Call {
   started: boolean;
   /** A permission request named it. */
   asked: boolean;
+  /** It ran (in_progress, completed) though agentstream refused it or answered its request cancelled. */
+  unapproved: boolean;
 }
 
 type Open = { id: string; text: string };
@@ -74,6 +78,18 @@ export class AcpTranslator implements Translator {
   private unnamedCalls = 0;
   /** A call failed after a permission request named it: in a cancelled turn, the approval it waits for. */
   private failedAfterAsking = false;
+  /** The calls agentstream refused or whose request it answered cancelled: one the agent runs anyway ran unapproved. */
+  private readonly refused = new Set<string>();
+  /**
+   * agentstream left a request waiting for the user (input.answered by default, or cancelled): the run ends
+   * needs_input, however the agent then ends its turn (it may run the call anyway and say end_turn).
+   */
+  private awaitingInput = false;
+  /**
+   * The driver told its answers (a live run): a turn cancelled after a request is then what the answers
+   * say, never guessed as needs_input as a recording's must be (it holds no answer).
+   */
+  private answersTold = false;
   private outcome: Outcome | undefined;
   /** An error told in message text (Copilot CLI): the run failed, whatever the turn's stop reason. */
   private textFailure: ErrorInfo | undefined;
@@ -99,7 +115,11 @@ export class AcpTranslator implements Translator {
   }
 
   translate(e: NativeEvent): Draft[] {
-    switch (e.type) {
+    // Read as the driver reads it (acpMessage): a line no JSON-RPC message is kept whole.
+    const type = acpType(e);
+    switch (type) {
+      case undefined:
+        return [passThrough(e)];
       case JSON_RPC_RESULT:
         return this.result(e);
       case JSON_RPC_ERROR:
@@ -109,7 +129,7 @@ export class AcpTranslator implements Translator {
       case "session/request_permission":
         return this.permission(e);
       case PERMISSION_ANSWERED:
-        return [toldByDriver(e) ? answered(e) : passThrough(e)];
+        return toldByDriver(e) ? this.answered(e) : [passThrough(e)];
       case SESSION_LOAD:
         return toldByDriver(e) ? this.sessionLoad(e) : [passThrough(e)];
       case RULES_REFUSED:
@@ -309,11 +329,13 @@ export class AcpTranslator implements Translator {
     const call = this.call(id, update);
     const out: Draft[] = [];
     const status = asText(update.status);
+    if (this.refused.has(id) && (status === "in_progress" || status === "completed")) call.unapproved = true;
     // A pending call may still lack its input (OpenCode's first says only the working directory).
     if (!call.started && status !== "pending" && status !== "") out.push(...this.startCall(id, call, native));
     if (status !== "completed" && status !== "failed") return out;
     // Finished calls are not kept (a stream may hold many thousands).
     this.calls.delete(id);
+    this.refused.delete(id);
     this.resultsIn = true;
     // A call that failed after its permission request may have been refused (or the request cancelled).
     if (status === "failed" && call.asked) this.failedAfterAsking = true;
@@ -325,6 +347,7 @@ export class AcpTranslator implements Translator {
           name: call.name,
           status: status === "completed" ? "succeeded" : "failed",
           output: toolOutput(update),
+          ...(call.unapproved ? { unapproved: true as const } : {}),
         },
         { native },
       ),
@@ -336,7 +359,7 @@ export class AcpTranslator implements Translator {
   private call(id: string, fields: Record<string, unknown>): Call {
     let call = this.calls.get(id);
     if (!call) {
-      call = { name: "tool", args: {}, started: false, asked: false };
+      call = { name: "tool", args: {}, started: false, asked: false, unapproved: false };
       this.calls.set(id, call);
     }
     const named = toolName(fields);
@@ -405,8 +428,32 @@ export class AcpTranslator implements Translator {
       this.turnOpen = false;
       out.push(draft("turn.completed", { turn: this.turn, stop_reason: stopReason }, { native }));
     }
-    this.outcome ??= this.stopOutcome(stopReason);
+    this.outcome ??= this.awaitingInput ? this.waiting() : this.stopOutcome(stopReason);
     return out;
+  }
+
+  /** agentstream's answer, as the driver told it: a call it refused, or left waiting for the user. */
+  private answered(e: NativeEvent): Draft[] {
+    this.answersTold = true;
+    // Answered cancelled by the run's stop while the callback decided: the call must not run, the stop ends the run.
+    if (e.stopped === true) {
+      const id = nonEmpty(e.tool_call_id);
+      if (id !== undefined) this.refused.add(id);
+      return [];
+    }
+    const d = answered(e);
+    const waits = answerLeavesPending(d.payload);
+    this.awaitingInput ||= waits;
+    // Told after the turn's end (the request and the prompt's response came in one read): it still decides.
+    if (waits && this.outcome !== undefined) this.outcome = this.waiting();
+    const id = d.payload.tool_call_id;
+    if (id !== undefined && (waits || d.payload.decision === "reject")) this.refused.add(id);
+    return [d];
+  }
+
+  /** The run waits for an approval agentstream did not give: whatever the agent said after, it needs input. */
+  private waiting(): Outcome {
+    return { status: "needs_input", resultText: this.answer === "" ? null : this.answer };
   }
 
   private stopOutcome(stopReason: string): Outcome {
@@ -434,9 +481,9 @@ export class AcpTranslator implements Translator {
           );
         return { status: "succeeded", resultText: answer };
       case "cancelled":
-        // Cancelled after a permission request whose call never ran: it needs an approval (the client had no
-        // rule for it; agents mark the call failed once the request is answered cancelled).
-        if (this.failedAfterAsking || [...this.calls.values()].some((c) => c.asked))
+        // Read from a recording, cancelled after a permission request whose call never ran: it needs an approval
+        // (the client had no rule for it; agents mark the call failed once the request is answered cancelled).
+        if (!this.answersTold && (this.failedAfterAsking || [...this.calls.values()].some((c) => c.asked)))
           return { status: "needs_input", resultText: answer };
         return {
           status: "cancelled",
@@ -465,11 +512,13 @@ export class AcpTranslator implements Translator {
       this.turnOpen = false;
       out.push(draft("turn.completed", { turn: this.turn, stop_reason: "error" }, { native: e.type }));
     }
-    this.outcome ??= {
-      status: "failed",
-      error: { code: error.code, message: error.message, retryable: error.retryable },
-      resultText: null,
-    };
+    this.outcome ??= this.awaitingInput
+      ? this.waiting()
+      : {
+          status: "failed",
+          error: { code: error.code, message: error.message, retryable: error.retryable },
+          resultText: null,
+        };
     return out;
   }
 
