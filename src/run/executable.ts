@@ -10,7 +10,7 @@ export type ExecutableLookup =
 
 /**
  * Refuses, before anything starts, a run that names no executable where the backend has none of its own to
- * look for on PATH (the generic `acp`: any agent that speaks ACP), and an empty --bin.
+ * look for on PATH (the generic ACP backend: any agent that speaks ACP), and an empty --bin.
  */
 export function checkExecutableNamed(
   spec: LaunchSpec & { name: string },
@@ -23,7 +23,7 @@ export function checkExecutableNamed(
     (name) =>
       `${name("bin")} is required with ${name("backend")} ${spec.name}: an ${spec.displayName} has no executable of its own to look for on PATH`,
     (name) =>
-      `give the agent's executable with ${name("bin")} PATH and its own ACP arguments with ${name("backendArgs")} (gemini --acp, opencode acp, copilot --acp), or set ${spec.binEnvVar}=PATH`,
+      `name the agent's executable with ${name("bin")} PATH (its own arguments with ${name("backendArgs")}) or ${spec.binEnvVar}=PATH: ${spec.install}`,
   );
 }
 
