@@ -17,7 +17,11 @@ export function checkExecutableNamed(
   bin: string | undefined,
   env: NodeJS.ProcessEnv,
 ): void {
-  if (bin === "") throw new OptionError((name) => `${name("bin")} is empty: give the path of the executable`);
+  if (bin === "")
+    throw new OptionError(
+      (name) => `${name("bin")} "": is empty`,
+      () => "give the executable's path",
+    );
   if (spec.executableNames.length > 0 || bin !== undefined || nonEmpty(env[spec.binEnvVar]) !== undefined) return;
   throw new OptionError(
     (name) =>

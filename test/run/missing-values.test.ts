@@ -28,7 +28,7 @@ describe("run --backend acp without --bin", () => {
     const result = await runCli(["run", "--backend", "claude", "--bin", "", "--", "hi"], { env: BARE });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toContain("--bin is empty");
+    expect(result.stderr).toContain('--bin "": is empty');
   });
 
   it("the library's run() throws a UsageError naming option bin", async () => {
