@@ -39,6 +39,12 @@ describe("run --backend acp without --bin", () => {
     );
   });
 
+  it("run --help says so, and names no empty executable to look for", async () => {
+    const help = (await runCli(["run", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain("required for acp");
+    expect(help).not.toMatch(/, ,|,\s+on PATH/);
+  });
+
   it("AGENTSTREAM_ACP_BIN stands in for it", async () => {
     const plan = await planRun({ backend: "acp", env: { AGENTSTREAM_ACP_BIN: "/no/such/agent" } }, () => "hi", {
       graceMs: 0,
