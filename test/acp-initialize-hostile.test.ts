@@ -21,11 +21,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function recording(
   version: string,
   rest: Record<string, unknown> = { agentInfo: { name: "x", version: "1" } },
+  session: Record<string, unknown> = { sessionId: "s1" },
 ): string {
   const others = JSON.stringify(rest).slice(1, -1);
   return [
     `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":${version}${others === "" ? "" : `,${others}`}}}`,
-    '{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}',
+    JSON.stringify({ jsonrpc: "2.0", id: 1, result: session }),
     '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Hi."}}}}',
     '{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}',
     "",
@@ -114,14 +115,31 @@ const initializeRest = fc.record(
   { requiredKeys: [] },
 );
 
+/** The session/new answer: its id and its model, told either way (models, configOptions). */
+const sessionNew = fc.record(
+  {
+    sessionId: member(fc.string()),
+    models: member(fc.record({ currentModelId: json, availableModels: json }, { requiredKeys: [] })),
+    configOptions: member(
+      fc.array(
+        fc.record({ id: json, category: member(fc.constant("model")), currentValue: json }, { requiredKeys: [] }),
+        {
+          maxLength: 2,
+        },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+);
+
 describe("any initialize response", () => {
   it(
-    "gives a stream that verify accepts, whatever else the agent says after it",
+    "and session/new answer give a stream that verify accepts",
     () => {
       fc.assert(
-        fc.property(versionText, initializeRest, fc.boolean(), (version, rest, authFirst) => {
-          const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-          const native = recording(version, defined);
+        fc.property(versionText, initializeRest, sessionNew, fc.boolean(), (version, rest, session, authFirst) => {
+          const defined = (o: object) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+          const native = recording(version, defined(rest), { sessionId: "s1", ...defined(session) });
           // An agent that demands a login first: its auth methods are named in the run's error.
           const text = authFirst
             ? native.replace(
