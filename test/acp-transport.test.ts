@@ -15,15 +15,18 @@ const tmp = mkdtempSync(join(tmpdir(), "agentstream-acp-transport-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 let runs = 0;
-/** Run the CLI with the fake agent as --bin; what it wrote, and the arguments the agent was started with. */
-async function runAgent(args: string[], prompt: string) {
+/** Run the CLI with the fake agent as --bin; what it wrote, and the arguments and environment the agent was started with. */
+async function runAgent(args: string[], prompt: string, env: NodeJS.ProcessEnv = {}) {
   const argvFile = join(tmp, `argv-${++runs}.json`);
+  const envFile = join(tmp, `env-${runs}.json`);
   const run = await runCli(["run", "--bin", ARGV_AGENT, ...args, "--", prompt], {
-    env: { FAKE_ACP_ARGV_FILE: argvFile },
+    env: { ...env, FAKE_ACP_ARGV_FILE: argvFile, FAKE_ACP_ENV_FILE: envFile },
   });
   const events = parseJsonl(run.stdout);
   const argv = run.code === 2 ? undefined : (JSON.parse(readFileSync(argvFile, "utf8")) as string[]);
-  return { run, events, argv, started: events[0], finished: events.at(-1)! };
+  const agentEnv =
+    run.code === 2 ? undefined : (JSON.parse(readFileSync(envFile, "utf8")) as Record<string, string | undefined>);
+  return { run, events, argv, agentEnv, started: events[0], finished: events.at(-1)! };
 }
 
 describe("--backend qwen", () => {
@@ -75,7 +78,7 @@ describe("--transport acp", () => {
   const cases = [
     { backend: "gemini", model: true, argv: ["--acp", "--model", "m1"] },
     { backend: "copilot", model: true, argv: ["--acp", "--model", "m1"] },
-    { backend: "opencode", model: false, argv: ["acp"] },
+    { backend: "opencode", model: true, argv: ["acp"] },
   ];
   for (const { backend, model, argv: expected } of cases) {
     it(`${backend}: started in ACP mode, its rules answered live, events named ${backend}`, async () => {
@@ -98,11 +101,20 @@ describe("--transport acp", () => {
     expect(finished).toMatchObject({ status: "needs_input" });
   });
 
-  it("OpenCode over ACP has no model flag: --model is refused (exit 2)", async () => {
-    const { run } = await runAgent(["--backend", "opencode", "--transport", "acp", "--model", "m1"], "say text");
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("--model");
+  it("OpenCode over ACP takes --model in its config variable (opencode acp has no model flag), over the caller's config", async () => {
+    const { run, argv, agentEnv } = await runAgent(
+      ["--backend", "opencode", "--transport", "acp", "--model", "fake/m1"],
+      "say text",
+      { OPENCODE_CONFIG_CONTENT: '{"model":"fake/m0","share":"disabled"}' },
+    );
+    expect(run.code).toBe(0);
+    expect(argv).toEqual(["acp"]);
+    expect(JSON.parse(agentEnv!.OPENCODE_CONFIG_CONTENT!)).toEqual({ model: "fake/m1", share: "disabled" });
+    // Without --model, the caller's config is left as it was.
+    const plain = await runAgent(["--backend", "opencode", "--transport", "acp"], "say text", {
+      OPENCODE_CONFIG_CONTENT: '{"model":"fake/m0"}',
+    });
+    expect(plain.agentEnv!.OPENCODE_CONFIG_CONTENT).toBe('{"model":"fake/m0"}');
   });
 
   for (const backend of ["evosci", "atomic", "pi", "codex", "claude"]) {

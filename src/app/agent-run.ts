@@ -18,7 +18,7 @@ import { checkPassable } from "../core/argv-value.js";
 import { OptionError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { tempFolderError } from "../core/temp-folder.js";
-import { findExecutable, type ExecutableLookup } from "../run/executable.js";
+import { checkExecutableNamed, findExecutable, type ExecutableLookup } from "../run/executable.js";
 import type { Driver } from "../run/driver.js";
 import { watchLimits, type RunLimits } from "../run/limits.js";
 import type { Drainable } from "../run/pipe-throttle.js";
@@ -131,6 +131,7 @@ export async function planRun(
   if (request.cwd !== undefined) checkPassable("cwd", request.cwd);
   const definition = withTransport(backendNamed(continued.backend), request.transport, BACKENDS);
   const callerEnv = request.env ?? process.env;
+  checkExecutableNamed(definition, request.bin, callerEnv);
   const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
     model: request.model,
     provider: request.provider,

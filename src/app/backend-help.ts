@@ -6,11 +6,14 @@ import { reaches, type PortableOption } from "../backends/support.js";
 /** "EvoScientist, Atomic, pi" */
 export const BACKEND_DISPLAY_NAMES = BACKENDS.map((b) => b.displayName).join(", ");
 
-/** The --bin default: each backend's variable, then its names on PATH. */
+/** The --bin default: each backend's variable, then its names on PATH; a backend with none needs one of the two. */
 export function binHelp(): string {
   const variables = BACKENDS.map((b) => `$${b.binEnvVar}`).join(" / ");
-  const names = BACKENDS.map((b) => b.executableNames.join("|")).join(", ");
-  return `the backend executable (default: ${variables}, else ${names} on PATH)`;
+  const named = BACKENDS.filter((b) => b.executableNames.length > 0);
+  const names = named.map((b) => b.executableNames.join("|")).join(", ");
+  const unnamed = BACKENDS.filter((b) => b.executableNames.length === 0).map((b) => b.name);
+  const required = unnamed.length > 0 ? `; required for ${unnamed.join(", ")}, which has no name to look for` : "";
+  return `the backend executable (default: ${variables}, else ${names} on PATH${required})`;
 }
 
 /** The backends that have an option, each with how it reaches them. */

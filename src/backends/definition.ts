@@ -2,7 +2,7 @@ import type { Driver } from "../run/driver.js";
 import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
 import type { StopWatch } from "../run/stop-signals.js";
-import type { ArgvFrame, OutputSchemaValue, PlacedOptions, Supports } from "./support.js";
+import type { ArgvFrame, OutputSchemaValue, PlacedOptions, Reaches, Supports } from "./support.js";
 
 /**
  * What the user asked the backend to do, before it becomes argv: the run's spec for a backend. Each portable
@@ -188,10 +188,13 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
   transport?: "acp";
 }
 
-/** How an agent is started to speak the Agent Client Protocol (its argv before --backend-arg), and its model flag there. */
+/**
+ * How an agent is started to speak the Agent Client Protocol (its argv before --backend-arg), and how its model
+ * is chosen there: a flag (`--model`), or another means (OpenCode's config variable); none where it has none.
+ */
 export interface AcpMode {
   args: readonly string[];
-  model?: string;
+  model?: string | Reaches<"model">;
 }
 
 /** How a run drives its agent: its own stream (native), or the Agent Client Protocol (acp). */

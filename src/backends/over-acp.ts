@@ -19,6 +19,8 @@ export function acpAgent<Name extends string>(
 ): BackendDefinition<Name, "acp"> {
   const { claims: _claims, ...generic } = acp;
   const { name, displayName, executableNames, binEnvVar, install } = agent;
+  const flag = mode.model;
+  const model = typeof flag === "string" ? { via: flag, reaches: (model: string) => ({ args: [flag, model] }) } : flag;
   return {
     ...generic,
     name,
@@ -29,9 +31,7 @@ export function acpAgent<Name extends string>(
     transport: "acp",
     supports: {
       ...acp.supports,
-      ...(mode.model === undefined
-        ? {}
-        : { model: { via: mode.model, reaches: (model: string) => ({ args: [mode.model!, model] }) } }),
+      ...(model === undefined ? {} : { model }),
     },
     acpMode: mode,
     layout: (frame, placed) => [...mode.args, ...placed.flags(), ...frame.backendArgs],

@@ -22,30 +22,56 @@ interface RefusalContext {
   asked: PortableRequest;
 }
 
-/** A flag only some backends have: "has no model flag (Codex has it)", and why as the hint. */
+/** The backend's own definition, where this one drives it over ACP (--transport acp). */
+function nativeOf(backend: BackendDefinition, all: readonly BackendDefinition[]): BackendDefinition | undefined {
+  if (backend.transport !== "acp") return undefined;
+  return all.find((b) => b.name === backend.name && b.transport === undefined);
+}
+
+/** The backend as a refusal names it: "Gemini CLI over ACP (--transport acp)" where --transport acp drives it. */
+function subjectOf(backend: BackendDefinition, all: readonly BackendDefinition[], name: OptionNaming): string {
+  return nativeOf(backend, all) ? `${backend.displayName} over ACP (${name("transport")} acp)` : backend.displayName;
+}
+
+/**
+ * A flag only some backends have: "has no model flag (Codex has it)", and why as the hint. A backend driven over
+ * ACP is never among those said to have it; that its own stream has it is said apart.
+ */
 function flagRefusal(option: string, noun: Worded, key: PortableOption): PortableRow<PortableOption>["refusal"] {
   return (backend, lack, { all }) => {
-    const takers = all.filter((b) => reaches(b.supports[key])).map((b) => b.displayName);
-    const others = takers.length > 0 ? ` (${takers.join(" and ")} ${takers.length > 1 ? "have" : "has"} it)` : "";
-    return [(name) => `${name(option)}: ${backend.displayName} has no ${noun(name)}${others}`, () => lack.lacks];
+    const native = nativeOf(backend, all);
+    const takers = all.filter((b) => b.name !== backend.name && reaches(b.supports[key])).map((b) => b.displayName);
+    return [
+      (name) => {
+        const said = [
+          ...(takers.length > 0 ? [`${takers.join(" and ")} ${takers.length > 1 ? "have" : "has"} it`] : []),
+          ...(native && reaches(native.supports[key])
+            ? [`${native.displayName} has it without ${name("transport")} acp`]
+            : []),
+        ];
+        const others = said.length > 0 ? ` (${said.join("; ")})` : "";
+        return `${name(option)}: ${subjectOf(backend, all, name)} has no ${noun(name)}${others}`;
+      },
+      () => lack.lacks,
+    ];
   };
 }
 
 /** An option whose refusal says why: "--resume: X keeps no sessions". */
 function reasonRefusal(said: Worded): PortableRow<PortableOption>["refusal"] {
-  return (backend, lack) => [(name) => `${said(name)}: ${backend.displayName} ${lack.lacks}`];
+  return (backend, lack, { all }) => [(name) => `${said(name)}: ${subjectOf(backend, all, name)} ${lack.lacks}`];
 }
 
 const LIMITS = ["maxTurns", "maxTokens", "maxCostUsd"] as const;
 
 /** A limit: every limit asked that the backend lacks for the same reason named at once; --max-turns as the hint. */
-const limitRefusal: PortableRow<PortableOption>["refusal"] = (backend, lack, { asked }) => {
+const limitRefusal: PortableRow<PortableOption>["refusal"] = (backend, lack, { all, asked }) => {
   const named = LIMITS.filter((key) => {
     const support = backend.supports[key];
     return asked[key] !== undefined && !reaches(support) && support.lacks === lack.lacks;
   });
   return [
-    (name) => `${named.map(name).join(" and ")}: ${backend.displayName} ${lack.lacks}`,
+    (name) => `${named.map(name).join(" and ")}: ${subjectOf(backend, all, name)} ${lack.lacks}`,
     reaches(backend.supports.maxTurns)
       ? (name) => `${name("maxTurns")} stops it (each turn is seen as it begins)`
       : undefined,

@@ -68,7 +68,7 @@ export function wellFormedJson(value: unknown): unknown {
 }
 
 /** Set an own data property, also one named __proto__ (which plain assignment would take as the prototype). */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__")
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;

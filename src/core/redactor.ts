@@ -1,4 +1,4 @@
-import { wellFormed } from "../canonical/strict-json.js";
+import { setOwn, wellFormed } from "../canonical/strict-json.js";
 
 export const REDACTED = "[redacted]";
 // Shorter values ("1", "true") would blank out ordinary words rather than hide anything.
@@ -84,7 +84,8 @@ export class Redactor {
     if (Array.isArray(value)) return value.map((item) => this.strings(item));
     if (typeof value !== "object" || value === null) return value;
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = this.strings(item);
+    // A key named __proto__ (an agent's tool argument) is kept as the key it is.
+    for (const [key, item] of Object.entries(value)) setOwn(out, key, this.strings(item));
     return out;
   }
 
@@ -120,9 +121,9 @@ export class Redactor {
       const hidden = this.walk(item);
       if (copy === undefined && (hiddenKey !== key || hidden !== item)) {
         copy = {};
-        for (let j = 0; j < i; j++) copy[entries[j]![0]] = entries[j]![1];
+        for (let j = 0; j < i; j++) setOwn(copy, entries[j]![0], entries[j]![1]);
       }
-      if (copy !== undefined) copy[hiddenKey] = hidden;
+      if (copy !== undefined) setOwn(copy, hiddenKey, hidden);
     }
     return copy ?? value;
   }

@@ -2,6 +2,7 @@ import type { CanonicalEvent } from "../canonical/events.js";
 import { loadSchema } from "../schema/schema-files.js";
 import { REPORT_LIMITS } from "./report-v1.js";
 import { clip } from "../core/clip.js";
+import { ownTable } from "../core/own-table.js";
 
 // A report reads streams it did not write: an event may carry a valid envelope
 // and still break the schema (a number as a tool's output, an object as an
@@ -65,14 +66,14 @@ const ENVELOPE_RELAXED: Record<string, SchemaNode> = { backend: { type: "string"
 // What a report cannot do without, where it is less than the schema requires:
 // a call needs its id, name and status, not its output; a run.finished its
 // outcome. Every other field is left out when it breaks the schema.
-const PAYLOAD_REQUIRED: Record<string, string[]> = {
+const PAYLOAD_REQUIRED = ownTable<string[]>({
   "run.started": [],
   "message.completed": [],
   "tool.started": ["tool_call_id", "name"],
   "tool.updated": ["tool_call_id"],
   "tool.completed": ["tool_call_id", "name", "status"],
   "run.finished": ["status", "exit_code"],
-};
+});
 
 class EventSchema {
   private readonly defs: Record<string, SchemaNode>;

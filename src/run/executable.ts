@@ -1,11 +1,35 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
+import { OptionError } from "../core/errors.js";
 import type { LaunchSpec } from "./launch-spec.js";
 
 /** `tried`: the path --bin or the variable named, when that is what is missing (the command line shows it). */
 export type ExecutableLookup =
   | { found: true; path: string }
   | { found: false; message: string; hint: string; tried?: string };
+
+/**
+ * Refuses, before anything starts, a run that names no executable where the backend has none of its own to
+ * look for on PATH (the generic ACP backend: any agent that speaks ACP), and an empty --bin.
+ */
+export function checkExecutableNamed(
+  spec: LaunchSpec & { name: string },
+  bin: string | undefined,
+  env: NodeJS.ProcessEnv,
+): void {
+  if (bin === "")
+    throw new OptionError(
+      (name) => `${name("bin")} "": is empty`,
+      () => "give the executable's path",
+    );
+  if (spec.executableNames.length > 0 || bin !== undefined || nonEmpty(env[spec.binEnvVar]) !== undefined) return;
+  throw new OptionError(
+    (name) =>
+      `${name("bin")} is required with ${name("backend")} ${spec.name}: an ${spec.displayName} has no executable of its own to look for on PATH`,
+    (name) =>
+      `name the agent's executable with ${name("bin")} PATH (its own arguments with ${name("backendArgs")}) or ${spec.binEnvVar}=PATH: ${spec.install}`,
+  );
+}
 
 /**
  * Where the backend's executable is: `--bin`, else the backend's

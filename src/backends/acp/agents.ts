@@ -1,4 +1,5 @@
 import { nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { ownTable } from "../../core/own-table.js";
 
 /** Who answered `initialize`: its `agentInfo` (name, title, version), as ACP agents state it. */
 export interface AgentInfo {
@@ -46,13 +47,13 @@ const NONE: AgentQuirks = {
   asks: "always",
 };
 
-/** Agents known by the `agentInfo.name` they state. */
-const KNOWN: Readonly<Record<string, AgentQuirks>> = {
+/** Agents known by the `agentInfo.name` they state (any text: an agent named "constructor" is unknown). */
+const KNOWN = ownTable<AgentQuirks>({
   Copilot: { ...NONE, errorsInText: true },
   OpenCode: { ...NONE, lastCallUsage: true },
   "pi-acp": { ...NONE, silentFailures: true, retryNotices: true, asks: "never" },
   "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" } },
-};
+});
 
 export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {
   const info = objectOrEmpty(initializeResult.agentInfo);

@@ -166,13 +166,15 @@ export class AcpTranslator implements Translator {
   /** A response: told apart by what it carries, as the client's requests are not in the stream. */
   private result(e: NativeEvent): Draft[] {
     const result = objectOrEmpty(e.result);
-    if (typeof result.protocolVersion === "number" && this.sessionId === undefined) {
+    // The initialize response: the only one that states a protocol version, whatever its value.
+    if (Object.hasOwn(result, "protocolVersion") && this.sessionId === undefined) {
       this.agent = agentInfoOf(result);
       this.quirks = quirksOf(this.agent);
-      this.protocolVersion = result.protocolVersion;
+      this.protocolVersion = protocolVersionOf(result.protocolVersion);
       this.authMethods = authMethodsText(result);
       this.canLoad = objectOrEmpty(result.agentCapabilities).loadSession === true;
-      return [];
+      // A version session.started cannot hold (-1, 1.5, "1") is left out of it, and the response kept as data.
+      return this.protocolVersion === undefined ? [passThrough(e)] : [];
     }
     if (typeof result.stopReason === "string") return this.promptEnd(result, e.type);
     const session = nonEmpty(result.sessionId);
@@ -594,6 +596,12 @@ function contentText(content: unknown): string {
 }
 
 /** The tool's name: the agent's own where it states one (Qwen Code's _meta.toolName), else its kind, else its title. */
+/** ACP's protocol version: a whole number from 0 (an unsigned 16-bit one in the protocol); anything else is none. */
+function protocolVersionOf(value: unknown): number | undefined {
+  // + 0: -0 is 0.
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) + 0 : undefined;
+}
+
 function toolName(fields: Record<string, unknown>): string | undefined {
   return nonEmpty(objectOrEmpty(fields._meta).toolName) ?? nonEmpty(fields.kind) ?? nonEmpty(fields.title);
 }

@@ -24,6 +24,7 @@ import {
   type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
+import { ownTable } from "../../core/own-table.js";
 
 /** The API message a main-agent line begins or continues: its assistant line, or the message_start of its stream. */
 function apiMessageId(e: NativeEvent): string | undefined {
@@ -63,7 +64,7 @@ const LIMIT_REASONS = new Set(["max_turns", "budget_exhausted"]);
 const STRUCTURED_OUTPUT_GIVEN_UP = "error_max_structured_output_retries";
 
 // The SDK's SDKAssistantMessageError, for a message that carries no HTTP status.
-const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
+const ERROR_KINDS = ownTable<{ code: ErrorCode; retryable: boolean }>({
   authentication_failed: { code: "auth", retryable: false },
   oauth_org_not_allowed: { code: "auth", retryable: false },
   account_on_hold: { code: "auth", retryable: false },
@@ -72,7 +73,7 @@ const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
   rate_limit: { code: "rate_limit", retryable: true },
   overloaded: { code: "overloaded", retryable: true },
   server_error: { code: "provider", retryable: true },
-};
+});
 
 /**
  * Claude Code `-p --output-format stream-json --verbose` (docs/protocols/claude.md).

@@ -13,13 +13,14 @@ import {
 } from "../../core/translator.js";
 import { RefusedCalls } from "../refused-calls.js";
 import { usageFileDrafts } from "./usage-file.js";
+import { ownTable } from "../../core/own-table.js";
 
 /** A tool error's code when its permission was refused (no one to approve it, or a deny rule). */
 const DENIED = "denied";
 /** How Copilot words a refusal by a --deny-tool rule: the user's answer, not a request waiting for one. */
 const DENY_RULE = /^Permission to run this tool was denied due to the following rules/;
 /** The permission kind (as --allow-tool names it) of its tools that need one. */
-const PERMISSION_KIND: Record<string, string> = { bash: "shell", edit: "write", create: "write", web_fetch: "url" };
+const PERMISSION_KIND = ownTable({ bash: "shell", edit: "write", create: "write", web_fetch: "url" });
 
 // Written by Copilot for itself, noise to a reader: kept out of the stream (docs/protocols/copilot.md).
 const DROPPED = new Set([

@@ -66,8 +66,17 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     ...frame.prompt.split(" "),
   ],
   promptTerminator: () => true,
-  // `run --transport acp` (docs/protocols/acp.md).
-  acpMode: { args: ["acp"] },
+  // `run --transport acp` (docs/protocols/acp.md). `opencode acp` has no model flag: its sessions start on the
+  // config's `model`, which OPENCODE_CONFIG_CONTENT sets over every config file (docs/protocols/opencode.md).
+  acpMode: {
+    args: ["acp"],
+    model: {
+      via: 'OPENCODE_CONFIG_CONTENT={"model":"PROVIDER/MODEL"}',
+      reaches: (model, { env }) => ({
+        env: { OPENCODE_CONFIG_CONTENT: mergedJsonEnv(env, "OPENCODE_CONFIG_CONTENT", { model }) },
+      }),
+    },
+  },
   createTranslator: () => new OpencodeTranslator(),
   // Its stream names no model: the one asked for, without the provider before its first "/".
   usageModel: ({ model }) => (model === undefined ? undefined : model.slice(model.indexOf("/") + 1) || undefined),
@@ -78,19 +87,24 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
  * the caller's variable stay, under these.
  */
 function opencodePermissionEnv({ asked, env }: RunContext): NativeInput {
-  let given: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(env.OPENCODE_PERMISSION ?? "{}");
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
-      given = parsed as Record<string, unknown>;
-  } catch {
-    // OpenCode skips a variable that is not JSON; so do these rules.
-  }
   const rules = Object.fromEntries([
     ...(asked.allowTool ?? []).map((name) => [name, "allow"]),
     ...(asked.denyTool ?? []).map((name) => [name, "deny"]),
   ]);
-  return { env: { OPENCODE_PERMISSION: JSON.stringify({ ...given, ...rules }) } };
+  return { env: { OPENCODE_PERMISSION: mergedJsonEnv(env, "OPENCODE_PERMISSION", rules) } };
+}
+
+/** A variable of JSON OpenCode reads: these members over the caller's own (kept, under them, where it is an object). */
+function mergedJsonEnv(env: NodeJS.ProcessEnv, name: string, members: Record<string, unknown>): string {
+  let given: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(env[name] ?? "{}");
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      given = parsed as Record<string, unknown>;
+  } catch {
+    // OpenCode skips a variable that is not JSON; so do these members.
+  }
+  return JSON.stringify({ ...given, ...members });
 }
 
 /**
