@@ -225,6 +225,41 @@ describe("an outcome agentstream decided is never overturned by the agent", () =
   );
 });
 
+describe("a stop the agent answers end_turn is still a stop", () => {
+  it.each([
+    ["SIGINT", "cancelled", 130],
+    ["SIGTERM", "cancelled", 143],
+  ] as const)("%s during the turn: the run ends %s (%i), not succeeded", async (signal, status, exitCode) => {
+    const log = newLog();
+    const child = spawn(process.execPath, [BIN, ...hostileArgs(["ignore-cancel"], ["--grace", "10"]), "--", "go"], {
+      env: { ...process.env, NO_COLOR: "1", HOSTILE_ACP_LOG: log },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.resume();
+    // The agent is in its turn once it was prompted: it waits there for the cancel.
+    const timer = setInterval(() => {
+      if (sent(log).some((m) => m.method === "session/prompt")) {
+        clearInterval(timer);
+        child.kill(signal);
+      }
+    }, 20);
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    clearInterval(timer);
+    expect(code).toBe(exitCode);
+    expect(parseJsonl(stdout).at(-1)).toMatchObject({ type: "run.finished", status, exit_code: exitCode });
+    expect(sent(log).map((m) => m.method)).toContain("session/cancel");
+  });
+
+  it("--timeout during the turn: timed_out (124), whatever the agent answers the cancel with", async () => {
+    const { run, finished, sent: told } = await hostile("ignore-cancel", ["--timeout", "1", "--grace", "10"]);
+    expect(run.code).toBe(124);
+    expect(finished).toMatchObject({ type: "run.finished", status: "timed_out", exit_code: 124 });
+    expect(told.map((m) => m.method)).toContain("session/cancel");
+  });
+});
+
 describe("a stop before the prompt prompts nothing", () => {
   it.each([
     ["SIGINT", "slow-init", 130],

@@ -11,6 +11,7 @@ import {
   refusedEvent,
   requestIdOf,
   stoppedEvent,
+  turnStoppedEvent,
 } from "./permission-answer.js";
 import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
 
@@ -61,6 +62,7 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
   const resume = asked?.resume;
   let client: AcpClientRun | undefined;
   let stopAsked = false;
+  let tellStop = (): void => undefined;
   /** Requests waiting for the library's callback: a stop answers them cancelled at once. */
   const waiting = new Set<() => void>();
   /** The callback's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
@@ -75,6 +77,8 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
   };
   return {
     attach({ stdin, tell, warn }) {
+      tellStop = () => tell(turnStoppedEvent());
+      if (stopAsked) tellStop();
       // The agent gone while we wrote: its exit says how the run ended.
       stdin.on("error", () => {});
       const run = new AcpClientRun({
@@ -138,6 +142,7 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
       client?.inputEnded();
     },
     stop() {
+      if (!stopAsked) tellStop();
       stopAsked = true;
       client?.cancel();
       for (const cancel of waiting) cancel();

@@ -16,6 +16,9 @@ export const RULES_REFUSED = "agentstream/rules_refused";
 /** The client loads a session (`phase: loading`, `session_id`): the agent's replay of its history follows, until `phase: loaded`. */
 export const SESSION_LOAD = "agentstream/session_load";
 
+/** The run was stopped (a signal, --timeout, an abort, a limit): session/cancel was sent for it, not for a refusal. */
+export const TURN_STOPPED = "agentstream/turn_stopped";
+
 /** The events the driver made: a line of their type on an agent's stdout forges nothing (it is kept as data). */
 const TOLD = new WeakSet<NativeEvent>();
 
@@ -26,6 +29,13 @@ export function toldByDriver(event: NativeEvent): boolean {
 export function loadEvent(phase: "loading" | "loaded", sessionId: string): NativeEvent {
   // Its own type for each phase would say no more: one type, read by its phase.
   const event: NativeEvent = { type: SESSION_LOAD, phase, session_id: sessionId };
+  TOLD.add(event);
+  return event;
+}
+
+/** The stop as the event the driver tells the translation: whatever the agent then says of its turn, it was stopped. */
+export function turnStoppedEvent(): NativeEvent {
+  const event: NativeEvent = { type: TURN_STOPPED };
   TOLD.add(event);
   return event;
 }

@@ -26,7 +26,14 @@ import {
 import { authMethodsText } from "./auth.js";
 import { rpcError, textError, type AcpError } from "./errors.js";
 import { acpType } from "./message.js";
-import { PERMISSION_ANSWERED, RULES_REFUSED, SESSION_LOAD, requestIdOf, toldByDriver } from "./permission-answer.js";
+import {
+  PERMISSION_ANSWERED,
+  RULES_REFUSED,
+  SESSION_LOAD,
+  TURN_STOPPED,
+  requestIdOf,
+  toldByDriver,
+} from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
@@ -91,6 +98,8 @@ export class AcpTranslator implements Translator {
    */
   private answersTold = false;
   private outcome: Outcome | undefined;
+  /** The driver cancelled the turn for the run's stop (TURN_STOPPED), not for a refusal. */
+  private stopped = false;
   /** An error told in message text (Copilot CLI): the run failed, whatever the turn's stop reason. */
   private textFailure: ErrorInfo | undefined;
   private retries = 0;
@@ -134,6 +143,10 @@ export class AcpTranslator implements Translator {
         return toldByDriver(e) ? this.sessionLoad(e) : [passThrough(e)];
       case RULES_REFUSED:
         return toldByDriver(e) ? this.rulesRefused(e) : [passThrough(e)];
+      case TURN_STOPPED:
+        if (!toldByDriver(e)) return [passThrough(e)];
+        this.stopped = true;
+        return [];
       default:
         // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's
         // craft/drainMidTurnQueue, Claude's adapter's _auth/status_update): kept whole.
@@ -430,8 +443,30 @@ export class AcpTranslator implements Translator {
       this.turnOpen = false;
       out.push(draft("turn.completed", { turn: this.turn, stop_reason: stopReason }, { native }));
     }
-    this.outcome ??= this.awaitingInput ? this.waiting() : this.stopOutcome(stopReason);
+    this.outcome ??= this.awaitingInput
+      ? this.waiting()
+      : this.stopped
+        ? this.stopIsOurs(stopReason)
+        : this.stopOutcome(stopReason);
     return out;
+  }
+
+  /**
+   * The run was stopped before the turn ended (a signal, --timeout, an abort, a limit: session/cancel sent):
+   * the turn ends cancelled whatever stop reason the agent gives (an agent that answers the cancel with
+   * end_turn does not overturn the stop); the core turns it into the stop's status and exit code.
+   */
+  private stopIsOurs(stopReason: string): Outcome {
+    const told = stopReason === "cancelled" ? "" : ` (the agent answered stopReason ${JSON.stringify(stopReason)})`;
+    return {
+      status: "cancelled",
+      error: {
+        code: "cancelled",
+        message: `the run was stopped: its turn was cancelled (session/cancel)${told}`,
+        retryable: false,
+      },
+      resultText: this.answer === "" ? null : this.answer,
+    };
   }
 
   /** agentstream's answer, as the driver told it: a call it refused, or left waiting for the user. */
