@@ -1,4 +1,5 @@
 import type { AnsweredBy, ErrorInfo, EventPayloads, InputAnswer } from "../../canonical/events.js";
+import { pastedValue } from "../../core/shell-word.js";
 import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { JSON_RPC_ERROR, JSON_RPC_RESULT } from "../../core/native-line.js";
 import {
@@ -130,7 +131,7 @@ export class AcpTranslator implements Translator {
       this.canLoad && this.sessionId !== undefined && this.outcome?.status === "needs_input"
         ? {
             session_id: this.sessionId,
-            hint: `agentstream run --backend acp --bin AGENT --resume ${this.sessionId} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
+            hint: `agentstream run --backend acp --bin AGENT --resume ${pastedValue(this.sessionId, "SESSION")} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
           }
         : undefined;
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };

@@ -1,4 +1,5 @@
 import type { ErrorInfo } from "../../canonical/events.js";
+import { pastedValue } from "../../core/shell-word.js";
 import { classifyError } from "../../core/classify.js";
 import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import {
@@ -19,7 +20,12 @@ const DENIED = "denied";
 /** How Copilot words a refusal by a --deny-tool rule: the user's answer, not a request waiting for one. */
 const DENY_RULE = /^Permission to run this tool was denied due to the following rules/;
 /** The permission kind (as --allow-tool names it) of its tools that need one. */
-const PERMISSION_KIND: Record<string, string> = { bash: "shell", edit: "write", create: "write", web_fetch: "url" };
+const PERMISSION_KIND = new Map([
+  ["bash", "shell"],
+  ["edit", "write"],
+  ["create", "write"],
+  ["web_fetch", "url"],
+]);
 
 // Written by Copilot for itself, noise to a reader: kept out of the stream (docs/protocols/copilot.md).
 const DROPPED = new Set([
@@ -174,11 +180,14 @@ export class CopilotTranslator implements Translator {
       this.refused.resume(
         outcome,
         this.sessionId,
-        (tools) =>
-          `copilot --resume=${this.sessionId} ${tools.map((tool) => `--allow-tool=${PERMISSION_KIND[tool] ?? tool}`).join(" ")} -p PROMPT (allow what was refused, then go on)`,
+        (tools, session) =>
+          `copilot --resume=${pastedValue(session, "SESSION")} ${tools.map((tool) => `--allow-tool=${pastedValue(PERMISSION_KIND.get(tool) ?? tool, "NAME")}`).join(" ")} -p PROMPT (allow what was refused, then go on)`,
       ) ??
       (this.sessionId && outcome?.status !== "succeeded"
-        ? { session_id: this.sessionId, hint: `copilot --resume=${this.sessionId} -p PROMPT (go on with the session)` }
+        ? {
+            session_id: this.sessionId,
+            hint: `copilot --resume=${pastedValue(this.sessionId, "SESSION")} -p PROMPT (go on with the session)`,
+          }
         : undefined);
     return { drafts, outcome, ...(resume ? { resume } : {}) };
   }
