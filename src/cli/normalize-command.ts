@@ -78,13 +78,13 @@ async function translateInput(
   const outputSchema = opts.outputSchema === undefined ? undefined : loadOutputSchema(opts.outputSchema);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
+  // Every line normalize says may quote the recording: written through the redactor, as run's are.
+  const stderr = redactor.stream(process.stderr);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
   const { sinks, otlp } = await openCliSinks(opts, {
     redactor,
     version: VERSION,
-    say: (message) =>
-      process.stderr.write(`agentstream: ${message}
-`),
+    say: (message) => stderr.write(redactor.shown(`agentstream: ${message}\n`)),
   });
   let finished: EventOf<"run.finished"> | undefined;
   // The first and last times the stream states: native_ts strings share one format, so they compare as text.
@@ -117,16 +117,16 @@ async function translateInput(
     ...runIdentity(),
     redactor,
     sinks: [stdout, ...sinks, finishedSink],
-    warn: (line) => process.stderr.write(line),
+    warn: (line) => stderr.write(redactor.shown(line)),
     yieldEvents: false,
     output: writer,
     waitFor: otlp ? [otlp] : [],
     interruption,
     readError: "end",
-    say: (text) => process.stderr.write(`agentstream: ${showControls(text)}\n`),
-    onTranslatorBug: reportBug,
+    say: (text) => stderr.write(`agentstream: ${showControls(text)}\n`),
+    onTranslatorBug: (message) => reportBug(message, stderr),
     onNativeEvent: () => nativeEvents++,
-    onGuess: (verdict) => process.stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
+    onGuess: (verdict) => stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
   });
   const end = await ending(session);
   if (end.kind === "stdout_closed") {
@@ -150,7 +150,7 @@ async function translateInput(
       // One stated time (one native line) tells no duration.
       nativeSpanMs: lastNative === firstNative ? null : Date.parse(lastNative!) - Date.parse(firstNative!),
     };
-    process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
+    stderr.write(normalizeSummary(facts, stderrChalk()));
   }
 }
 
