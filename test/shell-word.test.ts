@@ -95,7 +95,8 @@ describe("shellWord: any text as one word a POSIX shell reads back", () => {
   it("keeps the plain forms: bare where nothing is special, double quotes where nothing is special in them", () => {
     expect(shellWord("0f78d7d1-d7b3-40b6")).toBe("0f78d7d1-d7b3-40b6");
     expect(shellWord("hi there")).toBe('"hi there"');
-    expect(shellWord("-x")).toBe('"-x"');
+    expect(shellWord("-x")).toBe("-x");
+    expect(shellWord("=cmd")).toBe('"=cmd"');
     expect(shellWord('{"bash":"allow"}')).toBe(`'{"bash":"allow"}'`);
     expect(shellWord("it's $HOME")).toBe(`'it'\\''s $HOME'`);
   });

@@ -4,16 +4,17 @@
 // (`$(rm -rf ~)`, a quote, a `;`) stays a word.
 import { nameProblem } from "./argv-value.js";
 
-// Characters no POSIX shell (nor bash or zsh, interactive or not) gives a meaning inside a word.
-const PLAIN = /^[A-Za-z0-9_@%+:,./][A-Za-z0-9_@%+=:,./-]*$/;
+// Characters no POSIX shell (nor bash or zsh, interactive or not) gives a meaning inside a word
+// (zsh expands a word that starts with `=`).
+const PLAIN = /^[A-Za-z0-9_@%+:,./-][A-Za-z0-9_@%+=:,./-]*$/;
 // Special inside double quotes: expansions, the escape, the quote itself, and bash's and zsh's history `!`.
 const DOUBLE_QUOTE_SPECIAL = /["$`\\!]/;
 // Bidirectional overrides and isolates: the shown hint would read otherwise than the pasted one.
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
- * TEXT as one POSIX shell word that reads back as TEXT: bare where nothing in it is special, in
- * double quotes where nothing is special there (`"-x"`, `"hi there"`), else in single quotes
+ * TEXT as one POSIX shell word that reads back as TEXT: bare where nothing in it is special (`-p`), in
+ * double quotes where nothing is special there (`"hi there"`), else in single quotes
  * (each `'` written `'\''`). A NUL cannot be given to a program at all: the caller keeps it out.
  */
 export function shellWord(text: string): string {
