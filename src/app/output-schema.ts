@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { OptionError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { compileAnswerSchema, type AnswerSchema } from "../schema/output-schema.js";
+import { jsonProblem } from "../core/json-problem.js";
 
 /** A schema the run's answer must match, and the file it came from (none for a library object). */
 export interface OutputSchema extends AnswerSchema {
@@ -24,7 +25,7 @@ export function loadOutputSchema(given: object | string): OutputSchema {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw refused(given, `not JSON: ${(err as Error).message}`);
+    throw refused(given, `not JSON: ${jsonProblem(err)}`);
   }
   return { ...compiled(parsed, given), file: given };
 }

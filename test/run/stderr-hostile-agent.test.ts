@@ -181,6 +181,19 @@ describe.concurrent("agentstream's own messages that quote a secret or an agent'
     expectClean(result.stderr);
   });
 
+  it("an answer that is not JSON (--output-schema): the parse error quotes none of it, on stderr or stdout", async () => {
+    const schema = scratch.path("schema.json");
+    writeFileSync(schema, '{"type":"object"}');
+    const recording = scratch.path("answer.jsonl");
+    const answer = `\`\`\`json\n{"a": ${PLAIN}${HOSTILE}}\n\`\`\``;
+    writeFileSync(recording, `${JSON.stringify({ type: "done", response: answer })}\n`);
+    const result = await runCli(["normalize", "--from", "evosci", "--output-schema", schema, recording], { env: ENV });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("not JSON");
+    expectClean(result.stderr);
+    expect(result.stdout).not.toMatch(LEAKED);
+  });
+
   // A translator bug whose error quotes the native text (as one quoting a native value would), a secret
   // across the length the report is cut at (500): said by the CLI, and by the library as a process warning.
   const translator = new URL("../../dist/backends/evosci/translator.js", import.meta.url).href;
