@@ -4,6 +4,7 @@ import type { BackendExit, CanonicalEvent, EventOf } from "../canonical/events.j
 import { UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
+import type { Redactor } from "../core/redactor.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import type { BackendName } from "../backends/registry.js";
 import { stderrChalk } from "../human/colour.js";
@@ -72,12 +73,12 @@ async function translateInput(
   opts: NormalizeOptions,
   interruption: () => Interruption | undefined,
 ): Promise<void> {
-  const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
+  // A recording may echo a key of this environment: hidden as in run.
+  const redactor = runRedactor([], process.env);
+  const stderrTail = opts.stderr ? await readStderrTail(opts.stderr, redactor) : [];
   const backendExit = opts.backendExit ?? null;
   const usageFile = opts.usageFile === undefined ? undefined : usageFileText(opts.usageFile);
   const outputSchema = opts.outputSchema === undefined ? undefined : loadOutputSchema(opts.outputSchema);
-  // A recording may echo a key of this environment: hidden as in run.
-  const redactor = runRedactor([], process.env);
   // Every line normalize says may quote the recording: written through the redactor, as run's are.
   const stderr = redactor.stream(process.stderr);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
@@ -155,8 +156,8 @@ async function translateInput(
 }
 
 /** The last lines of a recorded stderr, read in chunks: only the tail is kept. */
-async function readStderrTail(path: string): Promise<string[]> {
-  const tail = new TailBuffer();
+async function readStderrTail(path: string, redactor: Redactor): Promise<string[]> {
+  const tail = new TailBuffer(undefined, undefined, (text) => redactor.text(text));
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) tail.push(chunk as Buffer);
   } catch (err) {

@@ -28,7 +28,7 @@ const ESCAPES = "\u001b]0;title\u0007\u001b[2J\u009b31m\u202eevil\u2066x\u2069";
 const HOSTILE = ` ${ESCAPES} key ${SHAPED} and ${PLAIN} ${"w ".repeat(40)}${PLAIN} ${"y".repeat(100)}${SHAPED} end`;
 
 /** Lines of the agent's own stderr with a secret across each length a line may be cut at when shown. */
-const STRADDLING = [80, 120, 200, 2000].map((cut) => `${"z".repeat(cut - 6)}${PLAIN}\n`).join("");
+const STRADDLING = [80, 120, 200, 1000, 2000].map((cut) => `${"z".repeat(cut - 6)}${PLAIN}\n`).join("");
 
 // Any control character but the newline, DEL, the C1 controls, and the bidirectional overrides and isolates.
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -118,6 +118,8 @@ describe.concurrent("an agent's hostile text on stderr: escaped and redacted, fo
         // The run got far enough to say something of the agent's (its stderr, a tool, an error, a hint).
         expect(result.stderr, result.stderr).toContain("␛]0;title␇");
         expectClean(result.stderr);
+        // The stream is redacted too: no part of a secret in it, the stderr tail's cut lines included.
+        expect(LEAKED.exec(result.stdout)?.index).toBeUndefined();
       });
     }
     it(`normalize --from ${backend} ${golden} --stderr FILE`, async () => {
@@ -127,6 +129,7 @@ describe.concurrent("an agent's hostile text on stderr: escaped and redacted, fo
         env: ENV,
       });
       expectClean(result.stderr);
+      expect(LEAKED.exec(result.stdout)?.index).toBeUndefined();
     });
   }
 });
