@@ -20,7 +20,7 @@ describe("usage errors", () => {
     const run = await runCli(["run", "--backend", "pi", "-x"]);
     expect(run.stderr).toContain("agentstream: unknown option '-x'");
     expect(run.stderr).toContain(
-      'hint: to pass "-x" as the prompt, put it after --: agentstream run --backend NAME -- "-x"',
+      'hint: to pass "-x" as the prompt, put it after --: agentstream run --backend NAME -- -x',
     );
   });
 

@@ -1,7 +1,15 @@
 // A newcomer's first mistakes get a hint that says what to type instead (issue 41): a prompt typed as
 // several unquoted words, and a flag of one command given to another that has a counterpart for it.
-import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./helpers/cli.js";
+
+// Where a hint's command is parsed back by sh: a file appearing here means a value ran.
+const scratch = mkdtempSync(join(tmpdir(), "agentstream-usage-hints-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("a prompt typed as several words", () => {
   it("run --backend evosci Summarize data/results.csv into notes.md: exit 2, shows the quoted form and --", async () => {
@@ -81,5 +89,30 @@ describe("a flag of another command, with a counterpart here", () => {
     const run = await runCli(["normalize", "--frm", "pi"]);
     expect(run.stderr).toContain("(Did you mean --from?)");
     expect(run.stderr).not.toContain("hint:");
+  });
+});
+
+describe("the user's words in a hint's command are quoted for the shell", () => {
+  // A value that would run something if the hint were pasted unquoted: the shell must give it back as one word.
+  const HOSTILE = "$(touch ran) `touch ran`; it's";
+
+  it.each([
+    // [arguments, the command the hint shows starts after, the word it must hold]
+    [["run", "--backend", "pi", `-${HOSTILE}`], "put it after --: ", `-${HOSTILE}`],
+    [["run", "--from", HOSTILE, "x.jsonl"], "instead: ", HOSTILE],
+    [["run", `--from=${HOSTILE}`, "x.jsonl"], "instead: ", HOSTILE],
+    [["run", "--backend", "pi", "two", HOSTILE], "quote it, as in ", `two ${HOSTILE}`],
+  ])("%j: sh reads the hint's command back with the value as one word", async (args, before, word) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    const line = run.stderr.split("\n").find((l) => l.includes(before));
+    expect(line, run.stderr).toBeDefined();
+    // The command ends at its closing words in parentheses (prose), if it has them.
+    const shown = line!.slice(line!.indexOf(before) + before.length);
+    const command = shown.endsWith(")") ? shown.slice(0, shown.lastIndexOf(" (")) : shown;
+    const cwd = mkdtempSync(join(scratch, "case-"));
+    const words = execFileSync("sh", ["-c", `printf '%s\\0' ${command}`], { cwd, encoding: "utf8" });
+    expect(words.split("\0")).toContain(word);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

@@ -425,6 +425,7 @@ async function superviseBackend(
     args: plan.args,
     cwd: plan.cwd,
     env: plan.env,
+    redact: (text) => plan.redactor.text(text),
     timeoutMs: io.timeoutMs,
     lingerMs: io.lingerMs,
     graceMs: io.graceMs,

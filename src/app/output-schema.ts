@@ -5,6 +5,7 @@ import { OptionError, StoppedBeforeStart } from "../core/errors.js";
 import { readWholeFile } from "../run/bounded-file.js";
 import { NO_STOPS, type StopWatch } from "../run/stop-signals.js";
 import { compileAnswerSchema, type AnswerSchema } from "../schema/output-schema.js";
+import { jsonProblem } from "../core/json-problem.js";
 
 /** The most of a schema file read: a schema is small, and no backend takes one this large. */
 const MAX_SCHEMA_FILE_BYTES = 4 * 1024 * 1024;
@@ -32,7 +33,7 @@ export function outputSchemaOf(text: string, given: string): OutputSchema {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw refused(given, `not JSON: ${(err as Error).message}`);
+    throw refused(given, `not JSON: ${jsonProblem(err)}`);
   }
   return { ...compiled(parsed, given), file: given };
 }

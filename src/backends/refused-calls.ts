@@ -48,13 +48,16 @@ export class RefusedCalls {
     return { status: "needs_input", resultText: outcome.resultText };
   }
 
-  /** How to go on once the refused tools are allowed; `hint` writes the backend's command for the tools. */
+  /**
+   * How to go on once the refused tools are allowed; `hint` writes the backend's command for the tools
+   * and the session, each value in it quoted for the shell (src/core/shell-word.ts).
+   */
   resume(
     outcome: Outcome | undefined,
     sessionId: string | undefined,
-    hint: (tools: string[]) => string,
+    hint: (tools: string[], sessionId: string) => string,
   ): ResumeHint | undefined {
     if (outcome?.status !== "needs_input" || sessionId === undefined) return undefined;
-    return { session_id: sessionId, hint: hint([...new Set(this.calls.values())]) };
+    return { session_id: sessionId, hint: hint([...new Set(this.calls.values())], sessionId) };
   }
 }

@@ -4,7 +4,9 @@ import { cliNaming, parseEndpoint, RUN_OPTIONS, type Command as TableCommand } f
 import { AgentstreamError, OptionError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
+import type { Redactor } from "../core/redactor.js";
 import { REPORT_FORMAT_NAMES } from "../report/formats.js";
+import { runRedactor } from "../run/redact.js";
 import { VERSION } from "../version.js";
 import { dropColourConflictWarning } from "./colour-warning.js";
 import { type RefusingCommand, withUsageHint } from "./usage-hints.js";
@@ -257,7 +259,18 @@ export async function main(argv: string[]): Promise<void> {
  * control characters are shown, never sent.
  */
 function withOurPrefix(text: string, command?: RefusingCommand): string {
-  return showControlsInLines(withUsageHint(text.replace(/^error: /, "agentstream: "), command));
+  return showControlsInLines(hidden(withUsageHint(text.replace(/^error: /, "agentstream: "), command)));
+}
+
+let environmentSecrets: Redactor | undefined;
+
+/**
+ * TEXT with the environment's secrets and token shapes hidden, as a run hides them: a message
+ * may quote a path, an argument or an agent's words, and a stack the values it failed on.
+ */
+function hidden(text: string): string {
+  environmentSecrets ??= runRedactor([], process.env);
+  return environmentSecrets.text(text);
 }
 
 /** The one place that turns a thrown error into agentstream's exit status. */
@@ -270,11 +283,11 @@ function exitCodeForError(thrown: unknown): number {
   }
   if (err instanceof AgentstreamError) {
     // Messages quote paths and arguments as given.
-    process.stderr.write(`agentstream: ${showControls(err.message)}\n`);
-    if (err.hint) process.stderr.write(`hint: ${showControls(err.hint)}\n`);
+    process.stderr.write(`agentstream: ${showControls(hidden(err.message))}\n`);
+    if (err.hint) process.stderr.write(`hint: ${showControls(hidden(err.hint))}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`agentstream: internal error: ${showControlsInLines(message)}\n`);
+  process.stderr.write(`agentstream: internal error: ${showControlsInLines(hidden(message))}\n`);
   return 1;
 }

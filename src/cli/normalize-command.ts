@@ -3,6 +3,7 @@ import type { BackendExit, CanonicalEvent, EventOf } from "../canonical/events.j
 import { StoppedBeforeStart, UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
+import type { Redactor } from "../core/redactor.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import type { BackendName } from "../backends/registry.js";
 import { stderrChalk } from "../human/colour.js";
@@ -40,9 +41,11 @@ export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summa
 
 export async function normalizeCommand(file: string, opts: NormalizeOptions): Promise<void> {
   const input = openInput(file);
+  // A recording may echo a key of this environment: hidden as in run.
+  const redactor = runRedactor([], process.env);
   let read: OptionFiles;
   try {
-    read = await readOptionFiles(opts);
+    read = await readOptionFiles(opts, redactor);
   } catch (err) {
     input.destroy();
     throw err;
@@ -58,7 +61,7 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
   };
   // Kept to the end (they hold no event loop open): a signal while stdout drains must not cut run.finished.
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  await translateInput(input, file, opts, read, () => interruption);
+  await translateInput(input, file, opts, read, redactor, () => interruption);
 }
 
 /** What the options' files say, read before the stream. */
@@ -72,10 +75,10 @@ interface OptionFiles {
  * The files the options name, read before anything is written: each no further than its bound, and a
  * stop signal meanwhile (a FIFO no one writes to) ends agentstream with nothing on stdout.
  */
-async function readOptionFiles(opts: NormalizeOptions): Promise<OptionFiles> {
+async function readOptionFiles(opts: NormalizeOptions, redactor: Redactor): Promise<OptionFiles> {
   const stops = new EarlyStop();
   try {
-    const stderrTail = opts.stderr ? await readStderrTail(opts.stderr, stops) : [];
+    const stderrTail = opts.stderr ? await readStderrTail(opts.stderr, stops, redactor) : [];
     const usageFile = opts.usageFile === undefined ? undefined : await usageFileText(opts.usageFile, stops);
     const outputSchema = opts.outputSchema === undefined ? undefined : await loadOutputSchema(opts.outputSchema, stops);
     return { stderrTail, ...(usageFile !== undefined ? { usageFile } : {}), ...(outputSchema ? { outputSchema } : {}) };
@@ -101,18 +104,17 @@ async function translateInput(
   file: string,
   opts: NormalizeOptions,
   { stderrTail, usageFile, outputSchema }: OptionFiles,
+  redactor: Redactor,
   interruption: () => Interruption | undefined,
 ): Promise<void> {
   const backendExit = opts.backendExit ?? null;
-  // A recording may echo a key of this environment: hidden as in run.
-  const redactor = runRedactor([], process.env);
+  // Every line normalize says may quote the recording: written through the redactor, as run's are.
+  const stderr = redactor.stream(process.stderr);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
   const { sinks, otlp } = await openCliSinks(opts, {
     redactor,
     version: VERSION,
-    say: (message) =>
-      process.stderr.write(`agentstream: ${message}
-`),
+    say: (message) => stderr.write(redactor.shown(`agentstream: ${message}\n`)),
   });
   let finished: EventOf<"run.finished"> | undefined;
   // The first and last times the stream states: native_ts strings share one format, so they compare as text.
@@ -145,16 +147,16 @@ async function translateInput(
     ...runIdentity(),
     redactor,
     sinks: [stdout, ...sinks, finishedSink],
-    warn: (line) => process.stderr.write(line),
+    warn: (line) => stderr.write(redactor.shown(line)),
     yieldEvents: false,
     output: writer,
     waitFor: otlp ? [otlp] : [],
     interruption,
     readError: "end",
-    say: (text) => process.stderr.write(`agentstream: ${showControls(text)}\n`),
-    onTranslatorBug: reportBug,
+    say: (text) => stderr.write(`agentstream: ${showControls(text)}\n`),
+    onTranslatorBug: (message) => reportBug(message, stderr),
     onNativeEvent: () => nativeEvents++,
-    onGuess: (verdict) => process.stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
+    onGuess: (verdict) => stderr.write(guessNotice(verdict, MAX_HELD_BYTES)),
   });
   const end = await ending(session);
   if (end.kind === "stdout_closed") {
@@ -178,13 +180,14 @@ async function translateInput(
       // One stated time (one native line) tells no duration.
       nativeSpanMs: lastNative === firstNative ? null : Date.parse(lastNative!) - Date.parse(firstNative!),
     };
-    process.stderr.write(redactor.text(normalizeSummary(facts, stderrChalk())));
+    stderr.write(normalizeSummary(facts, stderrChalk()));
   }
 }
 
 /** The last lines of a recorded stderr, read in chunks: only the tail is kept. */
-async function readStderrTail(path: string, stops: StopWatch): Promise<string[]> {
-  const tail = new TailBuffer();
+async function readStderrTail(path: string, stops: StopWatch, redactor: Redactor): Promise<string[]> {
+  // Redacted before it is cut: a secret the cut would halve is still found whole.
+  const tail = new TailBuffer(undefined, undefined, (text) => redactor.text(text));
   const read = await readFileBounded(path, { bound: MAX_RECORDING_BYTES, stops, chunkBytes: 1024 * 1024 }, (chunk) =>
     tail.push(chunk),
   );

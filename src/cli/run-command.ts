@@ -122,7 +122,8 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     runId: randomUUID(),
     clock: systemClock,
     sinks: [stdout, ...sinks, human],
-    warn: (line) => stderr.write(line),
+    // A warning may quote the agent (its name, a sink's failure on its text).
+    warn: (line) => stderr.write(redactor.shown(line)),
     output: stdout.writer,
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,

@@ -1,6 +1,8 @@
 // The hints agentstream adds under commander's usage errors, where a newcomer's first
 // mistakes need one: a prompt typed as several unquoted words, and a flag of one command
 // given to another that has a counterpart for it (normalize's --from is run's --backend).
+// The user's words in a hint's command are quoted for the shell (shellWord).
+import { shellWord } from "../core/shell-word.js";
 
 /** What a hint needs of the command that refused its arguments (a commander Command). */
 export interface RefusingCommand {
@@ -46,7 +48,8 @@ const COUNTERPARTS: Record<string, Record<string, Counterpart>> = {
 /** commander's message (agentstream-prefixed) with the hint that helps, if one does, appended. */
 export function withUsageHint(said: string, command: RefusingCommand | undefined): string {
   if (!command) return said;
-  const unknown = /^agentstream: unknown option '(-[^']*)'/.exec(said);
+  // The whole option as given, quotes in it included: commander quotes it with ' on a line of its own.
+  const unknown = /^agentstream: unknown option '(-.*)'$/m.exec(said);
   if (unknown) {
     const hint = unknownOptionHint(unknown[1]!, command);
     // commander's nearest spelling (`--otlp`: "Did you mean --help?") is no help beside a counterpart.
@@ -61,14 +64,14 @@ function unknownOptionHint(given: string, command: RefusingCommand): { text: str
   const [flag, inlineValue] = splitInline(given);
   const counterpart = COUNTERPARTS[command.name()]?.[flag];
   if (counterpart) {
-    const value = inlineValue ?? valueAfter(command.args, given) ?? counterpart.placeholder;
+    const meant = inlineValue ?? valueAfter(command.args, given);
+    const value = meant === undefined ? counterpart.placeholder : shellWord(meant);
     const text = `hint: ${commandPath(command)} takes ${counterpart.flag} instead: ${counterpart.flag} ${value} (${counterpart.why})\n`;
     return { text, counterpart: true };
   }
   // Only run takes a prompt: only its unknown options may be a prompt that starts with -.
   if (command.name() !== "run") return { text: "", counterpart: false };
-  const arg = JSON.stringify(given);
-  const text = `hint: to pass ${arg} as the prompt, put it after --: agentstream run --backend NAME -- ${arg}\n`;
+  const text = `hint: to pass ${JSON.stringify(given)} as the prompt, put it after --: agentstream run --backend NAME -- ${shellWord(given)}\n`;
   return { text, counterpart: false };
 }
 
@@ -81,11 +84,11 @@ function commandPath(command: RefusingCommand): string {
 
 /** `run --backend evosci Summarize data/results.csv`: the prompt's words arrive as several arguments. */
 function quotePromptHint(command: RefusingCommand): string {
-  const backend = typeof command.opts().backend === "string" ? command.opts().backend : "NAME";
+  const backend = typeof command.opts().backend === "string" ? shellWord(command.opts().backend as string) : "NAME";
   const prompt = command.args.join(" ");
   const dashed = prompt.startsWith("-");
   const lines = [
-    `hint: the prompt is one argument: quote it, as in agentstream run --backend ${backend} ${dashed ? "-- " : ""}${shellQuoted(prompt)}`,
+    `hint: the prompt is one argument: quote it, as in agentstream run --backend ${backend} ${dashed ? "-- " : ""}${shellWord(prompt)}`,
   ];
   if (!dashed)
     lines.push(`hint: a prompt that starts with - goes after --: agentstream run --backend ${backend} -- "-..."`);
@@ -102,10 +105,4 @@ function valueAfter(args: readonly string[], flag: string): string | undefined {
   const at = args.indexOf(flag);
   const next = at === -1 ? undefined : args[at + 1];
   return next !== undefined && !next.startsWith("-") ? next : undefined;
-}
-
-/** Text as one POSIX shell word: in double quotes where nothing in it is special there, else single quotes. */
-function shellQuoted(text: string): string {
-  if (!/["$`\\!]/.test(text)) return `"${text}"`;
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }

@@ -1,4 +1,5 @@
 import { showControls } from "../core/control-chars.js";
+import { shellWord } from "../core/shell-word.js";
 import { verifyStream } from "../verify/verify-stream.js";
 import { openInput } from "./input.js";
 
@@ -25,7 +26,7 @@ export async function verifyCommand(file: string): Promise<void> {
     summary.problems === 0 ? `ok: ${lines}\n` : `${plural(summary.problems, "problem")} in ${lines}\n`,
   );
   if (summary.problems > 0 && summary.looksNative) {
-    const shownFile = file === "-" ? "" : ` ${/^[\w./-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`}`;
+    const shownFile = file === "-" ? "" : ` ${shellWord(file)}`;
     process.stderr.write(
       `hint: this looks like a backend's native stream, not a canonical one: run normalize first: agentstream normalize${shownFile} | agentstream verify\n`,
     );

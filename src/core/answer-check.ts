@@ -4,6 +4,7 @@
 // fails with output_schema.
 import type { ErrorInfo } from "../canonical/events.js";
 import type { AnswerSchema } from "../schema/output-schema.js";
+import { jsonProblem } from "./json-problem.js";
 
 export type AnswerVerdict = { json: { value: unknown } } | { error: ErrorInfo };
 
@@ -45,6 +46,6 @@ function parsed(text: string): { value: unknown } | { problem: string } {
   try {
     return { value: JSON.parse(text) as unknown };
   } catch (err) {
-    return { problem: (err as Error).message };
+    return { problem: jsonProblem(err) };
   }
 }

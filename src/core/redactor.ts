@@ -1,4 +1,5 @@
 import { setOwn, wellFormed } from "../canonical/strict-json.js";
+import { showControlsInLines } from "./control-chars.js";
 
 export const REDACTED = "[redacted]";
 // Shorter values ("1", "true") would blank out ordinary words rather than hide anything.
@@ -66,6 +67,14 @@ export class Redactor {
   /** Text as written to a terminal or a plain stream. */
   text(text: string): string {
     return redactTokens(replaceAll(text, this.plain));
+  }
+
+  /**
+   * Text of ours that may quote an agent's, as stderr shows it: secrets hidden first (whole, before
+   * anything is escaped), then every control character but the newline shown (src/core/control-chars.ts).
+   */
+  shown(text: string): string {
+    return showControlsInLines(this.text(text));
   }
 
   /**

@@ -12,6 +12,8 @@ export class TailBuffer {
   constructor(
     private readonly maxLines = 20,
     private readonly maxLineChars = 1000,
+    /** Hides secrets in a line before it is cut: a secret cut in two is found by no redactor after. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   push(chunk: Buffer | string): void {
@@ -24,11 +26,11 @@ export class TailBuffer {
   /** The kept lines, oldest first, with a last line that had no newline. */
   snapshot(): string[] {
     const lines = this.partial ? [...this.lines, this.partial] : [...this.lines];
-    return lines.slice(-this.maxLines).map((l) => capLine(l, this.maxLineChars));
+    return lines.slice(-this.maxLines).map((l) => capLine(this.redact(l), this.maxLineChars));
   }
 
   private add(line: string): void {
-    this.lines.push(capLine(line.endsWith("\r") ? line.slice(0, -1) : line, this.maxLineChars));
+    this.lines.push(capLine(this.redact(line.endsWith("\r") ? line.slice(0, -1) : line), this.maxLineChars));
     if (this.lines.length > this.maxLines) this.lines.shift();
   }
 }

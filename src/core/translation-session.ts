@@ -13,6 +13,7 @@ import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
 import { clip } from "./clip.js";
+import { showControlsInLines } from "./control-chars.js";
 import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
 import { resolveOutcome, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
 import type { AnswerSchema } from "../schema/output-schema.js";
@@ -52,6 +53,11 @@ export interface TranslationSessionOptions {
    * process warning).
    */
   onTranslatorBug?: (message: string) => void;
+  /**
+   * Hides secrets in what a bug report quotes (an event's type, a translator's error), before it is
+   * cut: a secret cut in two would be found by no redactor after (default: nothing hidden).
+   */
+  redact?: (text: string) => string;
   /** With from "auto": the content could not tell the backend, run.started names the best guess. */
   onGuess?: (verdict: Verdict) => void;
   /** --output-schema: the schema a succeeded run's answer must match. */
@@ -227,14 +233,18 @@ export class TranslationSession {
 
   /** A translator's failure, said for the first few events only and cut: a stream may trip it on every line. */
   private reportBug(event: NativeEvent, err: unknown): void {
-    const report = this.options.onTranslatorBug ?? ((text: string) => process.emitWarning(text, "AgentstreamWarning"));
+    // A process warning is printed on stderr: the native text it quotes has its controls shown.
+    const report =
+      this.options.onTranslatorBug ??
+      ((text: string) => process.emitWarning(showControlsInLines(text), "AgentstreamWarning"));
+    const redact = this.options.redact ?? ((text: string) => text);
     if (this.bugsReported > MAX_BUG_REPORTS) return;
     if (this.bugsReported++ === MAX_BUG_REPORTS) {
       report(`bug: more events failed to translate; they are kept as backend.event, not reported one by one`);
       return;
     }
-    const type = JSON.stringify(clip(event.type, MAX_SHOWN_TYPE));
-    const reason = clip((err as Error)?.message ?? String(err), MAX_SHOWN_REASON);
+    const type = JSON.stringify(clip(redact(event.type), MAX_SHOWN_TYPE));
+    const reason = clip(redact((err as Error)?.message ?? String(err)), MAX_SHOWN_REASON);
     report(`bug: translating a ${type} event failed (${reason}); it is kept as backend.event`);
   }
 

@@ -1,15 +1,14 @@
 import type { ChalkInstance } from "chalk";
 import type { EventOf } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
+import { shellWord } from "../core/shell-word.js";
 import { formatDuration } from "../core/compact-figures.js";
 
 export { formatCount, formatDuration } from "../core/compact-figures.js";
 
-/** An argv as a shell would show it, for humans (never executed), its control characters shown. */
+/** An argv as a shell would read it (each argument one word, src/core/shell-word.ts), its control characters shown. */
 export function shellQuote(argv: readonly string[]): string {
-  return showControls(
-    argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(" "),
-  );
+  return showControls(argv.map(shellWord).join(" "));
 }
 
 /** "2/5", or "2" when the backend retries within a time budget (no max_attempts). */

@@ -32,6 +32,9 @@ export interface HumanRendererOptions {
 
 // A backend line longer than this is cut when shown (the stderr tail keeps its own bound).
 const MAX_SHOWN_LINE = 2000;
+// What is held of a line before it is shown: its secrets are hidden before the cut, so a secret
+// across the cut is hidden whole rather than shown in part (a secret is far shorter than this).
+const HELD_LINE = MAX_SHOWN_LINE + 64 * 1024;
 
 /**
  * Human progress on stderr. On a terminal: a spinner naming what the agent is
@@ -117,7 +120,7 @@ export class HumanRenderer {
   backendStderr(chunk: Buffer): void {
     if (this.options.verbosity !== "verbose") return;
     const lines = (this.backendPartialLine + this.backendDecoder.write(chunk)).split("\n");
-    this.backendPartialLine = capLine(lines.pop() ?? "", MAX_SHOWN_LINE);
+    this.backendPartialLine = capLine(lines.pop() ?? "", HELD_LINE);
     // One write for the whole chunk: a flood of short lines is not a flood of writes.
     if (lines.length > 0) this.write(lines.map((line) => `${this.backendLine(line)}\n`).join(""));
   }
@@ -236,8 +239,10 @@ export class HumanRenderer {
     return this.firstLine(e.questions?.[0]?.question ?? "a question", 120);
   }
 
+  /** One line of the backend's stderr as shown: its secrets hidden, then cut, then its controls shown. */
   private backendLine(line: string): string {
-    return this.c.dim(`[${this.options.backend}] ${showControls(capLine(line.replace(/\r$/, ""), MAX_SHOWN_LINE))}`);
+    const hidden = this.redact(capLine(line.replace(/\r$/, ""), HELD_LINE));
+    return this.c.dim(`[${this.options.backend}] ${showControls(capLine(hidden, MAX_SHOWN_LINE))}`);
   }
 
   private line(text: string, prefix = this.prefix): void {

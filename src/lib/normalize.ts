@@ -55,7 +55,9 @@ export async function* normalizeStream(
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
   checkNormalizeOptions(options);
   const outputSchema = options.outputSchema === undefined ? undefined : await schemaOption(options.outputSchema);
-  const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
+  const redactor = runRedactor([], process.env);
+  // A process warning is printed on stderr: it may quote the agent, so it is shown as the CLI shows it.
+  const warn = (text: string): void => void process.emitWarning(redactor.shown(text.trimEnd()), "AgentstreamWarning");
   const spec = {
     from: options.from ?? "auto",
     translation: { raw: options.raw, deltas: options.deltas, maxLineBytes: options.maxLineBytes },
@@ -72,12 +74,12 @@ export async function* normalizeStream(
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
     agentstreamVersion: VERSION,
-    redactor: runRedactor([], process.env),
+    redactor,
     sinks: [],
     warn,
     yieldEvents: true,
     readError: "throw",
-    onTranslatorBug: options.onTranslatorBug,
+    onTranslatorBug: options.onTranslatorBug ?? warn,
   });
   try {
     const end = yield* session.events;

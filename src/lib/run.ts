@@ -65,7 +65,9 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     .catch((err: unknown) => {
       throw asLibraryError(err);
     });
-  const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
+  // A process warning is printed on stderr: it may quote the agent, so it is shown as the CLI shows it.
+  const warn = (text: string): void =>
+    void process.emitWarning(plan.redactor.shown(text.trimEnd()), "AgentstreamWarning");
   const otlp = options.otlp
     ? await openOtlpSink(
         { endpoint: options.otlp.endpoint, content: options.otlp.content === true, version: VERSION },

@@ -34,6 +34,7 @@ export class OutputPipeline {
     if (this.session) throw new Error("OutputPipeline: translate called twice");
     const { observe, ...session } = options;
     this.session = new TranslationSession({
+      redact: (text) => this.redactor.text(text),
       ...session,
       sink: (event) => {
         this.event(event);

@@ -14,6 +14,8 @@ export interface SupervisorOptions {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** Hides secrets in the stderr tail's lines before they are cut (the run's redactor). */
+  redact?: (text: string) => string;
   /** --timeout: stop the backend after this long. */
   timeoutMs?: number;
   /** --linger: how long the backend may keep running after its terminal event (default: as long as it likes). */
@@ -67,10 +69,12 @@ export class RunSupervisor {
   private terminalSeen = false;
   private stdoutThrottle: PipeThrottle | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
-  private readonly stderrTail = new TailBuffer();
+  private readonly stderrTail: TailBuffer;
   private readonly onAbort = (): void => this.aborted();
 
-  constructor(private readonly options: SupervisorOptions) {}
+  constructor(private readonly options: SupervisorOptions) {
+    this.stderrTail = new TailBuffer(undefined, undefined, options.redact);
+  }
 
   async run(): Promise<SupervisedExit> {
     const { options } = this;

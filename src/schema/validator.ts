@@ -85,7 +85,10 @@ const MAX_SHOWN = 60;
 
 function shown(value: unknown): string {
   const text = value === undefined ? "undefined" : JSON.stringify(value);
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+  if (text.length <= MAX_SHOWN) return text;
+  const cut = text.slice(0, MAX_SHOWN - 1);
+  // A word cut in two is left out whole: part of a key would be found by no redactor after this.
+  return `${/\S/.test(text[MAX_SHOWN - 1]!) ? cut.replace(/\S+$/, "") : cut}…`;
 }
 
 function kindOf(value: unknown): string {

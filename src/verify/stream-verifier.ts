@@ -6,6 +6,7 @@ import { EventCounts } from "./event-counts.js";
 import { OpenPairs } from "./open-pairs.js";
 import type { VerifyProblem } from "./problem.js";
 import { runFinishedProblems } from "./run-finished-rules.js";
+import { jsonProblem } from "../core/json-problem.js";
 
 /**
  * Checks a canonical stream one line at a time: each line against the schema,
@@ -135,7 +136,7 @@ function parseObject(text: string): Record<string, unknown> | string {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return `the line is not JSON: ${(err as Error).message}`;
+    return `the line is not JSON: ${jsonProblem(err)}`;
   }
   if (isObject(value)) return value;
   return `the line is ${value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`}, but must be a JSON object`;

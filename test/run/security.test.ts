@@ -218,7 +218,7 @@ describe.concurrent("agentstream run: secrets stay out of the stream and the log
       "--",
       "call the API with [redacted] and [redacted]",
     ]);
-    expect(result.stderr).toMatch(/running .* --api-key '\[redacted\]'/);
+    expect(result.stderr).toMatch(/running .* --api-key "\[redacted\]"/);
     for (const secret of [...flagSecrets, ...Object.values(env)]) {
       for (const [where, text] of [
         ["stdout", result.stdout],

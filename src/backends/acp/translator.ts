@@ -1,5 +1,6 @@
 import type { AnsweredBy, ErrorInfo, EventPayloads, InputAnswer } from "../../canonical/events.js";
 import { answerLeavesPending } from "../../core/canonical-stream.js";
+import { pastedValue } from "../../core/shell-word.js";
 import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { JSON_RPC_ERROR, JSON_RPC_RESULT } from "../../core/native-line.js";
 import {
@@ -163,7 +164,7 @@ export class AcpTranslator implements Translator {
       this.canLoad && this.sessionId !== undefined && this.outcome?.status === "needs_input"
         ? {
             session_id: this.sessionId,
-            hint: `agentstream run --backend acp --bin AGENT --resume ${this.sessionId} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
+            hint: `agentstream run --backend acp --bin AGENT --resume ${pastedValue(this.sessionId, "SESSION")} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
           }
         : undefined;
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };

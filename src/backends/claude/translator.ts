@@ -1,4 +1,5 @@
 import type { AgentRef, ErrorCode, EventPayloads } from "../../canonical/events.js";
+import { pastedValue } from "../../core/shell-word.js";
 import { classifyError } from "../../core/classify.js";
 import {
   amount,
@@ -156,8 +157,8 @@ export class ClaudeTranslator implements Translator {
     const resume = this.denied.resume(
       this.outcome,
       this.sessionId,
-      (tools) =>
-        `claude -p --resume ${this.sessionId} --allowedTools ${tools.join(" ")} -- PROMPT (allow what was denied, then go on)`,
+      (tools, session) =>
+        `claude -p --resume ${pastedValue(session, "SESSION")} --allowedTools ${tools.map((tool) => pastedValue(tool, "NAME")).join(" ")} -- PROMPT (allow what was denied, then go on)`,
     );
     return { drafts: this.calls.end(), outcome: this.outcome, ...(resume ? { resume } : {}) };
   }

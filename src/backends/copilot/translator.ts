@@ -1,4 +1,5 @@
 import type { ErrorInfo } from "../../canonical/events.js";
+import { pastedValue } from "../../core/shell-word.js";
 import { classifyError } from "../../core/classify.js";
 import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import {
@@ -175,11 +176,14 @@ export class CopilotTranslator implements Translator {
       this.refused.resume(
         outcome,
         this.sessionId,
-        (tools) =>
-          `copilot --resume=${this.sessionId} ${tools.map((tool) => `--allow-tool=${PERMISSION_KIND[tool] ?? tool}`).join(" ")} -p PROMPT (allow what was refused, then go on)`,
+        (tools, session) =>
+          `copilot --resume=${pastedValue(session, "SESSION")} ${tools.map((tool) => `--allow-tool=${pastedValue(PERMISSION_KIND.get(tool) ?? tool, "NAME")}`).join(" ")} -p PROMPT (allow what was refused, then go on)`,
       ) ??
       (this.sessionId && outcome?.status !== "succeeded"
-        ? { session_id: this.sessionId, hint: `copilot --resume=${this.sessionId} -p PROMPT (go on with the session)` }
+        ? {
+            session_id: this.sessionId,
+            hint: `copilot --resume=${pastedValue(this.sessionId, "SESSION")} -p PROMPT (go on with the session)`,
+          }
         : undefined);
     return { drafts, outcome, ...(resume ? { resume } : {}) };
   }

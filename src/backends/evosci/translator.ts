@@ -1,4 +1,5 @@
 import type { AgentRef, ErrorInfo, EventPayloads, InputAction, InputQuestion } from "../../canonical/events.js";
+import { pastedValue } from "../../core/shell-word.js";
 import { classifyError } from "../../core/classify.js";
 import { Fifo } from "../../core/fifo.js";
 import {
@@ -622,7 +623,8 @@ const RESUME = /\b(EvoSci|evosci|EvoScientist|evoscientist)\s+--resume\s+(\S+)/;
 function resumeHint(stderrTail: string[]): ResumeHint | undefined {
   for (let i = stderrTail.length - 1; i >= 0; i--) {
     const match = RESUME.exec(stderrTail[i]!);
-    if (match) return { session_id: match[2]!, hint: match[0] };
+    // Its words again, the id quoted: the line is the backend's, the id may be anything but spaces.
+    if (match) return { session_id: match[2]!, hint: `${match[1]} --resume ${pastedValue(match[2]!, "SESSION")}` };
   }
   return undefined;
 }

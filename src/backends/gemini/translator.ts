@@ -1,4 +1,5 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import { pastable, pastedValue, shellWord } from "../../core/shell-word.js";
 import { errorDraft, errorInfo } from "../../core/error-draft.js";
 import {
   asText,
@@ -134,8 +135,8 @@ export class GeminiTranslator implements Translator {
     const resume = this.refused.resume(
       outcome,
       this.sessionId,
-      (tools) =>
-        `gemini --resume ${this.sessionId} --allowed-tools ${tools.join(",")} -p PROMPT (allow what was refused, then go on)`,
+      (tools, session) =>
+        `gemini --resume ${pastedValue(session, "SESSION")} --allowed-tools ${shellWord(tools.map((tool) => (pastable(tool) ? tool : "NAME")).join(","))} -p PROMPT (allow what was refused, then go on)`,
     );
     const drafts = [...this.closeMessage("result"), ...this.closeTurn()];
     return { drafts, outcome, ...(resume ? { resume } : {}) };

@@ -1,4 +1,5 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
+import { pastable, pastedValue, shellWord } from "../../core/shell-word.js";
 import { classifyError, type ClassifiedError } from "../../core/classify.js";
 import {
   amount,
@@ -100,9 +101,9 @@ export class OpencodeTranslator implements Translator {
 
   finish(end: StreamEndFacts): TranslatorConclusion {
     const outcome = this.outcome(end);
-    const resume = this.refused.resume(outcome, this.sessionId, (tools) => {
-      const allow = Object.fromEntries(tools.map((tool) => [permissionKey(tool), "allow"]));
-      return `OPENCODE_PERMISSION='${JSON.stringify(allow)}' opencode run --session ${this.sessionId} -- PROMPT (allow what was rejected, then go on)`;
+    const resume = this.refused.resume(outcome, this.sessionId, (tools, session) => {
+      const allow = Object.fromEntries(tools.map((tool) => [pastable(tool) ? permissionKey(tool) : "NAME", "allow"]));
+      return `OPENCODE_PERMISSION=${shellWord(JSON.stringify(allow))} opencode run --session ${pastedValue(session, "SESSION")} -- PROMPT (allow what was rejected, then go on)`;
     });
     return { drafts: this.closeStep(), outcome, ...(resume ? { resume } : {}) };
   }
