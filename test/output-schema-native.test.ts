@@ -52,7 +52,7 @@ describe("Claude Code: --json-schema", () => {
     const { events } = expectCanonical(result);
     expect(events[0]).toMatchObject({ output_schema: { via: "prompt", file } });
     expect(standIn!.argv).not.toContain("--json-schema");
-    expect(standIn!.argv.at(-1)).toBe(promptWithSchema("give the verdict", loadOutputSchema(file)));
+    expect(standIn!.argv.at(-1)).toBe(promptWithSchema("give the verdict", await loadOutputSchema(file)));
   });
 });
 

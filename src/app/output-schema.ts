@@ -12,8 +12,8 @@ export interface OutputSchema extends AnswerSchema {
 }
 
 /** Read (a path) and compile the schema; an OptionError naming outputSchema and the file when it cannot be used. */
-export function loadOutputSchema(given: object | string): OutputSchema {
-  if (typeof given !== "string") return compiled(given, undefined);
+export async function loadOutputSchema(given: object | string): Promise<OutputSchema> {
+  if (typeof given !== "string") return await compiled(given, undefined);
   let text: string;
   try {
     text = readFileSync(given, "utf8");
@@ -26,12 +26,12 @@ export function loadOutputSchema(given: object | string): OutputSchema {
   } catch (err) {
     throw refused(given, `not JSON: ${(err as Error).message}`);
   }
-  return { ...compiled(parsed, given), file: given };
+  return { ...(await compiled(parsed, given)), file: given };
 }
 
-function compiled(schema: unknown, file: string | undefined): AnswerSchema {
+async function compiled(schema: unknown, file: string | undefined): Promise<AnswerSchema> {
   try {
-    return compileAnswerSchema(schema);
+    return await compileAnswerSchema(schema);
   } catch (err) {
     throw refused(file, (err as Error).message);
   }

@@ -46,13 +46,16 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
   // A signal while reading (a pipe, a FIFO, a slow stdin) stops the reading;
   // what was read is translated and the stream ends with run.finished cancelled.
   let interruption: Interruption | undefined;
+  // A signal while the answer is checked (--output-schema) stops the check.
+  const stopCheck = new AbortController();
   const onSignal = (signal: (typeof STOP_SIGNALS)[number]): void => {
     interruption ??= { kind: "signal", signal };
     input.destroy();
+    stopCheck.abort(interruption);
   };
   // Kept to the end (they hold no event loop open): a signal while stdout drains must not cut run.finished.
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  await translateInput(input, file, opts, () => interruption);
+  await translateInput(input, file, opts, { interruption: () => interruption, stopCheck: stopCheck.signal });
 }
 
 /** Read before the stream: a file that is not there is the caller's mistake, said before any output. */
@@ -70,12 +73,12 @@ async function translateInput(
   input: Readable,
   file: string,
   opts: NormalizeOptions,
-  interruption: () => Interruption | undefined,
+  stops: { interruption: () => Interruption | undefined; stopCheck: AbortSignal },
 ): Promise<void> {
   const stderrTail = opts.stderr ? await readStderrTail(opts.stderr) : [];
   const backendExit = opts.backendExit ?? null;
   const usageFile = opts.usageFile === undefined ? undefined : usageFileText(opts.usageFile);
-  const outputSchema = opts.outputSchema === undefined ? undefined : loadOutputSchema(opts.outputSchema);
+  const outputSchema = opts.outputSchema === undefined ? undefined : await loadOutputSchema(opts.outputSchema);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
@@ -121,7 +124,7 @@ async function translateInput(
     yieldEvents: false,
     output: writer,
     waitFor: otlp ? [otlp] : [],
-    interruption,
+    ...stops,
     readError: "end",
     say: (text) => process.stderr.write(`agentstream: ${showControls(text)}\n`),
     onTranslatorBug: reportBug,

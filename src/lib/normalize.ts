@@ -41,9 +41,9 @@ export interface NormalizeOptions {
  * environment variables and the token shapes agentstream knows.
  */
 /** The outputSchema option read (its type was checked): a UsageError naming it. */
-function schemaOption(given: unknown): OutputSchema {
+async function schemaOption(given: unknown): Promise<OutputSchema> {
   try {
-    return loadOutputSchema(given as object | string);
+    return await loadOutputSchema(given as object | string);
   } catch (err) {
     throw asLibraryError(err, "normalizeStream(): ");
   }
@@ -54,7 +54,7 @@ export async function* normalizeStream(
   options: NormalizeOptions = {},
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
   checkNormalizeOptions(options);
-  const outputSchema = options.outputSchema === undefined ? undefined : schemaOption(options.outputSchema);
+  const outputSchema = options.outputSchema === undefined ? undefined : await schemaOption(options.outputSchema);
   const warn = (text: string): void => void process.emitWarning(text.trimEnd(), "AgentstreamWarning");
   const spec = {
     from: options.from ?? "auto",
