@@ -163,6 +163,36 @@ describe.concurrent("run --output-schema (the stand-in backend): the same answer
   }
 });
 
+describe("normalize --output-schema (the built bin): a stop signal during the check", () => {
+  it("SIGINT once the answer is read: the stream ends cancelled, 130, with a run.finished that verifies", async () => {
+    const { schemaFile, native } = files("normalize signal", BACKTRACKS, JSON.stringify(`${"a".repeat(40)}!`));
+    const child = spawnCli([
+      "normalize",
+      "--from",
+      "gemini",
+      "--backend-exit",
+      "0",
+      "--output-schema",
+      schemaFile,
+      native,
+    ]);
+    const lines: string[] = [];
+    // The recording is read in one chunk: once its answer is on stdout, the check is what is left.
+    const stdout = eachLine(child.stdout, (line) => {
+      lines.push(line);
+      if (line.includes('"type":"message.completed"')) child.kill("SIGINT");
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    await stdout;
+    const { finished } = expectCanonical({ code, signal: null, stdout: lines.join("\n"), stderr: "" });
+    expect(code).toBe(130);
+    expect(finished).toMatchObject({
+      status: "cancelled",
+      error: { code: "cancelled", message: "cancelled by SIGINT" },
+    });
+  });
+});
+
 describe("a schema that cannot be compiled in bounds: exit 2 before anything starts, saying why", () => {
   const chain: Record<string, object> = {};
   for (let i = 0; i < 5000; i++) chain[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }] };
