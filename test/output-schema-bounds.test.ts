@@ -3,6 +3,7 @@
 // an answer of thousands of unclosed fences. Each ends the run failed with output_schema and a run.finished that
 // verifies, exit 1, in run, normalize and the library; --timeout and a stop signal stop the check; a schema that
 // cannot be compiled in bounds is exit 2 before anything starts.
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf } from "../src/canonical/events.js";
@@ -314,5 +315,20 @@ describe("the fenced-block scan", () => {
 
   it("is linear: 120,000 unclosed fences are one pass", () => {
     expect(fencedJsonBlocks("```json\n".repeat(120_000))).toEqual([]);
+  });
+});
+
+describe("the workers, whatever the caller's module type", () => {
+  it("compile and check under a parent started with --input-type=module (the workers inherit its execArgv)", () => {
+    const dist = new URL("../dist/schema/output-schema.js", import.meta.url).href;
+    const check = new URL("../dist/core/answer-check.js", import.meta.url).href;
+    const program = `
+      const { compileAnswerSchema } = await import(${JSON.stringify(dist)});
+      const { checkAnswer } = await import(${JSON.stringify(check)});
+      const schema = await compileAnswerSchema({ type: "object", required: ["a"] });
+      console.log(JSON.stringify(await checkAnswer(schema, '{"a":1}', undefined)));`;
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", program], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual({ json: { value: { a: 1 } } });
   });
 });

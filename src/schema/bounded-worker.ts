@@ -80,19 +80,25 @@ function isStackOverflow(err: unknown): boolean {
   return err instanceof RangeError && /call stack/i.test(err.message);
 }
 
-/** The worker's whole program: the body's source, called once on workerData, its answer posted back. */
+/**
+ * The worker's whole program: the body's source, called once on workerData, its answer posted back. It
+ * imports with import(), which a script has whether it runs as CommonJS or, under the parent's
+ * --input-type=module (inherited with its execArgv), as a module.
+ */
 function workerSource(body: (...args: never[]) => unknown): string {
   return `"use strict";
-const { parentPort, workerData } = require("node:worker_threads");
-const { createRequire } = require("node:module");
-const body = (${body.toString()});
-let answer;
-try {
-  answer = { done: body(workerData.input, createRequire(workerData.requireFrom)) };
-} catch (err) {
-  const stack = err instanceof RangeError && /call stack/i.test(err.message);
-  answer = stack ? { cannot: "stack" } : { cannot: "error", message: String(err && err.message) };
-}
-parentPort.postMessage(answer);
+(async () => {
+  const { parentPort, workerData } = await import("node:worker_threads");
+  const { createRequire } = await import("node:module");
+  const body = (${body.toString()});
+  let answer;
+  try {
+    answer = { done: body(workerData.input, createRequire(workerData.requireFrom)) };
+  } catch (err) {
+    const stack = err instanceof RangeError && /call stack/i.test(err.message);
+    answer = stack ? { cannot: "stack" } : { cannot: "error", message: String(err && err.message) };
+  }
+  parentPort.postMessage(answer);
+})();
 `;
 }
