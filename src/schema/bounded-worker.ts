@@ -46,6 +46,9 @@ export function runBounded<I, T>(
       // No thread to be had (or the input cannot be cloned): a verdict like any other.
       return settle({ cannot: "error", message: (err as Error).message });
     }
+    // What it writes there (ajv's warnings about a schema) is dropped, not held.
+    worker.stdout.resume();
+    worker.stderr.resume();
     let result: BoundedResult<T> | undefined;
     const end = (verdict: BoundedResult<T>): void => {
       result ??= verdict;
