@@ -44,7 +44,7 @@ function asking(backend: BackendDefinition, option: PortableOption): BackendRequ
     case "usageFile":
       return { ...BASE, usageFile: "/run/usage.json" };
     case "outputSchema":
-      return { ...BASE, outputSchema: { schema: { type: "object" }, text: '{"type":"object"}' } };
+      return { ...BASE, outputSchema: { schema: { type: "object" }, text: '{"type":"object"}', strictDraft07: true } };
   }
 }
 

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { outputSchemaOf } from "../src/app/output-schema.js";
+import { loadOutputSchema } from "../src/app/output-schema.js";
 import { promptWithSchema } from "../src/backends/schema-in-prompt.js";
 import { expectCanonical, runStandIn, Scratch } from "./helpers/stand-in.js";
 
@@ -52,9 +52,7 @@ describe("Claude Code: --json-schema", () => {
     const { events } = expectCanonical(result);
     expect(events[0]).toMatchObject({ output_schema: { via: "prompt", file } });
     expect(standIn!.argv).not.toContain("--json-schema");
-    expect(standIn!.argv.at(-1)).toBe(
-      promptWithSchema("give the verdict", outputSchemaOf(readFileSync(file, "utf8"), file)),
-    );
+    expect(standIn!.argv.at(-1)).toBe(promptWithSchema("give the verdict", await loadOutputSchema(file)));
   });
 });
 

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { outputSchemaOf } from "../src/app/output-schema.js";
+import { loadOutputSchema } from "../src/app/output-schema.js";
 import { promptWithSchema, SCHEMA_INSTRUCTION } from "../src/backends/schema-in-prompt.js";
 import type { CanonicalEvent, EventOf } from "../src/canonical/events.js";
 import { checkAnswer } from "../src/core/answer-check.js";
@@ -21,7 +21,7 @@ const REPO = fileURLToPath(new URL("../", import.meta.url));
 const FOLDER = "test/fixtures/golden/output-schema";
 const SCHEMA_FILE = `${FOLDER}/verdict.schema.json`;
 const golden = (name: string, ext: string): string => readFileSync(join(REPO, FOLDER, `${name}.${ext}`), "utf8");
-const VERDICT = compileAnswerSchema(JSON.parse(golden("verdict.schema", "json")));
+const VERDICT = await compileAnswerSchema(JSON.parse(golden("verdict.schema", "json")));
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());
@@ -33,55 +33,57 @@ function finishedOf(events: CanonicalEvent[]): EventOf<"run.finished"> {
 }
 
 describe("the answer checked against the schema", () => {
-  it("takes the whole answer when it is one JSON document, else its one fenced json block", () => {
-    expect(checkAnswer(VERDICT, ' {"verdict":"pass","score":1}\n', undefined)).toEqual({
+  it("takes the whole answer when it is one JSON document, else its one fenced json block", async () => {
+    expect(await checkAnswer(VERDICT, ' {"verdict":"pass","score":1}\n', undefined)).toEqual({
       json: { value: { verdict: "pass", score: 1 } },
     });
     const fenced = 'Done.\n\n```JSON \n{"verdict":"fail","score":0}\n```\nThat is all.';
-    expect(checkAnswer(VERDICT, fenced, undefined)).toEqual({ json: { value: { verdict: "fail", score: 0 } } });
+    expect(await checkAnswer(VERDICT, fenced, undefined)).toEqual({ json: { value: { verdict: "fail", score: 0 } } });
     // A fence of another language is not the answer.
-    const other = checkAnswer(VERDICT, '```js\n{"verdict":"pass","score":1}\n```', undefined);
+    const other = await checkAnswer(VERDICT, '```js\n{"verdict":"pass","score":1}\n```', undefined);
     expect(other).toMatchObject({ error: { code: "output_schema", retryable: false } });
   });
 
-  it("a fenced block that is not JSON, or no answer at all, fails with what was wrong", () => {
-    expect(checkAnswer(VERDICT, "```json\n{verdict: pass}\n```", undefined)).toMatchObject({
+  it("a fenced block that is not JSON, or no answer at all, fails with what was wrong", async () => {
+    expect(await checkAnswer(VERDICT, "```json\n{verdict: pass}\n```", undefined)).toMatchObject({
       error: { message: expect.stringMatching(/^the answer's fenced ```json block is not JSON: /) },
     });
-    expect(checkAnswer(VERDICT, null, undefined)).toMatchObject({
+    expect(await checkAnswer(VERDICT, null, undefined)).toMatchObject({
       error: { code: "output_schema", message: "the run gave no final answer to check against the output schema" },
     });
   });
 
-  it("names the first failing paths and counts the rest", () => {
-    const many = compileAnswerSchema({
+  it("names the first failing paths and counts the rest", async () => {
+    const many = await compileAnswerSchema({
       type: "object",
       properties: Object.fromEntries(["a", "b", "c", "d", "e", "f", "g"].map((k) => [k, { type: "string" }])),
     });
     const value = { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 };
-    const verdict = checkAnswer(many, JSON.stringify(value), undefined);
+    const verdict = await checkAnswer(many, JSON.stringify(value), undefined);
     expect("error" in verdict && verdict.error.message).toBe(
       `the answer does not match the output schema: ${["a", "b", "c", "d", "e"].map((k) => `${k} is the number ${value[k as "a"]}, but must be a string`).join("; ")}; and 2 more`,
     );
     expect(MAX_SHOWN_PROBLEMS).toBe(5);
   });
 
-  it("the backend's native structured result is the answer, before the text", () => {
+  it("the backend's native structured result is the answer, before the text", async () => {
     const native = { value: { verdict: "pass", score: 2 } };
-    expect(checkAnswer(VERDICT, "prose, not JSON", native)).toEqual({ json: native });
-    expect(checkAnswer(VERDICT, '{"verdict":"pass","score":2}', { value: { score: "2" } })).toMatchObject({
+    expect(await checkAnswer(VERDICT, "prose, not JSON", native)).toEqual({ json: native });
+    expect(await checkAnswer(VERDICT, '{"verdict":"pass","score":2}', { value: { score: "2" } })).toMatchObject({
       error: { message: expect.stringContaining('score is the string "2", but must be an integer') },
     });
   });
 
-  it("draft-07 by its $schema, draft 2020-12 otherwise", () => {
+  it("draft-07 by its $schema, draft 2020-12 otherwise", async () => {
     // A tuple `items` array is draft-07; 2020-12 spells it prefixItems and refuses the array.
     const tuple = { type: "array", items: [{ type: "string" }, { type: "integer" }] };
-    const draft7 = compileAnswerSchema({ $schema: "http://json-schema.org/draft-07/schema#", ...tuple });
-    expect(draft7.problems(["a", 1])).toBeUndefined();
-    expect(draft7.problems(["a", "b"])).toContain('[1] is the string "b", but must be an integer');
-    expect(() => compileAnswerSchema(tuple)).toThrow(/^not a schema ajv compiles: /);
-    expect(() => compileAnswerSchema({ $schema: "http://json-schema.org/draft-04/schema#" })).toThrow(
+    const draft7 = await compileAnswerSchema({ $schema: "http://json-schema.org/draft-07/schema#", ...tuple });
+    expect(await checkAnswer(draft7, '["a", 1]', undefined)).toEqual({ json: { value: ["a", 1] } });
+    expect(await checkAnswer(draft7, '["a", "b"]', undefined)).toMatchObject({
+      error: { message: expect.stringContaining('[1] is the string "b", but must be an integer') },
+    });
+    await expect(compileAnswerSchema(tuple)).rejects.toThrow(/^not a schema ajv compiles: /);
+    await expect(compileAnswerSchema({ $schema: "http://json-schema.org/draft-04/schema#" })).rejects.toThrow(
       /its \$schema "http:\/\/json-schema.org\/draft-04\/schema#" is not one agentstream reads/,
     );
   });
@@ -178,7 +180,7 @@ describe("run --output-schema on a backend without a native means: the prompt pa
     expect(result.code).toBe(0);
     expect(events[0]).toMatchObject({ output_schema: { via: "prompt", file: SCHEMA_FILE } });
     expect(finished.result).toMatchObject({ json: { verdict: "pass", score: 4, notes: ["tests added"] } });
-    const schema = outputSchemaOf(readFileSync(join(REPO, SCHEMA_FILE), "utf8"), SCHEMA_FILE);
+    const schema = await loadOutputSchema(join(REPO, SCHEMA_FILE));
     expect(standIn!.argv).toContain(`--prompt=${promptWithSchema("review the change", schema)}`);
     expect(standIn!.argv.at(-1)).toBe(
       `--prompt=review the change\n\n${SCHEMA_INSTRUCTION}\n${JSON.stringify(JSON.parse(golden("verdict.schema", "json")))}`,

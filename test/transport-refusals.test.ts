@@ -28,7 +28,7 @@ const SAMPLE: Required<PortableRequest> = {
   maxTokens: 1,
   maxCostUsd: 1,
   usageFile: "/run/usage.json",
-  outputSchema: { schema: { type: "object" }, text: '{"type":"object"}' },
+  outputSchema: { schema: { type: "object" }, text: '{"type":"object"}', strictDraft07: true },
 };
 
 /** Every backend as every transport it takes drives it. */

@@ -10,7 +10,7 @@ import { reaches } from "../backends/support.js";
 import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
-import type { RunOutcome } from "../core/outcome.js";
+import type { Interruption, RunOutcome } from "../core/outcome.js";
 import type { Redactor } from "../core/redactor.js";
 import type { OutputPipeline } from "../output/pipeline.js";
 import { readContinuation } from "../run/continue-from.js";
@@ -24,7 +24,7 @@ import { watchLimits, type RunLimits } from "../run/limits.js";
 import type { Drainable } from "../run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor, shownWarning } from "../run/redact.js";
-import { NO_STOPS, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
+import { NO_STOPS, onStopSignals, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
 import { checkArgvFits } from "./argv-fits.js";
@@ -156,7 +156,7 @@ export async function planRun(
       );
     wanted.onPermissionRequest = request.onPermissionRequest;
   }
-  if (schema) wanted.outputSchema = { schema: schema.schema, text: schema.text };
+  if (schema) wanted.outputSchema = { schema: schema.schema, text: schema.text, strictDraft07: schema.strictDraft07 };
   const options = reachBackend(definition, wanted, callerEnv);
   // Variables the options set (OpenCode's rules) join the caller's environment.
   const env = Object.keys(options.env).length > 0 ? { ...callerEnv, ...options.env } : callerEnv;
@@ -409,10 +409,10 @@ async function superviseBackend(
   if (stop) {
     // Stopped after the prompt was read (while pi was asked its version): the backend never started.
     io.earlyStop!.end();
-    return { kind: "finished", outcome: session.end(NOT_STARTED, { kind: "signal", signal: stop }) };
+    return { kind: "finished", outcome: await session.endChecked(NOT_STARTED, { kind: "signal", signal: stop }) };
   }
   if (!plan.executable.found) {
-    const outcome = session.end(NOT_STARTED, undefined, {
+    const outcome = await session.endChecked(NOT_STARTED, undefined, {
       code: "backend_not_found",
       message: plan.executable.message,
     });
@@ -443,6 +443,7 @@ async function superviseBackend(
   });
   created(supervisor);
   // run() hears stop signals before it returns: handed over with no gap.
+  const startedAt = performance.now();
   const running = supervisor.run();
   io.earlyStop?.end();
   const end = await running;
@@ -452,7 +453,10 @@ async function superviseBackend(
     case "launch_failed":
       return {
         kind: "finished",
-        outcome: session.end(NOT_STARTED, undefined, { code: "backend_not_found", message: end.message }),
+        outcome: await session.endChecked(NOT_STARTED, undefined, {
+          code: "backend_not_found",
+          message: end.message,
+        }),
         launchCode: end.code,
         hint:
           end.code === "E2BIG"
@@ -460,11 +464,45 @@ async function superviseBackend(
             : `check that ${plan.file} is a program that can run here, or point --bin / ${definition.binEnvVar} elsewhere`,
       };
     case "exited": {
-      const usageFile = await usageFileText(plan, io);
-      return {
-        kind: "finished",
-        outcome: session.end({ backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile }, end.interruption),
-      };
+      // Heard only while the answer is checked: the supervisor heard them until now.
+      const stop = plan.outputSchema ? answerCheckStop(io, startedAt) : undefined;
+      try {
+        const outcome = await session.endChecked(
+          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: await usageFileText(plan, io) },
+          end.interruption,
+          undefined,
+          {
+            ...(stop ? { stop: stop.signal } : {}),
+            started: () => io.onStatus("checking the answer against the output schema"),
+          },
+        );
+        return { kind: "finished", outcome };
+      } finally {
+        stop?.dispose();
+      }
     }
   }
+}
+
+/**
+ * What stops the check of the answer (--output-schema), which runs once the backend ended: the rest of
+ * --timeout, a stop signal (the CLI), the caller's AbortSignal (the library). Its reason is the interruption.
+ */
+function answerCheckStop(io: RunIo, startedAt: number): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const stop = (why: Interruption): void => controller.abort(why);
+  const left = io.timeoutMs === undefined ? undefined : Math.max(0, io.timeoutMs - (performance.now() - startedAt));
+  const timer = left === undefined ? undefined : setTimeout(() => stop({ kind: "timeout" }), left);
+  const unhear = io.processSignals !== false ? onStopSignals((signal) => stop({ kind: "signal", signal })) : undefined;
+  const onAbort = (): void => stop({ kind: "aborted" });
+  io.abortSignal?.addEventListener("abort", onAbort, { once: true });
+  if (io.abortSignal?.aborted) onAbort();
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      unhear?.();
+      io.abortSignal?.removeEventListener("abort", onAbort);
+    },
+  };
 }

@@ -28,19 +28,19 @@ export async function loadOutputSchema(given: object | string, stops: StopWatch 
 }
 
 /** The schema a file's text holds, compiled; an OptionError naming outputSchema and the file when it cannot be used. */
-export function outputSchemaOf(text: string, given: string): OutputSchema {
+async function outputSchemaOf(text: string, given: string): Promise<OutputSchema> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
     throw refused(given, `not JSON: ${jsonProblem(err)}`);
   }
-  return { ...compiled(parsed, given), file: given };
+  return { ...(await compiled(parsed, given)), file: given };
 }
 
-function compiled(schema: unknown, file: string | undefined): AnswerSchema {
+async function compiled(schema: unknown, file: string | undefined): Promise<AnswerSchema> {
   try {
-    return compileAnswerSchema(schema);
+    return await compileAnswerSchema(schema);
   } catch (err) {
     throw refused(file, (err as Error).message);
   }

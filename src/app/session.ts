@@ -160,6 +160,8 @@ export interface NormalizeHost extends Host {
   waitFor?: { readonly busy: boolean; drained(): Promise<void> }[];
   /** Set once reading should stop (a stop signal): the stream ends cancelled. */
   interruption?(): Interruption | undefined;
+  /** Aborted (its reason the Interruption) when a stop signal comes while the answer is checked (--output-schema). */
+  stopCheck?: AbortSignal;
   /** A read error ends the run failed ("end", the CLI, which says it with `say`), or is thrown to the caller. */
   readError: "end" | "throw";
   say?(text: string): void;
@@ -242,10 +244,11 @@ export function startNormalize(
     if (writer?.closed) return { kind: "stdout_closed" };
     if (readError) host.say?.(readError);
     reading = false;
-    const outcome = session.end(
+    const outcome = await session.endChecked(
       spec.end,
       interrupted(),
       readError ? { code: "internal", message: readError } : undefined,
+      host.stopCheck ? { stop: host.stopCheck } : {},
     );
     yield* ready;
     ready = [];

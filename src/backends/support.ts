@@ -35,6 +35,8 @@ export interface OutputSchemaValue {
   schema: object;
   /** The schema as compact JSON text (for a flag that takes it inline, or a file written for the run). */
   text: string;
+  /** ajv compiles it, less its `$schema`, as draft-07 in strict mode (told when it was compiled, in its bounds). */
+  strictDraft07: boolean;
 }
 
 export type PortableOption = keyof PortableValues;

@@ -54,14 +54,20 @@ export async function normalizeCommand(file: string, opts: NormalizeOptions): Pr
   // A signal while reading (a pipe, a FIFO, a slow stdin) stops the reading;
   // what was read is translated and the stream ends with run.finished cancelled.
   let interruption: Interruption | undefined;
+  // A signal while the answer is checked (--output-schema) stops the check.
+  const stopCheck = new AbortController();
   // A hang-up ends the stream like SIGTERM (exit 143), as for run.
   const onSignal = (signal: StopSignal): void => {
     interruption ??= { kind: "signal", signal };
     input.destroy();
+    stopCheck.abort(interruption);
   };
   // Kept to the end (they hold no event loop open): a signal while stdout drains must not cut run.finished.
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  await translateInput(input, file, opts, read, redactor, () => interruption);
+  await translateInput(input, file, opts, read, redactor, {
+    interruption: () => interruption,
+    stopCheck: stopCheck.signal,
+  });
 }
 
 /** What the options' files say, read before the stream. */
@@ -105,7 +111,7 @@ async function translateInput(
   opts: NormalizeOptions,
   { stderrTail, usageFile, outputSchema }: OptionFiles,
   redactor: Redactor,
-  interruption: () => Interruption | undefined,
+  stops: { interruption: () => Interruption | undefined; stopCheck: AbortSignal },
 ): Promise<void> {
   const backendExit = opts.backendExit ?? null;
   // Every line normalize says may quote the recording: written through the redactor, as run's are.
@@ -151,7 +157,7 @@ async function translateInput(
     yieldEvents: false,
     output: writer,
     waitFor: otlp ? [otlp] : [],
-    interruption,
+    ...stops,
     readError: "end",
     say: (text) => stderr.write(`agentstream: ${showControls(text)}\n`),
     onTranslatorBug: (message) => reportBug(message, stderr),

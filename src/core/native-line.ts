@@ -1,5 +1,6 @@
 import type { EventPayloads } from "../canonical/events.js";
 import { MAX_LINE_DEPTH, mayHoldLoneSurrogate, wellFormedJson } from "../canonical/strict-json.js";
+import { nestingDepth } from "../schema/json-depth.js";
 import type { NativeEvent } from "./translator.js";
 
 export type ParsedLine =
@@ -79,26 +80,4 @@ export function capLine(text: string, cap = UNPARSED_LINE_CAP): string {
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return text.slice(0, end);
-}
-
-/**
- * How deep arrays and objects nest, or limit + 1 as soon as it is found deeper.
- * Recursive, but never more than limit + 1 calls deep; no allocation per node
- * (it runs on nearly every native line).
- */
-function nestingDepth(value: unknown, limit: number): number {
-  if (typeof value !== "object" || value === null) return 0;
-  if (limit === 0) return 1;
-  let deepest = 0;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length && deepest < limit; i++)
-      deepest = Math.max(deepest, nestingDepth(value[i], limit - 1));
-  } else {
-    const record = value as Record<string, unknown>;
-    for (const key in record) {
-      if (deepest >= limit) break;
-      deepest = Math.max(deepest, nestingDepth(record[key], limit - 1));
-    }
-  }
-  return deepest + 1;
 }

@@ -2,8 +2,6 @@ import type { BackendExit, ErrorInfo, RunStatus } from "../canonical/events.js";
 import type { Outcome, ResumeHint, StreamEndFacts } from "./translator.js";
 import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
-import { checkAnswer } from "./answer-check.js";
-import type { AnswerSchema } from "../schema/output-schema.js";
 
 /** Why agentstream itself stopped the backend, when it did. */
 export type Interruption =
@@ -12,6 +10,9 @@ export type Interruption =
   | { kind: "aborted" }
   /** A --max-turns / --max-tokens / --max-cost-usd limit was crossed: what was reached. */
   | { kind: "budget"; message: string };
+
+/** --output-schema's verdict on an answer (answer-check.ts): its value, the run's error, or the check stopped. */
+export type AnswerVerdict = { json: { value: unknown } } | { error: ErrorInfo } | { stopped: Interruption };
 
 /** A failure on agentstream's side: the backend could not be started, or the input could not be read. */
 export interface OwnFailure {
@@ -57,8 +58,6 @@ export interface OutcomeFacts {
   started: boolean;
   usageComplete: boolean;
   usageUntold?: boolean;
-  /** --output-schema: a succeeded run's answer must match it, or the run fails with output_schema. */
-  answerSchema?: AnswerSchema;
 }
 
 /** Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. */
@@ -99,75 +98,74 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
   // (124), and the signal we heard gives the exit code (SIGTERM 143); the backend's own words are kept.
   const ours = facts.terminal?.status === "cancelled" ? facts.interruption : undefined;
   if (facts.terminal && ours?.kind !== "timeout") {
-    const { structured, ...t } = facts.terminal;
+    const { structured: _answer, ...t } = facts.terminal;
     const signal = ours?.kind === "signal" ? (ours.signal === "SIGINT" ? "SIGINT" : "SIGTERM") : undefined;
-    // Only a succeeded run's answer is checked: one that failed for another reason keeps its own error.
-    const checked =
-      facts.answerSchema && t.status === "succeeded"
-        ? checkAnswer(facts.answerSchema, t.resultText, structured)
-        : undefined;
-    if (checked && "error" in checked) {
-      return {
-        ...base,
-        ...t,
-        status: "failed",
-        error: checked.error,
-        exitCode: exitCodeFor("failed", checked.error),
-        backendGone: false,
-      };
-    }
     return {
       ...base,
       ...t,
-      ...(checked ? { resultJson: checked.json } : {}),
       exitCode: signal ? exitCodeFor(t.status, t.error, signal) : exitCodeFor(t.status, t.error),
       backendGone: false,
     };
   }
-  const resultText = null;
-  if (facts.interruption?.kind === "timeout") {
-    const error: ErrorInfo = {
-      code: "timeout",
-      message: "the run exceeded --timeout and was stopped",
-      retryable: false,
-    };
-    return {
-      ...base,
-      status: "timed_out",
-      error,
-      resultText,
-      exitCode: exitCodeFor("timed_out", error),
-      backendGone: false,
-    };
-  }
-  if (facts.interruption?.kind === "aborted") {
-    // A library caller's AbortSignal: a cancellation asked for by the user, exit status as for Ctrl-C.
-    const error: ErrorInfo = { code: "cancelled", message: "cancelled: the run was aborted", retryable: false };
-    return {
-      ...base,
-      status: "cancelled",
-      error,
-      resultText,
-      exitCode: exitCodeFor("cancelled", error, "SIGINT"),
-      backendGone: false,
-    };
-  }
-  if (facts.interruption?.kind === "signal") {
-    const signal = facts.interruption.signal;
-    const error: ErrorInfo = { code: "cancelled", message: `cancelled by ${signal}`, retryable: false };
-    // The exit-code table knows SIGINT (130) and SIGTERM (143); a hang-up ends the run like SIGTERM.
-    const exitCode = exitCodeFor("cancelled", error, signal === "SIGINT" ? "SIGINT" : "SIGTERM");
-    return { ...base, status: "cancelled", error, resultText, exitCode, backendGone: false };
-  }
+  const stopped =
+    facts.interruption && stoppedOutcome(facts.interruption, "the run exceeded --timeout and was stopped");
+  if (stopped) return { ...base, ...stopped, resultText: null, backendGone: false };
   const error = unterminatedError(facts);
   return {
     ...base,
     status: "failed",
     error,
-    resultText,
+    resultText: null,
     exitCode: exitCodeFor("failed", error),
     backendGone: end.backendExit !== null,
   };
+}
+
+/**
+ * --output-schema's verdict on a succeeded run's answer (TranslationSession.end checks it): the value that
+ * matched, the run failed with output_schema, or the check stopped by --timeout or a stop signal.
+ */
+export function withAnswerVerdict(outcome: RunOutcome, verdict: AnswerVerdict): RunOutcome {
+  if ("json" in verdict) return { ...outcome, resultJson: verdict.json };
+  const ended =
+    "error" in verdict
+      ? { status: "failed" as const, error: verdict.error, exitCode: exitCodeFor("failed", verdict.error) }
+      : stoppedOutcome(
+          verdict.stopped,
+          "the run exceeded --timeout while its answer was checked against the output schema",
+        )!;
+  return { ...outcome, ...ended };
+}
+
+/** How a run that agentstream stopped ends: --timeout, a library caller's abort, a stop signal (a limit is not this). */
+function stoppedOutcome(
+  interruption: Interruption,
+  timeoutMessage: string,
+): Pick<RunOutcome, "status" | "error" | "exitCode"> | undefined {
+  const ended = (status: RunStatus, error: ErrorInfo, signal?: "SIGINT" | "SIGTERM") => ({
+    status,
+    error,
+    exitCode: exitCodeFor(status, error, signal),
+  });
+  switch (interruption.kind) {
+    case "timeout":
+      return ended("timed_out", { code: "timeout", message: timeoutMessage, retryable: false });
+    case "aborted":
+      // A library caller's AbortSignal: a cancellation asked for by the user, exit status as for Ctrl-C.
+      return ended(
+        "cancelled",
+        { code: "cancelled", message: "cancelled: the run was aborted", retryable: false },
+        "SIGINT",
+      );
+    case "signal": {
+      const { signal } = interruption;
+      const error: ErrorInfo = { code: "cancelled", message: `cancelled by ${signal}`, retryable: false };
+      // The exit-code table knows SIGINT (130) and SIGTERM (143); a hang-up ends the run like SIGTERM.
+      return ended("cancelled", error, signal === "SIGINT" ? "SIGINT" : "SIGTERM");
+    }
+    case "budget":
+      return undefined;
+  }
 }
 
 function unterminatedError(facts: OutcomeFacts): ErrorInfo {

@@ -15,8 +15,9 @@ import { LineSplitter, type Line } from "./line-splitter.js";
 import { clip } from "./clip.js";
 import { showControlsInLines } from "./control-chars.js";
 import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
-import { resolveOutcome, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
+import { resolveOutcome, withAnswerVerdict, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
 import type { AnswerSchema } from "../schema/output-schema.js";
+import { checkAnswer } from "./answer-check.js";
 
 // A translator's failures said on stderr: the first few, each cut (a native type or message may be huge).
 const MAX_BUG_REPORTS = 10;
@@ -135,8 +136,40 @@ export class TranslationSession {
   /**
    * The native stream ended: close everything and write run.finished. A
    * launch failure means the backend never ran (run.finished says backend_not_found).
+   * A session given an output schema ends with endChecked().
    */
   end(end: StreamEndFacts, interruption?: Interruption, ownFailure?: OwnFailure): RunOutcome {
+    if (this.options.outputSchema)
+      throw new Error("TranslationSession: a session with an output schema ends with endChecked");
+    return this.finish(this.close(end, interruption, ownFailure).outcome);
+  }
+
+  /**
+   * As end(), and with an output schema a succeeded run's answer is checked first (`check.started` hears
+   * when): aborting `check.stop` (its reason the Interruption) stops that check, and the run ends as that
+   * interruption says.
+   */
+  async endChecked(
+    end: StreamEndFacts,
+    interruption?: Interruption,
+    ownFailure?: OwnFailure,
+    check: { stop?: AbortSignal; started?(): void } = {},
+  ): Promise<RunOutcome> {
+    const { outcome, structured } = this.close(end, interruption, ownFailure);
+    const schema = this.options.outputSchema;
+    // Only a succeeded run's answer is checked: one that failed for another reason keeps its own error.
+    if (!schema || outcome.status !== "succeeded") return this.finish(outcome);
+    check.started?.();
+    const verdict = await checkAnswer(schema, outcome.resultText, structured, check.stop);
+    return this.finish(withAnswerVerdict(outcome, verdict));
+  }
+
+  /** The translator's last drafts written, and the outcome decided: all of run.finished but the answer's check. */
+  private close(
+    end: StreamEndFacts,
+    interruption: Interruption | undefined,
+    ownFailure: OwnFailure | undefined,
+  ): { outcome: RunOutcome; structured?: { value: unknown } } {
     if (this.done) throw new Error("TranslationSession: end called twice");
     this.splitter.end();
     if (!this.stream) this.guess(true);
@@ -155,8 +188,11 @@ export class TranslationSession {
       started: translator.started,
       usageComplete: translator.usageComplete,
       usageUntold: translator.usageUntold === true,
-      ...(this.options.outputSchema ? { answerSchema: this.options.outputSchema } : {}),
     });
+    return { outcome, ...(ending.outcome?.structured ? { structured: ending.outcome.structured } : {}) };
+  }
+
+  private finish(outcome: RunOutcome): RunOutcome {
     for (const event of this.stream!.finish(outcome)) this.options.sink(event);
     return outcome;
   }

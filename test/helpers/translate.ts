@@ -6,7 +6,7 @@ import { TranslationSession, type TranslationSessionOptions } from "../../src/co
 import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
 import { FIXTURE_RUN_ID, FIXTURE_VERSION } from "../../src/cli/fixture-identity.js";
-import { outputSchemaOf, outputSchemaShown } from "../../src/app/output-schema.js";
+import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "../../src/app/output-schema.js";
 
 // The run id and version `AGENTSTREAM_TEST_FIXTURE=1` gives the CLI: goldens and examples reproduce from the command line.
 export const TEST_RUN_ID = FIXTURE_RUN_ID;
@@ -28,16 +28,31 @@ export interface TranslateOptions
   outputSchema?: string;
 }
 
-/** Translate native bytes deterministically (fixed run id, stepping clock). */
+/** Translate native bytes deterministically (fixed run id, stepping clock); no output schema (translateChecked). */
 export function translate(
   native: string | Buffer,
-  options: TranslateOptions = {},
+  options: Omit<TranslateOptions, "outputSchema"> = {},
 ): { events: CanonicalEvent[]; outcome: RunOutcome } {
+  const { events, session } = fed(native, options, undefined);
+  return { events, outcome: session.end(endFacts(options), options.interruption) };
+}
+
+/** As translate(), and the answer checked against options.outputSchema as normalize checks it. */
+export async function translateChecked(
+  native: string | Buffer,
+  options: TranslateOptions = {},
+): Promise<{ events: CanonicalEvent[]; outcome: RunOutcome }> {
+  const schema = options.outputSchema === undefined ? undefined : await loadOutputSchema(options.outputSchema);
+  const { events, session } = fed(native, options, schema);
+  return { events, outcome: await session.endChecked(endFacts(options), options.interruption) };
+}
+
+function fed(
+  native: string | Buffer,
+  options: TranslateOptions,
+  schema: OutputSchema | undefined,
+): { events: CanonicalEvent[]; session: TranslationSession } {
   const events: CanonicalEvent[] = [];
-  const schema =
-    options.outputSchema === undefined
-      ? undefined
-      : outputSchemaOf(readFileSync(options.outputSchema, "utf8"), options.outputSchema);
   const session = new TranslationSession({
     from: options.from ?? "auto",
     translators: TRANSLATORS,
@@ -61,15 +76,15 @@ export function translate(
   const bytes = typeof native === "string" ? Buffer.from(native) : native;
   const step = options.chunkBytes ?? Math.max(bytes.length, 1);
   for (let i = 0; i < bytes.length; i += step) session.write(bytes.subarray(i, i + step));
-  const outcome = session.end(
-    {
-      backendExit: options.end?.backendExit ?? null,
-      stderrTail: options.end?.stderrTail ?? [],
-      ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
-    },
-    options.interruption,
-  );
-  return { events, outcome };
+  return { events, session };
+}
+
+function endFacts(options: TranslateOptions): StreamEndFacts {
+  return {
+    backendExit: options.end?.backendExit ?? null,
+    stderrTail: options.end?.stderrTail ?? [],
+    ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
+  };
 }
 
 /** Canonical JSONL text, as the CLI writes it. */

@@ -61,7 +61,7 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     outputSchema: {
       via: "--json-schema JSON (without $schema; a schema its draft-07 validator refuses: in the prompt)",
       reaches: (value) =>
-        claudeTakesSchema(value.schema)
+        claudeTakesSchema(value)
           ? { args: ["--json-schema", JSON.stringify(claudeJsonSchema(value.schema))] }
           : SCHEMA_IN_PROMPT.reaches(value),
     },

@@ -2,7 +2,7 @@
 // refuses the run at start (exit 1, "--json-schema is not a valid JSON Schema") when that fails: a `$schema`
 // naming draft 2020-12, a keyword draft-07 lacks (prefixItems) or one no draft has (x-custom). Formats it
 // does not check. docs/protocols/claude.md "Structured output (--json-schema)".
-import { compilesAsStrictDraft07 } from "../../schema/output-schema.js";
+import type { OutputSchemaValue } from "../support.js";
 
 /** The schema as Claude Code is given it: without `$schema` (its validator's dialect is draft-07 whatever it says). */
 export function claudeJsonSchema(schema: object): object {
@@ -10,7 +10,10 @@ export function claudeJsonSchema(schema: object): object {
   return rest;
 }
 
-/** Whether Claude Code's validator compiles the schema: otherwise it goes by the prompt, never refused at start. */
-export function claudeTakesSchema(schema: object): boolean {
-  return compilesAsStrictDraft07(claudeJsonSchema(schema));
+/**
+ * Whether Claude Code's validator compiles the schema (less its `$schema`, as claudeJsonSchema gives it):
+ * otherwise it goes by the prompt, never refused at start. Found when the schema was compiled, in its bounds.
+ */
+export function claudeTakesSchema(schema: OutputSchemaValue): boolean {
+  return schema.strictDraft07;
 }

@@ -177,7 +177,7 @@ export class CopilotTranslator implements Translator {
         outcome,
         this.sessionId,
         (tools, session) =>
-          `copilot --resume=${pastedValue(session, "SESSION")} ${tools.map((tool) => `--allow-tool=${pastedValue(PERMISSION_KIND.get(tool) ?? tool, "NAME")}`).join(" ")} -p PROMPT (allow what was refused, then go on)`,
+          `copilot --resume=${pastedValue(session, "SESSION")} ${tools.map((tool) => `--allow-tool=${pastedValue(PERMISSION_KIND[tool] ?? tool, "NAME")}`).join(" ")} -p PROMPT (allow what was refused, then go on)`,
       ) ??
       (this.sessionId && outcome?.status !== "succeeded"
         ? {
