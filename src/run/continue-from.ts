@@ -55,9 +55,7 @@ export async function readContinuation(
     },
     { maxLineBytes },
   );
-  const read = await readFileBounded(file, { bound: MAX_RECORDING_BYTES, stops }, (chunk) =>
-    lines.push(chunk),
-  );
+  const read = await readFileBounded(file, { bound: MAX_RECORDING_BYTES, stops }, (chunk) => lines.push(chunk));
   if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --continue-from ${file}`);
   if ("refused" in read) {
     const { problem } = read.refused;
