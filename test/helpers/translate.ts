@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import type { CanonicalEvent } from "../../src/canonical/events.js";
 import { steppingClock } from "../../src/core/clock.js";
 import type { Interruption, RunOutcome } from "../../src/core/outcome.js";
