@@ -139,17 +139,19 @@ describe.concurrent("an agent's hostile text on stderr: escaped and redacted, fo
 const HOSTILE_AGENT = fileURLToPath(new URL("../fixtures/acp/hostile-text-agent.mjs", import.meta.url));
 
 describe.concurrent("an ACP agent's hostile text on stderr: escaped and redacted", () => {
-  const cases: Array<[string, string[], string]> = [
+  const cases: Array<[string, string[], string, Record<string, string>?]> = [
     ["a request no rule allows (needs input, resume hint)", [], "ask"],
     ["a request a rule allows", ["--allow-tool", "shell"], "ask"],
     ["an error response", [], "fail"],
+    // Once the ACP SDK said "Got response to unknown request <id>" on stderr itself, the id raw.
+    ["a response to a request never sent", [], "ask", { HOSTILE_UNKNOWN_RESPONSE: "1" }],
   ];
-  for (const [what, flags, prompt] of cases) {
+  for (const [what, flags, prompt, env = {}] of cases) {
     for (const verbose of [false, true]) {
       it(`${what}${verbose ? " --verbose" : ""}`, async () => {
         const args = ["run", "--backend", "acp", "--bin", process.execPath, "--backend-arg", HOSTILE_AGENT];
         const result = await runCli([...args, ...flags, ...(verbose ? ["--verbose"] : []), "--", prompt], {
-          env: { ...ENV, HOSTILE_TEXT: HOSTILE },
+          env: { ...ENV, ...env, HOSTILE_TEXT: HOSTILE },
         });
         expect(result.stderr, result.stderr).toContain("␛]0;title␇");
         expectClean(result.stderr);
