@@ -95,6 +95,8 @@ export class ClaudeTranslator implements Translator {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** Tool calls denied for want of a permission (-p mode cannot ask): approvals the run needs. */
   private denied = new RefusedCalls();
+  /** Listed denials that named no call, numbered. */
+  private unnamedDenials = 0;
   private sessionId: string | undefined;
   /** Tool calls a SIGINT stopped (task_notification status "stopped"). */
   private readonly stopped = new Set<string>();
@@ -436,10 +438,14 @@ export class ClaudeTranslator implements Translator {
       const text =
         (this.continued ? nonEmpty(this.lastText) : undefined) ?? nonEmpty(e.result) ?? nonEmpty(this.lastText);
       // Denied calls (permission_denials) left the work undone: the run needs their approval, not a silent success.
-      for (const denial of Array.isArray(e.permission_denials) ? e.permission_denials.filter(isObject) : []) {
-        const id = nonEmpty(denial.tool_use_id);
-        if (id && !this.denied.has(id))
-          out.push(this.approvalNeeded(id, asText(denial.tool_name), objectOrEmpty(denial.tool_input), "", e));
+      // A listed denial is never dropped, whatever it lacks (its call's id, its tool's name, its input).
+      for (const denial of Array.isArray(e.permission_denials) ? e.permission_denials : []) {
+        // A bare string names the tool alone.
+        const request = this.listedDenial(
+          typeof denial === "string" ? { tool_name: denial } : objectOrEmpty(denial),
+          e,
+        );
+        if (request) out.push(request);
       }
       // --json-schema: the StructuredOutput tool's input, the answer agentstream checks (result.result is its JSON text).
       const structured = "structured_output" in e ? { structured: { value: e.structured_output } } : {};
@@ -489,6 +495,21 @@ export class ClaudeTranslator implements Translator {
   }
 
   private readonly seenAgents = new Set<string>();
+
+  /**
+   * A denial the result lists: its approval, unless a permission_denied line asked for it already (by its call's
+   * id; one that names no call, by its tool and input). One without an id is named by its place in the list.
+   */
+  private listedDenial(denial: Record<string, unknown>, e: NativeEvent): Draft | undefined {
+    const id = nonEmpty(denial.tool_use_id);
+    const name = nonEmpty(denial.tool_name) ?? (id !== undefined ? this.toolNames.get(id) : undefined) ?? "tool";
+    const args = isObject(denial.tool_input)
+      ? denial.tool_input
+      : ((id !== undefined ? this.toolArgs.get(id) : undefined) ?? {});
+    if (id !== undefined) return this.denied.has(id) ? undefined : this.approvalNeeded(id, name, args, "", e);
+    const made = `denial_${++this.unnamedDenials}`;
+    return this.denied.request(made, name, args, "", e.type, this.agentOf(e).agent, false);
+  }
 
   /** input.requested for a denied call: the approval it lacked. */
   private approvalNeeded(
