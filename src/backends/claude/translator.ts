@@ -1,5 +1,5 @@
-import type { AgentRef, ErrorCode, EventPayloads } from "../../canonical/events.js";
-import { classifyError } from "../../core/classify.js";
+import type { AgentRef, EventPayloads } from "../../canonical/events.js";
+import { classifyError } from "../classification.js";
 import {
   amount,
   asText,
@@ -61,18 +61,6 @@ const LIMIT_SUBTYPES = new Set(["error_max_turns", "error_max_budget_usd"]);
 const LIMIT_REASONS = new Set(["max_turns", "budget_exhausted"]);
 // --json-schema: every StructuredOutput call failed its schema (5 attempts): the answer did not match, error.code output_schema.
 const STRUCTURED_OUTPUT_GIVEN_UP = "error_max_structured_output_retries";
-
-// The SDK's SDKAssistantMessageError, for a message that carries no HTTP status.
-const ERROR_KINDS: Record<string, { code: ErrorCode; retryable: boolean }> = {
-  authentication_failed: { code: "auth", retryable: false },
-  oauth_org_not_allowed: { code: "auth", retryable: false },
-  account_on_hold: { code: "auth", retryable: false },
-  verification_required: { code: "auth", retryable: false },
-  cloud_credential_error: { code: "auth", retryable: false },
-  rate_limit: { code: "rate_limit", retryable: true },
-  overloaded: { code: "overloaded", retryable: true },
-  server_error: { code: "provider", retryable: true },
-};
 
 /**
  * Claude Code `-p --output-format stream-json --verbose` (docs/protocols/claude.md).
@@ -649,14 +637,18 @@ function serverResultText(content: unknown): string {
 }
 
 /**
- * Classify an API failure by its HTTP status (api_error_status), then its wording,
- * then the SDK's error kind (rate_limit, authentication_failed, ...).
+ * Classify an API failure by the table in Claude Code's words: the SDK's error kind (rate_limit,
+ * authentication_failed, ...), its HTTP status (api_error_status), its wording; a kind the table does not
+ * know is still the provider's.
  */
 function classifyApiError(message: string, status: number | undefined, kind: string): EventPayloads["error"] {
-  const c = classifyError(status !== undefined ? `HTTP ${status}: ${message}` : message);
-  const known = c.code === "unknown" ? ERROR_KINDS[kind] : undefined;
-  const code = known?.code ?? (c.code === "unknown" && kind !== "" && kind !== "unknown" ? "provider" : c.code);
-  return defined({ code, message, retryable: known?.retryable ?? c.retryable, http_status: status ?? c.http_status });
+  const c = classifyError(message, {
+    dialect: "claude",
+    ...(kind !== "" ? { type: kind } : {}),
+    ...(status !== undefined ? { status } : {}),
+  });
+  const code = c.code === "unknown" && kind !== "" && kind !== "unknown" ? "provider" : c.code;
+  return defined({ code, message, retryable: c.retryable, http_status: c.http_status });
 }
 
 /**
