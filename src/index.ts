@@ -39,7 +39,7 @@ export type { BackendDetector, Verdict } from "./core/translator.js";
 export type { Interruption, RunOutcome, ResolvedOutcome } from "./core/outcome.js";
 export { exitCodeFor } from "./core/exit-codes.js";
 export { AgentstreamError, UsageError } from "./core/errors.js";
-export { classifyError } from "./core/classify.js";
+export { classifyError } from "./backends/classification.js";
 export { systemClock, steppingClock, type Clock } from "./core/clock.js";
 export { LineSplitter, type Line } from "./core/line-splitter.js";
 export { StreamVerifier } from "./verify/stream-verifier.js";

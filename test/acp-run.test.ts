@@ -436,11 +436,11 @@ describe("run --backend acp --output-schema: the schema goes in the prompt, the 
     expect(run.code).toBe(0);
   });
 
-  it("an answer that does not match: failed, output_schema, exit 1, the text kept", async () => {
-    const { run, finished } = await runAgent("give the verdict wrong", "--output-schema", schema);
-    expect(finished).toMatchObject({ status: "failed", error: { code: "output_schema" } });
-    expect((finished as { result: { text: string; json?: unknown } }).result.json).toBeUndefined();
-    expect((finished as { result: { text: string } }).result.text).toContain('"approve":"maybe"');
+  it("an answer that does not match: failed, output_schema, exit 1, no result (the text is in its message)", async () => {
+    const { run, events, finished } = await runAgent("give the verdict wrong", "--output-schema", schema);
+    expect(finished).toMatchObject({ status: "failed", error: { code: "output_schema" }, result: null });
+    const said = events.filter((e) => e.type === "message.completed").map((e) => (e as { text: string }).text);
+    expect(said.join("")).toContain('"approve":"maybe"');
     expect(run.code).toBe(1);
   });
 });

@@ -98,20 +98,29 @@ describe("atomic translator: endings", () => {
     expect(finished.result).toEqual({ text: "Answer after overflow compaction." });
   });
 
-  it("Atomic aborted turn: failed with error.code aborted, exit 1", () => {
+  // An aborted turn was stopped by its user: cancelled, as every backend's (docs/canonical-stream.md "Outcome rules").
+  it("Atomic aborted turn: cancelled, exit 130, no result", () => {
     const { finished } = fixture("atomic-abort");
-    expectFailed(finished, 1, { code: "aborted", message: "Request was aborted", retryable: false });
-    expect(finished.result).toEqual({ text: "tick0 " });
+    expect(finished).toMatchObject({
+      status: "cancelled",
+      exit_code: 130,
+      error: { code: "cancelled", message: "Request was aborted", retryable: false },
+      result: null,
+    });
   });
 
-  it("pi 1.6 aborted turn: failed although pi exits 0", () => {
+  it("pi 1.6 aborted turn: cancelled although pi exits 0", () => {
     const { finished } = fixture("pi-1.6-abort");
-    expectFailed(finished, 1, { code: "aborted" });
+    expect(finished).toMatchObject({ status: "cancelled", exit_code: 130, error: { code: "cancelled" } });
   });
 
   it("pi 1.6 agent_settled.aborted decides when the last message did not say so", () => {
     const { finished } = fixture("pi-1.6-abort-in-tool");
-    expectFailed(finished, 1, { code: "aborted", message: "the turn was aborted", retryable: false });
+    expect(finished).toMatchObject({
+      status: "cancelled",
+      exit_code: 130,
+      error: { code: "cancelled", message: "the turn was aborted", retryable: false },
+    });
     expect(finished.counts.tool_failures).toBe(1);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorCode } from "../src/canonical/events.js";
-import { classifyError, classifyStartupFailure } from "../src/core/classify.js";
+import { classifyStartupFailure } from "../src/core/classify.js";
+import { classifyError } from "../src/backends/classification.js";
 import { exitCodeFor } from "../src/core/exit-codes.js";
 
 describe("classifyError", () => {
@@ -47,6 +48,9 @@ describe("classifyError", () => {
     ["CAPIError: 503 Service Unavailable", "overloaded", true, 503],
     ["Internal error: API Error: 400 scenario error400: the request was rejected", "provider", false, 400],
     ["Internal error: API Error: 529 Overloaded", "overloaded", true, 529],
+    // A status after "failed: " (issue 45: OpenCode's token refresh), alone or before its words.
+    ["Token refresh failed: 401", "auth", false, 401],
+    ["Request failed: 503 Service Unavailable", "overloaded", true, 503],
   ])("%s → %s", (message, code, retryable, status) => {
     expect(classifyError(message)).toEqual({ code, retryable, http_status: status });
   });

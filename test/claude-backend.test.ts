@@ -85,11 +85,8 @@ describe("claude outcomes", () => {
         actions: [expect.objectContaining({ name: "Bash", args: { command: "touch made-by-tool.txt" } })],
       }),
     ]);
-    expect(outcome).toMatchObject({
-      status: "needs_input",
-      exitCode: 3,
-      resultText: "The folder holds notes.txt and data.csv.",
-    });
+    // Paused, not done: what it said is in its messages, not a result.
+    expect(outcome).toMatchObject({ status: "needs_input", exitCode: 3, resultText: null });
     const finished = events.at(-1) as { pending: unknown[]; resume: { session_id: string; hint: string } };
     expect(finished.pending).toEqual([expect.objectContaining(approval)]);
     expect(finished.resume.hint).toMatch(/^claude -p --resume \S+ --allowedTools Bash /);

@@ -28,6 +28,14 @@ const ok = (result?: string | null, counts?: Record<string, number>): Expected =
   result,
   counts,
 });
+// A run that ended by its user's hand (an aborted turn): cancelled, exit 130, as every backend's.
+const cancelled = (): Expected => ({
+  status: "cancelled",
+  exit: 130,
+  error: "cancelled",
+  retryable: false,
+  result: null,
+});
 const failed = (exit: number, error: string, retryable = false): Expected => ({
   status: "failed",
   exit,
@@ -54,7 +62,7 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
     "compaction.jsonl": ok("Answer with a big context."),
     "session.jsonl": ok(),
     "sigterm.jsonl": failed(76, "backend_crashed"),
-    "abort.jsonl": failed(1, "aborted"),
+    "abort.jsonl": cancelled(),
     "nokey.jsonl": failed(77, "auth"),
     "badprovider.jsonl": failed(78, "config"),
   },
@@ -67,7 +75,7 @@ const EXPECTED: Record<string, Record<string, Expected>> = {
     "0.84.2-thinking.jsonl": ok(),
     "1.6.0-text.jsonl": ok(),
     "1.6.0-tool.jsonl": ok("The directory contains a.txt and b.txt.", { tool_calls: 1 }),
-    "1.6.0-abort.jsonl": failed(1, "aborted"),
+    "1.6.0-abort.jsonl": cancelled(),
     "1.6.0-toolerror.jsonl": ok(undefined, { tool_calls: 1, tool_failures: 1 }),
   },
   evosci: {
@@ -162,8 +170,8 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "sigintRetry.jsonl": failed(76, "backend_crashed"),
     // A limit the caller set (--max-turns) ended the run: error.code "budget", as agentstream's own limits.
     "maxturns.jsonl": failed(1, "budget"),
-    // The denied call is the approval the run needs: needs_input, never a silent success.
-    "denied.jsonl": { status: "needs_input", exit: 3, result: FINE, counts: { tool_calls: 1, tool_failures: 1 } },
+    // The denied call is the approval the run needs: needs_input, never a silent success (paused: no result).
+    "denied.jsonl": { status: "needs_input", exit: 3, result: null, counts: { tool_calls: 1, tool_failures: 1 } },
     "toolFails.jsonl": ok(FINE, { tool_calls: 1, tool_failures: 1 }),
     "twoTools.jsonl": ok(FINE, { tool_calls: 2, tool_failures: 0, turns: 2 }),
     "nopartial.jsonl": ok(FINE, { tool_calls: 1, messages: 2 }),
@@ -185,8 +193,8 @@ const LIVE_EXTRA: Record<string, Record<string, Expected>> = {
     "retry529.jsonl": ok("Recovered after one overload.", { retries: 1 }),
     // The sub-agent's answer is its own message (forwarded with parent_tool_use_id), then the main answer.
     "subagent.jsonl": ok("The sub-agent says the folder holds notes.txt and data.csv.", { tool_calls: 1, messages: 2 }),
-    // Continued three times after max_tokens, then given up: the answer so far is the four replies.
-    "maxTokens.jsonl": { ...failed(1, "provider"), result: HELLO.repeat(4), counts: { messages: 4 } },
+    // Continued three times after max_tokens, then given up: the four replies are messages, no result.
+    "maxTokens.jsonl": { ...failed(1, "provider"), result: null, counts: { messages: 4 } },
   },
 };
 const LIVE = fileURLToPath(new URL("./fixtures/live/", import.meta.url));

@@ -19,7 +19,10 @@ export class RefusedCalls {
     return this.calls.has(id);
   }
 
-  /** input.requested for one refused call: the approval it lacked (`agent`: the sub-agent that made the call). */
+  /**
+   * input.requested for one refused call: the approval it lacked (`agent`: the sub-agent that made the call).
+   * `id` names the request; the call is named by it too unless `callKnown` is false (a denial that named no call).
+   */
   request(
     id: string,
     name: string,
@@ -27,6 +30,7 @@ export class RefusedCalls {
     reason: string,
     native: string,
     agent?: AgentRef,
+    callKnown = true,
   ): Draft {
     this.calls.set(id, name);
     const action = {
@@ -37,7 +41,7 @@ export class RefusedCalls {
     };
     return draft(
       "input.requested",
-      { request_id: id, kind: "approval", tool_call_id: id, actions: [action] },
+      { request_id: id, kind: "approval", ...(callKnown ? { tool_call_id: id } : {}), actions: [action] },
       agent ? { native, agent } : { native },
     );
   }

@@ -60,8 +60,28 @@ export interface OutcomeFacts {
   usageUntold?: boolean;
 }
 
-/** Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. */
+/**
+ * Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. Two
+ * rules hold for every backend (docs/canonical-stream.md "Outcome rules"): only a run that succeeded has a
+ * result (what a failed, stopped or paused run said is in its messages, not an answer), and a turn its
+ * backend says was aborted by its user ended cancelled, not failed.
+ */
 export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
+  const outcome = decide({ ...facts, terminal: facts.terminal && userStopped(facts.terminal) });
+  return outcome.status === "succeeded" ? outcome : { ...outcome, resultText: null };
+}
+
+/** A turn its backend ended `aborted` (OpenCode's MessageAbortedError, pi's stopReason "aborted", ...) was cancelled. */
+function userStopped(terminal: Outcome): Outcome {
+  if (terminal.status !== "failed" || terminal.error?.code !== "aborted") return terminal;
+  return {
+    ...terminal,
+    status: "cancelled",
+    error: { code: "cancelled", message: terminal.error.message, retryable: false },
+  };
+}
+
+function decide(facts: OutcomeFacts): RunOutcome {
   const { end } = facts;
   const base = {
     backendExit: end.backendExit,
@@ -89,7 +109,7 @@ export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
       ...base,
       status: "failed",
       error,
-      resultText: facts.terminal?.resultText ?? null,
+      resultText: null,
       exitCode: exitCodeFor("failed", error),
       backendGone: false,
     };

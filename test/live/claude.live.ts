@@ -79,8 +79,10 @@ for (const claude of targetsFor(ID)) {
       expect(run.finished, run.stderr).toMatchObject({
         status: "needs_input",
         exit_code: 3,
-        result: { text: ANSWERS.deniedFinal },
+        // Paused, not done: what it said is its last message, not a result.
+        result: null,
       });
+      expect(eventsOfType(run, "message.completed").at(-1)?.text).toBe(ANSWERS.deniedFinal);
       expect(run.exitCode).toBe(3);
       const call = run.server.requestsFor("denied")[0]!.reply.toolCalls[0]!;
       const id = `toolu_${call.id}`;

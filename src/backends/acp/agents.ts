@@ -1,3 +1,4 @@
+import type { ErrorDialect } from "../classification.js";
 import { nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { ownTable } from "../../core/own-table.js";
 
@@ -37,6 +38,11 @@ export interface AgentQuirks {
    * as "Retrying (attempt 1/2, waiting 1s)..." and auto_retry_end as "Retry finished, resuming.").
    */
   retryNotices: boolean;
+  /**
+   * Its errors are its native backend's words (codex-acp passes Codex's on, the Claude adapter Claude Code's):
+   * they are classified as that backend's native stream's are (classify.ts), none where it has no native reading.
+   */
+  dialect?: ErrorDialect;
 }
 
 const NONE: AgentQuirks = {
@@ -49,10 +55,12 @@ const NONE: AgentQuirks = {
 
 /** Agents known by the `agentInfo.name` they state (any text: an agent named "constructor" is unknown). */
 const KNOWN = ownTable<AgentQuirks>({
-  Copilot: { ...NONE, errorsInText: true },
-  OpenCode: { ...NONE, lastCallUsage: true },
-  "pi-acp": { ...NONE, silentFailures: true, retryNotices: true, asks: "never" },
-  "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" } },
+  Copilot: { ...NONE, errorsInText: true, dialect: "copilot" },
+  OpenCode: { ...NONE, lastCallUsage: true, dialect: "opencode" },
+  "pi-acp": { ...NONE, silentFailures: true, retryNotices: true, asks: "never", dialect: "atomic" },
+  "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" }, dialect: "claude" },
+  "codex-acp": { ...NONE, dialect: "codex" },
+  "gemini-cli": { ...NONE, dialect: "gemini" },
 });
 
 export function agentInfoOf(initializeResult: Record<string, unknown>): AgentInfo | undefined {

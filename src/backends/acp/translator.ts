@@ -273,7 +273,7 @@ export class AcpTranslator implements Translator {
     if (text === "") return out;
     if (this.quirks.errorsInText && this.message === undefined) {
       if (TEXT_RETRY.test(text)) return [...out, ...this.textRetry(text, native)];
-      if (TEXT_ERROR.test(text)) return [...out, ...this.textError(textError(text), native)];
+      if (TEXT_ERROR.test(text)) return [...out, ...this.textError(textError(text, this.quirks.dialect), native)];
       // "Info: Operation cancelled by user" after a rejected call: a notice, not the answer.
       if (TEXT_NOTICE.test(text)) return [...out, passThrough(event)];
     }
@@ -541,7 +541,7 @@ export class AcpTranslator implements Translator {
 
   /** A JSON-RPC error: the prompt's (or an earlier request's, before the session started) fails the run. */
   private rpcFailure(e: NativeEvent): Draft[] {
-    const error = rpcError(e.error);
+    const error = rpcError(e.error, this.quirks.dialect);
     // Before any session: the agent wants a login agentstream cannot give. Its methods say how.
     if (error.code === "auth" && this.sessionId === undefined && this.authMethods !== undefined)
       error.message = `${error.message} (${this.agent?.name ?? "the agent"} offers: ${this.authMethods}; log in with the agent itself, or set the variables of an env_var method)`;

@@ -1,5 +1,6 @@
 import type { CompactionReason, EventPayloads } from "../../canonical/events.js";
-import { errorDraft, errorInfo } from "../../core/error-draft.js";
+import type { BackendErrorClues } from "../classification.js";
+import { errorDraft, errorInfo } from "../error-draft.js";
 import {
   amount,
   asText,
@@ -24,6 +25,9 @@ import {
   type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
+
+/** Atomic's and pi's errors are classified in their words (pi-acp passes them on too). */
+const ATOMIC: BackendErrorClues = { dialect: "atomic" };
 
 interface AssistantSummary {
   text: string;
@@ -287,7 +291,7 @@ export class AtomicTranslator implements Translator {
   private agentContinueError(e: NativeEvent): Draft[] {
     const message = nonEmpty(e.errorMessage) ?? "the agent could not continue";
     this.continueError = message;
-    return [errorDraft(message, e.type)];
+    return [errorDraft(message, e.type, ATOMIC)];
   }
 
   private agentSettled(e: NativeEvent): Draft[] {
@@ -312,7 +316,11 @@ export class AtomicTranslator implements Translator {
     }
     const resultText = last.text === "" ? null : last.text;
     if (last.stopReason === "error")
-      return { status: "failed", error: errorInfo(last.errorMessage ?? "the provider request failed"), resultText };
+      return {
+        status: "failed",
+        error: errorInfo(last.errorMessage ?? "the provider request failed", ATOMIC),
+        resultText,
+      };
     if (last.stopReason === "aborted" || this.settledAborted) {
       return {
         status: "failed",
@@ -321,7 +329,7 @@ export class AtomicTranslator implements Translator {
       };
     }
     // Work was left (a tool turn, a queued follow-up) but the agent could not resume it.
-    if (this.continueError) return { status: "failed", error: errorInfo(this.continueError), resultText };
+    if (this.continueError) return { status: "failed", error: errorInfo(this.continueError, ATOMIC), resultText };
     return { status: "succeeded", resultText };
   }
 
@@ -376,7 +384,7 @@ export class AtomicTranslator implements Translator {
     if (usage === NOT_COUNTS) this.usageComplete = false;
     else if (usage) out.push(draft("usage", usage, { native }));
     const errorMessage = nonEmpty(message.errorMessage);
-    if (stopReason === "error") out.push(errorDraft(errorMessage ?? "the provider request failed", native));
+    if (stopReason === "error") out.push(errorDraft(errorMessage ?? "the provider request failed", native, ATOMIC));
     if (content.broken || usage === NOT_COUNTS || usageBroken(message.usage) || wrongTexts(message))
       out.push(passThrough(e));
     this.lastAssistant = { text, stopReason, errorMessage };

@@ -1,6 +1,6 @@
-import type { AgentRef, ErrorCode, EventPayloads } from "../../canonical/events.js";
+import type { AgentRef, EventPayloads } from "../../canonical/events.js";
 import { pastedValue } from "../../core/shell-word.js";
-import { classifyError } from "../../core/classify.js";
+import { classifyError } from "../classification.js";
 import {
   amount,
   asText,
@@ -25,7 +25,6 @@ import {
   type StreamEndFacts,
   type Translator,
 } from "../../core/translator.js";
-import { ownTable } from "../../core/own-table.js";
 
 /** The API message a main-agent line begins or continues: its assistant line, or the message_start of its stream. */
 function apiMessageId(e: NativeEvent): string | undefined {
@@ -64,18 +63,6 @@ const LIMIT_REASONS = new Set(["max_turns", "budget_exhausted"]);
 // --json-schema: every StructuredOutput call failed its schema (5 attempts): the answer did not match, error.code output_schema.
 const STRUCTURED_OUTPUT_GIVEN_UP = "error_max_structured_output_retries";
 
-// The SDK's SDKAssistantMessageError, for a message that carries no HTTP status.
-const ERROR_KINDS = ownTable<{ code: ErrorCode; retryable: boolean }>({
-  authentication_failed: { code: "auth", retryable: false },
-  oauth_org_not_allowed: { code: "auth", retryable: false },
-  account_on_hold: { code: "auth", retryable: false },
-  verification_required: { code: "auth", retryable: false },
-  cloud_credential_error: { code: "auth", retryable: false },
-  rate_limit: { code: "rate_limit", retryable: true },
-  overloaded: { code: "overloaded", retryable: true },
-  server_error: { code: "provider", retryable: true },
-});
-
 /**
  * Claude Code `-p --output-format stream-json --verbose` (docs/protocols/claude.md).
  * Finished blocks come from `assistant` lines (one line per content block),
@@ -97,6 +84,8 @@ export class ClaudeTranslator implements Translator {
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** Tool calls denied for want of a permission (-p mode cannot ask): approvals the run needs. */
   private denied = new RefusedCalls();
+  /** Listed denials that named no call, numbered. */
+  private unnamedDenials = 0;
   private sessionId: string | undefined;
   /** Tool calls a SIGINT stopped (task_notification status "stopped"). */
   private readonly stopped = new Set<string>();
@@ -438,10 +427,14 @@ export class ClaudeTranslator implements Translator {
       const text =
         (this.continued ? nonEmpty(this.lastText) : undefined) ?? nonEmpty(e.result) ?? nonEmpty(this.lastText);
       // Denied calls (permission_denials) left the work undone: the run needs their approval, not a silent success.
-      for (const denial of Array.isArray(e.permission_denials) ? e.permission_denials.filter(isObject) : []) {
-        const id = nonEmpty(denial.tool_use_id);
-        if (id && !this.denied.has(id))
-          out.push(this.approvalNeeded(id, asText(denial.tool_name), objectOrEmpty(denial.tool_input), "", e));
+      // A listed denial is never dropped, whatever it lacks (its call's id, its tool's name, its input).
+      for (const denial of Array.isArray(e.permission_denials) ? e.permission_denials : []) {
+        // A bare string names the tool alone.
+        const request = this.listedDenial(
+          typeof denial === "string" ? { tool_name: denial } : objectOrEmpty(denial),
+          e,
+        );
+        if (request) out.push(request);
       }
       // --json-schema: the StructuredOutput tool's input, the answer agentstream checks (result.result is its JSON text).
       const structured = "structured_output" in e ? { structured: { value: e.structured_output } } : {};
@@ -491,6 +484,21 @@ export class ClaudeTranslator implements Translator {
   }
 
   private readonly seenAgents = new Set<string>();
+
+  /**
+   * A denial the result lists: its approval, unless a permission_denied line asked for it already (by its call's
+   * id; one that names no call, by its tool and input). One without an id is named by its place in the list.
+   */
+  private listedDenial(denial: Record<string, unknown>, e: NativeEvent): Draft | undefined {
+    const id = nonEmpty(denial.tool_use_id);
+    const name = nonEmpty(denial.tool_name) ?? (id !== undefined ? this.toolNames.get(id) : undefined) ?? "tool";
+    const args = isObject(denial.tool_input)
+      ? denial.tool_input
+      : ((id !== undefined ? this.toolArgs.get(id) : undefined) ?? {});
+    if (id !== undefined) return this.denied.has(id) ? undefined : this.approvalNeeded(id, name, args, "", e);
+    const made = `denial_${++this.unnamedDenials}`;
+    return this.denied.request(made, name, args, "", e.type, this.agentOf(e).agent, false);
+  }
 
   /** input.requested for a denied call: the approval it lacked. */
   private approvalNeeded(
@@ -630,14 +638,18 @@ function serverResultText(content: unknown): string {
 }
 
 /**
- * Classify an API failure by its HTTP status (api_error_status), then its wording,
- * then the SDK's error kind (rate_limit, authentication_failed, ...).
+ * Classify an API failure by the table in Claude Code's words: the SDK's error kind (rate_limit,
+ * authentication_failed, ...), its HTTP status (api_error_status), its wording; a kind the table does not
+ * know is still the provider's.
  */
 function classifyApiError(message: string, status: number | undefined, kind: string): EventPayloads["error"] {
-  const c = classifyError(status !== undefined ? `HTTP ${status}: ${message}` : message);
-  const known = c.code === "unknown" ? ERROR_KINDS[kind] : undefined;
-  const code = known?.code ?? (c.code === "unknown" && kind !== "" && kind !== "unknown" ? "provider" : c.code);
-  return defined({ code, message, retryable: known?.retryable ?? c.retryable, http_status: status ?? c.http_status });
+  const c = classifyError(message, {
+    dialect: "claude",
+    ...(kind !== "" ? { type: kind } : {}),
+    ...(status !== undefined ? { status } : {}),
+  });
+  const code = c.code === "unknown" && kind !== "" && kind !== "unknown" ? "provider" : c.code;
+  return defined({ code, message, retryable: c.retryable, http_status: c.http_status });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
-import { classifyError, type ClassifiedError } from "../../core/classify.js";
+import { classifyError, type ClassifiedError } from "../classification.js";
 import { asText, count, defined, errorMessage, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import { ModelCalls } from "../../core/model-calls.js";
 import {
@@ -22,10 +22,6 @@ const RETRY_COUNTED = /^Reconnecting(?:\.\.\.|…)\s*(\d+)\s*\/\s*(\d+)\s*(?:\((
 const RETRY_OTHER = /^Reconnecting(?:\.\.\.|…)\s*([\s\S]*)$/;
 /** A warning item for a model the backend switched: "model rerouted: a -> b (Reason)". */
 const REROUTED = /^model rerouted: (\S+) -> (\S+)/;
-/** What Codex writes in place of a 500's body (docs/protocols/codex.md). */
-const HIGH_DEMAND = /^We[’']re currently experiencing high demand/;
-/** How Codex words a response stream that ended without response.completed. */
-const STREAM_BROKE = /^stream (?:disconnected|closed) before (?:completion|response\.completed)/;
 
 /**
  * Codex CLI `codex exec --json` (docs/protocols/codex.md). Items arrive whole
@@ -385,13 +381,10 @@ function toolStatus(type: string, item: Record<string, unknown>): "succeeded" | 
   }
 }
 
-/** A Codex error message, classified: by status and wording, then what Codex writes for a 500 and a provider's raw error body. */
+/** A Codex error message, classified by the table in Codex's words, then a provider's raw error body it quotes. */
 function codexClassify(message: string): ClassifiedError {
-  const c = classifyError(message);
+  const c = classifyError(message, { dialect: "codex" });
   if (c.code !== "unknown") return c;
-  if (HIGH_DEMAND.test(message)) return { code: "overloaded", retryable: true };
-  // The connection to the model broke mid-answer (and Codex's own retries ran out).
-  if (STREAM_BROKE.test(message)) return { code: "network", retryable: true };
   const body = errorBody(message);
   if (body === undefined) return c;
   // A provider's error body, passed on raw: what Codex writes for an HTTP 400 and no other status (others

@@ -1,6 +1,6 @@
 import type { ErrorInfo } from "../../canonical/events.js";
 import { pastedValue } from "../../core/shell-word.js";
-import { classifyError } from "../../core/classify.js";
+import { classifyError } from "../classification.js";
 import { asText, count, defined, isObject, nativeTime as timeOf, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import {
   draft,
@@ -371,10 +371,6 @@ function failureMessage(data: Record<string, unknown>): string {
 
 /** The HTTP status where Copilot gives one (its retried message says it only at its end); a transport failure is the network's. */
 function copilotError(message: string, status: number | undefined, transport: boolean | undefined) {
-  if (status !== undefined) {
-    const c = classifyError(`HTTP ${status}: ${message}`);
-    return { ...c, http_status: status };
-  }
-  if (transport) return { code: "network" as const, retryable: true, http_status: undefined };
-  return classifyError(message);
+  if (status === undefined && transport) return { code: "network" as const, retryable: true, http_status: undefined };
+  return classifyError(message, { dialect: "copilot", ...(status !== undefined ? { status } : {}) });
 }

@@ -1,6 +1,6 @@
 import type { AgentRef, ErrorInfo, EventPayloads, InputAction, InputQuestion } from "../../canonical/events.js";
 import { pastedValue } from "../../core/shell-word.js";
-import { classifyError } from "../../core/classify.js";
+import { classifyError } from "../classification.js";
 import { Fifo } from "../../core/fifo.js";
 import {
   asText,
@@ -537,7 +537,7 @@ function acceptanceError(verdict: RubricVerdict | undefined, grading?: "started"
 
 /** An error the backend reported, classified from its message. */
 function reportedError(message: string, native: string, agent?: AgentRef): Draft<"error"> {
-  const c = classifyError(message);
+  const c = classifyError(message, { dialect: "evosci" });
   return draft("error", defined({ code: c.code, message, retryable: c.retryable, http_status: c.http_status }), {
     native,
     ...(agent ? { agent } : {}),

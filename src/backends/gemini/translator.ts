@@ -1,6 +1,7 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { pastable, pastedValue, shellWord } from "../../core/shell-word.js";
-import { errorDraft, errorInfo } from "../../core/error-draft.js";
+import type { BackendErrorClues } from "../classification.js";
+import { errorDraft } from "../error-draft.js";
 import {
   asText,
   count,
@@ -30,8 +31,8 @@ import { RefusedCalls } from "../refused-calls.js";
 const REFUSED_TYPE = "policy_violation";
 const NEEDS_CONFIRMATION = /requires user confirmation, which is not supported in non-interactive mode/;
 
-/** What Gemini CLI says when its own turn limit (maxSessionTurns) stopped the run. */
-const TURN_LIMIT = /^Maximum session turns exceeded/i;
+/** Gemini CLI's errors are classified in its words (classify.ts: its Fatal*Error types, its turn limit). */
+const GEMINI: BackendErrorClues = { dialect: "gemini" };
 
 /**
  * Gemini CLI `--output-format stream-json` (docs/protocols/gemini.md). The
@@ -191,9 +192,7 @@ export class GeminiTranslator implements Translator {
   private error(e: NativeEvent): Draft[] {
     if (e.severity === "warning") return [passThrough(e)];
     const message = asText(e.message) || "the backend reported an error";
-    const event = TURN_LIMIT.test(message)
-      ? draft("error", { code: "budget", message, retryable: false }, { native: e.type })
-      : errorDraft(message, e.type);
+    const event = errorDraft(message, e.type, GEMINI);
     const { code, retryable } = event.payload;
     this.fatal ??= { code, message, retryable };
     return [event];
@@ -215,19 +214,13 @@ export class GeminiTranslator implements Translator {
     const error = objectOrEmpty(e.error);
     // Its error is an object with a message; where a recording has the text alone, that is the message.
     const message = errorMessage(e.error) ?? "the run failed";
-    if (error.type === "FatalCancellationError") {
-      this.outcome = { status: "cancelled", error: { code: "cancelled", message, retryable: false }, resultText: null };
-      return out;
-    }
-    if (error.type === "FatalTurnLimitedError") {
-      // Its turn limit (maxSessionTurns), thrown before the next model call.
-      const limit = { code: "budget" as const, message, retryable: false };
-      out.push(draft("error", limit, { native }));
-      this.outcome = { status: "failed", error: limit, resultText: text };
-      return out;
-    }
-    out.push(errorDraft(message, native));
-    this.outcome = { status: "failed", error: errorInfo(message), resultText: text };
+    // Its type decides where the table knows it: its turn limit (FatalTurnLimitedError, thrown before the next
+    // model call) is budget, a cancellation by its user (FatalCancellationError) aborted, a refused login auth.
+    const type = nonEmpty(error.type);
+    const event = errorDraft(message, native, type !== undefined ? { ...GEMINI, type } : GEMINI);
+    out.push(event);
+    const { code, retryable } = event.payload;
+    this.outcome = { status: "failed", error: { code, message, retryable }, resultText: text };
     return out;
   }
 }

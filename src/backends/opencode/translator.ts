@@ -1,6 +1,6 @@
 import type { ErrorInfo, EventPayloads } from "../../canonical/events.js";
 import { pastable, pastedValue, shellWord } from "../../core/shell-word.js";
-import { classifyError, type ClassifiedError } from "../../core/classify.js";
+import { classifyError, type ClassifiedError } from "../classification.js";
 import {
   amount,
   asText,
@@ -233,19 +233,14 @@ function partId(part: Record<string, unknown>, kind: string): string {
   return nonEmpty(part.id) ?? `${kind}_part`;
 }
 
-/** OpenCode's error names first, then the HTTP status it kept, then the wording. */
+/** By the table in OpenCode's words (its error names first, then the HTTP status it kept, then the wording). */
 function classify(name: string, data: Record<string, unknown>, message: string): ClassifiedError {
   const status = count(data.statusCode);
-  switch (name) {
-    case "ProviderAuthError":
-      return { code: "auth", retryable: false, ...(status ? { http_status: status } : {}) };
-    case "ContextOverflowError":
-      return { code: "context_length", retryable: false };
-    case "MessageAbortedError":
-      return { code: "aborted", retryable: false };
-  }
-  if (status !== undefined) return classifyError(`HTTP ${status}: ${message}`);
-  const c = classifyError(message);
+  const c = classifyError(message, {
+    dialect: "opencode",
+    ...(name !== "" ? { type: name } : {}),
+    ...(status !== undefined ? { status } : {}),
+  });
   // "Cannot connect to API: Unable to connect ...": no response at all, marked retryable by OpenCode.
   if (c.code === "unknown" && name === "APIError" && data.isRetryable === true)
     return { code: "network", retryable: true };
