@@ -2,14 +2,11 @@
 // native types outside the backend's catalog (a failure of that release) and,
 // where the run kept the native objects (--raw), top-level fields it does not
 // read (counted, for the person moving the pin).
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { NativeCatalog } from "../../../src/backends/definition.js";
 import { BACKENDS } from "../../../src/backends/registry.js";
-import { RESULTS_DIR } from "./results-dir.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: any field of any canonical event
-type CanonicalLine = Record<string, any>;
+export type CanonicalLine = Record<string, any>;
 
 export interface Drift {
   /** False where the backend declares no catalog: nothing was checked. */
@@ -43,12 +40,4 @@ export function driftOf(events: CanonicalLine[], catalog: NativeCatalog | undefi
   }
   const unreadFields = Object.fromEntries([...unread].map(([type, fields]) => [type, [...fields].sort()]).sort());
   return { catalog: true, unknownTypes: [...unknown].sort(), unreadFields };
-}
-
-/** One scenario's ending and drift, kept for the run's compatibility report (compat-reporter.ts). */
-export function recordScenario(targetId: string, scenario: string, finished: CanonicalLine, drift: Drift): void {
-  const dir = join(RESULTS_DIR, "scenarios", targetId);
-  mkdirSync(dir, { recursive: true });
-  const ending = { status: finished.status, exit_code: finished.exit_code, error_code: finished.error?.code ?? null };
-  writeFileSync(join(dir, `${scenario}.json`), `${JSON.stringify({ scenario, ending, ...drift })}\n`);
 }

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { catalogOf, driftOf, recordScenario } from "./drift.js";
+import { catalogOf, driftOf } from "./drift.js";
+import { recordScenario } from "./scenario-record.js";
 import { LIVE_TARGETS } from "./live-targets.mjs";
 import { ANSWERS } from "./scenarios.mjs";
 import {
