@@ -24,7 +24,7 @@ export interface BackendErrorClues extends ErrorClues {
  * first, then the HTTP status where there is one (a status always decides: the last status row takes any),
  * then a backend's own words, then everyone's, then Claude Code's broad error kinds. Every native translator
  * reads it in its backend's words, and the ACP translator in those of the agent that answered `initialize`
- * (acp/agents.ts). Each row's `example` goes through every reading of it in test/classification-table.test.ts.
+ * (acp/agents.ts). Each row's `example` goes through every reading of it in test/unit/backends/classification-table.test.ts.
  */
 export const CLASSIFICATION: readonly ClassificationRow[] = [
   // Codex over ACP: codex-acp passes Codex's CodexErrorInfo on as `data.codex_error_info` (snake_case names).

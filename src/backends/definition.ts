@@ -69,7 +69,7 @@ export interface UsageModelContext {
 /**
  * The native types a translator knows, each with the top-level fields it reads.
  * A type it keeps whole as `backend.event` by design reads none. The live suite
- * checks new releases against it (test/live/support/drift.ts).
+ * checks new releases against it (test/helpers/live/drift.ts).
  */
 export type NativeCatalog = Readonly<Record<string, readonly string[]>>;
 

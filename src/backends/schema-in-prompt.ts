@@ -4,7 +4,7 @@ import type { NativeInput, OutputSchemaValue } from "./support.js";
 
 /**
  * --output-schema for a backend without a native means: an instruction with the schema added to the prompt
- * (docs/output-schema.md quotes it; test/output-schema.test.ts holds the two together).
+ * (docs/output-schema.md quotes it; test/unit/app/output-schema.test.ts holds the two together).
  */
 export const SCHEMA_IN_PROMPT = {
   via: "an instruction with the schema added to the prompt",

@@ -1,5 +1,5 @@
 // The canonical v1 event types. schemas/canonical-v1.schema.json is the
-// machine form of the same contract; test/schema-types.test.ts proves that the
+// machine form of the same contract; test/unit/schema/schema-types.test.ts proves that the
 // two list the same event types and fields.
 
 /** @deprecated a plain `string` (the layers below the registry cannot know its names); `BackendName` where the registry is known. */

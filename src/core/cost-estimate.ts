@@ -4,7 +4,7 @@
 import { createRequire } from "node:module";
 import type { TokenCounts } from "../canonical/events.js";
 
-/** The price data estimates come from: usage.price_data. Pinned in package.json; test/cost-estimate.test.ts checks it. */
+/** The price data estimates come from: usage.price_data. Pinned in package.json; test/unit/core/cost-estimate.test.ts checks it. */
 export const PRICE_DATA = "genai-prices 0.1.8";
 
 type CalcPrice = (

@@ -11,7 +11,7 @@ import type {
 
 // The report as data: what `agentstream report --format json` writes, and what
 // every format renders. schemas/report-v1.schema.json is its machine form
-// (test/report.test.ts validates every example's report, and every golden's, against it).
+// (test/unit/report/report.test.ts validates every example's report, and every golden's, against it).
 
 export const REPORT_VERSION = 1;
 

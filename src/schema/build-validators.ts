@@ -7,7 +7,7 @@
 // that does not apply. Per type, the rules amount to the envelope plus that
 // type's payload, merged here into one flat object schema (one function, no
 // $ref between envelope and payload); an unknown type gets the envelope alone.
-// test/built-validator.test.ts proves the result judges events as the schema does.
+// test/unit/schema/built-validator.test.ts proves the result judges events as the schema does.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { _, Ajv2020, type KeywordCxt, str } from "ajv/dist/2020.js";

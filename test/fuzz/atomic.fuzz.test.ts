@@ -1,5 +1,5 @@
 // Property-based tests of the Atomic/pi translator over generated native streams
-// (the properties: check-case.ts; the generators: atomic-events.ts, native-bytes.ts).
+// (in test/helpers/fuzz/: the properties, check-case.ts; the generators, atomic-events.ts and native-bytes.ts).
 //
 // Cases per property: FUZZ_RUNS (default 150). On a failure fast-check prints the
 // shrunk counterexample and a line like
@@ -9,9 +9,9 @@
 // then add the shrunk input to test/fuzz/regressions.test.ts with the fix.
 import fc from "fast-check";
 import type { BackendName } from "../../src/backends/registry.js";
-import { atomicEvent, atomicPlausible, atomicWildEvent } from "./atomic-events.js";
-import { atomicSerializer } from "./native-bytes.js";
-import { describeTranslatorProperties } from "./translator-properties.js";
+import { atomicEvent, atomicPlausible, atomicWildEvent } from "../helpers/fuzz/atomic-events.js";
+import { atomicSerializer } from "../helpers/fuzz/native-bytes.js";
+import { describeTranslatorProperties } from "../helpers/fuzz/translator-properties.js";
 
 describeTranslatorProperties("atomic", {
   from: fc.constantFrom<BackendName | "auto">("atomic", "pi", "auto"),

@@ -1,6 +1,6 @@
 // docs/backends.md's table of the backends, made from the registry (src/backends/registry.ts):
 // what `run` starts for each, where it looks for it, when it is done and how it is stopped.
-// test/docs-drift.test.ts checks the committed table; AGENTSTREAM_WRITE_DOCS=1 writes it anew.
+// test/docs/docs-drift.test.ts checks the committed table; AGENTSTREAM_WRITE_DOCS=1 writes it anew.
 import type { BackendDefinition } from "../../src/backends/definition.js";
 
 export const START = "<!-- backends: generated from src/backends/registry.ts; do not edit by hand -->";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ACP_SCENARIOS, runAcp } from "./support/acp-capture.mjs";
 import { installBackends } from "./support/install-backends.mjs";
-import { ACP_ONLY_TARGETS, LIVE_TARGETS } from "./support/live-targets.mjs";
+import { ACP_ONLY_TARGETS, LIVE_TARGETS } from "../helpers/live/live-targets.mjs";
 import { SCENARIOS } from "./support/scenarios.mjs";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/live/", import.meta.url));

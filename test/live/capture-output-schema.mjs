@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promptWithSchema } from "../../dist/backends/schema-in-prompt.js";
 import { installBackends } from "./support/install-backends.mjs";
-import { selectedTargets } from "./support/live-targets.mjs";
+import { selectedTargets } from "../helpers/live/live-targets.mjs";
 import { runNative } from "./support/native-run.mjs";
 import { SCENARIOS, STRUCTURED_SCHEMA } from "./support/scenarios.mjs";
 

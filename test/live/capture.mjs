@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { captureClaude } from "./support/capture-claude.mjs";
 import { installBackends } from "./support/install-backends.mjs";
-import { selectedTargets } from "./support/live-targets.mjs";
+import { selectedTargets } from "../helpers/live/live-targets.mjs";
 import { runNative } from "./support/native-run.mjs";
 import { SCENARIOS } from "./support/scenarios.mjs";
 

@@ -2,8 +2,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { installBackends } from "./support/install-backends.mjs";
-import { latestTargets } from "./support/latest.mjs";
-import { selectedAcpTargets, selectedTargets, wantsLatest } from "./support/live-targets.mjs";
+import { latestTargets } from "../helpers/live/latest.mjs";
+import { selectedAcpTargets, selectedTargets, wantsLatest } from "../helpers/live/live-targets.mjs";
 import { RESULTS_DIR } from "./support/results-dir.js";
 
 /**

@@ -4,7 +4,7 @@
 // rule allows (needs_input, exit 3). The full ACP suite is test/live/acp*.live.ts's (s36/hacplive).
 import { beforeAll, describe, expect, it } from "vitest";
 import { installBackends } from "./support/install-backends.mjs";
-import { ACP_ONLY_TARGETS } from "./support/live-targets.mjs";
+import { ACP_ONLY_TARGETS } from "../helpers/live/live-targets.mjs";
 import { type LiveRun, type LiveTarget, runScenario, verifyStream } from "./support/live-run.js";
 import { targetsFor } from "./support/live-suite.js";
 import { MODEL_ID } from "./support/fake-model-server.mjs";

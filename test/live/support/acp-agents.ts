@@ -43,7 +43,7 @@ export interface AcpAgentFacts {
 }
 
 export interface AcpAgent {
-  /** The installed target it runs (test/live/support/live-targets.mjs). */
+  /** The installed target it runs (test/helpers/live/live-targets.mjs). */
   targetId: string;
   /** How run --backend acp starts it, given the installed targets (pi-acp runs the pi pin). */
   launch: (targets: LiveTarget[]) => AcpLaunch;

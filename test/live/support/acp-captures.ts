@@ -2,8 +2,8 @@
 // through a tee between it and agentstream (acp-tee.sh), as a golden of the default suite:
 // test/fixtures/golden/acp-live/<agent>-<scenario>.native.jsonl, with the options that say how the run
 // ended (the agent's exit, agentstream's own stop: a signal or a limit) and the outcome the live run had
-// (manifest.json; test/acp-live-captures.test.ts checks the recording ends the same).
-// `UPDATE_GOLDEN=1 npx vitest run --config test/vitest.config.ts test/golden.test.ts` then writes their canonical streams.
+// (manifest.json; test/e2e/run/acp-live-captures.test.ts checks the recording ends the same).
+// `UPDATE_GOLDEN=1 npx vitest run --config test/vitest.config.ts test/unit/backends/golden.test.ts` then writes their canonical streams.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

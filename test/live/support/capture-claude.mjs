@@ -20,9 +20,9 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MODEL_ID, startFakeModelServer } from "./fake-model-server.mjs";
 import { installBackends } from "./install-backends.mjs";
-import { LIVE_TARGETS } from "./live-targets.mjs";
+import { LIVE_TARGETS } from "../../helpers/live/live-targets.mjs";
 import { DENIED_COMMAND, SCENARIOS, TOOL_SCENARIO_FILES } from "./scenarios.mjs";
-import { spawnCollect } from "./spawn-collect.mjs";
+import { spawnCollect } from "../../helpers/live/spawn-collect.mjs";
 import { anthropicMessages } from "./wire/anthropic-messages.mjs";
 
 const FAKE_API_KEY = "fake-key";

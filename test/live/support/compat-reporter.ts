@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
-import { RECORD_PATH, writeReadmeTable } from "./compat-table.js";
-import type { Drift } from "./drift.js";
+import { RECORD_PATH, writeReadmeTable } from "../../helpers/live/compat-table.js";
+import type { Drift } from "../../helpers/live/drift.js";
 import type { LiveTarget } from "./live-run.js";
 import { RESULTS_DIR } from "./results-dir.js";
 

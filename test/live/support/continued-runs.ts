@@ -7,7 +7,7 @@ import { BIN, parseJsonl } from "../../helpers/cli.js";
 import { runArgsFor, withScenarioHome } from "./backend-home.mjs";
 import type { CanonicalLine, LiveRun, LiveTarget, ScenarioName, ServerRecord } from "./live-run.js";
 import { SCENARIOS } from "./scenarios.mjs";
-import { spawnCollect } from "./spawn-collect.mjs";
+import { spawnCollect } from "../../helpers/live/spawn-collect.mjs";
 
 const RUN_TIMEOUT_SECONDS = 300;
 

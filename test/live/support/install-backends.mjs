@@ -3,9 +3,9 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { nativePlatform } from "./latest.mjs";
-import { NODE_22 } from "./live-targets.mjs";
-import { spawnCollect } from "./spawn-collect.mjs";
+import { nativePlatform } from "../../helpers/live/latest.mjs";
+import { NODE_22 } from "../../helpers/live/live-targets.mjs";
+import { spawnCollect } from "../../helpers/live/spawn-collect.mjs";
 
 // AGENTSTREAM_LIVE_CACHE_DIR moves it (CI's fresh clone reuses the original checkout's .cache/live/).
 const CACHE_DIR =

@@ -1,9 +1,9 @@
 import { readdirSync } from "node:fs";
 import { BIN, parseJsonl } from "../../helpers/cli.js";
 import { runArgsFor, withScenarioHome } from "./backend-home.mjs";
-import { wantsLatest } from "./live-targets.mjs";
+import { wantsLatest } from "../../helpers/live/live-targets.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
-import { spawnCollect } from "./spawn-collect.mjs";
+import { spawnCollect } from "../../helpers/live/spawn-collect.mjs";
 
 export type ScenarioName = keyof typeof SCENARIOS;
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { catalogOf, driftOf } from "./drift.js";
+import { catalogOf, driftOf } from "../../helpers/live/drift.js";
 import { recordScenario } from "./scenario-record.js";
-import { LIVE_TARGETS } from "./live-targets.mjs";
+import { LIVE_TARGETS } from "../../helpers/live/live-targets.mjs";
 import { ANSWERS } from "./scenarios.mjs";
 import {
   eventsOfType,
@@ -37,7 +37,7 @@ export interface TargetFacts {
   /**
    * Whether --max-cost-usd can stop it mid-run against the fake model (default true). Copilot CLI gives
    * its usage only in a file read after it exited: run refuses the limit before start, no binary involved
-   * (test/run/limits.test.ts).
+   * (test/e2e/run/limits.test.ts).
    */
   costLimitStops?: boolean;
   /** How many requests one HTTP 400 gets (default 1; Claude Code re-sends it with other request shapes). */
@@ -61,7 +61,7 @@ export function describeLiveTarget(id: string, facts: TargetFacts): void {
 export function targetsFor(id: string): LiveTarget[] {
   // A pin that moved would otherwise leave its describes silently unselected.
   if (!LIVE_TARGETS.some((t) => t.id === id))
-    throw new Error(`${id} is no live target (test/live/support/live-targets.mjs)`);
+    throw new Error(`${id} is no live target (test/helpers/live/live-targets.mjs)`);
   return inject("liveTargets").filter((t) => t.id === id || t.latestOf === id);
 }
 

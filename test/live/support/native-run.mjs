@@ -6,7 +6,7 @@ import { CODEX_EXEC_SETTINGS, OPENCODE_TITLE_ARGS, withScenarioHome } from "./ba
 import { claudeOptions } from "./capture-claude.mjs";
 import { MODEL_ID } from "./fake-model-server.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
-import { spawnCollect } from "./spawn-collect.mjs";
+import { spawnCollect } from "../../helpers/live/spawn-collect.mjs";
 
 // The signal agentstream stops each backend with: EvoScientist shuts down
 // cleanly on SIGINT, pi only on SIGTERM (SIGINT kills it mid-write).

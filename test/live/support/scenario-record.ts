@@ -1,7 +1,7 @@
 // A live scenario's ending and drift, kept under the run's results for the compatibility report.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CanonicalLine, Drift } from "./drift.js";
+import type { CanonicalLine, Drift } from "../../helpers/live/drift.js";
 import { RESULTS_DIR } from "./results-dir.js";
 
 /** One scenario's ending and drift, kept for the run's compatibility report (compat-reporter.ts). */

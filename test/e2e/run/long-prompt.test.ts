@@ -1,0 +1,86 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../../helpers/cli.js";
+import {
+  expectCanonical,
+  expectNoneLeftRunning,
+  readRecord,
+  Scratch,
+  STAND_IN,
+  transcript,
+} from "../../helpers/stand-in.js";
+
+// The prompt is one argument of the backend's command line, which Linux caps
+// at 128 KiB per argument: a longer one is refused before anything starts (so is a whole
+// command line and environment past the system's limit), and
+// run.started.command shows a long one shortened.
+
+const scratch = new Scratch();
+afterAll(() => scratch.remove());
+
+const LIMIT = 128 * 1024 - 1;
+
+describe.concurrent("agentstream run: a long prompt", () => {
+  it("5 MB on stdin (-): exit 2, 'too long for the command line', nothing started, nothing on stdout", async () => {
+    const record = scratch.recordPath();
+    const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "-"], {
+      input: "p".repeat(5 * 1024 * 1024),
+      env: { STANDIN_RECORD: record },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("the prompt on stdin is too long for the command line");
+    expect(result.stderr).toContain(`at most ${LIMIT} bytes`);
+    expect(result.stderr).not.toMatch(/backend_not_found|could not be started/);
+    expect(existsSync(record)).toBe(false);
+  });
+
+  it("--prompt-file one byte over the limit: exit 2, nothing started", async () => {
+    const file = scratch.path("long-prompt.txt");
+    writeFileSync(file, "é".repeat((LIMIT + 1) / 2));
+    const record = scratch.recordPath();
+    const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--prompt-file", file], {
+      env: { STANDIN_RECORD: record },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--prompt-file ${file} is too long for the command line: ${LIMIT + 1} bytes`);
+    expect(existsSync(record)).toBe(false);
+  });
+
+  it("a prompt at the limit reaches the backend whole; run.started.command shows it shortened, and says so", async () => {
+    const record = scratch.recordPath();
+    const prompt = `${"a".repeat(LIMIT - 1)}z`;
+    const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "-"], {
+      input: `${prompt}\n`,
+      env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") },
+    });
+    const { events } = expectCanonical(result);
+    expect(result.code).toBe(0);
+    expect(readRecord(record).argv[1]).toBe(prompt);
+    const command = events[0]!.command as string[];
+    expect(command[2]).toBe(`${"a".repeat(4096)}… [prompt shortened here: ${LIMIT} bytes in all]`);
+    expect(result.stdout.split("\n")[0]!.length).toBeLessThan(8192);
+    expectNoneLeftRunning(record);
+  });
+
+  it("a command line and environment the system would refuse together (E2BIG): exit 2 before run.started, with a hint that fits", async () => {
+    // 2 MB of environment: agentstream starts, but a backend given a long prompt on top of it would not.
+    const env: NodeJS.ProcessEnv = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`AGENTSTREAM_TEST_BULK_${i}`, "b".repeat(100_000)]),
+    );
+    const file = scratch.path("prompt.txt");
+    writeFileSync(file, "q".repeat(120_000));
+    const record = scratch.recordPath();
+    const result = await runCli(["run", "--backend", "pi", "--bin", STAND_IN, "--prompt-file", file], {
+      env: { ...env, STANDIN_RECORD: record },
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(
+      /pi's command line and environment are too long for the system: \d+ bytes \(the environment \d+ of them\), where it takes at most \d+ bytes/,
+    );
+    expect(result.stderr).toContain("hint: shorten the prompt, the --backend-arg values or the environment");
+    expect(result.stderr).not.toContain("check that");
+    expect(existsSync(record)).toBe(false);
+  });
+});

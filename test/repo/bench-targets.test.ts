@@ -1,0 +1,71 @@
+// The bench's targets (reported, never asserted on measured figures): memory
+// flatness compares each protocol's smallest and largest stream, in peak RSS
+// and in what the heap still holds at the end, whatever order the rows came in.
+import { describe, expect, it } from "vitest";
+
+interface Target {
+  name: string;
+  value: string;
+  met: boolean;
+}
+const { checkTargets } = (await import(new URL("../bench/targets.mjs", import.meta.url).href)) as {
+  checkTargets: (results: { throughput: object[]; startup: object[]; latency: object }) => Target[];
+};
+
+const row = (size: string, megabytes: number, peak: number, heap: number) => ({
+  protocol: "gemini",
+  size,
+  program: "agentstream normalize",
+  input_bytes: megabytes * 1024 * 1024,
+  time_vs_minimal: 1.1,
+  peak_rss_mib: peak,
+  heap_after_gc_mib: heap,
+});
+
+function targets(rows: object[]): Record<string, Target> {
+  return Object.fromEntries(checkTargets({ throughput: rows, startup: [], latency: {} }).map((t) => [t.name, t]));
+}
+
+describe("bench targets: memory flat", () => {
+  it("compares the largest stream with the smallest, whatever the rows' order", () => {
+    const t = targets([row("200 MB", 200, 104, 7.9), row("40 MB", 40, 101, 7.0)]);
+    expect(t["normalize gemini: peak RSS at 200 MB same as at 40 MB (±10 MiB)"]).toMatchObject({
+      value: "+3 MiB",
+      met: true,
+    });
+    expect(t["normalize gemini: heap after GC at the end of 200 MB same as of 40 MB (±2 MiB)"]).toMatchObject({
+      value: "+0.9 MiB",
+      met: true,
+    });
+    expect(t["normalize gemini 200 MB: time ≤ 1.2× minimal node"]).toMatchObject({ met: true });
+    expect(t["normalize gemini 200 MB: peak RSS ≤ 100 MiB"]).toMatchObject({ met: false });
+  });
+
+  it("a heap that holds more at the end of the larger stream misses the target", () => {
+    const t = targets([row("40 MB", 40, 101, 8.9), row("200 MB", 200, 105, 15.5)]);
+    expect(t["normalize gemini: heap after GC at the end of 200 MB same as of 40 MB (±2 MiB)"]).toMatchObject({
+      value: "+6.6 MiB",
+      met: false,
+    });
+  });
+
+  it("one size alone has no flatness target", () => {
+    const t = targets([row("40 MB", 40, 101, 7.0)]);
+    expect(Object.keys(t).filter((name) => name.includes("same as"))).toEqual([]);
+  });
+});
+
+describe("bench targets: against jq", () => {
+  const rows = (floorVsJq: number, vsJq: number) => [
+    { ...row("40 MB", 40, 90, 7), time_vs_jq: vsJq },
+    { protocol: "gemini", size: "40 MB", program: "minimal node translator", time_vs_jq: floorVsJq },
+  ];
+
+  it("asks for 1.1x jq's time where jq beats the minimal program", () => {
+    expect(targets(rows(1.05, 1.08))["normalize gemini 40 MB: time ≤ 1.1× jq -c ."]).toMatchObject({ met: true });
+  });
+
+  it("asks to beat jq where the minimal program does", () => {
+    expect(targets(rows(0.9, 1.02))["normalize gemini 40 MB: time < 1.0× jq -c ."]).toMatchObject({ met: false });
+  });
+});

@@ -1,0 +1,77 @@
+// Each option of run and normalize is declared once, in src/app/options.ts:
+// commander's options and the library's checks are made from that table.
+import type { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import { RUN_OPTIONS } from "../../../src/app/options.js";
+import { buildProgram } from "../../../src/cli/main.js";
+import { UsageError } from "../../../src/core/errors.js";
+import { checkRunOptions } from "../../../src/lib/options.js";
+import { normalizeStream } from "../../../src/lib/normalize.js";
+import { libraryRows } from "../../../src/app/options.js";
+
+function commandNamed(name: string): Command {
+  return buildProgram().commands.find((command) => command.name() === name)!;
+}
+
+describe("the option table", () => {
+  it.each(["run", "normalize"] as const)("every option of %s comes from the table, in its order", (name) => {
+    const declared = commandNamed(name).options.map((option) => option.flags);
+    const table = RUN_OPTIONS.flatMap(({ cli }) => (cli?.commands.includes(name) ? [cli.flags] : []));
+    expect(declared).toEqual(table);
+  });
+
+  it("every option run() checks is a row of the table, named as the row names it", () => {
+    const checked = libraryRows("run").filter((row) => row.check !== undefined);
+    expect(checked.length).toBeGreaterThan(20);
+    for (const { name } of checked) {
+      const [outer, inner] = name!.split(".");
+      const value = inner === undefined ? Symbol("wrong") : { [inner]: Symbol("wrong") };
+      const options = { backend: "evosci", prompt: "x", [outer!]: value };
+      expect(() => checkRunOptions(options), name).toThrow(UsageError);
+      expect(() => checkRunOptions(options), name).toThrow(`run(): option ${name}: `);
+    }
+  });
+
+  it("every option normalizeStream() checks is a row of the table too, named as the row names it", async () => {
+    const checked = libraryRows("normalizeStream").filter((row) => row.check !== undefined);
+    expect(checked.map((row) => row.name).sort()).toEqual(
+      [
+        "clock",
+        "deltas",
+        "end",
+        "end.backendExit",
+        "end.stderrTail",
+        "end.usageFile",
+        "from",
+        "inputName",
+        "maxLineBytes",
+        "model",
+        "onTranslatorBug",
+        "outputSchema",
+        "raw",
+        "runId",
+      ].sort(),
+    );
+    for (const { name } of checked) {
+      const [outer, inner] = name!.split(".");
+      const value = inner === undefined ? Symbol("wrong") : { [inner]: Symbol("wrong") };
+      const events = normalizeStream([], { [outer!]: value });
+      await expect(events.next(), name).rejects.toThrow(UsageError);
+      await expect(normalizeStream([], { [outer!]: value }).next(), name).rejects.toThrow(
+        `normalizeStream(): option ${name}: `,
+      );
+    }
+  });
+
+  it("a row has a flag, a library name or both; no flag and no library name is declared twice", () => {
+    const flags = RUN_OPTIONS.flatMap(({ cli }) =>
+      cli === undefined ? [] : cli.commands.map((c) => `${c} ${cli.flags}`),
+    );
+    expect(RUN_OPTIONS.every((row) => row.cli !== undefined || row.name !== undefined)).toBe(true);
+    expect(new Set(flags).size).toBe(flags.length);
+    for (const entry of ["run", "normalizeStream"] as const) {
+      const names = libraryRows(entry).map(({ name }) => name);
+      expect(new Set(names).size, entry).toBe(names.length);
+    }
+  });
+});

@@ -1,0 +1,201 @@
+// Each backend's `supports`: what --help and the docs tables show of an option (its `via`) is what the
+// backend gets for it, and an option it lacks is refused before start, never dropped.
+import { describe, expect, it } from "vitest";
+import type { BackendDefinition, BackendRequest } from "../../../src/backends/definition.js";
+import { reachBackend } from "../../../src/backends/native-input.js";
+import { PORTABLE_OPTION_NAMES, refuseLacking } from "../../../src/backends/portable-options.js";
+import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
+import { reaches, type PortableOption } from "../../../src/backends/support.js";
+import { OptionError } from "../../../src/core/errors.js";
+import { cliNaming } from "../../../src/app/options.js";
+
+const BASE: BackendRequest = { prompt: "the prompt", autoMode: true, backendArgs: [], promptTerminator: true };
+const FILE = "/run/file";
+
+/** A request asking only this option, with a value it can be told by. */
+function asking(backend: BackendDefinition, option: PortableOption): BackendRequest {
+  const tool = backend.toolNames.deniable?.[0] ?? Object.values(backend.toolNames.tools)[0] ?? "some_tool";
+  const rules = { allowTools: [] as string[], denyTools: [] as string[] };
+  switch (option) {
+    case "model":
+      return { ...BASE, model: "model-1" };
+    case "provider":
+      return { ...BASE, provider: "provider-1" };
+    case "workdir":
+      return { ...BASE, workdir: "/workdir-1" };
+    case "noAutoMode":
+      return { ...BASE, autoMode: false };
+    case "allowTool":
+      return { ...BASE, permissions: { ...rules, allowTools: [tool] } };
+    case "denyTool":
+      return { ...BASE, permissions: { ...rules, denyTools: [tool] } };
+    case "approvalsNever":
+      return { ...BASE, permissions: { ...rules, approvals: "never" } };
+    case "approvalsAuto":
+      return { ...BASE, permissions: { ...rules, approvals: "auto" } };
+    case "resume":
+      return { ...BASE, permissions: { ...rules, resume: "session-1" } };
+    case "maxTurns":
+      return { ...BASE, maxTurns: 7 };
+    case "maxTokens":
+      return { ...BASE, maxTokens: 700 };
+    case "maxCostUsd":
+      return { ...BASE, maxCostUsd: 0.7 };
+    case "usageFile":
+      return { ...BASE, usageFile: "/run/usage.json" };
+    case "outputSchema":
+      return { ...BASE, outputSchema: { schema: { type: "object" }, text: '{"type":"object"}', strictDraft07: true } };
+  }
+}
+
+/** What the backend gets for a request: its argv, then each variable the options set as NAME=VALUE. */
+function input(backend: BackendDefinition, request: BackendRequest): string[] {
+  const reached = reachBackend(backend, request, {}, () => FILE);
+  return [...reached.argv(request), ...Object.entries(reached.env).map(([name, value]) => `${name}=${value}`)];
+}
+
+/** The words a placeholder of a `via` stands for: any. */
+const PLACEHOLDER = /\b(?:NAME|SESSION|FILE|USD|MODEL|PROVIDER|DIR|JSON)\b(?:,\.\.\.)?/g;
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const pattern = (word: string): RegExp => new RegExp(`^${word.split(PLACEHOLDER).map(escaped).join(".*")}$`);
+
+/** Words of `spelling` found in `words` in its order (each may stand apart). */
+function inOrder(spelling: string[], words: string[]): boolean {
+  let at = 0;
+  for (const word of spelling) {
+    const re = pattern(word);
+    while (at < words.length && !re.test(words[at]!)) at++;
+    if (at === words.length) return false;
+    at++;
+  }
+  return true;
+}
+
+/** Where `via` and what the backend gets disagree, for each option the backend has. */
+function drift(backend: BackendDefinition): string[] {
+  const problems: string[] = [];
+  const without = input(backend, BASE);
+  for (const [option, support] of Object.entries(backend.supports) as [
+    PortableOption,
+    (typeof backend.supports)[PortableOption],
+  ][]) {
+    if (!reaches(support)) continue;
+    const got = input(backend, asking(backend, option));
+    const added = got.filter((word) => !without.includes(word));
+    // Its spelling: before a note in parentheses or after a comma.
+    const spelling = support.via.split(/ \(|, /)[0]!.split(" ");
+    const spelled = spelling[0]!.startsWith("-") || /^[A-Z_]+=/.test(spelling[0]!) || got.includes(spelling[0]!);
+    const where = `${backend.name} ${option} (via ${JSON.stringify(support.via)})`;
+    if (spelled && !inOrder(spelling, got)) problems.push(`${where}: ${JSON.stringify(got)} lacks its spelling`);
+    if (!spelled && added.length > 0) problems.push(`${where}: says no flag, yet adds ${JSON.stringify(added)}`);
+    // Every flag or variable it adds is named in its via.
+    for (const word of added) {
+      const name = /^(-[^=]+|[A-Z_]+)=/.exec(word)?.[1] ?? (word.startsWith("-") ? word : undefined);
+      if (name !== undefined && !support.via.includes(name))
+        problems.push(`${where}: adds ${JSON.stringify(word)}, which its via does not name`);
+    }
+  }
+  return problems;
+}
+
+describe("every backend's supports: the spelling --help and the docs show is the argv it gets", () => {
+  it.each(BACKENDS.map((backend) => backend.name))("%s", (name) => {
+    expect(drift(backendNamed(name))).toEqual([]);
+  });
+
+  it("an entry whose via names another flag than the one it passes is caught", () => {
+    const claude = backendNamed("claude");
+    const drifted: BackendDefinition = {
+      ...claude,
+      supports: {
+        ...claude.supports,
+        model: { via: "--model", reaches: (model) => ({ args: ["--llm", model] }) },
+        resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session, "--fork-session"] }) },
+        approvalsAuto: { via: "its default", reaches: () => ({ args: ["--permission-mode", "auto"] }) },
+      },
+    };
+    expect(drift(drifted)).toEqual([
+      expect.stringMatching(/^claude model .*lacks its spelling$/),
+      expect.stringMatching(/^claude model .*adds "--llm", which its via does not name$/),
+      expect.stringMatching(/^claude resume .*adds "--fork-session", which its via does not name$/),
+      expect.stringMatching(/^claude approvalsAuto .*says no flag, yet adds/),
+      expect.stringMatching(/^claude approvalsAuto .*adds "--permission-mode", which its via does not name$/),
+    ]);
+  });
+
+  it("a layout that leaves an option's arguments out is a bug said at once, never a dropped option", () => {
+    const claude = backendNamed("claude");
+    const dropping: BackendDefinition = {
+      ...claude,
+      layout: (frame, placed) => [...placed.flags("model"), frame.prompt],
+    };
+    expect(() => input(dropping, { ...BASE, model: "m" })).not.toThrow();
+    expect(() => input(dropping, asking(claude, "resume"))).toThrow("claude's argv layout leaves out resume");
+  });
+});
+
+describe("an option a backend takes in words", () => {
+  it("changes the prompt it gets, in supports order, and no argument", () => {
+    const gemini = backendNamed("gemini");
+    const worded: BackendDefinition = {
+      ...gemini,
+      supports: {
+        ...gemini.supports,
+        model: {
+          via: "named in the prompt",
+          reaches: (model) => ({ prompt: (text) => `${text}\n\nAnswer as ${model}.` }),
+        },
+        maxTurns: {
+          via: "asked in the prompt",
+          reaches: (turns) => ({ prompt: (text) => `${text} In ${turns} turns.` }),
+        },
+      },
+    };
+    const reached = reachBackend(worded, { ...BASE, model: "m-1", maxTurns: 2 }, {});
+    expect(reached.prompt("go")).toBe("go\n\nAnswer as m-1. In 2 turns.");
+    expect(reached.argv(BASE)).toEqual(reachBackend(gemini, BASE, {}).argv(BASE));
+    expect(reachBackend(worded, BASE, {}).prompt("go")).toBe("go");
+    expect(drift(worded)).toEqual([]);
+  });
+});
+
+describe("every option a backend lacks is refused before start, saying why", () => {
+  const lacking = BACKENDS.flatMap((backend) =>
+    (Object.entries(backend.supports) as [PortableOption, (typeof backend.supports)[PortableOption]][]).flatMap(
+      ([option, support]) => ("lacks" in support ? [[backend.name, option, support.lacks] as const] : []),
+    ),
+  );
+
+  it.each(lacking)("%s %s", (name, option, lacks) => {
+    const backend = backendNamed(name);
+    const asked = { [option]: sample(option) };
+    let refusal: Error | undefined;
+    try {
+      refuseLacking(backend, asked);
+    } catch (err) {
+      expect(err).toBeInstanceOf(OptionError);
+      refusal = (err as OptionError).wordedAs(cliNaming);
+    }
+    expect(refusal, "refused").toBeDefined();
+    expect(`${refusal!.message}\n${(refusal as { hint?: string }).hint ?? ""}`).toContain(lacks);
+    expect(refusal!.message).toContain(backend.displayName);
+  });
+
+  it("reaching a backend refuses an option it lacks rather than leave it out", () => {
+    const codex = backendNamed("codex");
+    expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow(OptionError);
+    expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow("Codex has no autoMode flag");
+  });
+
+  it("every backend has every portable option or says why not", () => {
+    const options = [...PORTABLE_OPTION_NAMES].sort();
+    for (const backend of BACKENDS) expect(Object.keys(backend.supports).sort(), backend.name).toEqual(options);
+  });
+});
+
+function sample(option: PortableOption): unknown {
+  if (option === "allowTool" || option === "denyTool") return ["some_tool"];
+  if (option.startsWith("max")) return 1;
+  if (option === "noAutoMode" || option.startsWith("approvals")) return true;
+  return "value-1";
+}
