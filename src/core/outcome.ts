@@ -154,7 +154,8 @@ export function withAnswerVerdict(outcome: RunOutcome, verdict: AnswerVerdict): 
           verdict.stopped,
           "the run exceeded --timeout while its answer was checked against the output schema",
         )!;
-  return { ...outcome, ...ended };
+  // Only a succeeded run has a result: an answer the check refused (or could not finish) is none.
+  return { ...outcome, ...ended, resultText: null };
 }
 
 /** How a run that agentstream stopped ends: --timeout, a library caller's abort, a stop signal (a limit is not this). */

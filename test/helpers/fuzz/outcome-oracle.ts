@@ -35,6 +35,15 @@ function unterminated(interruption: Interruption | undefined): RunStatus {
   return "failed";
 }
 
+/**
+ * A terminal event that fails the run may say its user aborted it: that run ended cancelled (docs/canonical-stream.md
+ * "Outcome rules"), or timed out where --timeout was what stopped it.
+ */
+const failedOrAborted = (interruption: Interruption | undefined): RunStatus[] => [
+  "failed",
+  interruption?.kind === "timeout" ? "timed_out" : "cancelled",
+];
+
 /** The statuses the mapping allows for these native event types (in stream order) and this ending. */
 export function allowedStatuses(
   protocol: ProtocolName,
@@ -45,7 +54,7 @@ export function allowedStatuses(
   if (protocol === "evosci") {
     const terminal = types.findIndex((t) => t === "done" || t === "error");
     if (terminal === -1) return [unterminated(interruption)];
-    if (types[terminal] === "error") return ["failed"];
+    if (types[terminal] === "error") return failedOrAborted(interruption);
     const before = types.slice(0, terminal);
     if (before.some((t) => t === "interrupt" || t === "ask_user")) return ["needs_input"];
     // A sub-agent that ended paused waits for input; a graded run (--rubric: a verdict, or the
@@ -60,9 +69,9 @@ export function allowedStatuses(
   const settled = types.lastIndexOf("agent_settled") > types.lastIndexOf("agent_start");
   const exit = end.backendExit;
   const clean = exit !== null && exit.code === 0 && exit.signal === null;
-  if (settled) return ["succeeded", "failed"];
+  if (settled) return ["succeeded", ...failedOrAborted(interruption)];
   // A clean exit decides only after an assistant message; without one the run ended unfinished.
-  if (clean) return ["succeeded", "failed", unterminated(interruption)];
+  if (clean) return ["succeeded", ...failedOrAborted(interruption), unterminated(interruption)];
   if (exit !== null) return [unterminated(interruption)];
-  return ["succeeded", "failed", unterminated(interruption)];
+  return ["succeeded", ...failedOrAborted(interruption), unterminated(interruption)];
 }

@@ -115,7 +115,8 @@ describe("the budget outcome", () => {
       status: "failed",
       exitCode: 1,
       error: { code: "budget", message: "max-turns 1 reached: turn 2 began", retryable: false },
-      resultText: "done",
+      // Only a succeeded run has a result (docs/canonical-stream.md "Outcome rules"): "done" stays in its messages.
+      resultText: null,
     });
   });
 });
