@@ -9,7 +9,6 @@ import { checkRequestFits } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
 import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
-import type { Clock } from "../core/clock.js";
 import type { Interruption, RunOutcome } from "../core/outcome.js";
 import type { Redactor } from "../core/redactor.js";
 import type { OutputPipeline } from "../output/pipeline.js";
@@ -21,10 +20,11 @@ import { tempFolderError } from "../core/temp-folder.js";
 import { checkExecutableNamed, findExecutable, type ExecutableLookup } from "../run/executable.js";
 import type { Driver } from "../run/driver.js";
 import { watchLimits, type RunLimits } from "../run/limits.js";
-import type { Drainable } from "../run/pipe-throttle.js";
+import type { Part } from "./request.js";
+import type { RunHost } from "../run/host.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
 import { redactSecrets, redactSecretValues, runRedactor, shownWarning } from "../run/redact.js";
-import { NO_STOPS, onStopSignals, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
+import { NO_STOPS, onStopSignals, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
 import { checkArgvFits } from "./argv-fits.js";
@@ -49,7 +49,7 @@ export interface AgentRequest extends PermissionOptions {
   /** False asks the backend to stop for the user's input (default true). */
   autoMode?: boolean;
   /** More arguments for the backend, before the prompt. */
-  backendArgs?: string[];
+  backendArgs?: readonly string[];
   /** The backend's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** How the agent is driven: its own stream (native, the default), or ACP where it speaks it. */
@@ -137,7 +137,7 @@ export async function planRun(
     provider: request.provider,
     workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
     autoMode: request.autoMode ?? true,
-    backendArgs: request.backendArgs ?? [],
+    backendArgs: [...(request.backendArgs ?? [])],
     maxTurns: request.limits?.maxTurns,
     maxTokens: request.limits?.maxTokens,
     maxCostUsd: request.limits?.maxCostUsd,
@@ -236,38 +236,21 @@ class LazyRunFiles {
   }
 }
 
-/** Where a supervised run's events and the backend's stderr go, and how it may be stopped. */
-export interface RunIo {
-  runId: string;
-  clock: Clock;
-  includeRaw?: boolean;
-  deltas?: boolean;
-  maxLineBytes?: number;
-  timeoutMs?: number;
-  lingerMs?: number;
-  graceMs: number;
-  /** Where each canonical event goes, in order, as soon as it exists: redacted once, then to every sink. */
+/** A run: its plan (the request checked, the command built), and how it is translated, limited and timed. */
+export interface RunSpec {
+  plan: RunPlan;
+  translation: Part<"run", "translation">;
+  limits: Part<"run", "limits">;
+  timing: Part<"run", "timing">;
+}
+
+/** Where a supervised run's events go: redacted once, then to every sink, and what they are written to. */
+export interface RunOutput {
   events: OutputPipeline;
   /** What the events are written to: the backend's stdout is paused while it needs draining. */
   output: OutputSink;
   /** Groups the events of one chunk of the backend's stdout (the CLI hands their lines to the system together). */
   batch?<T>(work: () => T): T;
-  onStderr(chunk: Buffer): void;
-  /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
-  stderrShown: Drainable;
-  onStatus(text: string): void;
-  onTranslatorBug(message: string): void;
-  /** The run's limits, watched on its events; crossing one stops the backend (run.finished: failed, budget). */
-  limits?: RunLimits;
-  /** A note for the user (a cost that cannot be known), said once. */
-  onNote?(text: string): void;
-  /** Something that went wrong beside the run (its usage file not read, its temporary folder not removed): never its outcome. */
-  onWarning(text: string): void;
-  /** Stop on SIGINT/SIGTERM/SIGHUP to this process (the CLI); the library leaves them to its caller. */
-  processSignals: boolean;
-  /** The CLI's stop signals heard before the spawn: one that came ends the run cancelled; the supervisor takes over from them. */
-  earlyStop?: EarlyStop;
-  abortSignal?: AbortSignal;
 }
 
 /** How a run ended: its outcome (with what the CLI says of a launch failure), or that its reader went away first. */
@@ -310,10 +293,10 @@ function usageModelSource({
 }
 
 /** Start the planned backend, translate its stdout as it arrives, and end with run.finished. */
-export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
+export function superviseRun(spec: RunSpec, host: RunHost, out: RunOutput): RunningAgent {
   let supervisor: RunSupervisor | undefined;
   let gone = false;
-  const ended = supervise(plan, io, (created) => {
+  const ended = supervise({ ...spec, host, out }, (created) => {
     supervisor = created;
     if (gone) created.readerGone();
   });
@@ -326,20 +309,23 @@ export function superviseRun(plan: RunPlan, io: RunIo): RunningAgent {
   };
 }
 
-async function supervise(
-  plan: RunPlan,
-  io: RunIo,
-  created: (supervisor: RunSupervisor) => void,
-): Promise<OutcomeOrReaderGone> {
+/** One supervised run: what it is, its host, where its events go. */
+interface Supervised extends RunSpec {
+  host: RunHost;
+  out: RunOutput;
+}
+
+async function supervise(run: Supervised, created: (supervisor: RunSupervisor) => void): Promise<OutcomeOrReaderGone> {
+  const { plan } = run;
   // Before anything is written: a folder that cannot be made is refused as the check in planRun would have.
   plan.files?.make();
   try {
     writeFiles(plan);
-    return await superviseBackend(plan, io, created);
+    return await superviseBackend(run, created);
   } finally {
     // run.finished may be written: removing the files can only warn, never throw.
     const problem = plan.files?.remove();
-    if (problem !== undefined) io.onWarning(problem);
+    if (problem !== undefined) run.host.onWarning(problem);
   }
 }
 
@@ -353,29 +339,28 @@ function writeFiles({ writtenFiles = [] }: RunPlan): void {
 }
 
 /** The usage file's text; when it was there but could not be read, the warning says why (usage then unknown). */
-async function usageFileText(plan: RunPlan, io: RunIo): Promise<string | undefined> {
+async function usageFileText(plan: RunPlan, host: RunHost): Promise<string | undefined> {
   const read = await plan.usageFile?.read();
   if (read === undefined || "stopped" in read) return undefined;
   if ("text" in read) return read.text;
-  io.onWarning(
+  host.onWarning(
     `${plan.definition.displayName}'s usage file ${plan.usageFile!.path} was not read: ${read.problem}; the run's usage is unknown`,
   );
   return undefined;
 }
 
 async function superviseBackend(
-  plan: RunPlan,
-  io: RunIo,
+  { plan, translation, limits, timing, host, out }: Supervised,
   created: (supervisor: RunSupervisor) => void,
 ): Promise<OutcomeOrReaderGone> {
   const { definition } = plan;
   let supervisor: RunSupervisor | undefined;
-  const session = io.events.translate({
+  const session = out.events.translate({
     from: definition.name,
     // The plan's definition translates: over ACP (--transport acp) it is not the registry's.
     translators: { create: () => definition.createTranslator(), detector: TRANSLATORS.detector },
-    runId: io.runId,
-    clock: io.clock,
+    runId: host.runId,
+    clock: host.clock,
     agentstreamVersion: VERSION,
     started: {
       mode: "run",
@@ -388,15 +373,15 @@ async function superviseBackend(
         : {}),
     },
     ...(plan.outputSchema ? { outputSchema: plan.outputSchema.schema } : {}),
-    includeRaw: io.includeRaw,
-    deltas: io.deltas,
+    includeRaw: translation.raw,
+    deltas: translation.deltas,
     liveDurations: true,
     model: usageModelSource(plan),
-    maxLineBytes: io.maxLineBytes,
-    onTranslatorBug: io.onTranslatorBug,
-    observe: watchLimits(io.limits, {
+    maxLineBytes: translation.maxLineBytes,
+    onTranslatorBug: host.onTranslatorBug,
+    observe: watchLimits(limits, {
       reached: (message) => supervisor?.limitReached(message),
-      note: io.onNote,
+      note: host.onNote,
       usageComplete: definition.createTranslator().usageComplete,
     }),
     onNativeEvent: (event) => {
@@ -405,10 +390,10 @@ async function superviseBackend(
     ...(plan.driver ? { admit: plan.driver.read.bind(plan.driver) } : {}),
   });
 
-  const stop = io.earlyStop?.signal;
+  const stop = host.earlyStop?.signal;
   if (stop) {
     // Stopped after the prompt was read (while pi was asked its version): the backend never started.
-    io.earlyStop!.end();
+    host.earlyStop!.end();
     return { kind: "finished", outcome: await session.endChecked(NOT_STARTED, { kind: "signal", signal: stop }) };
   }
   if (!plan.executable.found) {
@@ -418,7 +403,7 @@ async function superviseBackend(
     });
     return { kind: "finished", outcome, hint: plan.executable.hint };
   }
-  const batch = io.batch ?? (<T>(work: () => T): T => work());
+  const batch = out.batch ?? (<T>(work: () => T): T => work());
   supervisor = new RunSupervisor({
     spec: definition,
     file: plan.file,
@@ -426,26 +411,25 @@ async function superviseBackend(
     cwd: plan.cwd,
     env: plan.env,
     redact: (text) => plan.redactor.text(text),
-    timeoutMs: io.timeoutMs,
-    lingerMs: io.lingerMs,
-    graceMs: io.graceMs,
-    writer: io.output,
-    processSignals: io.processSignals,
-    abortSignal: io.abortSignal,
+    ...timing,
+    writer: out.output,
+    onStderr: host.onStderr,
+    stderrShown: host.stderrShown,
+    onStatus: host.onStatus,
+    processSignals: host.processSignals,
+    abortSignal: host.abortSignal,
     ...(plan.driver ? { driver: plan.driver } : {}),
     onStdout: (chunk) => batch(() => session.write(chunk)),
     onDriverEvent: (event) => batch(() => session.note(event)),
-    onDriverWarning: (text) => io.onWarning(shownWarning(text, plan.redactor)),
+    // The driver's word on the agent is a note: --quiet leaves it out.
+    onDriverWarning: (text) => host.onNote?.(shownWarning(text, plan.redactor)),
     onStdoutEnd: () => batch(() => session.flush()),
-    onStderr: io.onStderr,
-    stderrShown: io.stderrShown,
-    onStatus: io.onStatus,
   });
   created(supervisor);
   // run() hears stop signals before it returns: handed over with no gap.
   const startedAt = performance.now();
   const running = supervisor.run();
-  io.earlyStop?.end();
+  host.earlyStop?.end();
   const end = await running;
   switch (end.kind) {
     case "stdout_closed":
@@ -465,15 +449,15 @@ async function superviseBackend(
       };
     case "exited": {
       // Heard only while the answer is checked: the supervisor heard them until now.
-      const stop = plan.outputSchema ? answerCheckStop(io, startedAt) : undefined;
+      const stop = plan.outputSchema ? answerCheckStop(host, timing.timeoutMs, startedAt) : undefined;
       try {
         const outcome = await session.endChecked(
-          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: await usageFileText(plan, io) },
+          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: await usageFileText(plan, host) },
           end.interruption,
           undefined,
           {
             ...(stop ? { stop: stop.signal } : {}),
-            started: () => io.onStatus("checking the answer against the output schema"),
+            started: () => host.onStatus("checking the answer against the output schema"),
           },
         );
         return { kind: "finished", outcome };
@@ -488,21 +472,26 @@ async function superviseBackend(
  * What stops the check of the answer (--output-schema), which runs once the backend ended: the rest of
  * --timeout, a stop signal (the CLI), the caller's AbortSignal (the library). Its reason is the interruption.
  */
-function answerCheckStop(io: RunIo, startedAt: number): { signal: AbortSignal; dispose(): void } {
+function answerCheckStop(
+  host: RunHost,
+  timeoutMs: number | undefined,
+  startedAt: number,
+): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const stop = (why: Interruption): void => controller.abort(why);
-  const left = io.timeoutMs === undefined ? undefined : Math.max(0, io.timeoutMs - (performance.now() - startedAt));
+  const left = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - (performance.now() - startedAt));
   const timer = left === undefined ? undefined : setTimeout(() => stop({ kind: "timeout" }), left);
-  const unhear = io.processSignals !== false ? onStopSignals((signal) => stop({ kind: "signal", signal })) : undefined;
+  const unhear =
+    host.processSignals !== false ? onStopSignals((signal) => stop({ kind: "signal", signal })) : undefined;
   const onAbort = (): void => stop({ kind: "aborted" });
-  io.abortSignal?.addEventListener("abort", onAbort, { once: true });
-  if (io.abortSignal?.aborted) onAbort();
+  host.abortSignal?.addEventListener("abort", onAbort, { once: true });
+  if (host.abortSignal?.aborted) onAbort();
   return {
     signal: controller.signal,
     dispose: () => {
       clearTimeout(timer);
       unhear?.();
-      io.abortSignal?.removeEventListener("abort", onAbort);
+      host.abortSignal?.removeEventListener("abort", onAbort);
     },
   };
 }

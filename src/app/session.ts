@@ -16,61 +16,27 @@ import type { TranslationSession, TranslationSessionOptions } from "../core/tran
 import type { StreamEndFacts, Verdict } from "../core/translator.js";
 import { OutputPipeline } from "../output/pipeline.js";
 import type { Sink } from "../output/sink.js";
-import type { RunLimits } from "../run/limits.js";
-import type { Drainable } from "../run/pipe-throttle.js";
-import type { EarlyStop } from "../run/stop-signals.js";
+import type { RunHost } from "../run/host.js";
 import type { OutputSink } from "../run/supervisor.js";
-import { superviseRun, type OutcomeOrReaderGone, type RunPlan } from "./agent-run.js";
+import { superviseRun, type OutcomeOrReaderGone, type RunSpec } from "./agent-run.js";
+import type { Part } from "./request.js";
 import { outputSchemaShown, type OutputSchema } from "./output-schema.js";
 
-/** How native events become canonical ones: the same for a run and a normalization. */
-export interface TranslationSpec {
-  /** Attach each native object as `raw`. */
-  raw?: boolean;
-  /** Keep message.delta / reasoning.delta / tool.updated (default true). */
-  deltas?: boolean;
-  maxLineBytes?: number;
-}
-
-/** A run: its plan (the request checked, the command built), how it is translated, its limits and times. */
-export interface RunSpec {
-  plan: RunPlan;
-  translation: TranslationSpec;
-  limits: RunLimits;
-  timing: { timeoutMs?: number; lingerMs?: number; graceMs: number };
-}
-
-/** What differs between the CLI and the library: where events go and what is said, and how a run is stopped. */
-interface Host {
-  runId: string;
-  clock: Clock;
+/** Where the events go and what is said of a sink that fails: the part of a host every session has. */
+interface SinkHost {
   /** Where the events go besides the caller's loop (stdout, files, OTLP, the renderer), each redacted once. */
   sinks: readonly (Sink | undefined)[];
   /** A sink that failed, said on one line. */
   warn(line: string): void;
-  /** Hears of a translator bug (the event it threw on is kept as backend.event); default: a process warning. */
-  onTranslatorBug?(message: string): void;
 }
 
-export interface RunHost extends Host {
+/** A run's host (src/run/host.ts) with its sinks. */
+export interface RunSessionHost extends RunHost, SinkHost {
   /**
    * What the events are written to, whose backpressure pauses the backend (the CLI's stdout). Absent: the
    * events are the session's to yield (the library), and the backend waits while they are not read.
    */
   output?: OutputSink & { batch?<T>(work: () => T): T };
-  onTranslatorBug(message: string): void;
-  onStderr(chunk: Buffer): void;
-  /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
-  stderrShown: Drainable;
-  onStatus(text: string): void;
-  /** A note for the user (a cost that cannot be known), said once. */
-  onNote?(text: string): void;
-  /** Something that went wrong beside the run (its usage file not read, its temporary folder not removed): never its outcome. */
-  onWarning(text: string): void;
-  /** Stop on SIGINT/SIGTERM/SIGHUP to this process (the CLI); the library leaves them to its caller. */
-  processSignals: boolean;
-  earlyStop?: EarlyStop;
-  abortSignal?: AbortSignal;
 }
 
 /** A started run or normalization. */
@@ -87,32 +53,14 @@ export interface RunSession extends Session<OutcomeOrReaderGone> {
 }
 
 /** Start the planned backend: its events to the host's sinks (and to `events` when the host has no output). */
-export function startRun(spec: RunSpec, host: RunHost): RunSession {
-  const { plan } = spec;
+export function startRun(spec: RunSpec, host: RunSessionHost): RunSession {
   const queue = host.output ? undefined : new EventQueue<CanonicalEvent>();
   const caller = queue && { name: "run()", event: (event: CanonicalEvent) => queue.push(event), end: () => {} };
-  const output = new OutputPipeline(plan.redactor, [caller, ...host.sinks], host.warn);
-  const writer = host.output ?? queue!;
-  const running = superviseRun(plan, {
-    runId: host.runId,
-    clock: host.clock,
-    includeRaw: spec.translation.raw,
-    deltas: spec.translation.deltas,
-    maxLineBytes: spec.translation.maxLineBytes,
-    ...spec.timing,
+  const output = new OutputPipeline(spec.plan.redactor, [caller, ...host.sinks], host.warn);
+  const running = superviseRun(spec, host, {
     events: output,
-    output: writer,
+    output: host.output ?? queue!,
     ...(host.output?.batch ? { batch: host.output.batch.bind(host.output) } : {}),
-    onStderr: host.onStderr,
-    stderrShown: host.stderrShown,
-    onStatus: host.onStatus,
-    onTranslatorBug: host.onTranslatorBug,
-    limits: spec.limits,
-    onNote: host.onNote,
-    onWarning: host.onWarning,
-    processSignals: host.processSignals,
-    earlyStop: host.earlyStop,
-    abortSignal: host.abortSignal,
   });
   const settled = running.ended.finally(() => queue?.end());
   async function* events(): AsyncGenerator<CanonicalEvent, OutcomeOrReaderGone> {
@@ -137,7 +85,7 @@ export function startRun(spec: RunSpec, host: RunHost): RunSession {
 /** A normalization: the recorded stream's protocol, how it is translated, and how the recorded backend ended. */
 export interface NormalizeSpec {
   from: BackendName | "auto";
-  translation: TranslationSpec;
+  translation: Part<"normalize", "translation">;
   /** The model the recorded run used, for usage whose stream names none. */
   model?: string;
   /** Shown as run.started.input. */
@@ -148,7 +96,11 @@ export interface NormalizeSpec {
   outputSchema?: OutputSchema;
 }
 
-export interface NormalizeHost extends Host {
+export interface NormalizeHost extends SinkHost {
+  runId: string;
+  clock: Clock;
+  /** Hears of a translator bug (the event it threw on is kept as backend.event). */
+  onTranslatorBug(message: string): void;
   agentstreamVersion: string;
   /** Hides the secrets of this environment that a recording may echo. */
   redactor: Redactor;
@@ -281,7 +233,7 @@ export async function ending<End>(session: Session<End>): Promise<End> {
  */
 export async function replay(
   events: AsyncIterable<CanonicalEvent>,
-  host: Pick<Host, "sinks" | "warn"> & {
+  host: SinkHost & {
     redactor: Redactor;
     waitFor?: { readonly busy: boolean; drained(): Promise<void> }[];
   },

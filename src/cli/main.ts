@@ -1,6 +1,7 @@
 import { BACKEND_DISPLAY_NAMES } from "../app/backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { cliNaming, parseEndpoint, RUN_OPTIONS, type Command as TableCommand } from "../app/options.js";
+import { cliNaming, cliRows, type Command as TableCommand } from "../app/options.js";
+import { parseEndpoint } from "../app/option-values.js";
 import { AgentstreamError, OptionError } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
@@ -27,12 +28,14 @@ function commanderParser<T>(parse: (text: string, previous: unknown) => T): (tex
 
 /** Commander's options of one command, made from the option table, in its order. */
 function addTableOptions(command: Command, name: TableCommand): Command {
-  for (const { cli } of RUN_OPTIONS) {
-    if (cli === undefined || !cli.commands.includes(name)) continue;
+  for (const row of cliRows(name)) {
+    const { cli } = row;
     const option = new Option(cli.flags, cli.help);
     if (cli.parse) option.argParser(commanderParser(cli.parse));
     if (cli.choices) option.choices(cli.choices);
-    if (cli.default) option.default(cli.default.value, cli.default.shown);
+    // The request fills in every default; commander is given those --help shows (and a list to add to).
+    if (cli.shownDefault !== undefined)
+      option.default(row.default, cli.shownDefault === true ? undefined : cli.shownDefault);
     command.addOption(option);
   }
   return command;

@@ -1,19 +1,20 @@
 import type { Readable } from "node:stream";
-import type { BackendExit, CanonicalEvent, EventOf } from "../canonical/events.js";
+import type { CanonicalEvent, EventOf } from "../canonical/events.js";
 import { StoppedBeforeStart, UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import type { Redactor } from "../core/redactor.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
-import type { BackendName } from "../backends/registry.js";
 import { stderrChalk } from "../human/colour.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
-import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
+import { openCliSinks } from "../app/cli-sinks.js";
+import { cliNaming } from "../app/options.js";
+import { part, requestFromCli, type NormalizeRequest } from "../app/request.js";
 import { reportBug } from "../output/event-check.js";
 import { ending, startNormalize } from "../app/session.js";
 import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
-import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
+import { stdoutSink } from "../output/stdout-sink.js";
 import { readUsageFile } from "../run/usage-file.js";
 import { MAX_RECORDING_BYTES, readFileBounded } from "../run/bounded-file.js";
 import { EarlyStop, STOP_SIGNALS, type StopSignal, type StopWatch } from "../run/stop-signals.js";
@@ -22,24 +23,10 @@ import { runIdentity } from "./fixture-identity.js";
 import { openInput } from "./input.js";
 import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summary.js";
 
-export interface NormalizeOptions extends Omit<CliSinkOptions, "report" | "summary"> {
-  from: BackendName | "auto";
-  raw: boolean;
-  deltas: boolean;
-  /** --backend-exit, parsed by commander. */
-  backendExit?: BackendExit;
-  stderr?: string;
-  /** The usage file the recorded backend wrote beside its stream (Copilot's --usage-output-file). */
-  usageFile?: string;
-  /** The model of usage whose stream names none (--model). */
-  model?: string;
-  maxLineBytes?: number;
-  validate: boolean;
-  output: OutputFormat;
-  outputSchema?: string;
-}
-
-export async function normalizeCommand(file: string, opts: NormalizeOptions): Promise<void> {
+/** `agentstream normalize`: commander's parsed flags become the request, as normalizeStream()'s options do. */
+export async function normalizeCommand(file: string, parsed: Record<string, unknown>): Promise<void> {
+  const { request: opts, notes } = requestFromCli("normalize", parsed);
+  for (const note of notes) process.stderr.write(`agentstream: ${note(cliNaming)}\n`);
   const input = openInput(file);
   // A recording may echo a key of this environment: hidden as in run.
   const redactor = runRedactor([], process.env);
@@ -81,7 +68,7 @@ interface OptionFiles {
  * The files the options name, read before anything is written: each no further than its bound, and a
  * stop signal meanwhile (a FIFO no one writes to) ends agentstream with nothing on stdout.
  */
-async function readOptionFiles(opts: NormalizeOptions, redactor: Redactor): Promise<OptionFiles> {
+async function readOptionFiles(opts: NormalizeRequest, redactor: Redactor): Promise<OptionFiles> {
   const stops = new EarlyStop();
   try {
     const stderrTail = opts.stderr ? await readStderrTail(opts.stderr, stops, redactor) : [];
@@ -108,16 +95,16 @@ async function usageFileText(path: string, stops: StopWatch): Promise<string> {
 async function translateInput(
   input: Readable,
   file: string,
-  opts: NormalizeOptions,
+  opts: NormalizeRequest,
   { stderrTail, usageFile, outputSchema }: OptionFiles,
   redactor: Redactor,
   stops: { interruption: () => Interruption | undefined; stopCheck: AbortSignal },
 ): Promise<void> {
-  const backendExit = opts.backendExit ?? null;
+  const backendExit = opts.end?.backendExit ?? null;
   // Every line normalize says may quote the recording: written through the redactor, as run's are.
   const stderr = redactor.stream(process.stderr);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
-  const { sinks, otlp } = await openCliSinks(opts, {
+  const { sinks, otlp } = await openCliSinks(part("normalize", opts, "outputs"), {
     redactor,
     version: VERSION,
     say: (message) => stderr.write(redactor.shown(`agentstream: ${message}\n`)),
@@ -143,7 +130,7 @@ async function translateInput(
   let nativeEvents = 0;
   const spec = {
     from: opts.from,
-    translation: { raw: opts.raw, deltas: opts.deltas, maxLineBytes: opts.maxLineBytes },
+    translation: part("normalize", opts, "translation"),
     ...(opts.model !== undefined ? { model: opts.model } : {}),
     inputName: file,
     ...(outputSchema ? { outputSchema } : {}),

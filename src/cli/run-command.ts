@@ -1,101 +1,47 @@
 import { randomUUID } from "node:crypto";
 import type { CanonicalEvent } from "../canonical/events.js";
-import { planRun } from "../app/agent-run.js";
-import type { Transport } from "../backends/definition.js";
+import { cliNaming } from "../app/options.js";
+import { prepareRun } from "../app/prepare-run.js";
+import { part, requestFromCli, type RunRequest } from "../app/request.js";
 import { ending, startRun } from "../app/session.js";
+import { openCliSinks } from "../app/cli-sinks.js";
 import { systemClock } from "../core/clock.js";
-import { UsageError } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
-import { openCliSinks, type CliSinkOptions } from "../output/cli-sinks.js";
-import { stdoutSink, type OutputFormat } from "../output/stdout-sink.js";
-import { checkLimits } from "../run/limits.js";
+import { stdoutSink } from "../output/stdout-sink.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
 import { VERSION } from "../version.js";
 
-export interface RunOptions extends CliSinkOptions {
-  /** Absent only with --continue-from. */
-  backend?: string;
-  transport: Transport;
-  allowTool: string[];
-  denyTool: string[];
-  approvals?: "never" | "auto";
-  resume?: string;
-  continueFrom?: string;
-  promptFile?: string;
-  bin?: string;
-  cwd?: string;
-  model?: string;
-  provider?: string;
-  workdir?: string;
-  autoMode: boolean;
-  backendArg: string[];
-  output: OutputFormat;
-  /** --timeout, --linger, --grace: given in seconds, parsed into milliseconds. */
-  timeout?: number;
-  maxTurns?: number;
-  maxTokens?: number;
-  maxCostUsd?: number;
-  linger?: number;
-  grace: number;
-  quiet?: boolean;
-  verbose?: boolean;
-  raw: boolean;
-  deltas: boolean;
-  validate: boolean;
-  maxLineBytes?: number;
-  outputSchema?: string;
-}
-
-export async function runCommand(promptArgument: string | undefined, opts: RunOptions): Promise<void> {
+/** `agentstream run`: commander's parsed flags become the run's request, as the library's options do. */
+export async function runCommand(promptArgument: string | undefined, parsed: Record<string, unknown>): Promise<void> {
+  const { request, notes } = requestFromCli("run", parsed);
+  for (const note of notes) process.stderr.write(`agentstream: ${note(cliNaming)}\n`);
   // Stop signals before the backend is spawned; the supervisor hears them after.
   const stops = new EarlyStop();
   try {
-    await runWith(stops, promptArgument, opts);
+    await runWith(stops, promptArgument, request);
   } finally {
     stops.end();
   }
 }
 
-async function runWith(stops: EarlyStop, promptArgument: string | undefined, opts: RunOptions): Promise<void> {
-  if (opts.quiet && opts.verbose) throw new UsageError("--quiet and --verbose exclude each other");
-  const limits = { maxTurns: opts.maxTurns, maxTokens: opts.maxTokens, maxCostUsd: opts.maxCostUsd };
-  checkLimits(limits);
-  const request = {
-    backend: opts.backend,
-    transport: opts.transport,
-    bin: opts.bin,
-    cwd: opts.cwd,
-    model: opts.model,
-    provider: opts.provider,
-    workdir: opts.workdir,
-    autoMode: opts.autoMode,
-    backendArgs: opts.backendArg,
-    limits,
-    allowTools: opts.allowTool,
-    denyTools: opts.denyTool,
-    approvals: opts.approvals,
-    resume: opts.resume,
-    continueFrom: opts.continueFrom,
-    outputSchema: opts.outputSchema,
-  };
-  const graceMs = opts.grace;
-  const plan = await planRun(
+async function runWith(stops: EarlyStop, promptArgument: string | undefined, request: RunRequest): Promise<void> {
+  const spec = await prepareRun(
     request,
-    (backend) => readPrompt(promptArgument, opts.promptFile, process.stdin, backend, stops),
-    { graceMs, stops },
+    (backend) => readPrompt(promptArgument, request.promptFile, process.stdin, backend, stops),
+    stops,
   );
 
   // Whatever the backend prints (its key on stderr, in an error event) is written through the plan's redactor.
-  const { redactor } = plan;
+  const { redactor } = spec.plan;
   const stderr = redactor.stream(process.stderr);
   // --output json and text write stdout after the run, when the spinner is gone.
-  const stdoutIsTerminal = process.stdout.isTTY === true && opts.output === "jsonl";
+  const stdoutIsTerminal = process.stdout.isTTY === true && request.output === "jsonl";
   const renderer = new HumanRenderer({
     stream: stderr,
-    verbosity: verbosity(opts),
-    backend: plan.definition.name,
+    verbosity: verbosity(request),
+    backend: spec.plan.definition.name,
     stdoutIsTerminal,
     redact: (text) => redactor.text(text),
   });
@@ -105,19 +51,13 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     // Also when stdout was lost during the last writes, after the outcome was known.
     process.exitCode = stdout.writer.lostExitCode;
   };
-  const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone });
-  const { sinks } = await openCliSinks(opts, {
+  const stdout = await stdoutSink(request.output, { validate: request.validate, onGone });
+  const { sinks } = await openCliSinks(part("run", request, "outputs"), {
     redactor,
     version: VERSION,
     say: (message) => renderer.message(message),
   });
   const human = { name: "stderr", event: (event: CanonicalEvent) => renderer.event(event), end: () => {} };
-  const spec = {
-    plan,
-    translation: { raw: opts.raw, deltas: opts.deltas, maxLineBytes: opts.maxLineBytes },
-    limits,
-    timing: { timeoutMs: opts.timeout, lingerMs: opts.linger, graceMs },
-  };
   const session = startRun(spec, {
     runId: randomUUID(),
     clock: systemClock,
@@ -129,7 +69,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
     onTranslatorBug: (message) => renderer.message(message),
-    onNote: opts.quiet ? undefined : (text) => renderer.message(text),
+    onNote: request.quiet ? undefined : (text) => renderer.message(text),
     onWarning: (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,
@@ -153,6 +93,6 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, opt
   process.exitCode = stdout.writer.lostExitCode ?? end.outcome.exitCode;
 }
 
-function verbosity(opts: RunOptions): Verbosity {
-  return opts.quiet ? "quiet" : opts.verbose ? "verbose" : "normal";
+function verbosity(request: RunRequest): Verbosity {
+  return request.quiet ? "quiet" : request.verbose ? "verbose" : "normal";
 }

@@ -1,37 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { CanonicalEvent } from "../canonical/events.js";
-import { systemClock, type Clock } from "../core/clock.js";
+import { systemClock } from "../core/clock.js";
 import type { RunOutcome } from "../core/outcome.js";
-import type { BackendName } from "../backends/registry.js";
-import type { StreamEndFacts } from "../core/translator.js";
 import { startNormalize } from "../app/session.js";
 import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
-import { asLibraryError, checkNormalizeOptions } from "./options.js";
+import { asLibraryError, checkEntryOptions } from "./options.js";
+import { part, requestFromLibrary, type LibraryOptions } from "../app/request.js";
 import { runRedactor } from "../run/redact.js";
 import { VERSION } from "../version.js";
 
-export interface NormalizeOptions {
-  /** The protocol of the input; "auto" (default) detects it from the first event. */
-  from?: BackendName | "auto";
-  /** Attach each native object as `raw`. */
-  raw?: boolean;
-  /** Keep message.delta / reasoning.delta / tool.updated (default true). */
-  deltas?: boolean;
-  /** How the recorded backend ended (decides a stream with no terminal event), and its stderr. */
-  end?: Partial<StreamEndFacts>;
-  /** The model the recorded run used, for usage whose stream names none (Codex, EvoScientist, OpenCode): priced as it. */
-  model?: string;
-  /** Shown as run.started.input. */
-  inputName?: string;
-  maxLineBytes?: number;
-  runId?: string;
-  clock?: Clock;
-  /** Hears of a translator bug (the event it threw on is kept as backend.event); default: a process warning. */
-  onTranslatorBug?: (message: string) => void;
-  /** A JSON Schema the recording's answer must match (an object, or the path of a JSON file), as run's `outputSchema`. */
-  outputSchema?: object | string;
-}
+/**
+ * The options of normalizeStream(), one per row of the option table (src/app/options.ts; docs/library.md
+ * lists them): `from` (default "auto": detected from the first event), `end` (how the recorded backend
+ * ended, its stderr and its usage file), `model`, `inputName`, the translation's options, `outputSchema`.
+ */
+export type NormalizeOptions = LibraryOptions<"normalizeStream">;
 
 /**
  * Translate a native stream into canonical events, as `agentstream normalize`
@@ -53,14 +37,15 @@ export async function* normalizeStream(
   input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
-  checkNormalizeOptions(options);
+  checkEntryOptions("normalizeStream", options);
+  const { request } = requestFromLibrary("normalize", options);
   const outputSchema = options.outputSchema === undefined ? undefined : await schemaOption(options.outputSchema);
   const redactor = runRedactor([], process.env);
   // A process warning is printed on stderr: it may quote the agent, so it is shown as the CLI shows it.
   const warn = (text: string): void => void process.emitWarning(redactor.shown(text.trimEnd()), "AgentstreamWarning");
   const spec = {
-    from: options.from ?? "auto",
-    translation: { raw: options.raw, deltas: options.deltas, maxLineBytes: options.maxLineBytes },
+    from: request.from,
+    translation: part("normalize", request, "translation"),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.inputName !== undefined ? { inputName: options.inputName } : {}),
     ...(outputSchema ? { outputSchema } : {}),

@@ -1,21 +1,7 @@
-// The library's run() options checked as the CLI checks its flags: a wrong one
-// is a UsageError naming the option (timeoutMs, backendArgs), never a CLI flag
-// nor a TypeError from deep inside.
-import { libraryNaming, libraryRows, type Check, type LibraryEntry } from "../app/options.js";
+// The library's options checked as the CLI checks its flags, by the option table: a wrong one is a
+// UsageError naming the option (timeoutMs, backendArgs), never a CLI flag nor a TypeError from deep inside.
+import { libraryNaming, libraryRows, type LibraryEntry, type OptionRow } from "../app/options.js";
 import { OptionError, UsageError } from "../core/errors.js";
-
-/** Each option an entry point takes that is checked here (src/app/options.ts); the prompt's content is checked as the CLI checks it, later. */
-function checksOf(entry: LibraryEntry): Record<string, Check> {
-  return Object.fromEntries(libraryRows(entry).flatMap((row) => (row.check ? [[row.name!, row.check]] : [])));
-}
-const CHECKS: Record<LibraryEntry, Record<string, Check>> = {
-  run: checksOf("run"),
-  normalizeStream: checksOf("normalizeStream"),
-};
-
-const REQUIRED = new Set(["backend", "prompt"]);
-/** A required option another one stands in for: continueFrom names the backend. */
-const STANDS_IN: Record<string, string> = { backend: "continueFrom" };
 
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -23,17 +9,14 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function check(
-  name: string,
-  value: unknown,
-  given: Record<string, unknown> = {},
-  prefix = "run(): ",
-  entry: LibraryEntry = "run",
-): void {
-  const required = entry === "run" && REQUIRED.has(name) && given[STANDS_IN[name] ?? ""] === undefined;
-  const problem = value === undefined ? (required ? "is required" : undefined) : CHECKS[entry][name]?.(value);
+function check(row: OptionRow, value: unknown, given: Record<string, unknown>, prefix: string): void {
+  const { required } = row;
+  const needed = required !== undefined && (required.unless === undefined || given[required.unless] === undefined);
+  const problem = value === undefined ? (needed ? "is required" : undefined) : row.check(value);
   if (problem)
-    throw new UsageError(`${prefix}option ${name}: ${problem}${value === undefined ? "" : `, got ${describe(value)}`}`);
+    throw new UsageError(
+      `${prefix}option ${row.key}: ${problem}${value === undefined ? "" : `, got ${describe(value)}`}`,
+    );
 }
 
 /**
@@ -41,27 +24,19 @@ function check(
  * this entry point; the CLI's limits, in the library's units. A field of an object option (otlp.endpoint,
  * end.backendExit) is checked once the object itself is.
  */
-function checkEntryOptions(entry: LibraryEntry, options: unknown): void {
+export function checkEntryOptions(entry: LibraryEntry, options: unknown): void {
   const prefix = `${entry}(): `;
   if (typeof options !== "object" || options === null)
     throw new UsageError(`${prefix}expected an options object, got ${describe(options)}`);
   const given = options as Record<string, unknown>;
-  for (const name of Object.keys(CHECKS[entry])) {
-    const [outer, inner] = name.split(".");
-    if (inner === undefined) check(name, given[name], given, prefix, entry);
+  for (const row of libraryRows(entry)) {
+    const [outer, inner] = row.key.split(".") as [string, string | undefined];
+    if (inner === undefined) check(row, given[outer], given, prefix);
     else {
-      const object = given[outer!] as Record<string, unknown> | undefined;
-      if (object !== undefined) check(name, object[inner], given, prefix, entry);
+      const object = given[outer] as Record<string, unknown> | undefined;
+      if (object !== undefined) check(row, object[inner], given, prefix);
     }
   }
-}
-
-export function checkRunOptions(options: unknown): void {
-  checkEntryOptions("run", options);
-}
-
-export function checkNormalizeOptions(options: unknown): void {
-  checkEntryOptions("normalizeStream", options);
 }
 
 /** An OptionError from the run's planning, its options named as the library names them; anything else as it is. */

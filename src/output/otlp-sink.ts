@@ -3,11 +3,6 @@ import type { Redactor } from "../core/redactor.js";
 import type { Sink } from "./sink.js";
 
 /** `--otlp [URL]` and `--otlp-content` as commander gives them. */
-export interface OtlpOptions {
-  otlp?: string | true;
-  otlpContent?: boolean;
-}
-
 /** One run exported as it happens; end() waits (boundedly) for the collector and says what did not reach it. */
 export interface OtlpSink extends Sink {
   /** Spans are queued faster than they are sent: a replay waits for drained() before it reads on. */
@@ -44,20 +39,4 @@ export async function openOtlpSink(
       if (warning) warn(redactor.text(`agentstream: ${warning}; the run itself is not affected\n`));
     },
   };
-}
-
-/** The CLI's export when --otlp was given, else undefined. */
-export async function cliOtlpSink(
-  options: OtlpOptions,
-  redactor: Redactor,
-  version: string,
-): Promise<OtlpSink | undefined> {
-  if (options.otlp === undefined) {
-    if (options.otlpContent) process.stderr.write("agentstream: --otlp-content does nothing without --otlp\n");
-    return undefined;
-  }
-  const endpoint = options.otlp === true ? undefined : options.otlp;
-  return openOtlpSink({ endpoint, content: options.otlpContent === true, version }, redactor, (line) =>
-    process.stderr.write(line),
-  );
 }

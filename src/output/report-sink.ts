@@ -8,11 +8,6 @@ import { createReportBuilder } from "../report/load-builder.js";
 import { ReplacedFile } from "./replaced-file.js";
 import type { Sink } from "./sink.js";
 
-export interface RunReportOptions {
-  report?: string;
-  summary?: boolean;
-}
-
 const STEP_SUMMARY = "GITHUB_STEP_SUMMARY";
 
 /** A report builder fed one run: the events arrive redacted, so no report can quote a secret however it escapes. */

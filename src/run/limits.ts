@@ -2,7 +2,6 @@
 // watched on the canonical events as they are written.
 import type { CanonicalEvent } from "../canonical/events.js";
 import { clip } from "../core/clip.js";
-import { OptionError } from "../core/errors.js";
 
 export interface RunLimits {
   /** At most this many turns (model calls): the run stops when one more begins. */
@@ -14,21 +13,6 @@ export interface RunLimits {
 }
 
 /** Refuse a limit that is not a positive number (turns and tokens: a whole one). */
-export function checkLimits(limits: RunLimits): void {
-  for (const key of ["maxTurns", "maxTokens", "maxCostUsd"] as const) {
-    const value = limits[key];
-    if (value === undefined) continue;
-    const whole = key !== "maxCostUsd";
-    const ok =
-      typeof value === "number" && Number.isFinite(value) && value > 0 && (!whole || Number.isSafeInteger(value));
-    if (!ok)
-      throw new OptionError(
-        (name) =>
-          `${name(key)} must be a positive ${whole ? "whole number" : "number"}, not ${JSON.stringify(value) ?? String(value)}`,
-      );
-  }
-}
-
 export function hasLimits(limits: RunLimits | undefined): limits is RunLimits {
   return limits !== undefined && Object.values(limits).some((v) => v !== undefined);
 }

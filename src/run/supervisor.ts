@@ -4,11 +4,13 @@ import { TailBuffer } from "../core/tail-buffer.js";
 import type { NativeEvent } from "../core/translator.js";
 import { BackendProcess } from "./backend-process.js";
 import type { Driver } from "./driver.js";
+import type { SupervisorHost } from "./host.js";
 import type { LaunchSpec } from "./launch-spec.js";
 import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
 import { onStopSignals, type StopSignal } from "./stop-signals.js";
 
-export interface SupervisorOptions {
+/** One backend process to supervise, and the parts of the run's host it uses. */
+export interface SupervisorOptions extends SupervisorHost {
   spec: LaunchSpec;
   file: string;
   args: string[];
@@ -23,24 +25,15 @@ export interface SupervisorOptions {
   graceMs: number;
   /** Where canonical events go: the backend's stdout is paused while it needs draining. */
   writer: OutputSink;
-  /** Stop the backend on SIGINT/SIGTERM/SIGHUP to this process (default: true; the library leaves them to its caller). */
-  processSignals?: boolean;
-  /** Aborting it stops the backend its clean way: the run ends cancelled. */
-  abortSignal?: AbortSignal;
   /** Drives the backend over its stdin and stdout (ACP); absent, it is launched with argv and only read. */
   driver?: Driver;
   onStdout(chunk: Buffer): void;
   /** What the driver said that the backend's stdout does not hold (DriverLink.tell). */
   onDriverEvent?(event: NativeEvent): void;
-  /** A warning of the driver's own (DriverLink.warn). */
+  /** A word of the driver's own (DriverLink.warn). */
   onDriverWarning?(text: string): void;
   /** A driven backend's stdout ended: its last line (one with no newline) is read now, before the driver hears of the end. */
   onStdoutEnd?(): void;
-  onStderr(chunk: Buffer): void;
-  /** Where onStderr shows the backend's stderr: it is paused while that needs draining. */
-  stderrShown: Drainable;
-  /** What the run is waiting for, when that is not the agent itself. */
-  onStatus(text: string): void;
 }
 
 /** What the backend's output is written to: full while it needs draining, closed once its reader is gone. */

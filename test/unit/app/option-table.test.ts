@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { RUN_OPTIONS } from "../../../src/app/options.js";
 import { buildProgram } from "../../../src/cli/main.js";
 import { UsageError } from "../../../src/core/errors.js";
-import { checkRunOptions } from "../../../src/lib/options.js";
+import { checkEntryOptions } from "../../../src/lib/options.js";
+const checkRunOptions = (options: unknown): void => checkEntryOptions("run", options);
 import { normalizeStream } from "../../../src/lib/normalize.js";
 import { libraryRows } from "../../../src/app/options.js";
 
@@ -23,7 +24,7 @@ describe("the option table", () => {
   it("every option run() checks is a row of the table, named as the row names it", () => {
     const checked = libraryRows("run").filter((row) => row.check !== undefined);
     expect(checked.length).toBeGreaterThan(20);
-    for (const { name } of checked) {
+    for (const { key: name } of checked) {
       const [outer, inner] = name!.split(".");
       const value = inner === undefined ? Symbol("wrong") : { [inner]: Symbol("wrong") };
       const options = { backend: "evosci", prompt: "x", [outer!]: value };
@@ -34,7 +35,7 @@ describe("the option table", () => {
 
   it("every option normalizeStream() checks is a row of the table too, named as the row names it", async () => {
     const checked = libraryRows("normalizeStream").filter((row) => row.check !== undefined);
-    expect(checked.map((row) => row.name).sort()).toEqual(
+    expect(checked.map((row) => row.key).sort()).toEqual(
       [
         "clock",
         "deltas",
@@ -52,7 +53,7 @@ describe("the option table", () => {
         "runId",
       ].sort(),
     );
-    for (const { name } of checked) {
+    for (const { key: name } of checked) {
       const [outer, inner] = name!.split(".");
       const value = inner === undefined ? Symbol("wrong") : { [inner]: Symbol("wrong") };
       const events = normalizeStream([], { [outer!]: value });
@@ -67,11 +68,24 @@ describe("the option table", () => {
     const flags = RUN_OPTIONS.flatMap(({ cli }) =>
       cli === undefined ? [] : cli.commands.map((c) => `${c} ${cli.flags}`),
     );
-    expect(RUN_OPTIONS.every((row) => row.cli !== undefined || row.name !== undefined)).toBe(true);
+    expect(RUN_OPTIONS.every((row) => row.cli !== undefined || row.key !== undefined)).toBe(true);
     expect(new Set(flags).size).toBe(flags.length);
     for (const entry of ["run", "normalizeStream"] as const) {
-      const names = libraryRows(entry).map(({ name }) => name);
+      const names = libraryRows(entry).map(({ key }) => key);
       expect(new Set(names).size, entry).toBe(names.length);
     }
+  });
+
+  it("checks the limits, on both sides: a whole number above 0 for turns and tokens, any number above 0 for cost", () => {
+    const problem = (key: string, value: unknown): string | undefined =>
+      RUN_OPTIONS.find((r) => r.key === key)!.check(value);
+    for (const key of ["maxTurns", "maxTokens"]) {
+      for (const bad of [0, -1, 1.5, Number.POSITIVE_INFINITY, Number.NaN, "1", 2 ** 53])
+        expect(problem(key, bad), `${key} ${bad}`).toBeDefined();
+      expect(problem(key, 3)).toBeUndefined();
+    }
+    for (const bad of [0, -0.5, Number.POSITIVE_INFINITY, "1"])
+      expect(problem("maxCostUsd", bad), `${bad}`).toBeDefined();
+    expect(problem("maxCostUsd", 0.01)).toBeUndefined();
   });
 });

@@ -100,7 +100,7 @@ describe("library run() refusals from the run's planning", () => {
     [{ resume: "abc", continueFrom: "/nonexistent/run.jsonl" }, "run(): option resume and option continueFrom"],
     [{ autoMode: false, approvals: "auto" }, "run(): option autoMode: false and option approvals auto"],
     [{ backend: "codex", autoMode: false }, "run(): option autoMode: false: Codex has no option autoMode: false flag"],
-    [{ maxTurns: 0 }, "run(): option maxTurns must be a positive whole number, not 0"],
+    [{ maxTurns: 0 }, "run(): option maxTurns: expected a whole number greater than 0, got 0"],
     [{ backend: "copilot", maxTokens: 10 }, "run(): option maxTokens: Copilot CLI reports its token usage"],
     [{ backend: "claude", allowTools: ["Bash"], denyTools: ["Bash"] }, "run(): option allowTools and option denyTools"],
     [{ bin: "a\0b" }, "run(): option bin"],

@@ -1,10 +1,8 @@
 // The limit watcher on canonical events, without a process: what crosses a limit, and what it says.
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../../../src/canonical/events.js";
-import { cliNaming, libraryNaming } from "../../../src/app/options.js";
-import { OptionError, type OptionNaming } from "../../../src/core/errors.js";
 import { resolveOutcome } from "../../../src/core/outcome.js";
-import { checkLimits, LimitWatch, type RunLimits } from "../../../src/run/limits.js";
+import { LimitWatch, type RunLimits } from "../../../src/run/limits.js";
 
 const turn = (n: number, agent?: string) =>
   ({
@@ -78,27 +76,6 @@ describe("LimitWatch", () => {
       "this backend does not report all of its model calls' usage: --max-tokens and --max-cost-usd count only what it reports",
     ]);
     expect(watch({ maxTurns: 1 }, [], false).notes).toEqual([]);
-  });
-});
-
-describe("checkLimits", () => {
-  it("refuses what is not a positive number, naming the flag or the option", () => {
-    const refusal = (limits: RunLimits, naming: OptionNaming): string => {
-      try {
-        checkLimits(limits);
-      } catch (err) {
-        expect(err).toBeInstanceOf(OptionError);
-        return (err as OptionError).wordedAs(naming).message;
-      }
-      return "taken";
-    };
-    expect(refusal({ maxTurns: 0 }, cliNaming)).toBe("--max-turns must be a positive whole number, not 0");
-    expect(refusal({ maxTokens: 1.5 }, libraryNaming)).toMatch(/^option maxTokens must be a positive whole number/);
-    expect(refusal({ maxCostUsd: Number.POSITIVE_INFINITY }, libraryNaming)).toMatch(
-      /^option maxCostUsd must be a positive number/,
-    );
-    expect(refusal({ maxCostUsd: "1" as unknown as number }, libraryNaming)).not.toBe("taken");
-    expect(refusal({ maxTurns: 3, maxTokens: 10, maxCostUsd: 0.01 }, cliNaming)).toBe("taken");
   });
 });
 

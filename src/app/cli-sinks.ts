@@ -1,12 +1,9 @@
 import type { Redactor } from "../core/redactor.js";
-import { AnswerFile } from "./answer-file.js";
-import { cliOtlpSink, type OtlpOptions, type OtlpSink } from "./otlp-sink.js";
-import { JobSummary, ReportFile, type RunReportOptions } from "./report-sink.js";
-import type { Sink } from "./sink.js";
-
-export interface CliSinkOptions extends OtlpOptions, RunReportOptions {
-  answerFile?: string;
-}
+import { AnswerFile } from "../output/answer-file.js";
+import { openOtlpSink, type OtlpSink } from "../output/otlp-sink.js";
+import { JobSummary, ReportFile } from "../output/report-sink.js";
+import type { Sink } from "../output/sink.js";
+import type { Part } from "./request.js";
 
 /** What the sinks need to know of the run besides its options. */
 export interface CliSinkContext {
@@ -25,17 +22,23 @@ export interface CliSinkContext {
  * and no file is touched.
  */
 export async function openCliSinks(
-  opts: CliSinkOptions,
+  outputs: Part<"run", "outputs"> | Part<"normalize", "outputs">,
   { redactor, version, say, env = process.env }: CliSinkContext,
 ): Promise<{ sinks: Sink[]; otlp: OtlpSink | undefined }> {
   const sinks: Sink[] = [];
   try {
-    if (opts.answerFile !== undefined) sinks.push(AnswerFile.open(opts.answerFile));
-    const report = await ReportFile.open(opts.report);
+    if (outputs.answerFile !== undefined) sinks.push(AnswerFile.open(outputs.answerFile));
+    const report = await ReportFile.open("report" in outputs ? outputs.report : undefined);
     if (report) sinks.push(report);
-    const summary = await JobSummary.open(opts.summary, env, say);
+    const summary = await JobSummary.open("summary" in outputs ? outputs.summary : undefined, env, say);
     if (summary) sinks.push(summary);
-    const otlp = await cliOtlpSink(opts, redactor, version);
+    const otlp = outputs.otlp
+      ? await openOtlpSink(
+          { endpoint: outputs.otlp.endpoint, content: outputs.otlp.content === true, version },
+          redactor,
+          (line) => process.stderr.write(line),
+        )
+      : undefined;
     if (otlp) sinks.push(otlp);
     return { sinks, otlp };
   } catch (err) {

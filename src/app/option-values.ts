@@ -1,0 +1,125 @@
+// What an option's value may be: the library's checks (each typed with the value it admits, so the
+// request types are derived from the table) and the CLI's parsers (text to that value).
+import type { BackendExit } from "../canonical/events.js";
+import { MAX_DELAY_MS, MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "../core/limits.js";
+
+/** What is wrong with a value, or undefined when nothing is; `T` is the type of a value it admits. */
+export interface Check<T> {
+  (value: unknown): string | undefined;
+  /** Never set: the type a value it admits has, for the request types. */
+  readonly admits?: T;
+}
+
+/** A check of values of type T. */
+export const checkOf = <T>(check: (value: unknown) => string | undefined): Check<T> => check;
+
+export const string = checkOf<string>((v) => (typeof v === "string" ? undefined : "expected a string"));
+export const nonEmpty = (what: string): Check<string> =>
+  checkOf((v) => (typeof v === "string" && v !== "" ? undefined : `expected ${what}`));
+export const boolean = checkOf<boolean>((v) => (typeof v === "boolean" ? undefined : "expected true or false"));
+export const strings = checkOf<readonly string[]>((v) =>
+  Array.isArray(v) && v.every((item) => typeof item === "string") ? undefined : "expected an array of strings",
+);
+export const plainObject = <T extends object>(what: string): Check<T> =>
+  checkOf((v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? undefined : `expected ${what}`));
+export const func = <T extends (...args: never[]) => unknown>(): Check<T> =>
+  checkOf((v) => (typeof v === "function" ? undefined : "expected a function"));
+export const oneOf = <const V extends string>(values: readonly V[]): Check<V> =>
+  checkOf((v) => ((values as readonly unknown[]).includes(v) ? undefined : `expected one of ${values.join(", ")}`));
+export const milliseconds = (allowZero: boolean): Check<number> =>
+  checkOf((v) =>
+    typeof v === "number" && Number.isFinite(v) && (allowZero ? v >= 0 : v > 0) && v <= MAX_DELAY_MS
+      ? undefined
+      : `expected a number of milliseconds ${allowZero ? "from 0" : "greater than 0"} up to ${MAX_DELAY_MS}`,
+  );
+/** A limit: a whole number above 0 (--max-turns, --max-tokens), or any number above 0 (--max-cost-usd). */
+export const above0 = (whole: boolean): Check<number> =>
+  checkOf((v) =>
+    typeof v === "number" && Number.isFinite(v) && v > 0 && (!whole || Number.isSafeInteger(v))
+      ? undefined
+      : `expected a ${whole ? "whole number" : "number"} greater than 0`,
+  );
+export const lineBytes = checkOf<number>((v) =>
+  Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_LINE_BYTES_LIMIT
+    ? undefined
+    : `expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT}`,
+);
+export const backendExit = checkOf<BackendExit | null>((v) =>
+  v === null ||
+  (typeof v === "object" &&
+    ((v as BackendExit).code === null || Number.isInteger((v as BackendExit).code)) &&
+    ((v as BackendExit).signal === null || typeof (v as BackendExit).signal === "string"))
+    ? undefined
+    : "expected null or { code: number | null, signal: string | null }",
+);
+
+export function otlpEndpoint(v: unknown): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = typeof v === "string" ? new URL(v) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    return "expected an http(s) URL of an OTLP collector, such as http://localhost:4318";
+  return url.port === "0" ? "port 0 names no collector: give the collector's port" : undefined;
+}
+
+// Plain decimal notation only: Number() would also take "0x10", "1e3" or "0b1".
+const DECIMAL_INTEGER = /^\d+$/;
+const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+export function parseLineBytes(value: string): number {
+  const n = Number(value);
+  if (!DECIMAL_INTEGER.test(value) || n <= 0 || n > MAX_LINE_BYTES_LIMIT)
+    throw new Error(`expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT} (256 MiB).`);
+  return n;
+}
+
+/** Seconds as the CLI takes them, milliseconds as the request holds them. */
+export function secondsParser(allowZero: boolean): (value: string) => number {
+  const range = `${allowZero ? "from 0" : "greater than 0"} up to ${MAX_SECONDS} (about 24.8 days)`;
+  return (value) => {
+    const n = Number(value);
+    if (!DECIMAL_NUMBER.test(value) || (n === 0 && !allowZero) || n > MAX_SECONDS)
+      throw new Error(`expected a decimal number of seconds ${range}, e.g. 30 or 0.5.`);
+    return Math.round(n * 1000);
+  };
+}
+
+/** --max-turns, --max-tokens: a whole number above 0. */
+export function parseCount(value: string): number {
+  const n = Number(value);
+  if (!DECIMAL_INTEGER.test(value) || n <= 0 || !Number.isSafeInteger(n))
+    throw new Error("expected a whole number greater than 0, e.g. 20.");
+  return n;
+}
+
+/** --max-cost-usd: a decimal number above 0. */
+export function parseUsd(value: string): number {
+  const n = Number(value);
+  if (!DECIMAL_NUMBER.test(value) || !(n > 0) || !Number.isFinite(n))
+    throw new Error("expected a decimal number of US dollars greater than 0, e.g. 0.50.");
+  return n;
+}
+
+/** --backend-exit: how the recorded backend ended, an exit code or a signal's name. */
+export function parseBackendExit(value: string): BackendExit {
+  if (/^SIG[A-Z0-9]+$/.test(value)) return { code: null, signal: value };
+  if (/^\d{1,3}$/.test(value) && Number(value) <= 255) return { code: Number(value), signal: null };
+  throw new Error("expected an exit code (0-255) or a signal name such as SIGTERM.");
+}
+
+/** An http(s) URL; anything else is refused, so that `--otlp PROMPT` is not taken for an endpoint unnoticed. */
+export function parseEndpoint(value: string): string {
+  const problem = otlpEndpoint(value);
+  if (problem === undefined) return value;
+  throw new Error(
+    problem.startsWith("port 0")
+      ? "port 0 names no collector: give the collector's port, such as http://localhost:4318."
+      : `${problem} (to use the OTEL_EXPORTER_OTLP_* variables or the default, give --otlp with no value, after the prompt or file, or write --otlp=URL).`,
+  );
+}
+
+/** A repeatable flag: each value joins the list. */
+export const collect = (value: string, previous: unknown): string[] => [...(previous as string[]), value];
