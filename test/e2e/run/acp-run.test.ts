@@ -189,6 +189,10 @@ describe("run --backend acp", () => {
       const auto = await runCli([...agentArgs("--approvals", "auto"), "--", "ask"], as("pi-acp"));
       expect(auto.code).toBe(0);
       expect(auto.stderr).not.toContain("never asks");
+      // The driver's word is a note: --quiet keeps only what went wrong (issue 46 item 3).
+      const quiet = await runCli([...agentArgs("--quiet"), "--", "ask"], as("pi-acp"));
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).not.toContain("never asks");
     });
 
     it("Claude's adapter is set to mode default when rules are given, so that it asks", async () => {
