@@ -3,6 +3,7 @@
 // nor a TypeError from deep inside.
 import { libraryNaming, libraryRows, type Check, type LibraryEntry } from "../app/options.js";
 import { OptionError, UsageError } from "../core/errors.js";
+import { libraryWords } from "./library-words.js";
 
 /** Each option an entry point takes that is checked here (src/app/options.ts); the prompt's content is checked as the CLI checks it, later. */
 function checksOf(entry: LibraryEntry): Record<string, Check> {
@@ -64,7 +65,15 @@ export function checkNormalizeOptions(options: unknown): void {
   checkEntryOptions("normalizeStream", options);
 }
 
-/** An OptionError from the run's planning, its options named as the library names them; anything else as it is. */
+/**
+ * A refusal from the run's planning in the library's words: an OptionError's options named as the library
+ * names them, and any flag of agentstream's a UsageError's text quotes (a backend's reason, written in the
+ * CLI's words) as its option; anything else as it is.
+ */
 export function asLibraryError(err: unknown, prefix = "run(): "): unknown {
-  return err instanceof OptionError ? err.wordedAs(libraryNaming, prefix) : err;
+  const worded = err instanceof OptionError ? err.wordedAs(libraryNaming, prefix) : err;
+  if (!(worded instanceof UsageError)) return worded;
+  const message = libraryWords(worded.message);
+  const hint = worded.hint === undefined ? undefined : libraryWords(worded.hint);
+  return message === worded.message && hint === worded.hint ? worded : new UsageError(message, hint);
 }

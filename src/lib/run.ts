@@ -8,6 +8,7 @@ import type { RunOutcome } from "../core/outcome.js";
 import { openOtlpSink } from "../output/otlp-sink.js";
 import { checkLimits, type RunLimits } from "../run/limits.js";
 import { passable } from "../run/prompt.js";
+import { libraryWords } from "./library-words.js";
 import { asLibraryError, checkRunOptions } from "./options.js";
 import { VERSION } from "../version.js";
 
@@ -90,8 +91,8 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     stderrShown: NEVER_FULL,
     onStatus: () => {},
     onTranslatorBug: options.onTranslatorBug ?? warn,
-    onNote: options.onNote ?? warn,
-    onWarning: options.onNote ?? warn,
+    onNote: (text) => (options.onNote ?? warn)(libraryWords(text)),
+    onWarning: (text) => (options.onNote ?? warn)(libraryWords(text)),
     processSignals: false,
     abortSignal: options.signal,
   });
