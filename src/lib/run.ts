@@ -7,6 +7,7 @@ import { systemClock } from "../core/clock.js";
 import type { RunOutcome } from "../core/outcome.js";
 import { openOtlpSink } from "../output/otlp-sink.js";
 import { passable } from "../run/prompt.js";
+import { libraryWords } from "./library-words.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
 import { VERSION } from "../version.js";
 
@@ -47,7 +48,8 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
         warn,
       )
     : undefined;
-  const note = options.onNote ?? warn;
+  // A note quotes what a backend's table says in the CLI's words: said with the library's.
+  const note = (text: string): void => (options.onNote ?? warn)(libraryWords(text));
   const session = startRun(spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,

@@ -40,13 +40,15 @@ export function findExecutable(spec: LaunchSpec, bin: string | undefined, env: N
   const hint = `install it (${spec.install}) or point to it with --bin PATH or ${spec.binEnvVar}=PATH`;
   const given = bin ?? nonEmpty(env[spec.binEnvVar]);
   if (given !== undefined) {
-    const source = bin !== undefined ? "--bin" : spec.binEnvVar;
+    // The event says where a path it was not given came from; a path the caller gave is named as given, by
+    // no flag or option name, since run.finished is the same for the CLI and the library.
+    const source = bin !== undefined ? "" : ` (from ${spec.binEnvVar})`;
     const path = resolve(given);
     const problem = whyNotRunnable(path);
     if (problem)
       return {
         found: false,
-        message: `${spec.displayName} executable ${path} (from ${source}) ${problem}`,
+        message: `${spec.displayName} executable ${path}${source} ${problem}`,
         hint,
         tried: path,
       };

@@ -98,10 +98,11 @@ async function readStdinUnlessStopped(stdin: Readable, stops: StopWatch): Promis
   return Buffer.concat(chunks);
 }
 
-function tooLong(source: string, bytes: number, atLeast = false): UsageError {
-  return new UsageError(
-    `${source} is too long for the command line: ${atLeast ? "at least " : ""}${bytes} bytes, where a prompt is passed to the backend as one argument of at most ${MAX_PROMPT_BYTES} bytes (128 KiB)`,
-    "put the long text in a file the agent can read (in --cwd) and name that file in a short prompt",
+function tooLong(source: string, bytes: number, atLeast = false): OptionError {
+  return new OptionError(
+    () =>
+      `${source} is too long for the command line: ${atLeast ? "at least " : ""}${bytes} bytes, where a prompt is passed to the backend as one argument of at most ${MAX_PROMPT_BYTES} bytes (128 KiB)`,
+    (name) => `put the long text in a file the agent can read (in ${name("cwd")}) and name that file in a short prompt`,
   );
 }
 

@@ -1,5 +1,5 @@
 import type { AnsweredBy } from "../../canonical/events.js";
-import { UsageError } from "../../core/errors.js";
+import { OptionError, type OptionNaming } from "../../core/errors.js";
 import { asText, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import type { ApprovalsMode, PortableTool } from "../definition.js";
 
@@ -51,7 +51,7 @@ const RULE = /^([a-z_]+)(?:\((.*)\))?$/s;
 
 /**
  * --allow-tool/--deny-tool/--approvals as one policy over ACP kinds. A name with no ACP kind
- * (web_search) or none at all is refused (UsageError, exit 2).
+ * (web_search) or none at all is refused (an OptionError, exit 2: each side names the options its way).
  */
 export function acpPolicy(
   allow: readonly string[],
@@ -61,19 +61,22 @@ export function acpPolicy(
   return { allow: allow.map(parseRule), deny: deny.map(parseRule), approvals };
 }
 
+/** The two rule options, as one side names them: "--allow-tool/--deny-tool" on the CLI. */
+const rules = (say: OptionNaming): string => `${say("allowTools")}/${say("denyTools")}`;
+
 function parseRule(given: string): Rule {
   const match = RULE.exec(given);
   const name = match?.[1] as PortableTool | undefined;
   if (!match || name === undefined || !ACP_KINDS.has(name))
-    throw new UsageError(
-      `--allow-tool/--deny-tool ${JSON.stringify(given)}: not a portable tool name`,
-      `one of ${[...ACP_KINDS.keys()].join(", ")}, optionally NAME(PREFIX)`,
+    throw new OptionError(
+      (say) => `${rules(say)} ${JSON.stringify(given)}: not a portable tool name`,
+      () => `one of ${[...ACP_KINDS.keys()].join(", ")}, optionally NAME(PREFIX)`,
     );
   const kind = ACP_KINDS.get(name);
   if (kind === undefined)
-    throw new UsageError(
-      `--allow-tool/--deny-tool ${name}: ACP has no kind for it`,
-      "ACP's `search` kind is a search of files, not of the web: an ACP agent's web search cannot be told apart",
+    throw new OptionError(
+      (say) => `${rules(say)} ${name}: ACP has no kind for it`,
+      () => "ACP's `search` kind is a search of files, not of the web: an ACP agent's web search cannot be told apart",
     );
   return { given, kind, ...(match[2] !== undefined ? { prefix: match[2] } : {}) };
 }
