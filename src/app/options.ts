@@ -87,6 +87,8 @@ export interface OptionRow<K extends string = string, T = unknown> {
   default?: T;
   /** The flag is the value's opposite: --no-auto-mode is autoMode: false. */
   negated?: boolean;
+  /** The backend is given it: its value goes into the portable request, each backend's `supports` says what it becomes. */
+  portable?: true;
   /** The library must be given it (the CLI has it as its argument); `unless` another option stands in. */
   required?: { unless?: string };
   relations?: readonly (Excludes | Needs)[];
@@ -154,6 +156,7 @@ const TABLE = [
   {
     key: "model",
     lifetime: "agent",
+    portable: true,
     cli: { flags: "--model <id>", help: flagHelp("model", "the model", "the backend's own"), commands: RUN },
     library: LIB_RUN,
     check: string,
@@ -161,6 +164,7 @@ const TABLE = [
   {
     key: "provider",
     lifetime: "agent",
+    portable: true,
     cli: {
       flags: "--provider <name>",
       help: flagHelp("provider", "the provider", "the backend's own"),
@@ -172,6 +176,7 @@ const TABLE = [
   {
     key: "workdir",
     lifetime: "agent",
+    portable: true,
     cli: {
       flags: "--workdir <dir>",
       help: flagHelp("workdir", "the agent's working directory (its /), created if missing", "the backend's own"),
@@ -183,6 +188,7 @@ const TABLE = [
   {
     key: "autoMode",
     lifetime: "agent",
+    portable: true,
     cli: {
       flags: "--no-auto-mode",
       help: flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"),
@@ -197,6 +203,7 @@ const TABLE = [
   {
     key: "allowTools",
     lifetime: "agent",
+    portable: true,
     cli: {
       flags: "--allow-tool <name>",
       help: permissionHelp(
@@ -214,6 +221,7 @@ const TABLE = [
   {
     key: "denyTools",
     lifetime: "agent",
+    portable: true,
     cli: {
       flags: "--deny-tool <name>",
       help: permissionHelp("denyTool", "keep the backend from running this tool (repeatable)"),
@@ -228,6 +236,7 @@ const TABLE = [
   {
     key: "approvals",
     lifetime: "agent",
+    portable: true,
     cli: { flags: "--approvals <mode>", help: approvalsHelp(), commands: RUN, choices: APPROVALS_MODES },
     library: LIB_RUN,
     check: oneOf(APPROVALS_MODES),
@@ -237,6 +246,7 @@ const TABLE = [
   {
     key: "resume",
     lifetime: "agent",
+    portable: true,
     cli: {
       flags: "--resume <session>",
       help: permissionHelp("resume", "continue this session of the backend with the prompt"),
@@ -297,6 +307,7 @@ const TABLE = [
   {
     key: "maxTurns",
     lifetime: "limits",
+    portable: true,
     cli: {
       flags: "--max-turns <n>",
       help: "stop the backend when turn n+1 (model call) begins: run.finished failed, error budget, exit 1 (default: no limit)",
@@ -309,6 +320,7 @@ const TABLE = [
   {
     key: "maxTokens",
     lifetime: "limits",
+    portable: true,
     cli: {
       flags: "--max-tokens <n>",
       help: "stop the backend once this run's input + output tokens reach n: failed, budget, exit 1 (default: no limit)",
@@ -321,6 +333,7 @@ const TABLE = [
   {
     key: "maxCostUsd",
     lifetime: "limits",
+    portable: true,
     cli: {
       flags: "--max-cost-usd <usd>",
       help: "stop the backend once this run's cost (reported, else estimated) reaches this: failed, budget, exit 1; a model without a known price stops it at its first usage (default: no limit)",
@@ -565,6 +578,7 @@ const TABLE = [
   {
     key: "outputSchema",
     lifetime: "agent",
+    portable: true,
     cli: {
       flags: "--output-schema <file>",
       help: "a JSON Schema (draft 2020-12, or draft-07 by its $schema) the final answer must match: valid, run.finished.result.json holds it; else the run fails, error output_schema, exit 1 (docs/output-schema.md)",
