@@ -2,12 +2,12 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, BackendRequest, PermissionCallback, Transport } from "../backends/definition.js";
+import type { BackendDefinition, Transport } from "../backends/definition.js";
 import { withTransport } from "../backends/over-acp.js";
 import { reachBackend } from "../backends/native-input.js";
-import { checkRequestFits } from "../backends/request-fits.js";
+import type { ApprovalsMode, PermissionCallback, PortableRequest } from "../backends/request.js";
+import { fitRequest } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
-import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
 import type { Interruption, RunOutcome } from "../core/outcome.js";
@@ -23,7 +23,7 @@ import type { Driver } from "../run/driver.js";
 import { watchLimits, type RunLimits } from "../run/limits.js";
 import type { Drainable } from "../run/pipe-throttle.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
-import { redactSecrets, redactSecretValues, runRedactor, shownWarning } from "../run/redact.js";
+import { redactSecrets, runRedactor, shownWarning } from "../run/redact.js";
 import { NO_STOPS, onStopSignals, type EarlyStop, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
@@ -34,7 +34,7 @@ import { planUsageFile, type UsageFile } from "../run/usage-file.js";
 import { VERSION } from "../version.js";
 
 /** What to run: the backend, the prompt and the backend's own options. */
-export interface AgentRequest extends PermissionOptions {
+export interface AgentRequest {
   /** Required, unless `continueFrom` names a stream (whose backend it then must be). */
   backend?: string;
   /** A recorded canonical stream to continue: its backend and session (run.finished.resume, else its session_id). */
@@ -60,6 +60,12 @@ export interface AgentRequest extends PermissionOptions {
   outputSchema?: object | string;
   /** Answers a permission request live, before the rules (a backend that asks live: acp). */
   onPermissionRequest?: PermissionCallback;
+  /** Tool rules, portable names or the backend's own: NAME or NAME(PREFIX). */
+  allowTools?: readonly string[];
+  denyTools?: readonly string[];
+  approvals?: ApprovalsMode;
+  /** The session to continue. */
+  resume?: string;
 }
 
 /** A run checked and ready to start. */
@@ -114,9 +120,30 @@ async function continuing(request: AgentRequest, stops: StopWatch): Promise<{ ba
   return { backend: found.backend, resume: found.sessionId };
 }
 
+/** The request to the backend, as the library's options give it (the session from --continue-from, if any). */
+function portableRequestOf(request: AgentRequest, resume: string | undefined): PortableRequest {
+  return {
+    model: request.model,
+    provider: request.provider,
+    workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
+    autoMode: request.autoMode,
+    allowTools: request.allowTools,
+    denyTools: request.denyTools,
+    approvals: request.approvals,
+    resume,
+    maxTurns: request.limits?.maxTurns,
+    maxTokens: request.limits?.maxTokens,
+    maxCostUsd: request.limits?.maxCostUsd,
+    backendArgs: request.backendArgs ?? [],
+    onPermissionRequest: request.onPermissionRequest,
+  };
+}
+
 /**
- * Check the request and build the command, before anything is started. The
- * prompt is read after the options are checked (a bad flag is said before
+ * Check the request and build the command, before anything is started, in one pass: the values no backend
+ * can take, then what this backend lacks (refused once, over the whole request), then the rules in its own
+ * names; the backend is reached once, and one redactor hides the run's secrets everywhere, the command
+ * run.started shows included. The prompt is read after the options are checked (a bad flag is said before
  * stdin is waited for). Throws a UsageError.
  */
 export async function planRun(
@@ -132,77 +159,47 @@ export async function planRun(
   const definition = withTransport(backendNamed(continued.backend), request.transport, BACKENDS);
   const callerEnv = request.env ?? process.env;
   checkExecutableNamed(definition, request.bin, callerEnv);
-  const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
-    model: request.model,
-    provider: request.provider,
-    workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
-    autoMode: request.autoMode ?? true,
-    backendArgs: request.backendArgs ?? [],
-    maxTurns: request.limits?.maxTurns,
-    maxTokens: request.limits?.maxTokens,
-    maxCostUsd: request.limits?.maxCostUsd,
-  };
-  checkRequestFits(definition, wanted);
-  if (request.autoMode === false && request.approvals === "auto")
-    throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
+  const asked = portableRequestOf(request, continued.resume);
+  // The schema asked is read after the request was checked: a backend's lack of it is said first.
+  const rules = fitRequest(definition, { ...asked, outputSchema: request.outputSchema });
   // Read before the prompt: a bad schema file is said before stdin is waited for.
   const schema = request.outputSchema === undefined ? undefined : await loadOutputSchema(request.outputSchema, stops);
-  wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
-  if (request.onPermissionRequest !== undefined) {
-    if (!definition.driver)
-      throw new OptionError(
-        (name) =>
-          `${name("onPermissionRequest")}: ${definition.displayName} is not asked live; only a backend driven over ACP (acp) is`,
-      );
-    wanted.onPermissionRequest = request.onPermissionRequest;
-  }
-  if (schema) wanted.outputSchema = { schema: schema.schema, text: schema.text, strictDraft07: schema.strictDraft07 };
-  const options = reachBackend(definition, wanted, callerEnv);
-  // Variables the options set (OpenCode's rules) join the caller's environment.
-  const env = Object.keys(options.env).length > 0 ? { ...callerEnv, ...options.env } : callerEnv;
-  // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
-  const prompt = options.prompt(await readPrompt(definition.name));
+  if (schema) asked.outputSchema = { schema: schema.schema, text: schema.text, strictDraft07: schema.strictDraft07 };
+  const native: PortableRequest = { ...asked, ...rules };
   const cwd = workingDirectory(request.cwd);
-  const executable = findExecutable(definition, request.bin, env);
-  const full: BackendRequest = {
-    ...wanted,
-    prompt,
-    promptTerminator: executable.found
-      ? await definition.promptTerminator(executable.path, prompt, {
-          env,
-          graceMs: probing.graceMs,
-          stops,
-        })
-      : false,
-  };
+  // Variables the options set (OpenCode's rules) are none of those that find the executable.
+  const executable = findExecutable(definition, request.bin, callerEnv);
   // The run's files (a usage file, a rules file) only for an executable that was found.
   const files = executable.found ? new LazyRunFiles() : undefined;
   const usageFile = files && reaches(definition.supports.usageFile) ? planUsageFile(files.get()) : undefined;
-  if (usageFile) full.usageFile = usageFile.path;
+  if (usageFile) native.usageFile = usageFile.path;
   const written: WrittenFile[] = [];
-  const reached = reachBackend(definition, full, callerEnv, (input) => {
+  const reached = reachBackend(definition, native, callerEnv, (input) => {
     if (!files) return undefined;
     const file = planWrittenFile(input.name, input.text, files.get());
     written.push(file);
     return file.path;
   });
+  // Variables the options set (OpenCode's rules) join the caller's environment.
+  const env = Object.keys(reached.env).length > 0 ? { ...callerEnv, ...reached.env } : callerEnv;
+  // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
+  const prompt = reached.prompt(await readPrompt(definition.name));
+  const backendArgs = asked.backendArgs ?? [];
+  const promptTerminator = executable.found
+    ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: probing.graceMs, stops })
+    : false;
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
-  const args = reached.argv(full);
+  const args = reached.argv({ prompt, promptTerminator, backendArgs });
   // What the system would refuse to start (E2BIG) is refused here, before run.started.
-  checkArgvFits(definition, file, args, env, { prompt, reached, backendArgs: full.backendArgs });
+  checkArgvFits(definition, file, args, env, { prompt, reached, backendArgs });
+  const redactor = runRedactor(backendArgs, env);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
-  const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
-  const command = redactSecretValues(
-    [
-      file,
-      ...reached.argv({
-        prompt: shownPrompt,
-        promptTerminator: full.promptTerminator,
-        backendArgs: redactSecrets(full.backendArgs),
-      }),
-    ],
-    env,
-  );
+  const shown = {
+    prompt: promptAsShown(redactor.text(prompt)),
+    promptTerminator,
+    backendArgs: redactSecrets(backendArgs),
+  };
+  const command = [file, ...reached.argv(shown)].map((arg) => redactor.text(arg));
   return {
     definition,
     cwd,
@@ -210,15 +207,16 @@ export async function planRun(
     executable,
     file,
     args,
-    ...(definition.driver ? { driver: definition.driver(full, cwd, env) } : {}),
+    // The driver is given the request as asked: its rules in portable names.
+    ...(definition.driver ? { driver: definition.driver(asked, prompt, cwd, env) } : {}),
     command,
-    redactor: runRedactor(full.backendArgs, env),
+    redactor,
     ...(files?.made ? { files: files.get() } : {}),
     ...(usageFile ? { usageFile } : {}),
     ...(written.length > 0 ? { writtenFiles: written } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
     ...(request.model !== undefined ? { model: request.model } : {}),
-    ...(schema ? { outputSchema: { schema, via: options.inPrompt("outputSchema") ? "prompt" : "native" } } : {}),
+    ...(schema ? { outputSchema: { schema, via: reached.inPrompt("outputSchema") ? "prompt" : "native" } } : {}),
   };
 }
 

@@ -3,7 +3,7 @@
 // --json-schema, a rule list), a --backend-arg, the environment.
 import type { BackendDefinition } from "../backends/definition.js";
 import type { Reached } from "../backends/native-input.js";
-import type { PortableOption } from "../backends/support.js";
+import type { PortableOption } from "../backends/request.js";
 import { OptionError, type OptionNaming } from "../core/errors.js";
 import { argvOverflow } from "../run/argv-limit.js";
 
@@ -91,8 +91,8 @@ function optionArgument(option: PortableOption, definition: BackendDefinition): 
         () =>
           `give a smaller schema (no descriptions, no examples): ${definition.displayName} takes it as one argument`,
       ];
-    case "allowTool":
-    case "denyTool":
+    case "allowTools":
+    case "denyTools":
       return [
         (name) => `the list of ${name("allowTools")} and ${name("denyTools")} rules`,
         () => "give fewer or shorter rules (a pattern that covers many)",

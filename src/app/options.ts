@@ -4,7 +4,8 @@
 // (OptionError) name it by its library name; each side words them from here,
 // the CLI with its flag, the library with its option name, so no flag name
 // reaches a library caller.
-import { APPROVALS_MODES, TRANSPORTS } from "../backends/definition.js";
+import { TRANSPORTS } from "../backends/definition.js";
+import { APPROVALS_MODES } from "../backends/request.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendExit } from "../canonical/events.js";
 import type { OptionNaming } from "../core/errors.js";
@@ -205,7 +206,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
   {
     cli: {
       flags: "--no-auto-mode",
-      help: flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"),
+      help: flagHelp("autoMode", "approvals and questions stop the run with exit 3", "auto mode"),
       commands: RUN,
     },
     name: "autoMode",
@@ -216,7 +217,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
     cli: {
       flags: "--allow-tool <name>",
       help: permissionHelp(
-        "allowTool",
+        "allowTools",
         "let the backend run this tool without asking (repeatable; NAME(PREFIX) where it can)",
       ),
       commands: RUN,
@@ -229,7 +230,7 @@ export const RUN_OPTIONS: readonly OptionRow[] = [
   {
     cli: {
       flags: "--deny-tool <name>",
-      help: permissionHelp("denyTool", "keep the backend from running this tool (repeatable)"),
+      help: permissionHelp("denyTools", "keep the backend from running this tool (repeatable)"),
       commands: RUN,
       parse: collect,
       default: NONE,
