@@ -2,8 +2,9 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, Transport } from "../backends/definition.js";
-import { withTransport } from "../backends/over-acp.js";
+import type { Transport } from "../backends/acp/facet.js";
+import type { BackendDefinition } from "../backends/definition.js";
+import { withTransport } from "../backends/acp/over-acp.js";
 import { reachBackend } from "../backends/native-input.js";
 import type { ApprovalsMode, PermissionCallback, PortableRequest } from "../backends/request.js";
 import { fitRequest } from "../backends/request-fits.js";

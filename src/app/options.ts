@@ -4,7 +4,7 @@
 // (OptionError) name it by its library name; each side words them from here,
 // the CLI with its flag, the library with its option name, so no flag name
 // reaches a library caller.
-import { TRANSPORTS } from "../backends/definition.js";
+import { TRANSPORTS } from "../backends/acp/facet.js";
 import { APPROVALS_MODES } from "../backends/request.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { BackendExit } from "../canonical/events.js";

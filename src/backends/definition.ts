@@ -6,7 +6,8 @@ import type { PortableRequest } from "./request.js";
 
 // What src/backends/acp/permission-policy.ts names of the request.
 export type { ApprovalsMode } from "./request.js";
-import type { ArgvFrame, PlacedOptions, Reaches, Supports } from "./support.js";
+import type { ArgvFrame, PlacedOptions, Supports } from "./support.js";
+import type { AcpFacet } from "./acp/facet.js";
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
 export interface UsageModelContext {
@@ -64,17 +65,21 @@ export interface ToolNames {
 
 // ---- end of permissions ----
 
-/**
- * Everything agentstream knows of one agent: how it is launched and stopped,
- * what it supports of the portable options, how its stream is translated and told
- * apart from the others'. One per folder under src/backends/, listed in the
- * registry.
- */
-export interface BackendDefinition<Name extends string = string, Protocol extends string = string> extends LaunchSpec {
+/** How a backend is found, started and stopped (what the supervisor reads: its LaunchSpec), and its prompt set off. */
+export interface LaunchFacet<Name extends string = string> extends LaunchSpec {
   /** The name of --backend / --from and of every event's `backend`. */
   name: Name;
-  /** Backends that write the same protocol share one translator (pi and Atomic). */
-  protocol: Protocol;
+  /**
+   * Whether `--` goes before this prompt. May probe the executable (pi's
+   * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.
+   */
+  promptTerminator(executable: string, prompt: string, probe: ProbeContext): boolean | Promise<boolean>;
+}
+
+/** What a backend takes of the portable options, and how its argv is written (src/backends/native-input.ts). */
+export interface ArgvFacet<Name extends string = string> {
+  name: Name;
+  displayName: string;
   /**
    * Each portable option (model, workdir, the rules, the limits, the usage file...): how it reaches the
    * backend and how --help and the docs show it, or why it lacks it (refused before start). Declared in
@@ -88,17 +93,13 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
    * (never written here: they come from `supports`), no shell, the prompt one argument (unless a driver takes it).
    */
   layout(frame: ArgvFrame, placed: PlacedOptions): string[];
-  /**
-   * A backend driven over a protocol on its stdin and stdout (ACP): the driver of one run, given the
-   * request as asked (its rules in portable names: the driver maps them itself, once) and the prompt, in
-   * `cwd`, with the backend's environment. Absent: it is launched with argv and read (the argv driver).
-   */
-  driver?(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver;
-  /**
-   * Whether `--` goes before this prompt. May probe the executable (pi's
-   * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.
-   */
-  promptTerminator(executable: string, prompt: string, probe: ProbeContext): boolean | Promise<boolean>;
+}
+
+/** How a backend's native stream is told apart from the others' and translated (src/backends/detect.ts, the session). */
+export interface StreamFacet<Name extends string = string, Protocol extends string = string> {
+  name: Name;
+  /** Backends that write the same protocol share one translator (pi and Atomic). */
+  protocol: Protocol;
   /** The backend's native terminal events: after one, the run's outcome is known. */
   terminalTypes: ReadonlySet<string>;
   /** Native event types of this protocol: a stream whose first known event has one is this protocol's (the registry's order breaks ties). */
@@ -122,27 +123,29 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
    * Absent: the model asked for, as given.
    */
   usageModel?(context: UsageModelContext): string | undefined;
-  /** It also speaks ACP (`run --transport acp`): how it is started to. */
-  acpMode?: AcpMode;
+}
+
+/** A backend driven over a protocol on its stdin and stdout (ACP) rather than launched with argv and read. */
+export interface DriverFacet {
   /**
-   * It is driven and read over ACP though its name is not `acp` (Qwen Code; `--transport acp`): run.started
-   * says so (`transport`), and a stream's content names the `acp` backend, never this one.
+   * The driver of one run, given the request as asked (its rules in portable names: the driver maps them
+   * itself, once) and the prompt, in `cwd`, with the backend's environment. Absent: it is launched with argv
+   * and read (the argv driver).
    */
-  transport?: "acp";
+  driver?(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver;
 }
 
 /**
- * How an agent is started to speak the Agent Client Protocol (its argv before --backend-arg), and how its model
- * is chosen there: a flag (`--model`), or another means (OpenCode's config variable); none where it has none.
+ * Everything agentstream knows of one agent, by concern: how it is launched and stopped, what it takes of the
+ * portable options and its argv, how its stream is told apart and translated, its driver, and what only an
+ * agent that speaks ACP has (src/backends/acp/facet.ts). Each consumer takes the facet it uses. One per folder
+ * under src/backends/, listed in the registry.
  */
-export interface AcpMode {
-  args: readonly string[];
-  model?: string | Reaches<"model">;
-}
-
-/** How a run drives its agent: its own stream (native), or the Agent Client Protocol (acp). */
-export const TRANSPORTS = ["native", "acp"] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+export type BackendDefinition<Name extends string = string, Protocol extends string = string> = LaunchFacet<Name> &
+  ArgvFacet<Name> &
+  StreamFacet<Name, Protocol> &
+  DriverFacet &
+  AcpFacet;
 
 /** Tells the backends of one protocol apart by what their streams carry. */
 export interface MemberDetector {

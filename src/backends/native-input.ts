@@ -1,7 +1,7 @@
 // A run's portable options turned into what the backend gets, each by its `supports` entry: the argv
 // (placed by the backend's layout), the variables over the caller's environment, the files written for
 // the run. Nothing else writes a backend's flags for them, so what --help says is what it gets.
-import type { BackendDefinition } from "./definition.js";
+import type { ArgvFacet } from "./definition.js";
 import { PORTABLE_OPTION_NAMES, askedOf, type PortableOption, type PortableRequest } from "./request.js";
 import {
   reaches,
@@ -38,7 +38,7 @@ export interface Reached {
  * dropped: meeting one here is a bug, said at once.
  */
 export function reachBackend(
-  backend: BackendDefinition,
+  backend: ArgvFacet,
   request: PortableRequest,
   env: NodeJS.ProcessEnv,
   placeFile: PlaceFile = () => undefined,

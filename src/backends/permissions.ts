@@ -2,7 +2,7 @@
 // names: a rule it cannot enforce is refused before start (a UsageError naming
 // the backend and what it lacks), never dropped.
 import { OptionError } from "../core/errors.js";
-import { PORTABLE_TOOLS, type BackendDefinition, type PortableTool } from "./definition.js";
+import { PORTABLE_TOOLS, type ArgvFacet, type PortableTool } from "./definition.js";
 import type { PortableRequest } from "./request.js";
 
 /** A rule's tool name and its argument prefix in parentheses, if any: `Bash(git *)`. */
@@ -13,7 +13,7 @@ function isPortable(name: string): name is PortableTool {
 }
 
 /** One rule in the backend's own names, or a UsageError. */
-function nativeRule(backend: BackendDefinition, option: string, rule: string): string {
+function nativeRule(backend: ArgvFacet, option: string, rule: string): string {
   const parsed = RULE.exec(rule);
   if (!parsed)
     throw new OptionError(
@@ -38,7 +38,7 @@ function nativeRule(backend: BackendDefinition, option: string, rule: string): s
 }
 
 /** A native tool name where the backend's rules take kinds (Copilot CLI): the kind that governs it, else as given. */
-function kindRule(backend: BackendDefinition, option: string, name: string, prefix: string | undefined): string {
+function kindRule(backend: ArgvFacet, option: string, name: string, prefix: string | undefined): string {
   const kinds = backend.toolNames.ruleKinds;
   if (kinds === undefined || !Object.hasOwn(kinds, name)) return `${name}${prefix ?? ""}`;
   const kind = kinds[name]!;
@@ -46,11 +46,7 @@ function kindRule(backend: BackendDefinition, option: string, name: string, pref
   return `${kind.native}${prefix ?? ""}`;
 }
 
-function rules(
-  backend: BackendDefinition,
-  option: "allowTools" | "denyTools",
-  given: readonly string[] = [],
-): string[] {
+function rules(backend: ArgvFacet, option: "allowTools" | "denyTools", given: readonly string[] = []): string[] {
   return given.map((rule) => nativeRule(backend, option, rule));
 }
 
@@ -59,7 +55,7 @@ function rules(
  * (src/backends/portable-options.ts); throws a UsageError for a rule it cannot enforce.
  */
 export function nativeRules(
-  backend: BackendDefinition,
+  backend: ArgvFacet,
   request: Pick<PortableRequest, "allowTools" | "denyTools">,
 ): Required<Pick<PortableRequest, "allowTools" | "denyTools">> {
   const names = backend.toolNames;

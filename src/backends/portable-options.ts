@@ -2,7 +2,8 @@
 // backend's `supports` says, per option, how it reaches it or why it lacks it; a row here words the refusal
 // where the default ("--opt: X <why>") would not do.
 import { OptionError, type OptionNaming } from "../core/errors.js";
-import type { BackendDefinition } from "./definition.js";
+import type { AcpFacet } from "./acp/facet.js";
+import type { ArgvFacet, DriverFacet } from "./definition.js";
 import { BACKENDS } from "./registry.js";
 import {
   REFUSABLE_OPTIONS,
@@ -16,9 +17,12 @@ import { reaches, supportOf, type Lacks, type Support } from "./support.js";
 
 type Worded = (name: OptionNaming) => string;
 
+/** What a refusal reads of a backend: what it takes of the options, whether it is driven, and over what. */
+export type Refusable = ArgvFacet & DriverFacet & AcpFacet;
+
 /** What a refusal may read: the registry (who else has it) and the request (what else was asked). */
 interface RefusalContext {
-  all: readonly BackendDefinition[];
+  all: readonly Refusable[];
   asked: Asking;
 }
 
@@ -26,16 +30,16 @@ interface RefusalContext {
 export type Asking = { readonly [K in keyof PortableRequest]?: K extends "approvals" ? ApprovalsMode : unknown };
 
 /** The refusal of a backend that lacks an option: its message and hint. */
-type Refusal = (backend: BackendDefinition, lack: Lacks, context: RefusalContext) => [Worded, Worded?];
+type Refusal = (backend: Refusable, lack: Lacks, context: RefusalContext) => [Worded, Worded?];
 
 /** The backend's own definition, where this one drives it over ACP (--transport acp). */
-function nativeOf(backend: BackendDefinition, all: readonly BackendDefinition[]): BackendDefinition | undefined {
+function nativeOf(backend: Refusable, all: readonly Refusable[]): Refusable | undefined {
   if (backend.transport !== "acp") return undefined;
   return all.find((b) => b.name === backend.name && b.transport === undefined);
 }
 
 /** The backend as a refusal names it: "Gemini CLI over ACP (--transport acp)" where --transport acp drives it. */
-function subjectOf(backend: BackendDefinition, all: readonly BackendDefinition[], name: OptionNaming): string {
+function subjectOf(backend: Refusable, all: readonly Refusable[], name: OptionNaming): string {
   return nativeOf(backend, all) ? `${backend.displayName} over ACP (${name("transport")} acp)` : backend.displayName;
 }
 
@@ -46,7 +50,7 @@ function subjectOf(backend: BackendDefinition, all: readonly BackendDefinition[]
 function flagRefusal(option: string, noun: Worded, key: PortableOption): Refusal {
   return (backend, lack, { all }) => {
     const native = nativeOf(backend, all);
-    const has = (b: BackendDefinition): boolean => {
+    const has = (b: Refusable): boolean => {
       const support = supportOf(b.supports, key);
       return support !== undefined && reaches(support);
     };
@@ -105,11 +109,7 @@ const REFUSALS: { readonly [K in RefusableOption]?: Refusal } = {
 const NOT_LIVE: Lacks = { lacks: "is not asked live; only a backend driven over ACP (acp) is" };
 
 /** What the backend says of this option, as asked: how it reaches it, or why it lacks it. */
-function supportFor(
-  backend: BackendDefinition,
-  option: RefusableOption,
-  asked: Asking,
-): Support<PortableOption> | undefined {
+function supportFor(backend: Refusable, option: RefusableOption, asked: Asking): Support<PortableOption> | undefined {
   if (option === "onPermissionRequest") return backend.driver ? undefined : NOT_LIVE;
   return supportOf(backend.supports, option, asked[option] as never);
 }
@@ -118,7 +118,7 @@ function supportFor(
  * Refuse the first option of the request that is asked and the backend lacks (in the order of
  * REFUSABLE_OPTIONS), before anything starts: the one check of a whole request against a backend.
  */
-export function refuseLacking(backend: BackendDefinition, asked: Asking): void {
+export function refuseLacking(backend: Refusable, asked: Asking): void {
   for (const option of REFUSABLE_OPTIONS) {
     if (!isAsked(option, asked[option])) continue;
     const support = supportFor(backend, option, asked);

@@ -2,9 +2,8 @@
 // take, then what this backend lacks (refused once, over the whole request), then the rules in its own names.
 import { checkName, checkPassable } from "../core/argv-value.js";
 import { OptionError } from "../core/errors.js";
-import type { BackendDefinition } from "./definition.js";
 import { nativeRules } from "./permissions.js";
-import { refuseLacking, type Asking } from "./portable-options.js";
+import { refuseLacking, type Asking, type Refusable } from "./portable-options.js";
 import type { PortableRequest } from "./request.js";
 
 /** Refuse the values no backend can be given (a model or a rule that would be read as a flag, a NUL byte). */
@@ -28,7 +27,7 @@ function checkValues(request: Asking): void {
  * rules in the backend's own tool names (what its `supports` entries are given; a driver gets them as asked).
  */
 export function fitRequest(
-  backend: BackendDefinition,
+  backend: Refusable,
   request: Asking,
 ): Required<Pick<PortableRequest, "allowTools" | "denyTools">> {
   checkValues(request);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CanonicalEvent } from "../canonical/events.js";
 import { planRun } from "../app/agent-run.js";
-import type { Transport } from "../backends/definition.js";
+import type { Transport } from "../backends/acp/facet.js";
 import { ending, startRun } from "../app/session.js";
 import { systemClock } from "../core/clock.js";
 import { UsageError } from "../core/errors.js";
