@@ -1,8 +1,9 @@
-// Planning refuses what a backend lacks once, over the whole request: a backend lacking two options asked
+// Planning is one pass. It refuses what a backend lacks once, over the whole request: a backend lacking two options asked
 // together refuses the first of them in the order they have always been refused in, with the words it
 // refuses that one alone with; and a driven backend (ACP) is given the rules as asked, in portable names
 // (before, a rule went portable name → ACP kind → portable name → ACP kind on its way to the driver, and
-// `--allow-tool write` reached it as `edit`) (issue 46).
+// `--allow-tool write` reached it as `edit`); and the run's one redactor is the one that hides secrets in
+// the command run.started shows (issue 46).
 import { afterEach, describe, expect, it } from "vitest";
 import { planRun, type AgentRequest } from "../../../src/app/agent-run.js";
 import { cliNaming } from "../../../src/app/options.js";
@@ -105,5 +106,34 @@ describe("a driven backend (ACP)", () => {
     expect(seen).toEqual([
       expect.objectContaining({ allowTools: ["write", "shell(git )"], denyTools: ["web_fetch"], approvals: "auto" }),
     ]);
+  });
+
+  it("refuses a rule in ACP kinds, which no portable name is (before, `execute` was taken as `shell`)", async () => {
+    const planned = planRun(
+      { backend: "acp", bin: "/nonexistent/agent", env: { PATH: "/nonexistent" }, allowTools: ["execute"] },
+      () => "hi",
+      { graceMs: 0 },
+    );
+    await expect(planned).rejects.toThrow(/not a portable tool name/);
+  });
+});
+
+describe("the command run.started shows", () => {
+  it("is hidden by the run's one redactor: a secret flag's value nowhere in it, the prompt included", async () => {
+    const secret = "s3cr3t-value-0123";
+    const plan = await planRun(
+      {
+        backend: "claude",
+        bin: "/nonexistent/claude",
+        env: { PATH: "/nonexistent", GH_TOKEN: "ghtoken-value-0123" },
+        backendArgs: ["--api-key", secret],
+      },
+      () => `use ${secret} and ghtoken-value-0123`,
+      { graceMs: 0 },
+    );
+    expect(plan.args.join(" ")).toContain(secret);
+    expect(plan.command.join(" ")).not.toContain(secret);
+    expect(plan.command.join(" ")).not.toContain("ghtoken-value-0123");
+    expect(plan.command.map((arg) => plan.redactor.text(arg))).toEqual(plan.command);
   });
 });
