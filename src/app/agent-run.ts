@@ -2,12 +2,12 @@
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
 import { resolve } from "node:path";
-import type { BackendDefinition, BackendRequest, PermissionCallback, Transport } from "../backends/definition.js";
-import { withTransport } from "../backends/over-acp.js";
+import type { BackendDefinition } from "../backends/definition.js";
+import { withTransport } from "../backends/acp/over-acp.js";
 import { reachBackend } from "../backends/native-input.js";
-import { checkRequestFits } from "../backends/request-fits.js";
+import type { PortableRequest } from "../backends/request.js";
+import { fitRequest } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
-import { resolvePermissions, type PermissionOptions } from "../backends/permissions.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { Interruption, RunOutcome } from "../core/outcome.js";
 import type { Redactor } from "../core/redactor.js";
@@ -19,11 +19,12 @@ import { fileErrorReason } from "../core/file-errors.js";
 import { tempFolderError } from "../core/temp-folder.js";
 import { checkExecutableNamed, findExecutable, type ExecutableLookup } from "../run/executable.js";
 import type { Driver } from "../run/driver.js";
-import { watchLimits, type RunLimits } from "../run/limits.js";
+import { watchLimits } from "../run/limits.js";
 import type { Part } from "./request.js";
+import { RUN_OPTIONS } from "./options.js";
 import type { RunHost } from "../run/host.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
-import { redactSecrets, redactSecretValues, runRedactor, shownWarning } from "../run/redact.js";
+import { redactSecrets, runRedactor, shownWarning } from "../run/redact.js";
 import { NO_STOPS, onStopSignals, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
@@ -33,34 +34,11 @@ import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
 import { VERSION } from "../version.js";
 
-/** What to run: the backend, the prompt and the backend's own options. */
-export interface AgentRequest extends PermissionOptions {
-  /** Required, unless `continueFrom` names a stream (whose backend it then must be). */
-  backend?: string;
-  /** A recorded canonical stream to continue: its backend and session (run.finished.resume, else its session_id). */
-  continueFrom?: string;
-  /** The backend executable (default: the backend's AGENTSTREAM_*_BIN variable, else its names on PATH). */
-  bin?: string;
-  /** Where the backend runs (default: the current directory). */
-  cwd?: string;
-  model?: string;
-  provider?: string;
-  workdir?: string;
-  /** False asks the backend to stop for the user's input (default true). */
-  autoMode?: boolean;
-  /** More arguments for the backend, before the prompt. */
-  backendArgs?: readonly string[];
-  /** The backend's environment (default: this process's). */
-  env?: NodeJS.ProcessEnv;
-  /** How the agent is driven: its own stream (native, the default), or ACP where it speaks it. */
-  transport?: Transport;
-  /** --max-turns / --max-tokens / --max-cost-usd, checked by the caller (a native limit is passed where it counts the same). */
-  limits?: RunLimits;
-  /** A JSON Schema the final answer must match (an object, or the path of a JSON file): docs/output-schema.md. */
-  outputSchema?: object | string;
-  /** Answers a permission request live, before the rules (a backend that asks live: acp). */
-  onPermissionRequest?: PermissionCallback;
-}
+/**
+ * What to run: the run request's agent and limits (src/app/options.ts, rows of lifetime agent and limits),
+ * each optional here: planRun fills in what the request's defaults would.
+ */
+export type AgentRequest = Partial<Part<"run", "agent"> & Part<"run", "limits">>;
 
 /** A run checked and ready to start. */
 export interface RunPlan {
@@ -103,8 +81,6 @@ async function continuing(request: AgentRequest, stops: StopWatch): Promise<{ ba
       throw new OptionError((name) => `${name("backend")} is required (or ${name("continueFrom")} FILE)`);
     return { backend: request.backend, resume: request.resume };
   }
-  if (request.resume !== undefined)
-    throw new OptionError((name) => `${name("resume")} and ${name("continueFrom")} exclude each other`);
   const found = await readContinuation(request.continueFrom, stops);
   if (request.backend !== undefined && request.backend !== found.backend)
     throw new OptionError(
@@ -115,8 +91,30 @@ async function continuing(request: AgentRequest, stops: StopWatch): Promise<{ ba
 }
 
 /**
- * Check the request and build the command, before anything is started. The
- * prompt is read after the options are checked (a bad flag is said before
+ * The request to the backend: every portable row's value as the request holds it (the output schema once
+ * it is read), the working directory absolute, the session from --continue-from, if any.
+ */
+function portableRequestOf(request: AgentRequest, resume: string | undefined): PortableRequest {
+  const given = request as Record<string, unknown>;
+  // A default asks nothing (autoMode: true): only what differs from it reaches the backend's entries.
+  const values = Object.fromEntries(
+    RUN_OPTIONS.filter((row) => row.portable && given[row.key] !== row.default).map((row) => [row.key, given[row.key]]),
+  );
+  return {
+    ...values,
+    workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
+    resume,
+    outputSchema: undefined,
+    backendArgs: request.backendArgs ?? [],
+    onPermissionRequest: request.onPermissionRequest,
+  };
+}
+
+/**
+ * Check the request and build the command, before anything is started, in one pass: the values no backend
+ * can take, then what this backend lacks (refused once, over the whole request), then the rules in its own
+ * names; the backend is reached once, and one redactor hides the run's secrets everywhere, the command
+ * run.started shows included. The prompt is read after the options are checked (a bad flag is said before
  * stdin is waited for). Throws a UsageError.
  */
 export async function planRun(
@@ -132,77 +130,47 @@ export async function planRun(
   const definition = withTransport(backendNamed(continued.backend), request.transport, BACKENDS);
   const callerEnv = request.env ?? process.env;
   checkExecutableNamed(definition, request.bin, callerEnv);
-  const wanted: Omit<BackendRequest, "prompt" | "promptTerminator"> = {
-    model: request.model,
-    provider: request.provider,
-    workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
-    autoMode: request.autoMode ?? true,
-    backendArgs: [...(request.backendArgs ?? [])],
-    maxTurns: request.limits?.maxTurns,
-    maxTokens: request.limits?.maxTokens,
-    maxCostUsd: request.limits?.maxCostUsd,
-  };
-  checkRequestFits(definition, wanted);
-  if (request.autoMode === false && request.approvals === "auto")
-    throw new OptionError((name) => `${name("autoMode")} and ${name("approvals")} auto exclude each other`);
+  const asked = portableRequestOf(request, continued.resume);
+  // The schema asked is read after the request was checked: a backend's lack of it is said first.
+  const rules = fitRequest(definition, { ...asked, outputSchema: request.outputSchema });
   // Read before the prompt: a bad schema file is said before stdin is waited for.
   const schema = request.outputSchema === undefined ? undefined : await loadOutputSchema(request.outputSchema, stops);
-  wanted.permissions = resolvePermissions(definition, { ...request, resume: continued.resume });
-  if (request.onPermissionRequest !== undefined) {
-    if (!definition.driver)
-      throw new OptionError(
-        (name) =>
-          `${name("onPermissionRequest")}: ${definition.displayName} is not asked live; only a backend driven over ACP (acp) is`,
-      );
-    wanted.onPermissionRequest = request.onPermissionRequest;
-  }
-  if (schema) wanted.outputSchema = { schema: schema.schema, text: schema.text, strictDraft07: schema.strictDraft07 };
-  const options = reachBackend(definition, wanted, callerEnv);
-  // Variables the options set (OpenCode's rules) join the caller's environment.
-  const env = Object.keys(options.env).length > 0 ? { ...callerEnv, ...options.env } : callerEnv;
-  // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
-  const prompt = options.prompt(await readPrompt(definition.name));
+  if (schema) asked.outputSchema = { schema: schema.schema, text: schema.text, strictDraft07: schema.strictDraft07 };
+  const native: PortableRequest = { ...asked, ...rules };
   const cwd = workingDirectory(request.cwd);
-  const executable = findExecutable(definition, request.bin, env);
-  const full: BackendRequest = {
-    ...wanted,
-    prompt,
-    promptTerminator: executable.found
-      ? await definition.promptTerminator(executable.path, prompt, {
-          env,
-          graceMs: probing.graceMs,
-          stops,
-        })
-      : false,
-  };
+  // Variables the options set (OpenCode's rules) are none of those that find the executable.
+  const executable = findExecutable(definition, request.bin, callerEnv);
   // The run's files (a usage file, a rules file) only for an executable that was found.
   const files = executable.found ? new LazyRunFiles() : undefined;
   const usageFile = files && reaches(definition.supports.usageFile) ? planUsageFile(files.get()) : undefined;
-  if (usageFile) full.usageFile = usageFile.path;
+  if (usageFile) native.usageFile = usageFile.path;
   const written: WrittenFile[] = [];
-  const reached = reachBackend(definition, full, callerEnv, (input) => {
+  const reached = reachBackend(definition, native, callerEnv, (input) => {
     if (!files) return undefined;
     const file = planWrittenFile(input.name, input.text, files.get());
     written.push(file);
     return file.path;
   });
+  // Variables the options set (OpenCode's rules) join the caller's environment.
+  const env = Object.keys(reached.env).length > 0 ? { ...callerEnv, ...reached.env } : callerEnv;
+  // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
+  const prompt = reached.prompt(await readPrompt(definition.name));
+  const backendArgs = asked.backendArgs ?? [];
+  const promptTerminator = executable.found
+    ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: probing.graceMs, stops })
+    : false;
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
-  const args = reached.argv(full);
+  const args = reached.argv({ prompt, promptTerminator, backendArgs });
   // What the system would refuse to start (E2BIG) is refused here, before run.started.
-  checkArgvFits(definition, file, args, env, { prompt, reached, backendArgs: full.backendArgs });
+  checkArgvFits(definition, file, args, env, { prompt, reached, backendArgs });
+  const redactor = runRedactor(backendArgs, env);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
-  const shownPrompt = promptAsShown(redactSecretValues([prompt], env)[0]!);
-  const command = redactSecretValues(
-    [
-      file,
-      ...reached.argv({
-        prompt: shownPrompt,
-        promptTerminator: full.promptTerminator,
-        backendArgs: redactSecrets(full.backendArgs),
-      }),
-    ],
-    env,
-  );
+  const shown = {
+    prompt: promptAsShown(redactor.text(prompt)),
+    promptTerminator,
+    backendArgs: redactSecrets(backendArgs),
+  };
+  const command = [file, ...reached.argv(shown)].map((arg) => redactor.text(arg));
   return {
     definition,
     cwd,
@@ -210,15 +178,16 @@ export async function planRun(
     executable,
     file,
     args,
-    ...(definition.driver ? { driver: definition.driver(full, cwd, env) } : {}),
+    // The driver is given the request as asked: its rules in portable names.
+    ...(definition.driver ? { driver: definition.driver(asked, prompt, cwd, env) } : {}),
     command,
-    redactor: runRedactor(full.backendArgs, env),
+    redactor,
     ...(files?.made ? { files: files.get() } : {}),
     ...(usageFile ? { usageFile } : {}),
     ...(written.length > 0 ? { writtenFiles: written } : {}),
     ...(continued.resume !== undefined ? { resumedFrom: continued.resume } : {}),
     ...(request.model !== undefined ? { model: request.model } : {}),
-    ...(schema ? { outputSchema: { schema, via: options.inPrompt("outputSchema") ? "prompt" : "native" } } : {}),
+    ...(schema ? { outputSchema: { schema, via: reached.inPrompt("outputSchema") ? "prompt" : "native" } } : {}),
   };
 }
 

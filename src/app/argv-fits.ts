@@ -2,8 +2,11 @@
 // what made it too long: the prompt (with a schema added to it), a flag's value (Claude Code's
 // --json-schema, a rule list), a --backend-arg, the environment.
 import type { BackendDefinition } from "../backends/definition.js";
+
+/** What the check reads of the backend: its name for people, whether it is driven, whether it speaks ACP. */
+type Checked = Pick<BackendDefinition, "displayName" | "driver" | "acpMode">;
 import type { Reached } from "../backends/native-input.js";
-import type { PortableOption } from "../backends/support.js";
+import type { PortableOption } from "../backends/request.js";
 import { OptionError, type OptionNaming } from "../core/errors.js";
 import { argvOverflow } from "../run/argv-limit.js";
 
@@ -18,7 +21,7 @@ export interface ArgvSources {
 
 /** Throws an OptionError (exit 2) when `file args...` with `env` would not fit the system's limits. */
 export function checkArgvFits(
-  definition: BackendDefinition,
+  definition: Checked,
   file: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
@@ -58,7 +61,7 @@ export function checkArgvFits(
 }
 
 /** What an over-long argument is, and what to do about it. */
-function describe(arg: string, definition: BackendDefinition, sources: ArgvSources): [Worded, Worded] {
+function describe(arg: string, definition: Checked, sources: ArgvSources): [Worded, Worded] {
   const option = sources.reached.optionOf(arg);
   if (option !== undefined) return optionArgument(option, definition);
   if (sources.backendArgs.includes(arg))
@@ -83,7 +86,7 @@ function describe(arg: string, definition: BackendDefinition, sources: ArgvSourc
   return [() => `an argument of ${definition.displayName}'s command line`, () => "shorten what it came from"];
 }
 
-function optionArgument(option: PortableOption, definition: BackendDefinition): [Worded, Worded] {
+function optionArgument(option: PortableOption, definition: Checked): [Worded, Worded] {
   switch (option) {
     case "outputSchema":
       return [
@@ -91,8 +94,8 @@ function optionArgument(option: PortableOption, definition: BackendDefinition): 
         () =>
           `give a smaller schema (no descriptions, no examples): ${definition.displayName} takes it as one argument`,
       ];
-    case "allowTool":
-    case "denyTool":
+    case "allowTools":
+    case "denyTools":
       return [
         (name) => `the list of ${name("allowTools")} and ${name("denyTools")} rules`,
         () => "give fewer or shorter rules (a pattern that covers many)",
@@ -103,7 +106,7 @@ function optionArgument(option: PortableOption, definition: BackendDefinition): 
 }
 
 /** How the backend could take the prompt on its stdin instead, where it speaks ACP and is not driven so yet. */
-function overAcp(definition: BackendDefinition): Worded | undefined {
+function overAcp(definition: Checked): Worded | undefined {
   if (definition.acpMode === undefined || definition.driver) return undefined;
   return (name) =>
     `${name("transport")} acp: ${definition.displayName} then gets the prompt on its stdin, where this limit does not apply`;

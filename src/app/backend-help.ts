@@ -1,7 +1,8 @@
 // Help text read from the backend registry, so a new backend shows up in it by itself.
 import { PORTABLE_TOOLS } from "../backends/definition.js";
 import { BACKENDS } from "../backends/registry.js";
-import { reaches, type PortableOption } from "../backends/support.js";
+import type { ApprovalsMode, PortableOption, PortableValues } from "../backends/request.js";
+import { reaches, supportOf } from "../backends/support.js";
 
 /** "EvoScientist, Atomic, pi" */
 export const BACKEND_DISPLAY_NAMES = BACKENDS.map((b) => b.displayName).join(", ");
@@ -16,11 +17,14 @@ export function binHelp(): string {
   return `the backend executable (default: ${variables}, else ${names} on PATH${required})`;
 }
 
-/** The backends that have an option, each with how it reaches them. */
-function takers(option: PortableOption): { displayName: string; via: string }[] {
+/** The backends that have an option (a choice of it, for a choice), each with how it reaches them. */
+function takers<K extends PortableOption>(
+  option: K,
+  choice?: PortableValues[K],
+): { displayName: string; via: string }[] {
   return BACKENDS.flatMap((b) => {
-    const support = b.supports[option];
-    return reaches(support) ? [{ displayName: b.displayName, via: support.via }] : [];
+    const support = supportOf(b.supports, option, choice);
+    return support && reaches(support) ? [{ displayName: b.displayName, via: support.via }] : [];
   });
 }
 
@@ -33,7 +37,7 @@ export function flagHelp(option: PortableOption, what: string, byDefault: string
 }
 
 /** The backends that have one kind of permission rule natively, for run --help. */
-export function permissionHelp(option: "allowTool" | "denyTool" | "resume", what: string): string {
+export function permissionHelp(option: "allowTools" | "denyTools" | "resume", what: string): string {
   const taking = takers(option);
   const portable = option === "resume" ? "" : `; portable names: ${PORTABLE_TOOLS.join(", ")}`;
   const who =
@@ -45,8 +49,8 @@ export function permissionHelp(option: "allowTool" | "denyTool" | "resume", what
 
 /** The backends that have an --approvals mode. */
 export function approvalsHelp(): string {
-  const modes = (mode: "never" | "auto") =>
-    `${mode}: ${takers(mode === "never" ? "approvalsNever" : "approvalsAuto")
+  const modes = (mode: ApprovalsMode) =>
+    `${mode}: ${takers("approvals", mode)
       .map((b) => b.displayName)
       .join(", ")}`;
   return `never: a call that needs a human ends the run needs_input (exit 3); auto: the backend's own auto-approval (${modes("never")}; ${modes("auto")}; refused elsewhere)`;

@@ -4,7 +4,8 @@
 // and the request types (src/app/request.ts) are made from this table. Errors about an option
 // (OptionError) name it by its key; each side words them from here, the CLI with its flag, the library
 // with its option name, so no flag name reaches a library caller.
-import { APPROVALS_MODES, TRANSPORTS, type PermissionCallback } from "../backends/definition.js";
+import { TRANSPORTS } from "../backends/acp/facet.js";
+import { APPROVALS_MODES, type PermissionCallback } from "../backends/request.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
 import type { OptionNaming } from "../core/errors.js";
@@ -191,7 +192,7 @@ const TABLE = [
     portable: true,
     cli: {
       flags: "--no-auto-mode",
-      help: flagHelp("noAutoMode", "approvals and questions stop the run with exit 3", "auto mode"),
+      help: flagHelp("autoMode", "approvals and questions stop the run with exit 3", "auto mode"),
       commands: RUN,
     },
     library: LIB_RUN,
@@ -207,7 +208,7 @@ const TABLE = [
     cli: {
       flags: "--allow-tool <name>",
       help: permissionHelp(
-        "allowTool",
+        "allowTools",
         "let the backend run this tool without asking (repeatable; NAME(PREFIX) where it can)",
       ),
       commands: RUN,
@@ -224,7 +225,7 @@ const TABLE = [
     portable: true,
     cli: {
       flags: "--deny-tool <name>",
-      help: permissionHelp("denyTool", "keep the backend from running this tool (repeatable)"),
+      help: permissionHelp("denyTools", "keep the backend from running this tool (repeatable)"),
       commands: RUN,
       parse: collect,
       shownDefault: NONE,

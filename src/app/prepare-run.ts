@@ -13,7 +13,7 @@ export async function prepareRun(
   stops?: StopWatch,
 ): Promise<RunSpec> {
   const limits = part("run", request, "limits");
-  const plan = await planRun({ ...part("run", request, "agent"), limits }, readPrompt, {
+  const plan = await planRun({ ...part("run", request, "agent"), ...limits }, readPrompt, {
     graceMs: request.graceMs,
     ...(stops ? { stops } : {}),
   });

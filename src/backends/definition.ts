@@ -2,57 +2,12 @@ import type { Driver } from "../run/driver.js";
 import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
 import type { StopWatch } from "../run/stop-signals.js";
-import type { ArgvFrame, OutputSchemaValue, PlacedOptions, Reaches, Supports } from "./support.js";
+import type { PortableRequest } from "./request.js";
 
-/**
- * What the user asked the backend to do, before it becomes argv: the run's spec for a backend. Each portable
- * option reaches the backend through the backend's `supports` entry (src/backends/portable-options.ts reads it).
- */
-export interface BackendRequest {
-  prompt: string;
-  model?: string;
-  provider?: string;
-  /** The backend's own working-directory flag (absolute), where it has one. */
-  workdir?: string;
-  /** False asks the backend to stop for the user's input (--no-auto-mode). */
-  autoMode: boolean;
-  /** Passed through as given, before the prompt. */
-  backendArgs: string[];
-  /** --max-turns, --max-tokens, --max-cost-usd: each backend's entry says whether it is passed on (Claude Code's cost) or only watched. */
-  maxTurns?: number;
-  maxTokens?: number;
-  maxCostUsd?: number;
-  /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
-  promptTerminator: boolean;
-  /** Where the backend is to write its usage file (set by run for a backend whose `supports.usageFile` reaches it). */
-  usageFile?: string;
-  /** --allow-tool, --deny-tool, --approvals, --resume: checked against the backend's `supports`, names native. */
-  permissions?: PermissionRequest;
-  /** --output-schema: its `supports.outputSchema` entry says how it reaches the backend (natively, or in the prompt). */
-  outputSchema?: OutputSchemaValue;
-  /** The library's onPermissionRequest: answers a request live, before the rules (a backend with a driver only). */
-  onPermissionRequest?: PermissionCallback;
-}
-
-/** A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it. */
-export interface ToolPermissionRequest {
-  /** The request's id, as input.requested and input.answered name it. */
-  requestId: string;
-  toolCallId?: string;
-  /** The call's ACP kind: execute, read, edit, fetch, delete, move, search, think, other. */
-  kind: string;
-  /** What the agent calls it (its title). */
-  title?: string;
-  /** The command or path NAME(PREFIX) rules match, where the call names one. */
-  target?: string;
-  /** The call's input, as the agent sent it (empty where it sent none). */
-  input: Record<string, unknown>;
-}
-
-/** Answers a request live: "allow" or "reject", or undefined to leave it to the rules. */
-export type PermissionCallback = (
-  request: ToolPermissionRequest,
-) => "allow" | "reject" | undefined | Promise<"allow" | "reject" | undefined>;
+// What src/backends/acp/permission-policy.ts names of the request.
+export type { ApprovalsMode } from "./request.js";
+import type { ArgvFrame, PlacedOptions, Supports } from "./support.js";
+import type { AcpFacet } from "./acp/facet.js";
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
 export interface UsageModelContext {
@@ -86,16 +41,13 @@ export interface ProbeContext {
 /** Tool names every backend is asked in (`--allow-tool shell`): each backend maps them to its own. */
 export const PORTABLE_TOOLS = ["shell", "read", "write", "edit", "web_fetch", "web_search"] as const;
 export type PortableTool = (typeof PORTABLE_TOOLS)[number];
-/** never: a request that needs a human ends the run needs_input; auto: the backend's own auto-approval. */
-export const APPROVALS_MODES = ["never", "auto"] as const;
-export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
 
 /** What a tool.started name of a backend is to its rules (Copilot CLI's kinds): the name a rule gives it, or why no rule can. */
 export type RuleKind = { native: string } | { lacks: string };
 
 /**
  * How the backend names tools in --allow-tool and --deny-tool rules (how the rules reach it is in
- * `supports.allowTool` and `supports.denyTool`).
+ * `supports.allowTools` and `supports.denyTools`).
  */
 export interface ToolNames {
   /** Each portable name as the backend's own tool name; a portable name absent here is refused. */
@@ -111,28 +63,23 @@ export interface ToolNames {
   argumentPrefix: boolean;
 }
 
-/** The permission options of one run, checked and in the backend's own tool names. */
-export interface PermissionRequest {
-  allowTools: string[];
-  denyTools: string[];
-  approvals?: ApprovalsMode;
-  /** The session to continue. */
-  resume?: string;
-}
-
 // ---- end of permissions ----
 
-/**
- * Everything agentstream knows of one agent: how it is launched and stopped,
- * what it supports of the portable options, how its stream is translated and told
- * apart from the others'. One per folder under src/backends/, listed in the
- * registry.
- */
-export interface BackendDefinition<Name extends string = string, Protocol extends string = string> extends LaunchSpec {
+/** How a backend is found, started and stopped (what the supervisor reads: its LaunchSpec), and its prompt set off. */
+export interface LaunchFacet<Name extends string = string> extends LaunchSpec {
   /** The name of --backend / --from and of every event's `backend`. */
   name: Name;
-  /** Backends that write the same protocol share one translator (pi and Atomic). */
-  protocol: Protocol;
+  /**
+   * Whether `--` goes before this prompt. May probe the executable (pi's
+   * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.
+   */
+  promptTerminator(executable: string, prompt: string, probe: ProbeContext): boolean | Promise<boolean>;
+}
+
+/** What a backend takes of the portable options, and how its argv is written (src/backends/native-input.ts). */
+export interface ArgvFacet<Name extends string = string> {
+  name: Name;
+  displayName: string;
   /**
    * Each portable option (model, workdir, the rules, the limits, the usage file...): how it reaches the
    * backend and how --help and the docs show it, or why it lacks it (refused before start). Declared in
@@ -146,16 +93,13 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
    * (never written here: they come from `supports`), no shell, the prompt one argument (unless a driver takes it).
    */
   layout(frame: ArgvFrame, placed: PlacedOptions): string[];
-  /**
-   * A backend driven over a protocol on its stdin and stdout (ACP): the driver of one run, given the
-   * prompt and the rules, in `cwd`, with the backend's environment. Absent: it is launched with argv and read (the argv driver).
-   */
-  driver?(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver;
-  /**
-   * Whether `--` goes before this prompt. May probe the executable (pi's
-   * version: supervised, stopped by a stop signal) and may refuse the prompt with a UsageError.
-   */
-  promptTerminator(executable: string, prompt: string, probe: ProbeContext): boolean | Promise<boolean>;
+}
+
+/** How a backend's native stream is told apart from the others' and translated (src/backends/detect.ts, the session). */
+export interface StreamFacet<Name extends string = string, Protocol extends string = string> {
+  name: Name;
+  /** Backends that write the same protocol share one translator (pi and Atomic). */
+  protocol: Protocol;
   /** The backend's native terminal events: after one, the run's outcome is known. */
   terminalTypes: ReadonlySet<string>;
   /** Native event types of this protocol: a stream whose first known event has one is this protocol's (the registry's order breaks ties). */
@@ -179,27 +123,29 @@ export interface BackendDefinition<Name extends string = string, Protocol extend
    * Absent: the model asked for, as given.
    */
   usageModel?(context: UsageModelContext): string | undefined;
-  /** It also speaks ACP (`run --transport acp`): how it is started to. */
-  acpMode?: AcpMode;
+}
+
+/** A backend driven over a protocol on its stdin and stdout (ACP) rather than launched with argv and read. */
+export interface DriverFacet {
   /**
-   * It is driven and read over ACP though its name is not `acp` (Qwen Code; `--transport acp`): run.started
-   * says so (`transport`), and a stream's content names the `acp` backend, never this one.
+   * The driver of one run, given the request as asked (its rules in portable names: the driver maps them
+   * itself, once) and the prompt, in `cwd`, with the backend's environment. Absent: it is launched with argv
+   * and read (the argv driver).
    */
-  transport?: "acp";
+  driver?(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver;
 }
 
 /**
- * How an agent is started to speak the Agent Client Protocol (its argv before --backend-arg), and how its model
- * is chosen there: a flag (`--model`), or another means (OpenCode's config variable); none where it has none.
+ * Everything agentstream knows of one agent, by concern: how it is launched and stopped, what it takes of the
+ * portable options and its argv, how its stream is told apart and translated, its driver, and what only an
+ * agent that speaks ACP has (src/backends/acp/facet.ts). Each consumer takes the facet it uses. One per folder
+ * under src/backends/, listed in the registry.
  */
-export interface AcpMode {
-  args: readonly string[];
-  model?: string | Reaches<"model">;
-}
-
-/** How a run drives its agent: its own stream (native), or the Agent Client Protocol (acp). */
-export const TRANSPORTS = ["native", "acp"] as const;
-export type Transport = (typeof TRANSPORTS)[number];
+export type BackendDefinition<Name extends string = string, Protocol extends string = string> = LaunchFacet<Name> &
+  ArgvFacet<Name> &
+  StreamFacet<Name, Protocol> &
+  DriverFacet &
+  AcpFacet;
 
 /** Tells the backends of one protocol apart by what their streams carry. */
 export interface MemberDetector {

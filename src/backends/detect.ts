@@ -1,5 +1,9 @@
 import type { BackendDetector, NativeEvent, Verdict } from "../core/translator.js";
-import type { BackendDefinition, MemberDetector } from "./definition.js";
+import type { AcpFacet } from "./acp/facet.js";
+import type { MemberDetector, StreamFacet } from "./definition.js";
+
+/** What telling a stream's backend apart reads of a backend: its stream facet, and whether it is driven over ACP. */
+type Detectable = StreamFacet & Pick<AcpFacet, "transport">;
 
 /**
  * Tells the backend from what a stream carries, one event at a time: the
@@ -8,18 +12,18 @@ import type { BackendDefinition, MemberDetector } from "./definition.js";
  * told apart by that protocol's own MemberDetector.
  */
 export class ContentDetector implements BackendDetector {
-  private family: BackendDefinition | undefined;
+  private family: Detectable | undefined;
   private members: MemberDetector | undefined;
   private verdict: Verdict | undefined;
   /** The backend a type it shares with other formats pointed to: the guess when nothing decides. */
-  private hint: BackendDefinition | undefined;
+  private hint: Detectable | undefined;
   private readonly seen = new Set<string>();
   canonicalEvents = 0;
 
   constructor(
-    private readonly backends: readonly BackendDefinition[],
+    private readonly backends: readonly Detectable[],
     /** The guess for a stream that shows no known event at all. */
-    private readonly fallback: BackendDefinition,
+    private readonly fallback: Detectable,
   ) {}
 
   get decided(): Verdict | undefined {
@@ -83,7 +87,7 @@ const TYPES_KEPT = 5;
  * The backend whose protocol this native event is: one that claims it by its content (a type
  * another protocol writes too), else the first (in the registry's order) that writes its type.
  */
-export function protocolOwner<B extends BackendDefinition>(backends: readonly B[], event: NativeEvent): B | undefined {
+export function protocolOwner<B extends Detectable>(backends: readonly B[], event: NativeEvent): B | undefined {
   return backends.find((b) => b.claims?.(event)) ?? backends.find((b) => b.nativeTypes?.has(event.type));
 }
 

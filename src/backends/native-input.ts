@@ -1,14 +1,14 @@
 // A run's portable options turned into what the backend gets, each by its `supports` entry: the argv
 // (placed by the backend's layout), the variables over the caller's environment, the files written for
 // the run. Nothing else writes a backend's flags for them, so what --help says is what it gets.
-import type { BackendDefinition, BackendRequest } from "./definition.js";
-import { portableRequest, refuseLacking } from "./portable-options.js";
+import type { ArgvFacet } from "./definition.js";
+import { PORTABLE_OPTION_NAMES, askedOf, type PortableOption, type PortableRequest } from "./request.js";
 import {
   reaches,
+  supportOf,
   type ArgvFrame,
   type NativeInput,
   type PlacedOptions,
-  type PortableOption,
   type RunContext,
   type RunFileInput,
 } from "./support.js";
@@ -33,24 +33,28 @@ export interface Reached {
 }
 
 /**
- * Each option's entry given its value (or, not asked, its `otherwise`). An option asked that the backend
- * lacks is refused (an OptionError), never dropped.
+ * Each option's entry given its value (or, not asked, its `otherwise`). The request's lacks were refused
+ * before (src/backends/portable-options.ts, once, in planning); an asked option the backend lacks is never
+ * dropped: meeting one here is a bug, said at once.
  */
 export function reachBackend(
-  backend: BackendDefinition,
-  request: Omit<BackendRequest, "prompt" | "promptTerminator">,
+  backend: ArgvFacet,
+  request: PortableRequest,
   env: NodeJS.ProcessEnv,
   placeFile: PlaceFile = () => undefined,
 ): Reached {
-  const run: RunContext = { asked: portableRequest(request), env };
-  // Checked before with the options' own names and order; here so that no option can be dropped unsaid.
-  refuseLacking(backend, run.asked);
+  const run: RunContext = { asked: askedOf(request), env };
+  const lacked = PORTABLE_OPTION_NAMES.find((option) => {
+    const support = supportOf(backend.supports, option, run.asked[option]);
+    return run.asked[option] !== undefined && support !== undefined && !reaches(support);
+  });
+  if (lacked !== undefined) throw new Error(`${backend.name} lacks ${lacked}, which was asked and not refused`);
   const inputs = new Map<PortableOption, NativeInput>();
   // In the order the backend declares them: the order their arguments take.
   for (const option of Object.keys(backend.supports) as PortableOption[]) {
-    const support = backend.supports[option];
-    if (!reaches(support)) continue;
     const value = run.asked[option];
+    const support = supportOf(backend.supports, option, value);
+    if (support === undefined || !reaches(support)) continue;
     const input =
       value === undefined
         ? support.otherwise?.(run)

@@ -1,24 +1,9 @@
-// --allow-tool, --deny-tool, --approvals and --resume checked against what the
-// chosen backend enforces natively: a rule it cannot enforce is refused before
-// start (a UsageError naming the backend and what it lacks), never dropped.
+// --allow-tool and --deny-tool rules turned into the chosen backend's own tool
+// names: a rule it cannot enforce is refused before start (a UsageError naming
+// the backend and what it lacks), never dropped.
 import { OptionError } from "../core/errors.js";
-import { checkName } from "../core/argv-value.js";
-import {
-  PORTABLE_TOOLS,
-  type ApprovalsMode,
-  type BackendDefinition,
-  type PermissionRequest,
-  type PortableTool,
-} from "./definition.js";
-import { refuseLacking } from "./portable-options.js";
-
-/** The permission options as the user gave them: tool names portable or native. */
-export interface PermissionOptions {
-  allowTools?: readonly string[];
-  denyTools?: readonly string[];
-  approvals?: ApprovalsMode;
-  resume?: string;
-}
+import { PORTABLE_TOOLS, type ArgvFacet, type PortableTool } from "./definition.js";
+import type { PortableRequest } from "./request.js";
 
 /** A rule's tool name and its argument prefix in parentheses, if any: `Bash(git *)`. */
 const RULE = /^([^()\s]+)(\(.*\))?$/s;
@@ -28,7 +13,7 @@ function isPortable(name: string): name is PortableTool {
 }
 
 /** One rule in the backend's own names, or a UsageError. */
-function nativeRule(backend: BackendDefinition, option: string, rule: string): string {
+function nativeRule(backend: ArgvFacet, option: string, rule: string): string {
   const parsed = RULE.exec(rule);
   if (!parsed)
     throw new OptionError(
@@ -53,7 +38,7 @@ function nativeRule(backend: BackendDefinition, option: string, rule: string): s
 }
 
 /** A native tool name where the backend's rules take kinds (Copilot CLI): the kind that governs it, else as given. */
-function kindRule(backend: BackendDefinition, option: string, name: string, prefix: string | undefined): string {
+function kindRule(backend: ArgvFacet, option: string, name: string, prefix: string | undefined): string {
   const kinds = backend.toolNames.ruleKinds;
   if (kinds === undefined || !Object.hasOwn(kinds, name)) return `${name}${prefix ?? ""}`;
   const kind = kinds[name]!;
@@ -61,24 +46,21 @@ function kindRule(backend: BackendDefinition, option: string, name: string, pref
   return `${kind.native}${prefix ?? ""}`;
 }
 
-function rules(backend: BackendDefinition, option: "allowTools" | "denyTools", given: readonly string[]): string[] {
-  if (given.length === 0) return [];
-  // Whatever the backend makes of it, a rule is one argument (or a part of one): never a flag.
-  for (const rule of given) checkName(option, rule, "give a tool name, such as shell or one that tool.started shows");
-  const portable = option === "allowTools" ? "allowTool" : "denyTool";
-  refuseLacking(backend, { [portable]: given }, [portable]);
+function rules(backend: ArgvFacet, option: "allowTools" | "denyTools", given: readonly string[] = []): string[] {
   return given.map((rule) => nativeRule(backend, option, rule));
 }
 
-function approvalsOption(mode: ApprovalsMode): "approvalsNever" | "approvalsAuto" {
-  return mode === "never" ? "approvalsNever" : "approvalsAuto";
-}
-
-/** The request's permission options in the backend's own names; throws a UsageError for any it cannot enforce. */
-export function resolvePermissions(backend: BackendDefinition, options: PermissionOptions): PermissionRequest {
+/**
+ * The request's --allow-tool and --deny-tool rules in the backend's own names, once its lacks were refused
+ * (src/backends/portable-options.ts); throws a UsageError for a rule it cannot enforce.
+ */
+export function nativeRules(
+  backend: ArgvFacet,
+  request: Pick<PortableRequest, "allowTools" | "denyTools">,
+): Required<Pick<PortableRequest, "allowTools" | "denyTools">> {
   const names = backend.toolNames;
-  const allowTools = rules(backend, "allowTools", options.allowTools ?? []);
-  const denyTools = rules(backend, "denyTools", options.denyTools ?? []);
+  const allowTools = rules(backend, "allowTools", request.allowTools);
+  const denyTools = rules(backend, "denyTools", request.denyTools);
   if (names.deniable)
     for (const rule of denyTools)
       if (!names.deniable.includes(rule))
@@ -89,15 +71,5 @@ export function resolvePermissions(backend: BackendDefinition, options: Permissi
   const both = allowTools.find((rule) => denyTools.includes(rule));
   if (both !== undefined)
     throw new OptionError((name) => `${name("allowTools")} and ${name("denyTools")} both name ${both}`);
-  if (options.approvals !== undefined) refuseLacking(backend, { [approvalsOption(options.approvals)]: true });
-  if (options.resume !== undefined) {
-    checkName("resume", options.resume, "give the session id the backend reported (run.finished.resume)");
-    refuseLacking(backend, { resume: options.resume }, ["resume"]);
-  }
-  return {
-    allowTools,
-    denyTools,
-    ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
-    ...(options.resume !== undefined ? { resume: options.resume } : {}),
-  };
+  return { allowTools, denyTools };
 }

@@ -1,35 +1,46 @@
-// The portable options, one row each: where a backend request holds its value, and how a backend's
-// lack of it is said. A backend's `supports` says, per option, how it reaches it or why it lacks it.
+// How a backend's lack of a portable option is said, and the one place a request's lacks are refused: a
+// backend's `supports` says, per option, how it reaches it or why it lacks it; a row here words the refusal
+// where the default ("--opt: X <why>") would not do.
 import { OptionError, type OptionNaming } from "../core/errors.js";
-import type { BackendDefinition, BackendRequest } from "./definition.js";
+import type { AcpFacet } from "./acp/facet.js";
+import type { ArgvFacet, DriverFacet } from "./definition.js";
 import { BACKENDS } from "./registry.js";
-import { reaches, type Lacks, type PortableOption, type PortableRequest, type PortableValues } from "./support.js";
+import {
+  REFUSABLE_OPTIONS,
+  isAsked,
+  portableOptionsOf,
+  type ApprovalsMode,
+  type PortableOption,
+  type PortableRequest,
+  type RefusableOption,
+} from "./request.js";
+import { reaches, supportOf, type Lacks, type Support } from "./support.js";
 
 type Worded = (name: OptionNaming) => string;
 
-/** The fields of a backend request that hold the portable options. */
-type PortableFields = Omit<BackendRequest, "prompt" | "promptTerminator" | "backendArgs">;
+/** What a refusal reads of a backend: what it takes of the options, whether it is driven, and over what. */
+export type Refusable = ArgvFacet & DriverFacet & AcpFacet;
 
-interface PortableRow<K extends PortableOption> {
-  /** Its value in the request, when asked. */
-  asked(request: PortableFields): PortableValues[K] | undefined;
-  /** The refusal of a backend that lacks it: its message and hint. */
-  refusal(backend: BackendDefinition, lack: Lacks, context: RefusalContext): [Worded, Worded?];
-}
-
+/** What a refusal may read: the registry (who else has it) and the request (what else was asked). */
 interface RefusalContext {
-  all: readonly BackendDefinition[];
-  asked: PortableRequest;
+  all: readonly Refusable[];
+  asked: Asking;
 }
+
+/** A request as refusals read it: which options are asked (their values unread but the choices'). */
+export type Asking = { readonly [K in keyof PortableRequest]?: K extends "approvals" ? ApprovalsMode : unknown };
+
+/** The refusal of a backend that lacks an option: its message and hint. */
+type Refusal = (backend: Refusable, lack: Lacks, context: RefusalContext) => [Worded, Worded?];
 
 /** The backend's own definition, where this one drives it over ACP (--transport acp). */
-function nativeOf(backend: BackendDefinition, all: readonly BackendDefinition[]): BackendDefinition | undefined {
+function nativeOf(backend: Refusable, all: readonly Refusable[]): Refusable | undefined {
   if (backend.transport !== "acp") return undefined;
   return all.find((b) => b.name === backend.name && b.transport === undefined);
 }
 
 /** The backend as a refusal names it: "Gemini CLI over ACP (--transport acp)" where --transport acp drives it. */
-function subjectOf(backend: BackendDefinition, all: readonly BackendDefinition[], name: OptionNaming): string {
+function subjectOf(backend: Refusable, all: readonly Refusable[], name: OptionNaming): string {
   return nativeOf(backend, all) ? `${backend.displayName} over ACP (${name("transport")} acp)` : backend.displayName;
 }
 
@@ -37,17 +48,19 @@ function subjectOf(backend: BackendDefinition, all: readonly BackendDefinition[]
  * A flag only some backends have: "has no model flag (Codex has it)", and why as the hint. A backend driven over
  * ACP is never among those said to have it; that its own stream has it is said apart.
  */
-function flagRefusal(option: string, noun: Worded, key: PortableOption): PortableRow<PortableOption>["refusal"] {
+function flagRefusal(option: string, noun: Worded, key: PortableOption): Refusal {
   return (backend, lack, { all }) => {
     const native = nativeOf(backend, all);
-    const takers = all.filter((b) => b.name !== backend.name && reaches(b.supports[key])).map((b) => b.displayName);
+    const has = (b: Refusable): boolean => {
+      const support = supportOf(b.supports, key);
+      return support !== undefined && reaches(support);
+    };
+    const takers = all.filter((b) => b.name !== backend.name && has(b)).map((b) => b.displayName);
     return [
       (name) => {
         const said = [
           ...(takers.length > 0 ? [`${takers.join(" and ")} ${takers.length > 1 ? "have" : "has"} it`] : []),
-          ...(native && reaches(native.supports[key])
-            ? [`${native.displayName} has it without ${name("transport")} acp`]
-            : []),
+          ...(native && has(native) ? [`${native.displayName} has it without ${name("transport")} acp`] : []),
         ];
         const others = said.length > 0 ? ` (${said.join("; ")})` : "";
         return `${name(option)}: ${subjectOf(backend, all, name)} has no ${noun(name)}${others}`;
@@ -58,14 +71,16 @@ function flagRefusal(option: string, noun: Worded, key: PortableOption): Portabl
 }
 
 /** An option whose refusal says why: "--resume: X keeps no sessions". */
-function reasonRefusal(said: Worded): PortableRow<PortableOption>["refusal"] {
-  return (backend, lack, { all }) => [(name) => `${said(name)}: ${subjectOf(backend, all, name)} ${lack.lacks}`];
+function reasonRefusal(said: (name: OptionNaming, asked: Asking) => string): Refusal {
+  return (backend, lack, { all, asked }) => [
+    (name) => `${said(name, asked)}: ${subjectOf(backend, all, name)} ${lack.lacks}`,
+  ];
 }
 
 const LIMITS = ["maxTurns", "maxTokens", "maxCostUsd"] as const;
 
 /** A limit: every limit asked that the backend lacks for the same reason named at once; --max-turns as the hint. */
-const limitRefusal: PortableRow<PortableOption>["refusal"] = (backend, lack, { all, asked }) => {
+const limitRefusal: Refusal = (backend, lack, { all, asked }) => {
   const named = LIMITS.filter((key) => {
     const support = backend.supports[key];
     return asked[key] !== undefined && !reaches(support) && support.lacks === lack.lacks;
@@ -78,64 +93,44 @@ const limitRefusal: PortableRow<PortableOption>["refusal"] = (backend, lack, { a
   ];
 };
 
-/** Adding a portable option: a row here, its value in PortableValues and BackendRequest, an entry in each backend's `supports`. */
-export const PORTABLE_OPTIONS: { [K in PortableOption]: PortableRow<K> } = {
-  model: { asked: (r) => r.model, refusal: flagRefusal("model", () => "model flag", "model") },
-  provider: { asked: (r) => r.provider, refusal: flagRefusal("provider", () => "provider flag", "provider") },
-  workdir: { asked: (r) => r.workdir, refusal: flagRefusal("workdir", () => "workdir flag", "workdir") },
-  noAutoMode: {
-    asked: (r) => (r.autoMode ? undefined : true),
-    refusal: flagRefusal("autoMode", (name) => `${name("autoMode")} flag`, "noAutoMode"),
-  },
-  allowTool: {
-    asked: (r) => (r.permissions?.allowTools.length ? r.permissions.allowTools : undefined),
-    refusal: reasonRefusal((name) => name("allowTools")),
-  },
-  denyTool: {
-    asked: (r) => (r.permissions?.denyTools.length ? r.permissions.denyTools : undefined),
-    refusal: reasonRefusal((name) => name("denyTools")),
-  },
-  approvalsNever: {
-    asked: (r) => (r.permissions?.approvals === "never" ? true : undefined),
-    refusal: reasonRefusal((name) => `${name("approvals")} never`),
-  },
-  approvalsAuto: {
-    asked: (r) => (r.permissions?.approvals === "auto" ? true : undefined),
-    refusal: reasonRefusal((name) => `${name("approvals")} auto`),
-  },
-  resume: { asked: (r) => r.permissions?.resume, refusal: reasonRefusal((name) => name("resume")) },
-  maxTurns: { asked: (r) => r.maxTurns, refusal: limitRefusal },
-  maxTokens: { asked: (r) => r.maxTokens, refusal: limitRefusal },
-  maxCostUsd: { asked: (r) => r.maxCostUsd, refusal: limitRefusal },
-  usageFile: {
-    asked: (r) => r.usageFile,
-    refusal: reasonRefusal(() => "usage file"),
-  },
-  outputSchema: { asked: (r) => r.outputSchema, refusal: reasonRefusal((name) => name("outputSchema")) },
+/** The words of a refusal, where the default (the option's name, then why the backend lacks it) would not do. */
+const REFUSALS: { readonly [K in RefusableOption]?: Refusal } = {
+  model: flagRefusal("model", () => "model flag", "model"),
+  provider: flagRefusal("provider", () => "provider flag", "provider"),
+  workdir: flagRefusal("workdir", () => "workdir flag", "workdir"),
+  autoMode: flagRefusal("autoMode", (name) => `${name("autoMode")} flag`, "autoMode"),
+  approvals: reasonRefusal((name, asked) => `${name("approvals")} ${asked.approvals}`),
+  maxTurns: limitRefusal,
+  maxTokens: limitRefusal,
+  maxCostUsd: limitRefusal,
+  usageFile: reasonRefusal(() => "usage file"),
 };
 
-export const PORTABLE_OPTION_NAMES = Object.keys(PORTABLE_OPTIONS) as PortableOption[];
+/** Only a driven backend (ACP) answers a permission request live. */
+const NOT_LIVE: Lacks = { lacks: "is not asked live; only a backend driven over ACP (acp) is" };
 
-/** The portable options of a request, each as a backend's entry is given it. */
-export function portableRequest(request: PortableFields): PortableRequest {
-  const asked: Record<string, unknown> = {};
-  for (const option of PORTABLE_OPTION_NAMES) {
-    const value = PORTABLE_OPTIONS[option].asked(request);
-    if (value !== undefined) asked[option] = value;
-  }
-  return asked as PortableRequest;
+/** A backend whose `supports` map has no entry for an option asked: refused, never passed over. */
+const NO_ENTRY: Lacks = { lacks: "does not take it (its supports map has no entry for it)" };
+
+/** What the backend says of this option, as asked: how it reaches it, or why it lacks it. */
+function supportFor(backend: Refusable, option: RefusableOption, asked: Asking): Support<PortableOption> | undefined {
+  if (option === "onPermissionRequest") return backend.driver ? undefined : NOT_LIVE;
+  if (!Object.hasOwn(backend.supports, option)) return NO_ENTRY;
+  return supportOf(backend.supports, option, asked[option] as never);
 }
 
-/** Refuse the first of these options that is asked and the backend lacks, before anything starts. */
-export function refuseLacking(
-  backend: BackendDefinition,
-  asked: PortableRequest,
-  options: readonly PortableOption[] = PORTABLE_OPTION_NAMES,
-): void {
+/**
+ * Refuse the first option of the request that is asked and the backend lacks (in the order of
+ * REFUSABLE_OPTIONS), before anything starts: the one check of a whole request against a backend.
+ */
+export function refuseLacking(backend: Refusable, asked: Asking): void {
+  const options = [...REFUSABLE_OPTIONS, ...portableOptionsOf(asked).filter((o) => !REFUSABLE_OPTIONS.includes(o))];
   for (const option of options) {
-    const support = backend.supports[option];
-    if (reaches(support) || asked[option] === undefined) continue;
-    const [message, hint] = PORTABLE_OPTIONS[option].refusal(backend, support, { all: BACKENDS, asked });
+    if (!isAsked(asked[option])) continue;
+    const support = supportFor(backend, option, asked);
+    if (support === undefined || reaches(support)) continue;
+    const refusal = REFUSALS[option] ?? reasonRefusal((name) => name(option));
+    const [message, hint] = refusal(backend, support, { all: BACKENDS, asked });
     throw new OptionError(message, hint);
   }
 }

@@ -1,6 +1,7 @@
 // --output-schema for a backend without a native means: the schema reaches it in words, an
 // instruction added to the prompt. The answer is checked by agentstream either way.
-import type { NativeInput, OutputSchemaValue } from "./support.js";
+import type { OutputSchemaValue } from "./request.js";
+import type { NativeInput } from "./support.js";
 
 /**
  * --output-schema for a backend without a native means: an instruction with the schema added to the prompt

@@ -2,47 +2,7 @@
 // reaches the backend (the argv it adds, variables, a file written for the run) and how --help and the
 // docs tables show that, or why the backend lacks it (refused before start, never dropped).
 
-/** Each portable option with the value a backend's entry is given (rules in the backend's own names). */
-export interface PortableValues {
-  model: string;
-  provider: string;
-  /** Absolute. */
-  workdir: string;
-  /** --no-auto-mode: the backend is to stop for the user's input. */
-  noAutoMode: true;
-  allowTool: readonly string[];
-  denyTool: readonly string[];
-  approvalsNever: true;
-  approvalsAuto: true;
-  /** The session to continue. */
-  resume: string;
-  maxTurns: number;
-  maxTokens: number;
-  maxCostUsd: number;
-  /**
-   * Where the backend is to write what its stream leaves out (token counts): run names a fresh file, reads it
-   * once the backend exited and hands its text to the translator's finish (`StreamEndFacts.usageFile`);
-   * `normalize --usage-file FILE` does the same for a recording.
-   */
-  usageFile: string;
-  /** --output-schema: the schema the answer must match (the answer is checked by agentstream whatever the means). */
-  outputSchema: OutputSchemaValue;
-}
-
-/** --output-schema as a backend is given it. */
-export interface OutputSchemaValue {
-  /** The JSON Schema, parsed. */
-  schema: object;
-  /** The schema as compact JSON text (for a flag that takes it inline, or a file written for the run). */
-  text: string;
-  /** ajv compiles it, less its `$schema`, as draft-07 in strict mode (told when it was compiled, in its bounds). */
-  strictDraft07: boolean;
-}
-
-export type PortableOption = keyof PortableValues;
-
-/** The portable options of one run, as asked (an option not asked is absent). */
-export type PortableRequest = Partial<PortableValues>;
+import { isChoice, type Asked, type ChoiceOption, type PortableOption, type PortableValues } from "./request.js";
 
 /** A file run writes for the run (in its own temporary folder, removed when the run ends). */
 export interface RunFileInput {
@@ -71,8 +31,8 @@ export interface NativeInput {
 
 /** What an entry may read of the run besides its own value. */
 export interface RunContext {
-  /** Every portable option of the run (some reach the backend together, as Codex's resume and --cd). */
-  asked: PortableRequest;
+  /** Every portable option the run asks (some reach the backend together, as Codex's resume and --cd). */
+  asked: Asked;
   /** The caller's environment (OpenCode's rules merge over its OPENCODE_PERMISSION). */
   env: NodeJS.ProcessEnv;
 }
@@ -93,8 +53,14 @@ export interface Lacks {
 
 export type Support<K extends PortableOption> = Reaches<K> | Lacks;
 
+/** A choice option's entry: one per choice (a rule means the same on every backend; each mode is refused apart). */
+export type PerChoice<K extends ChoiceOption> = { readonly [C in PortableValues[K]]: Support<K> };
+
+/** An option's entry: how it reaches the backend or why it lacks it (per choice, for a choice). */
+export type Entry<K extends PortableOption> = K extends ChoiceOption ? PerChoice<K> : Support<K>;
+
 /** One entry per portable option: adding an option to PortableValues makes every backend say how it takes it. */
-export type Supports = { [K in PortableOption]: Support<K> };
+export type Supports = { [K in PortableOption]: Entry<K> };
 
 /** Whether the backend has the option. */
 export function reaches<K extends PortableOption>(support: Support<K>): support is Reaches<K> {
@@ -117,13 +83,27 @@ export function byDefault(via: string): Reaches<PortableOption> {
   return { via, reaches: () => ({}) };
 }
 
+/**
+ * The entry that answers for this option's value: for a choice, the entry of the choice asked (none when it
+ * is not asked: a choice has no `otherwise`); else the option's own.
+ */
+export function supportOf<K extends PortableOption>(
+  supports: Supports,
+  option: K,
+  value?: PortableValues[K],
+): Support<K> | undefined {
+  const entry = supports[option];
+  if (!isChoice(option)) return entry as Support<K>;
+  return value === undefined ? undefined : (entry as Readonly<Record<string, Support<K>>>)[value as string];
+}
+
 /** The parts of a backend's argv that are no portable option. */
 export interface ArgvFrame {
   prompt: string;
   /** Put `--` before the prompt, so a prompt starting with "-" stays a prompt. */
   promptTerminator: boolean;
   /** --backend-arg, passed through as given, before the prompt. */
-  backendArgs: string[];
+  backendArgs: readonly string[];
 }
 
 /** The options' arguments, for a backend's layout to place. */

@@ -54,19 +54,12 @@ export function secretEnvValues(env: NodeJS.ProcessEnv): string[] {
     .map(([, value]) => value!);
 }
 
-/** The redactor of a run: every secret flag value in the backend's arguments and every secret environment value. */
+/**
+ * The redactor of a run, the one it builds: every secret flag value in the backend's arguments and every secret
+ * environment value, hidden wherever they appear (the command run.started shows, every event, stderr).
+ */
 export function runRedactor(backendArgs: readonly string[], env: NodeJS.ProcessEnv): Redactor {
   return new Redactor([...secretArgs(backendArgs).map((arg) => arg.value), ...secretEnvValues(env)]);
-}
-
-/**
- * The command with the value of every secret-looking environment variable
- * (OPENAI_API_KEY, GH_TOKEN, DB_PASSWORD...) replaced wherever it appears in
- * it: `--header "Authorization: Bearer $OPENAI_API_KEY"` shows no key.
- */
-export function redactSecretValues(command: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const redactor = new Redactor(secretEnvValues(env));
-  return command.map((arg) => redactor.text(arg));
 }
 
 /** Longest warning said of text the run does not control (a driver's, a library callback's error). */

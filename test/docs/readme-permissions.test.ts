@@ -12,7 +12,7 @@ const COMMANDS = readFileSync(new URL("../../docs/commands.md", import.meta.url)
 const HEADER =
   "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PREFIX)` | `--approvals never` | `--approvals auto` | `--resume` |";
 
-const cell = (support: Support<"allowTool" | "denyTool" | "resume" | "approvalsNever" | "approvalsAuto">): string =>
+const cell = (support: Support<"allowTools" | "denyTools" | "resume" | "approvals">): string =>
   reaches(support) ? `\`${support.via}\`` : `no: ${support.lacks}`;
 const escapePipes = (text: string): string => text.replace(/\|/g, "\\|");
 
@@ -25,11 +25,11 @@ function expectedRows(): string[] {
     const cells = [
       backend.displayName,
       names,
-      cell(s.allowTool),
-      cell(s.denyTool),
+      cell(s.allowTools),
+      cell(s.denyTools),
       argumentPrefix ? "yes" : "no",
-      cell(s.approvalsNever),
-      cell(s.approvalsAuto),
+      cell(s.approvals.never),
+      cell(s.approvals.auto),
       cell(s.resume),
     ];
     return `| ${cells.map(escapePipes).join(" | ")} |`;

@@ -1,6 +1,6 @@
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { Driver } from "../../run/driver.js";
-import type { BackendRequest } from "../definition.js";
+import type { PortableRequest } from "../request.js";
 import { AcpClientRun } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
 import { agentInfoOf, quirksOf } from "./agents.js";
@@ -13,21 +13,11 @@ import {
   stoppedEvent,
   turnStoppedEvent,
 } from "./permission-answer.js";
-import { ACP_KINDS, acpPolicy, answerPermission } from "./permission-policy.js";
-
-/** A kind back to a portable name of it (write and edit are the same kind): the rules arrive as kinds. */
-const PORTABLE_OF_KIND = new Map([...ACP_KINDS].flatMap(([name, kind]) => (kind ? [[kind, name] as const] : [])));
+import { acpPolicy, answerPermission } from "./permission-policy.js";
 
 /** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
 const NEVER_ASKS_UNGOVERNED = (name = "the agent") =>
   `${name} never asks before a tool call: every call it makes runs unasked (--approvals auto says so and quiets this; or run it in its own sandbox)`;
-
-/** `execute(git )` → `shell(git )`; a name that is no kind is left for acpPolicy to refuse. */
-function portableRule(rule: string): string {
-  const name = /^[a-z_]+/.exec(rule)?.[0] ?? "";
-  const portable = PORTABLE_OF_KIND.get(name);
-  return portable === undefined ? rule : portable + rule.slice(name.length);
-}
 
 /** The answer to a request still waiting for the library's callback when the run is stopped. */
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
@@ -43,23 +33,17 @@ const STOPPED = Symbol("stopped while the callback decided");
  * line to `read` before translating it. Stopped before the prompt, nothing is prompted; stopped while
  * the callback is deciding, the request is answered cancelled at once.
  */
-export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.ProcessEnv): Driver {
-  const asked = request.permissions;
-  // Checked here, while the run is planned: a rule no ACP kind matches is refused before anything starts.
-  const policy = acpPolicy(
-    (asked?.allowTools ?? []).map(portableRule),
-    (asked?.denyTools ?? []).map(portableRule),
-    asked?.approvals,
-  );
+export function acpDriver(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver {
+  const { allowTools = [], denyTools = [], approvals, resume } = request;
+  // The rules as given, in portable names, each mapped to the ACP kind it matches here, once. Checked while
+  // the run is planned: a rule no ACP kind matches is refused before anything starts.
+  const policy = acpPolicy(allowTools, denyTools, approvals);
   // Rules were given: an agent that would not ask is refused them, never run ungoverned in silence.
   const governed =
-    (asked?.allowTools.length ?? 0) + (asked?.denyTools.length ?? 0) > 0 ||
-    asked?.approvals === "never" ||
-    request.onPermissionRequest !== undefined;
+    allowTools.length + denyTools.length > 0 || approvals === "never" || request.onPermissionRequest !== undefined;
   // Whether a request no rule allows must be refused (every policy but --approvals auto): an agent that
   // asks only in some mode is set to it then, even with no rule given, so that the default holds.
-  const mustAsk = governed || asked?.approvals !== "auto";
-  const resume = asked?.resume;
+  const mustAsk = governed || approvals !== "auto";
   let client: AcpClientRun | undefined;
   let stopAsked = false;
   let tellStop = (): void => undefined;
@@ -85,7 +69,7 @@ export function acpDriver(request: BackendRequest, cwd: string, env: NodeJS.Proc
         toAgent: stdin,
         cwd,
         env,
-        prompt: request.prompt,
+        prompt,
         ...(resume !== undefined
           ? {
               resume,

@@ -32,16 +32,18 @@ export const acp: BackendDefinition<"acp", "acp"> = {
   claims: (event) => event.jsonrpc === "2.0",
   // What the driver does with the rules (answers each session/request_permission); the rest it lacks.
   supports: {
-    allowTool: byDefault(ANSWERED_LIVE),
-    denyTool: byDefault(ANSWERED_LIVE),
-    approvalsNever: byDefault("a request no rule allows ends the run needs_input"),
-    approvalsAuto: byDefault("allowed unless a rule denies"),
+    allowTools: byDefault(ANSWERED_LIVE),
+    denyTools: byDefault(ANSWERED_LIVE),
+    approvals: {
+      never: byDefault("a request no rule allows ends the run needs_input"),
+      auto: byDefault("allowed unless a rule denies"),
+    },
     // Refused after initialize (exit 2) where the agent cannot load sessions (agentCapabilities.loadSession).
     resume: byDefault("session/load SESSION"),
     model: { lacks: NO_FLAG },
     provider: { lacks: NO_FLAG },
     workdir: { lacks: "the session runs in --cwd (session/new)" },
-    noAutoMode: { lacks: "a request no rule allows already ends the run needs_input" },
+    autoMode: { lacks: "a request no rule allows already ends the run needs_input" },
     ...USAGE_IN_STREAM,
     usageFile: { lacks: "tells its usage over the protocol" },
     // No native means: the schema goes in the prompt; the answer is checked either way.

@@ -18,18 +18,20 @@ export const JSON_MODE_PROTOCOL = {
     model: { via: "--model", reaches: (model) => ({ args: ["--model", model] }) },
     resume: { via: "--session SESSION", reaches: (session) => ({ args: ["--session", session] }) },
     // Since pi 0.84 (Atomic's base); pi 0.73 has no --exclude-tools.
-    denyTool: {
+    denyTools: {
       via: "--exclude-tools NAME,... (pi 0.84 or later)",
       reaches: (rules) => ({ args: ["--exclude-tools", rules.join(",")] }),
     },
-    approvalsAuto: byDefault("its only mode (it asks for no approvals)"),
-    allowTool: {
+    approvals: {
+      auto: byDefault("its only mode (it asks for no approvals)"),
+      never: { lacks: NO_APPROVALS },
+    },
+    allowTools: {
       lacks:
         "asks for no approvals: every tool it has runs (--deny-tool keeps one from the model; --tools lists them all)",
     },
-    approvalsNever: { lacks: NO_APPROVALS },
     workdir: { lacks: "use --cwd DIR to choose the directory the backend runs in" },
-    noAutoMode: { lacks: "it asks for no approvals and no questions: every call it makes runs" },
+    autoMode: { lacks: "it asks for no approvals and no questions: every call it makes runs" },
     ...USAGE_IN_STREAM,
     // No native means: the schema goes in the prompt; the answer is checked either way.
     outputSchema: SCHEMA_IN_PROMPT,

@@ -32,23 +32,25 @@ export const claude: BackendDefinition<"claude", "claude"> = {
       reaches: (usd) => ({ args: ["--max-budget-usd", String(usd)] }),
     },
     resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session] }) },
-    allowTool: {
+    allowTools: {
       via: "--allowedTools NAME",
       reaches: (rules) => ({ args: rules.flatMap((rule) => ["--allowedTools", rule]) }),
     },
-    denyTool: {
+    denyTools: {
       via: "--disallowedTools NAME",
       reaches: (rules) => ({ args: rules.flatMap((rule) => ["--disallowedTools", rule]) }),
     },
-    // In -p mode a call it may not make is denied and listed in result.permission_denials: the run ends needs_input.
-    approvalsNever: { via: "--permission-prompts none", reaches: () => ({ args: ["--permission-prompts", "none"] }) },
-    approvalsAuto: { via: "--permission-mode auto", reaches: () => ({ args: ["--permission-mode", "auto"] }) },
+    approvals: {
+      // In -p mode a call it may not make is denied and listed in result.permission_denials: the run ends needs_input.
+      never: { via: "--permission-prompts none", reaches: () => ({ args: ["--permission-prompts", "none"] }) },
+      auto: { via: "--permission-mode auto", reaches: () => ({ args: ["--permission-mode", "auto"] }) },
+    },
     provider: {
       lacks:
         "Claude Code picks the API from its environment (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX)",
     },
     workdir: { lacks: "use --cwd DIR to choose the directory Claude Code runs in" },
-    noAutoMode: {
+    autoMode: {
       lacks:
         "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
     },

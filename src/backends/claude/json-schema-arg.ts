@@ -2,7 +2,7 @@
 // refuses the run at start (exit 1, "--json-schema is not a valid JSON Schema") when that fails: a `$schema`
 // naming draft 2020-12, a keyword draft-07 lacks (prefixItems) or one no draft has (x-custom). Formats it
 // does not check. docs/protocols/claude.md "Structured output (--json-schema)".
-import type { OutputSchemaValue } from "../support.js";
+import type { OutputSchemaValue } from "../request.js";
 
 /** The schema as Claude Code is given it: without `$schema` (its validator's dialect is draft-07 whatever it says). */
 export function claudeJsonSchema(schema: object): object {

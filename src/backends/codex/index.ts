@@ -46,20 +46,22 @@ export const codex: BackendDefinition<"codex", "codex"> = {
       reaches: (provider) => ({ args: ["-c", `model_provider=${tomlString(provider)}`] }),
     },
     workdir: { via: "--cd", reaches: workdirArgs },
-    denyTool: {
+    denyTools: {
       via: '--disable shell_tool --disable unified_exec (shell), -c web_search="disabled"',
       reaches: codexDenyArgs,
     },
-    noAutoMode: {
+    autoMode: {
       lacks:
         "codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with --backend-arg=--sandbox --backend-arg=read-only",
     },
-    allowTool: {
+    allowTools: {
       lacks:
         "has no per-tool allow list: every tool it has runs within its sandbox (--backend-arg=--sandbox --backend-arg=MODE)",
     },
-    approvalsNever: { lacks: APPROVALS_LACK },
-    approvalsAuto: { lacks: APPROVALS_LACK },
+    approvals: {
+      never: { lacks: APPROVALS_LACK },
+      auto: { lacks: APPROVALS_LACK },
+    },
     ...USAGE_IN_STREAM,
     // A file in the run's folder (exec and exec resume take it); it sends the schema as the Responses request's
     // text.format (json_schema, strict) and writes the answer as its last agent_message's text, which agentstream checks.

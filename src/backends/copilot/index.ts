@@ -40,14 +40,14 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
   supports: {
     // Headless: no tool approval prompts (they would wait forever). An allow list means only what it names;
     // without one (or with --approvals auto), every tool runs.
-    allowTool: {
+    allowTools: {
       via: "--allow-tool=NAME (then without --allow-all-tools)",
       reaches: (rules, { asked }) => ({
-        args: [...(asked.approvalsAuto ? [ALLOW_ALL] : []), ...rules.map((rule) => `--allow-tool=${rule}`)],
+        args: [...(asked.approvals === "auto" ? [ALLOW_ALL] : []), ...rules.map((rule) => `--allow-tool=${rule}`)],
       }),
       otherwise: () => ({ args: [ALLOW_ALL] }),
     },
-    denyTool: {
+    denyTools: {
       via: "--deny-tool=NAME (denial wins over --allow-all-tools)",
       reaches: (rules) => ({ args: rules.map((rule) => `--deny-tool=${rule}`) }),
     },
@@ -56,17 +56,19 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
     // It changes into the directory before anything else.
     workdir: { via: "-C", reaches: (workdir) => ({ args: ["-C", workdir] }) },
     usageFile: { via: "--usage-output-file FILE", reaches: (path) => ({ args: ["--usage-output-file", path] }) },
-    // What allowTool passes without an allow list.
-    approvalsAuto: byDefault(`${ALLOW_ALL} (agentstream's default for it)`),
-    approvalsNever: {
-      lacks:
-        "cannot stop for input in -p mode (agentstream passes --no-ask-user): a call it may not make is refused and the run ends needs_input",
+    approvals: {
+      // What allowTools passes without an allow list.
+      auto: byDefault(`${ALLOW_ALL} (agentstream's default for it)`),
+      never: {
+        lacks:
+          "cannot stop for input in -p mode (agentstream passes --no-ask-user): a call it may not make is refused and the run ends needs_input",
+      },
     },
     provider: {
       lacks:
         "Copilot CLI takes its provider from the environment: COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_TYPE (openai, azure, anthropic) and COPILOT_PROVIDER_API_KEY (copilot help providers)",
     },
-    noAutoMode: {
+    autoMode: {
       lacks:
         "copilot -p runs without asking (agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
     },
@@ -96,7 +98,7 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
   layout: (frame, placed) => [
     "--output-format",
     "json",
-    ...placed.flags("allowTool", "denyTool", "resume"),
+    ...placed.flags("allowTools", "denyTools", "resume"),
     // No questions, no self-update.
     "--no-ask-user",
     "--no-auto-update",

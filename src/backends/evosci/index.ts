@@ -68,17 +68,19 @@ export const evosci: BackendDefinition<"evosci", "evosci"> = {
   },
   // README "Permissions and continuing a run" (its stderr's resume hint "EvoSci --resume ID"; --no-auto-mode).
   supports: {
-    noAutoMode: { via: NO_AUTO_MODE, reaches: () => ({ args: [NO_AUTO_MODE] }) },
-    // The same flag: given once.
-    approvalsNever: {
-      via: NO_AUTO_MODE,
-      reaches: (_never, { asked }) => (asked.noAutoMode ? {} : { args: [NO_AUTO_MODE] }),
+    autoMode: { via: NO_AUTO_MODE, reaches: () => ({ args: [NO_AUTO_MODE] }) },
+    approvals: {
+      // The same flag: given once.
+      never: {
+        via: NO_AUTO_MODE,
+        reaches: (_never, { asked }) => (asked.autoMode === false ? {} : { args: [NO_AUTO_MODE] }),
+      },
+      auto: byDefault("auto mode (its default)"),
     },
     resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session] }) },
     workdir: { via: "--workdir (absolute)", reaches: (workdir) => ({ args: ["--workdir", workdir] }) },
-    approvalsAuto: byDefault("auto mode (its default)"),
-    allowTool: { lacks: NO_TOOL_RULES },
-    denyTool: { lacks: NO_TOOL_RULES },
+    allowTools: { lacks: NO_TOOL_RULES },
+    denyTools: { lacks: NO_TOOL_RULES },
     model: { lacks: CONFIG_HINT },
     provider: { lacks: CONFIG_HINT },
     ...USAGE_IN_STREAM,

@@ -29,25 +29,27 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
     model: { via: "--model", reaches: (model) => ({ args: ["--model", model] }) },
     resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session] }) },
     // Deprecated in 0.61 for the policy engine, still honoured: these run without confirmation.
-    allowTool: {
+    allowTools: {
       via: "--allowed-tools NAME",
       reaches: (rules) => ({ args: rules.flatMap((name) => ["--allowed-tools", name]) }),
     },
     // Its policy engine: a user policy file agentstream writes for the run, one deny rule per tool.
-    denyTool: {
+    denyTools: {
       via: "--policy FILE (a rule with decision deny per tool, in a file agentstream writes)",
       reaches: (rules) => ({
         file: { name: "rules.toml", text: denyPolicy(rules), args: (path) => ["--policy", path] },
       }),
     },
-    approvalsAuto: { via: "--approval-mode yolo", reaches: () => ({ args: ["--approval-mode", "yolo"] }) },
-    approvalsNever: {
-      lacks:
-        "refuses a call that needs approval in headless mode: the run never stops for input, a refused call ends it needs_input (--approvals auto is its yolo mode)",
+    approvals: {
+      auto: { via: "--approval-mode yolo", reaches: () => ({ args: ["--approval-mode", "yolo"] }) },
+      never: {
+        lacks:
+          "refuses a call that needs approval in headless mode: the run never stops for input, a refused call ends it needs_input (--approvals auto is its yolo mode)",
+      },
     },
     provider: { lacks: "Gemini CLI picks the API from its auth settings (~/.gemini/settings.json)" },
     workdir: { lacks: "use --cwd DIR to choose the directory Gemini CLI runs in" },
-    noAutoMode: {
+    autoMode: {
       lacks:
         "Gemini CLI in headless mode never stops for input: a call that needs approval is refused and the run ends needs_input",
     },

@@ -35,15 +35,17 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     },
     workdir: { via: "--dir", reaches: (workdir) => ({ args: ["--dir", workdir] }) },
     // Both lists go in one variable.
-    allowTool: { via: 'OPENCODE_PERMISSION={"NAME":"allow"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
-    denyTool: { via: 'OPENCODE_PERMISSION={"NAME":"deny"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
+    allowTools: { via: 'OPENCODE_PERMISSION={"NAME":"allow"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
+    denyTools: { via: 'OPENCODE_PERMISSION={"NAME":"deny"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
     provider: { lacks: "OpenCode names the provider in the model: --model PROVIDER/MODEL" },
-    noAutoMode: {
+    autoMode: {
       lacks:
         "opencode run never stops for approvals: a permission set to ask is rejected and the run ends needs_input; set what it may not do to deny in opencode.json",
     },
-    approvalsNever: { lacks: APPROVALS_LACK },
-    approvalsAuto: { lacks: APPROVALS_LACK },
+    approvals: {
+      never: { lacks: APPROVALS_LACK },
+      auto: { lacks: APPROVALS_LACK },
+    },
     ...USAGE_IN_STREAM,
     // No native means: the schema goes in the prompt; the answer is checked either way.
     outputSchema: SCHEMA_IN_PROMPT,
@@ -88,8 +90,8 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
  */
 function opencodePermissionEnv({ asked, env }: RunContext): NativeInput {
   const rules = Object.fromEntries([
-    ...(asked.allowTool ?? []).map((name) => [name, "allow"]),
-    ...(asked.denyTool ?? []).map((name) => [name, "deny"]),
+    ...(asked.allowTools ?? []).map((name) => [name, "allow"]),
+    ...(asked.denyTools ?? []).map((name) => [name, "deny"]),
   ]);
   return { env: { OPENCODE_PERMISSION: mergedJsonEnv(env, "OPENCODE_PERMISSION", rules) } };
 }

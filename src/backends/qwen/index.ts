@@ -1,4 +1,4 @@
-import { acpAgent } from "../over-acp.js";
+import { acpAgent } from "../acp/over-acp.js";
 
 /**
  * Qwen Code: `qwen --acp`, driven over the Agent Client Protocol (docs/protocols/qwen.md says why not its

@@ -6,7 +6,7 @@ import { PassThrough } from "node:stream";
 import { LineWriter } from "../../../src/output/line-writer.js";
 import { backendNamed } from "../../../src/backends/registry.js";
 import { Redactor, redactTokens } from "../../../src/core/redactor.js";
-import { redactSecrets, redactSecretValues } from "../../../src/run/redact.js";
+import { redactSecrets, runRedactor } from "../../../src/run/redact.js";
 import { RunSupervisor } from "../../../src/run/supervisor.js";
 import { runCli } from "../../helpers/cli.js";
 import { expectCanonical, runStandIn, Scratch, STAND_IN, standInEnv, transcript } from "../../helpers/stand-in.js";
@@ -408,7 +408,8 @@ describe("redaction rules", () => {
       PATH: "/usr/bin:/bin",
       HOME: "/home/someone",
     };
-    expect(redactSecretValues(["x=abcdefghij", "abcdef!", "1 /usr/bin /home/someone"], env)).toEqual([
+    const redactor = runRedactor([], env);
+    expect(["x=abcdefghij", "abcdef!", "1 /usr/bin /home/someone"].map((arg) => redactor.text(arg))).toEqual([
       "x=[redacted]",
       "[redacted]!",
       "1 /usr/bin /home/someone",

@@ -1,21 +1,43 @@
 // Each backend's `supports`: what --help and the docs tables show of an option (its `via`) is what the
 // backend gets for it, and an option it lacks is refused before start, never dropped.
 import { describe, expect, it } from "vitest";
-import type { BackendDefinition, BackendRequest } from "../../../src/backends/definition.js";
+import type { BackendDefinition } from "../../../src/backends/definition.js";
 import { reachBackend } from "../../../src/backends/native-input.js";
-import { PORTABLE_OPTION_NAMES, refuseLacking } from "../../../src/backends/portable-options.js";
+import { refuseLacking } from "../../../src/backends/portable-options.js";
 import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
-import { reaches, type PortableOption } from "../../../src/backends/support.js";
+import { PORTABLE_OPTION_NAMES, type ApprovalsMode, type PortableOption } from "../../../src/backends/request.js";
+import { reaches, type Support } from "../../../src/backends/support.js";
 import { OptionError } from "../../../src/core/errors.js";
 import { cliNaming } from "../../../src/app/options.js";
+import type { ArgvRequest } from "../../helpers/backend-argv.js";
 
-const BASE: BackendRequest = { prompt: "the prompt", autoMode: true, backendArgs: [], promptTerminator: true };
+const BASE: ArgvRequest = { prompt: "the prompt", backendArgs: [], promptTerminator: true };
 const FILE = "/run/file";
 
-/** A request asking only this option, with a value it can be told by. */
-function asking(backend: BackendDefinition, option: PortableOption): BackendRequest {
+/** One entry of a backend's supports: a choice option's, one per choice. */
+interface Entry {
+  option: PortableOption;
+  choice?: ApprovalsMode;
+  support: Support<PortableOption>;
+}
+
+function entriesOf(backend: BackendDefinition): Entry[] {
+  return (Object.entries(backend.supports) as [PortableOption, object][]).flatMap(([option, entry]) =>
+    "reaches" in entry || "lacks" in entry
+      ? [{ option, support: entry as Support<PortableOption> }]
+      : (Object.entries(entry) as [ApprovalsMode, Support<PortableOption>][]).map(([choice, support]) => ({
+          option,
+          choice,
+          support,
+        })),
+  );
+}
+
+const named = ({ option, choice }: Entry): string => (choice === undefined ? option : `${option} ${choice}`);
+
+/** A request asking only this option (this choice of it), with a value it can be told by. */
+function asking(backend: BackendDefinition, option: PortableOption, choice?: ApprovalsMode): ArgvRequest {
   const tool = backend.toolNames.deniable?.[0] ?? Object.values(backend.toolNames.tools)[0] ?? "some_tool";
-  const rules = { allowTools: [] as string[], denyTools: [] as string[] };
   switch (option) {
     case "model":
       return { ...BASE, model: "model-1" };
@@ -23,18 +45,16 @@ function asking(backend: BackendDefinition, option: PortableOption): BackendRequ
       return { ...BASE, provider: "provider-1" };
     case "workdir":
       return { ...BASE, workdir: "/workdir-1" };
-    case "noAutoMode":
+    case "autoMode":
       return { ...BASE, autoMode: false };
-    case "allowTool":
-      return { ...BASE, permissions: { ...rules, allowTools: [tool] } };
-    case "denyTool":
-      return { ...BASE, permissions: { ...rules, denyTools: [tool] } };
-    case "approvalsNever":
-      return { ...BASE, permissions: { ...rules, approvals: "never" } };
-    case "approvalsAuto":
-      return { ...BASE, permissions: { ...rules, approvals: "auto" } };
+    case "allowTools":
+      return { ...BASE, allowTools: [tool] };
+    case "denyTools":
+      return { ...BASE, denyTools: [tool] };
+    case "approvals":
+      return { ...BASE, approvals: choice };
     case "resume":
-      return { ...BASE, permissions: { ...rules, resume: "session-1" } };
+      return { ...BASE, resume: "session-1" };
     case "maxTurns":
       return { ...BASE, maxTurns: 7 };
     case "maxTokens":
@@ -49,7 +69,7 @@ function asking(backend: BackendDefinition, option: PortableOption): BackendRequ
 }
 
 /** What the backend gets for a request: its argv, then each variable the options set as NAME=VALUE. */
-function input(backend: BackendDefinition, request: BackendRequest): string[] {
+function input(backend: BackendDefinition, request: ArgvRequest): string[] {
   const reached = reachBackend(backend, request, {}, () => FILE);
   return [...reached.argv(request), ...Object.entries(reached.env).map(([name, value]) => `${name}=${value}`)];
 }
@@ -75,17 +95,15 @@ function inOrder(spelling: string[], words: string[]): boolean {
 function drift(backend: BackendDefinition): string[] {
   const problems: string[] = [];
   const without = input(backend, BASE);
-  for (const [option, support] of Object.entries(backend.supports) as [
-    PortableOption,
-    (typeof backend.supports)[PortableOption],
-  ][]) {
+  for (const entry of entriesOf(backend)) {
+    const { option, choice, support } = entry;
     if (!reaches(support)) continue;
-    const got = input(backend, asking(backend, option));
+    const got = input(backend, asking(backend, option, choice));
     const added = got.filter((word) => !without.includes(word));
     // Its spelling: before a note in parentheses or after a comma.
     const spelling = support.via.split(/ \(|, /)[0]!.split(" ");
     const spelled = spelling[0]!.startsWith("-") || /^[A-Z_]+=/.test(spelling[0]!) || got.includes(spelling[0]!);
-    const where = `${backend.name} ${option} (via ${JSON.stringify(support.via)})`;
+    const where = `${backend.name} ${named(entry)} (via ${JSON.stringify(support.via)})`;
     if (spelled && !inOrder(spelling, got)) problems.push(`${where}: ${JSON.stringify(got)} lacks its spelling`);
     if (!spelled && added.length > 0) problems.push(`${where}: says no flag, yet adds ${JSON.stringify(added)}`);
     // Every flag or variable it adds is named in its via.
@@ -111,15 +129,18 @@ describe("every backend's supports: the spelling --help and the docs show is the
         ...claude.supports,
         model: { via: "--model", reaches: (model) => ({ args: ["--llm", model] }) },
         resume: { via: "--resume SESSION", reaches: (session) => ({ args: ["--resume", session, "--fork-session"] }) },
-        approvalsAuto: { via: "its default", reaches: () => ({ args: ["--permission-mode", "auto"] }) },
+        approvals: {
+          ...claude.supports.approvals,
+          auto: { via: "its default", reaches: () => ({ args: ["--permission-mode", "auto"] }) },
+        },
       },
     };
     expect(drift(drifted)).toEqual([
       expect.stringMatching(/^claude model .*lacks its spelling$/),
       expect.stringMatching(/^claude model .*adds "--llm", which its via does not name$/),
       expect.stringMatching(/^claude resume .*adds "--fork-session", which its via does not name$/),
-      expect.stringMatching(/^claude approvalsAuto .*says no flag, yet adds/),
-      expect.stringMatching(/^claude approvalsAuto .*adds "--permission-mode", which its via does not name$/),
+      expect.stringMatching(/^claude approvals auto .*says no flag, yet adds/),
+      expect.stringMatching(/^claude approvals auto .*adds "--permission-mode", which its via does not name$/),
     ]);
   });
 
@@ -161,14 +182,14 @@ describe("an option a backend takes in words", () => {
 
 describe("every option a backend lacks is refused before start, saying why", () => {
   const lacking = BACKENDS.flatMap((backend) =>
-    (Object.entries(backend.supports) as [PortableOption, (typeof backend.supports)[PortableOption]][]).flatMap(
-      ([option, support]) => ("lacks" in support ? [[backend.name, option, support.lacks] as const] : []),
+    entriesOf(backend).flatMap((entry) =>
+      "lacks" in entry.support ? [[backend.name, named(entry), entry, entry.support.lacks] as const] : [],
     ),
   );
 
-  it.each(lacking)("%s %s", (name, option, lacks) => {
+  it.each(lacking)("%s %s", (name, _named, { option, choice }, lacks) => {
     const backend = backendNamed(name);
-    const asked = { [option]: sample(option) };
+    const asked = { [option]: choice ?? sample(option) };
     let refusal: Error | undefined;
     try {
       refuseLacking(backend, asked);
@@ -181,10 +202,11 @@ describe("every option a backend lacks is refused before start, saying why", () 
     expect(refusal!.message).toContain(backend.displayName);
   });
 
-  it("reaching a backend refuses an option it lacks rather than leave it out", () => {
+  it("an option a backend lacks is refused in planning; reaching it unrefused is a bug said at once, never a dropped option", () => {
     const codex = backendNamed("codex");
-    expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow(OptionError);
-    expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow("Codex has no autoMode flag");
+    expect(() => refuseLacking(codex, { ...BASE, autoMode: false })).toThrow(OptionError);
+    expect(() => refuseLacking(codex, { ...BASE, autoMode: false })).toThrow("Codex has no autoMode flag");
+    expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow("codex lacks autoMode");
   });
 
   it("every backend has every portable option or says why not", () => {
@@ -194,8 +216,8 @@ describe("every option a backend lacks is refused before start, saying why", () 
 });
 
 function sample(option: PortableOption): unknown {
-  if (option === "allowTool" || option === "denyTool") return ["some_tool"];
+  if (option === "allowTools" || option === "denyTools") return ["some_tool"];
   if (option.startsWith("max")) return 1;
-  if (option === "noAutoMode" || option.startsWith("approvals")) return true;
+  if (option === "autoMode") return false;
   return "value-1";
 }

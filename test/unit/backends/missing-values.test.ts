@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { planRun, type AgentRequest } from "../../../src/app/agent-run.js";
 import { BACKEND_NAMES } from "../../../src/backends/registry.js";
-import { TRANSPORTS } from "../../../src/backends/definition.js";
+import { TRANSPORTS } from "../../../src/backends/acp/facet.js";
 import { UsageError } from "../../../src/core/errors.js";
 import { run } from "../../../src/index.js";
 import { runCli } from "../../helpers/cli.js";
@@ -65,9 +65,9 @@ const REQUESTS: Partial<AgentRequest>[] = [
   { denyTools: ["shell"] },
   { approvals: "never" },
   { approvals: "auto" },
-  { limits: { maxTurns: 1 } },
-  { limits: { maxTokens: 1 } },
-  { limits: { maxCostUsd: 1 } },
+  { maxTurns: 1 },
+  { maxTokens: 1 },
+  { maxCostUsd: 1 },
   { outputSchema: { type: "object" } },
   { backendArgs: ["--x"] },
   { onPermissionRequest: () => "allow" as never },

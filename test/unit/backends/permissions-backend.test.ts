@@ -1,26 +1,29 @@
 // --allow-tool, --deny-tool, --approvals, --resume: what each backend's argv
 // gets for each rule, and the rules each one refuses before start.
 import { describe, expect, it } from "vitest";
-import type { BackendDefinition, BackendRequest } from "../../../src/backends/definition.js";
+import type { BackendDefinition } from "../../../src/backends/definition.js";
+import type { PortableRequest } from "../../../src/backends/request.js";
 import { reaches } from "../../../src/backends/support.js";
-import { argvOf, envOf, filesOf } from "../../helpers/backend-argv.js";
-import { resolvePermissions, type PermissionOptions } from "../../../src/backends/permissions.js";
+import { argvOf, envOf, filesOf, fitted, type ArgvRequest } from "../../helpers/backend-argv.js";
 import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
 import { cliNaming } from "../../../src/app/options.js";
 import { OptionError } from "../../../src/core/errors.js";
 
-const BASE: BackendRequest = { prompt: "go on", autoMode: true, backendArgs: [], promptTerminator: true };
+/** The permission options as the user gives them: tool names portable or native. */
+type PermissionOptions = Pick<PortableRequest, "allowTools" | "denyTools" | "approvals" | "resume">;
+
+const BASE: ArgvRequest = { prompt: "go on", backendArgs: [], promptTerminator: true };
 
 /** The argv a backend gets for these options, the options checked as run checks them. */
-function argvFor(name: string, options: PermissionOptions, request: Partial<BackendRequest> = {}): string[] {
+function argvFor(name: string, options: PermissionOptions, request: Partial<ArgvRequest> = {}): string[] {
   const backend = backendNamed(name);
-  return argvOf(backend, { ...BASE, ...request, permissions: resolvePermissions(backend, options) });
+  return argvOf(backend, fitted(backend, { ...BASE, ...request, ...options }));
 }
 
 /** The refusal of these options, as the CLI says it. */
 function refusal(name: string | BackendDefinition, options: PermissionOptions): string {
   try {
-    resolvePermissions(typeof name === "string" ? backendNamed(name) : name, options);
+    fitted(typeof name === "string" ? backendNamed(name) : name, options);
   } catch (err) {
     expect(err).toBeInstanceOf(OptionError);
     return (err as OptionError).wordedAs(cliNaming).message;
@@ -100,8 +103,8 @@ describe("the argv each backend gets for each rule", () => {
 
   it("Gemini CLI: a denied tool is a deny rule of a policy file run writes, passed as --policy FILE", () => {
     const gemini = backendNamed("gemini");
-    const asked = resolvePermissions(gemini, { denyTools: ["shell", "web_fetch"] });
-    expect(filesOf(gemini, { ...BASE, permissions: asked })).toEqual([
+    const asked = fitted(gemini, { ...BASE, denyTools: ["shell", "web_fetch"] });
+    expect(filesOf(gemini, asked)).toEqual([
       expect.objectContaining({
         name: "rules.toml",
         text:
@@ -109,17 +112,15 @@ describe("the argv each backend gets for each rule", () => {
           '[[rule]]\ntoolName = "web_fetch"\ndecision = "deny"\npriority = 999\n',
       }),
     ]);
-    expect(filesOf(gemini, { ...BASE, permissions: resolvePermissions(gemini, { allowTools: ["shell"] }) })).toEqual(
-      [],
-    );
-    const argv = argvOf(gemini, { ...BASE, permissions: asked }, "/tmp/p.toml");
+    expect(filesOf(gemini, fitted(gemini, { ...BASE, allowTools: ["shell"] }))).toEqual([]);
+    const argv = argvOf(gemini, asked, "/tmp/p.toml");
     expect(argv).toEqual(expect.arrayContaining(["--policy", "/tmp/p.toml"]));
   });
 
   it("OpenCode: the rules go in OPENCODE_PERMISSION (over its configs), merged over what the caller's variable says", () => {
     const opencode = backendNamed("opencode");
     const optionEnv = (options: PermissionOptions, env: NodeJS.ProcessEnv = {}) =>
-      envOf(opencode, { ...BASE, permissions: resolvePermissions(opencode, options) }, env);
+      envOf(opencode, fitted(opencode, { ...BASE, ...options }), env);
     expect(optionEnv({ allowTools: ["shell"], denyTools: ["web_fetch"] })).toEqual({
       OPENCODE_PERMISSION: JSON.stringify({ bash: "allow", webfetch: "deny" }),
     });
@@ -148,7 +149,7 @@ describe("the argv each backend gets for each rule", () => {
       const argv = argvOf(backend, {
         ...BASE,
         prompt: "PROMPT-X",
-        permissions: { allowTools: [], denyTools: [], resume: "S-1" },
+        resume: "S-1",
       });
       expect(
         argv.filter((arg) => arg.endsWith("PROMPT-X")),
@@ -217,8 +218,12 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
 
   it("every backend declares what it lacks in words, and maps portable names only to its own tool names", () => {
     for (const backend of BACKENDS)
-      for (const support of Object.values(backend.supports))
-        expect((reaches(support) ? support.via : support.lacks).length, backend.name).toBeGreaterThan(0);
+      for (const entry of Object.values(backend.supports))
+        for (const support of "reaches" in entry || "lacks" in entry ? [entry] : Object.values(entry))
+          expect(
+            (reaches(support) ? support.via : (support as { lacks: string }).lacks).length,
+            backend.name,
+          ).toBeGreaterThan(0);
   });
 });
 

@@ -5,24 +5,28 @@
 import { describe, expect, it } from "vitest";
 import { cliNaming, libraryNaming } from "../../../src/app/options.js";
 import type { BackendDefinition } from "../../../src/backends/definition.js";
-import { TRANSPORTS } from "../../../src/backends/definition.js";
+import { TRANSPORTS } from "../../../src/backends/acp/facet.js";
 import { reachBackend } from "../../../src/backends/native-input.js";
-import { withTransport } from "../../../src/backends/over-acp.js";
-import { PORTABLE_OPTION_NAMES, refuseLacking } from "../../../src/backends/portable-options.js";
+import { withTransport } from "../../../src/backends/acp/over-acp.js";
+import { refuseLacking } from "../../../src/backends/portable-options.js";
 import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
-import { reaches, type PortableOption, type PortableRequest } from "../../../src/backends/support.js";
+import {
+  APPROVALS_MODES,
+  PORTABLE_OPTION_NAMES,
+  type PortableOption,
+  type PortableValues,
+} from "../../../src/backends/request.js";
+import { reaches, supportOf } from "../../../src/backends/support.js";
 import { OptionError } from "../../../src/core/errors.js";
 
-/** A value of each option, as a backend's entry is given it. */
-const SAMPLE: Required<PortableRequest> = {
+/** A value of each option, as a backend's entry is given it (each choice of a choice apart, below). */
+const SAMPLE: Omit<PortableValues, "approvals"> = {
   model: "model-1",
   provider: "provider-1",
   workdir: "/workdir-1",
-  noAutoMode: true,
-  allowTool: ["some_tool"],
-  denyTool: ["some_tool"],
-  approvalsNever: true,
-  approvalsAuto: true,
+  autoMode: false,
+  allowTools: ["some_tool"],
+  denyTools: ["some_tool"],
   resume: "session-1",
   maxTurns: 1,
   maxTokens: 1,
@@ -42,10 +46,23 @@ const DRIVEN: { transport: string; backend: BackendDefinition }[] = BACKENDS.fla
   }),
 );
 
-/** The refusal of this option, as the CLI words it (undefined where the backend has it). */
-function refusal(backend: BackendDefinition, option: PortableOption): string | undefined {
+/** Each option asked alone, a choice once per choice: the option and the request. */
+const ASKED: [PortableOption, Partial<PortableValues>][] = PORTABLE_OPTION_NAMES.flatMap((option) =>
+  option === "approvals"
+    ? APPROVALS_MODES.map((mode): [PortableOption, Partial<PortableValues>] => [option, { approvals: mode }])
+    : [[option, { [option]: SAMPLE[option] }] as [PortableOption, Partial<PortableValues>]],
+);
+
+/** Whether the backend has the option as asked. */
+const has = (backend: BackendDefinition, option: PortableOption, asked: Partial<PortableValues>): boolean => {
+  const support = supportOf(backend.supports, option, asked[option]);
+  return support !== undefined && reaches(support);
+};
+
+/** The refusal of this request, as the CLI words it (undefined where the backend has it). */
+function refusal(backend: BackendDefinition, asked: Partial<PortableValues>): string | undefined {
   try {
-    refuseLacking(backend, { [option]: SAMPLE[option] }, [option]);
+    refuseLacking(backend, asked);
     return undefined;
   } catch (err) {
     expect(err).toBeInstanceOf(OptionError);
@@ -67,8 +84,8 @@ describe("refusals, every backend × transport × option", () => {
   it("name the backend over ACP as such, and only backends that have the option as having it", () => {
     const wrong: string[] = [];
     for (const { transport, backend } of DRIVEN)
-      for (const option of PORTABLE_OPTION_NAMES) {
-        const said = refusal(backend, option);
+      for (const [option, asked] of ASKED) {
+        const said = refusal(backend, asked);
         if (said === undefined) continue;
         const overAcp = backend !== backendNamed(backend.name);
         const subject = overAcp ? `${backend.displayName} over ACP (--transport acp)` : backend.displayName;
@@ -78,10 +95,10 @@ describe("refusals, every backend × transport × option", () => {
         if (list === null) continue;
         for (const name of list[1]!.split(" and ")) {
           const taker = byDisplayName(name);
-          if (taker.name === backend.name || !reaches(taker.supports[option]))
+          if (taker.name === backend.name || !has(taker, option, asked))
             wrong.push(`${backend.name} ${transport} ${option}: ${said} (${name} does not have it as said)`);
         }
-        if (list[2] !== undefined && !(overAcp && reaches(backendNamed(backend.name).supports[option])))
+        if (list[2] !== undefined && !(overAcp && has(backendNamed(backend.name), option, asked)))
           wrong.push(`${backend.name} ${transport} ${option}: ${said} (${list[2]} does not have it natively)`);
       }
     expect(wrong).toEqual([]);
@@ -91,7 +108,7 @@ describe("refusals, every backend × transport × option", () => {
     const copilot = withTransport(backendNamed("copilot"), "acp", BACKENDS);
     let error: unknown;
     try {
-      refuseLacking(copilot, { workdir: "/w" }, ["workdir"]);
+      refuseLacking(copilot, { workdir: "/w" });
     } catch (err) {
       error = err;
     }
@@ -110,7 +127,7 @@ describe("--model over ACP", () => {
 
   it("reaches OpenCode in OPENCODE_CONFIG_CONTENT (opencode acp has no flag for it), over the caller's config", () => {
     const opencode = withTransport(backendNamed("opencode"), "acp", BACKENDS);
-    const request = { prompt: "p", autoMode: true, backendArgs: [], promptTerminator: false, model: "fake/m1" };
+    const request = { prompt: "p", backendArgs: [], promptTerminator: false, model: "fake/m1" };
     const reached = reachBackend(opencode, request, { OPENCODE_CONFIG_CONTENT: '{"share":"disabled","model":"x"}' });
     expect(reached.argv(request)).toEqual(["acp"]);
     expect(JSON.parse(reached.env.OPENCODE_CONFIG_CONTENT!)).toEqual({ share: "disabled", model: "fake/m1" });

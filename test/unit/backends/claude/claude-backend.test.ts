@@ -10,7 +10,6 @@ const LIVE = new URL("../../../fixtures/live/claude-2.1.332/", import.meta.url);
 const capture = (name: string): string => readFileSync(new URL(`${name}.jsonl`, LIVE), "utf8");
 const request = {
   prompt: "-x starts with a dash",
-  autoMode: true,
   backendArgs: ["--allowedTools", "Bash"],
   promptTerminator: true,
 };

@@ -3,14 +3,13 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent, EventOf, EventType } from "../../../../src/canonical/events.js";
 import { codex } from "../../../../src/backends/codex/index.js";
-import type { BackendRequest } from "../../../../src/backends/definition.js";
 import { detectProtocolOwner } from "../../../../src/backends/registry.js";
 import { UsageError } from "../../../../src/core/errors.js";
 import { NO_STOPS } from "../../../../src/run/stop-signals.js";
 
 const PROBE = { env: {}, graceMs: 0, stops: NO_STOPS };
 import { translate, type TranslateOptions } from "../../../helpers/translate.js";
-import { argvOf } from "../../../helpers/backend-argv.js";
+import { argvOf, type ArgvRequest } from "../../../helpers/backend-argv.js";
 
 const lines = (...events: object[]) => events.map((e) => `${JSON.stringify(e)}\n`).join("");
 const exit = (code: number): TranslateOptions["end"] => ({ backendExit: { code, signal: null }, stderrTail: [] });
@@ -122,9 +121,8 @@ describe("codex translator", () => {
 });
 
 describe("codex definition", () => {
-  const request = (over: Partial<BackendRequest>): BackendRequest => ({
+  const request = (over: Partial<ArgvRequest>): ArgvRequest => ({
     prompt: "hi",
-    autoMode: true,
     backendArgs: [],
     promptTerminator: true,
     ...over,
@@ -165,7 +163,7 @@ describe("codex definition", () => {
 
   it("is stopped with SIGTERM (SIGINT can be swallowed) and has no --no-auto-mode", () => {
     expect(codex.stopSignal).toBe("SIGTERM");
-    expect("lacks" in codex.supports.noAutoMode).toBe(true);
+    expect("lacks" in codex.supports.autoMode).toBe(true);
   });
 });
 

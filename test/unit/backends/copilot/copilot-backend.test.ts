@@ -40,7 +40,6 @@ describe("copilot definition", () => {
   it("runs headless, keeps a prompt starting with - whole, and names the usage file run gives it", () => {
     const argv = argvOf(copilot, {
       prompt: "-x starts with a dash",
-      autoMode: true,
       backendArgs: ["--deny-tool=shell(rm)"],
       promptTerminator: false,
       model: "gpt-5",

@@ -6,11 +6,10 @@ import fc from "fast-check";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { denyPolicy } from "../../../../src/backends/gemini/policy.js";
-import { resolvePermissions } from "../../../../src/backends/permissions.js";
 import { backendNamed } from "../../../../src/backends/registry.js";
 import { UsageError } from "../../../../src/core/errors.js";
 import { tomlString } from "../../../../src/core/toml-string.js";
-import { filesOf } from "../../../helpers/backend-argv.js";
+import { filesOf, fitted } from "../../../helpers/backend-argv.js";
 
 const gemini = backendNamed("gemini");
 
@@ -72,14 +71,14 @@ describe("Gemini CLI's policy file", () => {
   it("--deny-tool NAME...: each name is refused before start, or the file run writes parses to exactly those rules", () => {
     fc.assert(
       fc.property(fc.array(hostileName, { minLength: 1, maxLength: 4 }), (names) => {
-        let asked: ReturnType<typeof resolvePermissions>;
+        let asked: { denyTools: readonly string[] };
         try {
-          asked = resolvePermissions(gemini, { denyTools: names });
+          asked = fitted(gemini, { denyTools: names });
         } catch (err) {
           expect(err).toBeInstanceOf(UsageError);
           return;
         }
-        const [file] = filesOf(gemini, { autoMode: true, backendArgs: [], permissions: asked });
+        const [file] = filesOf(gemini, { backendArgs: [], ...asked });
         expect(denied(file!.text)).toEqual(asked.denyTools);
       }),
       { numRuns: 2000 },

@@ -33,7 +33,6 @@ describe("opencode definition", () => {
   it("splits the prompt on single spaces after --, so no word holds a space for OpenCode to quote", () => {
     const argv = argvOf(opencode, {
       prompt: 'say "hi"  -x --model',
-      autoMode: true,
       backendArgs: ["--title", "t"],
       promptTerminator: true,
       model: "fake/m",
