@@ -123,7 +123,7 @@ export function isAsked(value: unknown): boolean {
 }
 
 /** What a request holds besides its portable options: the argv frame's and the driver's. */
-const NOT_PORTABLE: ReadonlySet<string> = new Set(["backendArgs", "onPermissionRequest"]);
+const NOT_PORTABLE: ReadonlySet<string> = new Set(["prompt", "promptTerminator", "backendArgs", "onPermissionRequest"]);
 
 /**
  * The portable options a request may ask, in the order their refusals are said: those above first, then
