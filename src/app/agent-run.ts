@@ -14,7 +14,7 @@ import type { Redactor } from "../core/redactor.js";
 import type { OutputPipeline } from "../output/pipeline.js";
 import { readContinuation } from "../run/continue-from.js";
 import { checkPassable } from "../core/argv-value.js";
-import { OptionError } from "../core/errors.js";
+import { OptionError, wordedWith } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { tempFolderError } from "../core/temp-folder.js";
 import { checkExecutableNamed, findExecutable, type ExecutableLookup } from "../run/executable.js";
@@ -391,7 +391,7 @@ async function superviseBackend(
     onStdout: (chunk) => batch(() => session.write(chunk)),
     onDriverEvent: (event) => batch(() => session.note(event)),
     // The driver's word on the agent is a note: --quiet leaves it out.
-    onDriverWarning: (text) => host.onNote?.(shownWarning(text, plan.redactor)),
+    onDriverWarning: (words) => host.onNote?.((name) => shownWarning(wordedWith(words, name), plan.redactor)),
     onStdoutEnd: () => batch(() => session.flush()),
   });
   created(supervisor);

@@ -8,7 +8,7 @@ import { TRANSPORTS } from "../backends/acp/facet.js";
 import { APPROVALS_MODES, type PermissionCallback } from "../backends/request.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
-import type { OptionNaming } from "../core/errors.js";
+import { listed, type OptionNaming } from "../core/errors.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import type { StreamEndFacts } from "../core/translator.js";
 import { approvalsHelp, binHelp, flagHelp, permissionHelp } from "./backend-help.js";
@@ -649,11 +649,13 @@ function row(key: string): OptionRow {
   return found;
 }
 
-/** An option as the CLI says it: its flag. */
-export const cliNaming: OptionNaming = (key) => {
+/** An option as the CLI says it: its flag; given values, the flag once for each ("--backend-arg=A --backend-arg=B"). */
+export const cliNaming: OptionNaming = (key, values) => {
   const { cli } = row(key);
-  return cli === undefined ? key : longFlag(cli);
+  const flag = cli === undefined ? key : longFlag(cli);
+  return values === undefined ? flag : values.map((value) => `${flag}=${value}`).join(" ");
 };
 
-/** An option as the library says it: "option maxTurns", "option autoMode: false". */
-export const libraryNaming: OptionNaming = (key) => `option ${key}${row(key).negated ? ": false" : ""}`;
+/** An option as the library says it: "option maxTurns", "option autoMode: false"; given values, 'option backendArgs ["A", "B"]'. */
+export const libraryNaming: OptionNaming = (key, values) =>
+  `option ${key}${row(key).negated ? ": false" : ""}${values === undefined ? "" : ` ${listed(values)}`}`;

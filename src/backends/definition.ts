@@ -7,6 +7,7 @@ import type { PortableRequest } from "./request.js";
 // What src/backends/acp/permission-policy.ts names of the request.
 export type { ApprovalsMode } from "./request.js";
 import type { ArgvFrame, PlacedOptions, Supports } from "./support.js";
+import type { Words } from "../core/errors.js";
 import type { AcpFacet } from "./acp/facet.js";
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
@@ -43,7 +44,7 @@ export const PORTABLE_TOOLS = ["shell", "read", "write", "edit", "web_fetch", "w
 export type PortableTool = (typeof PORTABLE_TOOLS)[number];
 
 /** What a tool.started name of a backend is to its rules (Copilot CLI's kinds): the name a rule gives it, or why no rule can. */
-export type RuleKind = { native: string } | { lacks: string };
+export type RuleKind = { native: string } | { lacks: Words };
 
 /**
  * How the backend names tools in --allow-tool and --deny-tool rules (how the rules reach it is in

@@ -1,7 +1,7 @@
 // --allow-tool and --deny-tool rules turned into the chosen backend's own tool
 // names: a rule it cannot enforce is refused before start (a UsageError naming
 // the backend and what it lacks), never dropped.
-import { OptionError } from "../core/errors.js";
+import { OptionError, wordedWith } from "../core/errors.js";
 import { PORTABLE_TOOLS, type ArgvFacet, type PortableTool } from "./definition.js";
 import type { PortableRequest } from "./request.js";
 
@@ -42,7 +42,8 @@ function kindRule(backend: ArgvFacet, option: string, name: string, prefix: stri
   const kinds = backend.toolNames.ruleKinds;
   if (kinds === undefined || !Object.hasOwn(kinds, name)) return `${name}${prefix ?? ""}`;
   const kind = kinds[name]!;
-  if ("lacks" in kind) throw new OptionError((say) => `${say(option)} ${name}: ${backend.displayName} ${kind.lacks}`);
+  if ("lacks" in kind)
+    throw new OptionError((say) => `${say(option)} ${name}: ${backend.displayName} ${wordedWith(kind.lacks, say)}`);
   return `${kind.native}${prefix ?? ""}`;
 }
 

@@ -1,7 +1,7 @@
 // How a backend's lack of a portable option is said, and the one place a request's lacks are refused: a
 // backend's `supports` says, per option, how it reaches it or why it lacks it; a row here words the refusal
 // where the default ("--opt: X <why>") would not do.
-import { OptionError, type OptionNaming } from "../core/errors.js";
+import { OptionError, wordedWith, type OptionNaming, type Worded } from "../core/errors.js";
 import type { AcpFacet } from "./acp/facet.js";
 import type { ArgvFacet, DriverFacet } from "./definition.js";
 import { BACKENDS } from "./registry.js";
@@ -15,8 +15,6 @@ import {
   type RefusableOption,
 } from "./request.js";
 import { reaches, supportOf, type Lacks, type Support } from "./support.js";
-
-type Worded = (name: OptionNaming) => string;
 
 /** What a refusal reads of a backend: what it takes of the options, whether it is driven, and over what. */
 export type Refusable = ArgvFacet & DriverFacet & AcpFacet;
@@ -65,7 +63,7 @@ function flagRefusal(option: string, noun: Worded, key: PortableOption): Refusal
         const others = said.length > 0 ? ` (${said.join("; ")})` : "";
         return `${name(option)}: ${subjectOf(backend, all, name)} has no ${noun(name)}${others}`;
       },
-      () => lack.lacks,
+      (name) => wordedWith(lack.lacks, name),
     ];
   };
 }
@@ -73,7 +71,7 @@ function flagRefusal(option: string, noun: Worded, key: PortableOption): Refusal
 /** An option whose refusal says why: "--resume: X keeps no sessions". */
 function reasonRefusal(said: (name: OptionNaming, asked: Asking) => string): Refusal {
   return (backend, lack, { all, asked }) => [
-    (name) => `${said(name, asked)}: ${subjectOf(backend, all, name)} ${lack.lacks}`,
+    (name) => `${said(name, asked)}: ${subjectOf(backend, all, name)} ${wordedWith(lack.lacks, name)}`,
   ];
 }
 
@@ -86,7 +84,8 @@ const limitRefusal: Refusal = (backend, lack, { all, asked }) => {
     return asked[key] !== undefined && !reaches(support) && support.lacks === lack.lacks;
   });
   return [
-    (name) => `${named.map(name).join(" and ")}: ${subjectOf(backend, all, name)} ${lack.lacks}`,
+    (name) =>
+      `${named.map((key) => name(key)).join(" and ")}: ${subjectOf(backend, all, name)} ${wordedWith(lack.lacks, name)}`,
     reaches(backend.supports.maxTurns)
       ? (name) => `${name("maxTurns")} stops it (each turn is seen as it begins)`
       : undefined,

@@ -2,6 +2,7 @@
 // reaches the backend (the argv it adds, variables, a file written for the run) and how --help and the
 // docs tables show that, or why the backend lacks it (refused before start, never dropped).
 
+import type { Words } from "../core/errors.js";
 import { isChoice, type Asked, type ChoiceOption, type PortableOption, type PortableValues } from "./request.js";
 
 /** A file run writes for the run (in its own temporary folder, removed when the run ends). */
@@ -46,9 +47,13 @@ export interface Reaches<K extends PortableOption> {
   otherwise?(run: RunContext): NativeInput;
 }
 
-/** An option the backend lacks: why, in words (the refusal says it; the option's row decides where). */
+/**
+ * An option the backend lacks: why (the refusal says it; the option's row decides where). Agentstream's own
+ * options it names are left open (`use ${name("cwd")} DIR`); a backend's own flags (Codex's --sandbox) are
+ * its words, written out.
+ */
 export interface Lacks {
-  lacks: string;
+  lacks: Words;
 }
 
 export type Support<K extends PortableOption> = Reaches<K> | Lacks;

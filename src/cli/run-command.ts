@@ -6,6 +6,7 @@ import { part, requestFromCli, type RunRequest } from "../app/request.js";
 import { ending, startRun } from "../app/session.js";
 import { openCliSinks } from "../app/cli-sinks.js";
 import { systemClock } from "../core/clock.js";
+import { wordedWith } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
 import { HumanRenderer, type Verbosity } from "../human/renderer.js";
 import { stdoutSink } from "../output/stdout-sink.js";
@@ -69,7 +70,7 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, req
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),
     onTranslatorBug: (message) => renderer.message(message),
-    onNote: request.quiet ? undefined : (text) => renderer.message(text),
+    onNote: request.quiet ? undefined : (note) => renderer.message(wordedWith(note, cliNaming)),
     onWarning: (text) => renderer.message(text),
     processSignals: true,
     earlyStop: stops,

@@ -19,10 +19,31 @@ export class UsageError extends AgentstreamError {
   }
 }
 
-/** How one side spells a run option given by its library name: "--max-turns" on the CLI, "option maxTurns" in the library. */
-export type OptionNaming = (option: string) => string;
+/**
+ * How one side spells a run option given by its library name: "--max-turns" on the CLI, "option maxTurns" in
+ * the library. Given values, a list option given them: "--backend-arg=--sandbox --backend-arg=MODE" on the
+ * CLI, 'option backendArgs ["--sandbox", "MODE"]' in the library.
+ */
+export type OptionNaming = (option: string, values?: readonly string[]) => string;
 
-const bare: OptionNaming = (option) => option;
+/** Words with the options they name left open: each side words them with its naming. */
+export type Worded = (name: OptionNaming) => string;
+
+/**
+ * Words for the user that may name agentstream's own options (a backend's reason, a note): plain, or, where
+ * they name one ("use --cwd DIR"), worded, so that the CLI says its flags and the library its options.
+ */
+export type Words = string | Worded;
+
+/** Words as one side says them. */
+export function wordedWith(words: Words, name: OptionNaming): string {
+  return typeof words === "string" ? words : words(name);
+}
+
+/** Values as the library's callers write them: ["--sandbox", "MODE"]. */
+export const listed = (values: readonly string[]): string => `[${values.map((v) => JSON.stringify(v)).join(", ")}]`;
+
+const bare: OptionNaming = (option, values) => (values === undefined ? option : `${option} ${listed(values)}`);
 
 /**
  * A UsageError about run options, worded with their names left open: the CLI words it with its flags,
@@ -30,8 +51,8 @@ const bare: OptionNaming = (option) => option;
  */
 export class OptionError extends UsageError {
   constructor(
-    private readonly say: (name: OptionNaming) => string,
-    private readonly sayHint?: (name: OptionNaming) => string,
+    private readonly say: Worded,
+    private readonly sayHint?: Worded,
   ) {
     super(say(bare), sayHint?.(bare));
   }

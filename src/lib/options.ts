@@ -2,7 +2,6 @@
 // UsageError naming the option (timeoutMs, backendArgs), never a CLI flag nor a TypeError from deep inside.
 import { libraryNaming, libraryRows, type LibraryEntry, type OptionRow } from "../app/options.js";
 import { OptionError, UsageError } from "../core/errors.js";
-import { libraryWords } from "./library-words.js";
 
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -41,14 +40,9 @@ export function checkEntryOptions(entry: LibraryEntry, options: unknown): void {
 }
 
 /**
- * A refusal from the run's planning in the library's words: an OptionError's options named as the library
- * names them, and any flag of agentstream's a UsageError's text quotes (a backend's reason, written in the
- * CLI's words) as its option; anything else as it is.
+ * A refusal from the run's planning in the library's words: an OptionError's options (and the backend's
+ * reason it quotes) named as the library names them; anything else as it is.
  */
 export function asLibraryError(err: unknown, prefix = "run(): "): unknown {
-  const worded = err instanceof OptionError ? err.wordedAs(libraryNaming, prefix) : err;
-  if (!(worded instanceof UsageError)) return worded;
-  const message = libraryWords(worded.message);
-  const hint = worded.hint === undefined ? undefined : libraryWords(worded.hint);
-  return message === worded.message && hint === worded.hint ? worded : new UsageError(message, hint);
+  return err instanceof OptionError ? err.wordedAs(libraryNaming, prefix) : err;
 }

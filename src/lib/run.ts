@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { libraryNaming } from "../app/options.js";
 import { prepareRun } from "../app/prepare-run.js";
 import { requestFromLibrary, type LibraryOptions } from "../app/request.js";
 import { startRun } from "../app/session.js";
 import type { CanonicalEvent } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
+import { wordedWith, type Words } from "../core/errors.js";
 import type { RunOutcome } from "../core/outcome.js";
 import { openOtlpSink } from "../output/otlp-sink.js";
 import { passable } from "../run/prompt.js";
-import { libraryWords } from "./library-words.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
 import { VERSION } from "../version.js";
 
@@ -48,8 +49,8 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
         warn,
       )
     : undefined;
-  // A note quotes what a backend's table says in the CLI's words: said with the library's.
-  const note = (text: string): void => (options.onNote ?? warn)(libraryWords(text));
+  // A note that names options names them as the library does.
+  const note = (words: Words): void => (options.onNote ?? warn)(wordedWith(words, libraryNaming));
   const session = startRun(spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import type { Words } from "../core/errors.js";
 import type { NativeEvent } from "../core/translator.js";
 
 /** What a driver is handed once its backend is spawned. */
@@ -10,8 +11,8 @@ export interface DriverLink {
    * permission request), as a native event of its own type.
    */
   tell(event: NativeEvent): void;
-  /** A warning of the driver's own: said on the run's warning path, redacted, escaped and cut there. */
-  warn(text: string): void;
+  /** A warning of the driver's own (its options left open, as a note's): said on the run's note path, redacted, escaped and cut there. */
+  warn(text: Words): void;
 }
 
 /**

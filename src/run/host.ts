@@ -1,4 +1,5 @@
 import type { Clock } from "../core/clock.js";
+import type { Words } from "../core/errors.js";
 import type { Drainable } from "./pipe-throttle.js";
 import type { EarlyStop } from "./stop-signals.js";
 
@@ -16,8 +17,11 @@ export interface RunHost {
   stderrShown: Drainable;
   /** What the run is waiting for, when that is not the agent itself. */
   onStatus(text: string): void;
-  /** A note for the user (a cost that cannot be known, the ACP driver's word on an agent); absent: not said (--quiet). */
-  onNote?(text: string): void;
+  /**
+   * A note for the user (a cost that cannot be known, the ACP driver's word on an agent), in words the host
+   * says with its side's names of the options it names; absent: not said (--quiet).
+   */
+  onNote?(note: Words): void;
   /** Something that went wrong beside the run (its usage file not read, its temporary folder not removed): never its outcome. */
   onWarning(text: string): void;
   /** A translator bug (the event it threw on is kept as backend.event). */

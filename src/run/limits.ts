@@ -2,6 +2,7 @@
 // watched on the canonical events as they are written.
 import type { CanonicalEvent } from "../canonical/events.js";
 import { clip } from "../core/clip.js";
+import type { Words } from "../core/errors.js";
 
 export interface RunLimits {
   /** At most this many turns (model calls): the run stops when one more begins. */
@@ -32,12 +33,13 @@ export class LimitWatch {
   constructor(
     private readonly limits: RunLimits,
     private readonly reached: (message: string) => void,
-    private readonly note: (text: string) => void,
+    private readonly note: (note: Words) => void,
     usageComplete: boolean,
   ) {
     if (!usageComplete && (limits.maxCostUsd !== undefined || limits.maxTokens !== undefined))
       note(
-        "this backend does not report all of its model calls' usage: --max-tokens and --max-cost-usd count only what it reports",
+        (name) =>
+          `this backend does not report all of its model calls' usage: ${name("maxTokens")} and ${name("maxCostUsd")} count only what it reports`,
       );
   }
 
@@ -95,7 +97,7 @@ function usd(x: number): string {
 /** A watch of the run's limits (and of models it cannot price), when there is anything to watch or note. */
 export function watchLimits(
   limits: RunLimits | undefined,
-  hooks: { reached: (message: string) => void; note?: (text: string) => void; usageComplete: boolean },
+  hooks: { reached: (message: string) => void; note?: (note: Words) => void; usageComplete: boolean },
 ): ((event: CanonicalEvent) => void) | undefined {
   if (!hasLimits(limits) && hooks.note === undefined) return undefined;
   const watch = new LimitWatch(limits ?? {}, hooks.reached, hooks.note ?? (() => {}), hooks.usageComplete);

@@ -1,4 +1,5 @@
 import type { BackendExit } from "../canonical/events.js";
+import type { Words } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
 import { TailBuffer } from "../core/tail-buffer.js";
 import type { NativeEvent } from "../core/translator.js";
@@ -31,7 +32,7 @@ export interface SupervisorOptions extends SupervisorHost {
   /** What the driver said that the backend's stdout does not hold (DriverLink.tell). */
   onDriverEvent?(event: NativeEvent): void;
   /** A word of the driver's own (DriverLink.warn). */
-  onDriverWarning?(text: string): void;
+  onDriverWarning?(text: Words): void;
   /** A driven backend's stdout ended: its last line (one with no newline) is read now, before the driver hears of the end. */
   onStdoutEnd?(): void;
 }

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { PORTABLE_TOOLS } from "../../src/backends/definition.js";
 import { BACKENDS } from "../../src/backends/registry.js";
 import { reaches, type Support } from "../../src/backends/support.js";
+import { cliNaming } from "../../src/app/options.js";
+import { wordedWith } from "../../src/core/errors.js";
 
 const PAGE = readFileSync(new URL("../../docs/permissions.md", import.meta.url), "utf8");
 const COMMANDS = readFileSync(new URL("../../docs/commands.md", import.meta.url), "utf8");
@@ -13,7 +15,7 @@ const HEADER =
   "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PREFIX)` | `--approvals never` | `--approvals auto` | `--resume` |";
 
 const cell = (support: Support<"allowTools" | "denyTools" | "resume" | "approvals">): string =>
-  reaches(support) ? `\`${support.via}\`` : `no: ${support.lacks}`;
+  reaches(support) ? `\`${support.via}\`` : `no: ${wordedWith(support.lacks, cliNaming)}`;
 const escapePipes = (text: string): string => text.replace(/\|/g, "\\|");
 
 /** The table's rows, as the registry says them. */

@@ -1,5 +1,6 @@
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { Driver } from "../../run/driver.js";
+import type { Worded } from "../../core/errors.js";
 import type { PortableRequest } from "../request.js";
 import { AcpClientRun } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
@@ -16,8 +17,10 @@ import {
 import { acpPolicy, answerPermission } from "./permission-policy.js";
 
 /** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
-const NEVER_ASKS_UNGOVERNED = (name = "the agent") =>
-  `${name} never asks before a tool call: every call it makes runs unasked (--approvals auto says so and quiets this; or run it in its own sandbox)`;
+const NEVER_ASKS_UNGOVERNED =
+  (agent = "the agent"): Worded =>
+  (name) =>
+    `${agent} never asks before a tool call: every call it makes runs unasked (${name("approvals")} auto says so and quiets this; or run it in its own sandbox)`;
 
 /** The answer to a request still waiting for the library's callback when the run is stopped. */
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };

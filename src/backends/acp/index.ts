@@ -1,4 +1,5 @@
 import type { BackendDefinition } from "../definition.js";
+import type { Words } from "../../core/errors.js";
 import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { acpDriver } from "./driver.js";
 import { ACP_KINDS } from "./permission-policy.js";
@@ -7,7 +8,7 @@ import { AcpTranslator } from "./translator.js";
 import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
 /** ACP has no flag for it: the agent's own arguments (--backend-arg) choose it, where it has one. */
-const NO_FLAG = "ACP has no such setting: give the agent's own flag with --backend-arg";
+const NO_FLAG: Words = (name) => `ACP has no such setting: give the agent's own flag with ${name("backendArgs")}`;
 
 const ANSWERED_LIVE = "answered live (session/request_permission)";
 
@@ -42,7 +43,7 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     resume: byDefault("session/load SESSION"),
     model: { lacks: NO_FLAG },
     provider: { lacks: NO_FLAG },
-    workdir: { lacks: "the session runs in --cwd (session/new)" },
+    workdir: { lacks: (name) => `the session runs in ${name("cwd")} (session/new)` },
     autoMode: { lacks: "a request no rule allows already ends the run needs_input" },
     ...USAGE_IN_STREAM,
     usageFile: { lacks: "tells its usage over the protocol" },

@@ -49,11 +49,11 @@ export function withTransport(
   if (backend.acpMode === undefined)
     throw new OptionError(
       (name) => `${name("transport")} acp: ${backend.displayName} does not speak the Agent Client Protocol`,
-      () =>
+      (name) =>
         `${all
           .filter((b) => b.acpMode !== undefined && b.protocol !== "acp")
           .map((b) => b.displayName)
-          .join(", ")} speak it; any other agent that does runs with --backend acp`,
+          .join(", ")} speak it; any other agent that does runs with ${name("backend")} acp`,
     );
   return acpAgent(backend, backend.acpMode);
 }

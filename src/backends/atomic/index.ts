@@ -1,11 +1,13 @@
 import type { BackendDefinition } from "../definition.js";
+import type { Words } from "../../core/errors.js";
 import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { JSON_MODE_TYPES, PiOrAtomic } from "./detect.js";
 import { AtomicTranslator } from "./translator.js";
 import { ATOMIC_CATALOG } from "./native-catalog.js";
 import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
 
-const NO_APPROVALS = "asks for no approvals: every call it makes runs (--approvals auto is all it has)";
+const NO_APPROVALS: Words = (name) =>
+  `asks for no approvals: every call it makes runs (${name("approvals")} auto is all it has)`;
 
 /** The parts of the definition Atomic and pi share: their protocol and its flags. */
 export const JSON_MODE_PROTOCOL = {
@@ -27,10 +29,10 @@ export const JSON_MODE_PROTOCOL = {
       never: { lacks: NO_APPROVALS },
     },
     allowTools: {
-      lacks:
-        "asks for no approvals: every tool it has runs (--deny-tool keeps one from the model; --tools lists them all)",
+      lacks: (name) =>
+        `asks for no approvals: every tool it has runs (${name("denyTools")} keeps one from the model; --tools lists them all)`,
     },
-    workdir: { lacks: "use --cwd DIR to choose the directory the backend runs in" },
+    workdir: { lacks: (name) => `use ${name("cwd")} DIR to choose the directory the backend runs in` },
     autoMode: { lacks: "it asks for no approvals and no questions: every call it makes runs" },
     ...USAGE_IN_STREAM,
     // No native means: the schema goes in the prompt; the answer is checked either way.

@@ -49,10 +49,10 @@ export const claude: BackendDefinition<"claude", "claude"> = {
       lacks:
         "Claude Code picks the API from its environment (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CODE_USE_BEDROCK, CLAUDE_CODE_USE_VERTEX)",
     },
-    workdir: { lacks: "use --cwd DIR to choose the directory Claude Code runs in" },
+    workdir: { lacks: (name) => `use ${name("cwd")} DIR to choose the directory Claude Code runs in` },
     autoMode: {
-      lacks:
-        "Claude Code in -p mode cannot stop for input: it denies what it may not do (--backend-arg=--permission-mode --backend-arg=MODE sets the policy)",
+      lacks: (name) =>
+        `Claude Code in -p mode cannot stop for input: it denies what it may not do (${name("backendArgs", ["--permission-mode", "MODE"])} sets the policy)`,
     },
     // Its --max-turns counts differently: agentstream's count governs.
     maxTurns: WATCHED,

@@ -51,12 +51,12 @@ export const codex: BackendDefinition<"codex", "codex"> = {
       reaches: codexDenyArgs,
     },
     autoMode: {
-      lacks:
-        "codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with --backend-arg=--sandbox --backend-arg=read-only",
+      lacks: (name) =>
+        `codex exec never stops for approvals (it forces approval_policy = never); limit what it may do with ${name("backendArgs", ["--sandbox", "read-only"])}`,
     },
     allowTools: {
-      lacks:
-        "has no per-tool allow list: every tool it has runs within its sandbox (--backend-arg=--sandbox --backend-arg=MODE)",
+      lacks: (name) =>
+        `has no per-tool allow list: every tool it has runs within its sandbox (${name("backendArgs", ["--sandbox", "MODE"])})`,
     },
     approvals: {
       never: { lacks: APPROVALS_LACK },

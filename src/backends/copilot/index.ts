@@ -1,4 +1,5 @@
 import { isObject } from "../../core/fields.js";
+import type { Words } from "../../core/errors.js";
 import type { BackendDefinition } from "../definition.js";
 import { WATCHED, byDefault } from "../support.js";
 import { CopilotTranslator } from "./translator.js";
@@ -9,8 +10,8 @@ const ALLOW_ALL = "--allow-all-tools";
 
 const USAGE_AT_EXIT = "reports its token usage only after it exited, so it cannot be stopped at a token or cost limit";
 
-const READS_UNRULED =
-  "asks no permission to read or search files, so no rule of its can name that tool (--backend-arg=--excluded-tools=TOOL hides a tool from the model)";
+const READS_UNRULED: Words = (name) =>
+  `asks no permission to read or search files, so no rule of its can name that tool (${name("backendArgs", ["--excluded-tools=TOOL"])} hides a tool from the model)`;
 
 /**
  * GitHub Copilot CLI: `copilot --output-format json --allow-all-tools --no-ask-user --no-auto-update
@@ -69,8 +70,8 @@ export const copilot: BackendDefinition<"copilot", "copilot"> = {
         "Copilot CLI takes its provider from the environment: COPILOT_PROVIDER_BASE_URL, COPILOT_PROVIDER_TYPE (openai, azure, anthropic) and COPILOT_PROVIDER_API_KEY (copilot help providers)",
     },
     autoMode: {
-      lacks:
-        "copilot -p runs without asking (agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
+      lacks: (name) =>
+        `copilot -p runs without asking (agentstream passes ${ALLOW_ALL} --no-ask-user); narrow what it may do with ${name("backendArgs", ["--deny-tool=TOOL"])} or ${name("backendArgs", ["--available-tools=TOOLS"])}`,
     },
     maxTurns: WATCHED,
     // No usage arrives while it runs, so nothing could stop it at the limit, and a limit checked only

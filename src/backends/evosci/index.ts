@@ -1,4 +1,5 @@
 import type { BackendDefinition } from "../definition.js";
+import type { Words } from "../../core/errors.js";
 import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { EvosciTranslator } from "./translator.js";
 import { EVOSCI_CATALOG } from "./native-catalog.js";
@@ -10,8 +11,8 @@ const CONFIG_HINT =
 
 const NO_AUTO_MODE = "--no-auto-mode";
 
-const NO_TOOL_RULES =
-  "has no per-tool permissions: in auto mode every tool runs, with --approvals never each call asks";
+const NO_TOOL_RULES: Words = (name) =>
+  `has no per-tool permissions: in auto mode every tool runs, with ${name("approvals")} never each call asks`;
 
 /** EvoScientist: `EvoSci -p PROMPT --output-format stream-json`. */
 export const evosci: BackendDefinition<"evosci", "evosci"> = {

@@ -43,12 +43,12 @@ export const gemini: BackendDefinition<"gemini", "gemini"> = {
     approvals: {
       auto: { via: "--approval-mode yolo", reaches: () => ({ args: ["--approval-mode", "yolo"] }) },
       never: {
-        lacks:
-          "refuses a call that needs approval in headless mode: the run never stops for input, a refused call ends it needs_input (--approvals auto is its yolo mode)",
+        lacks: (name) =>
+          `refuses a call that needs approval in headless mode: the run never stops for input, a refused call ends it needs_input (${name("approvals")} auto is its yolo mode)`,
       },
     },
     provider: { lacks: "Gemini CLI picks the API from its auth settings (~/.gemini/settings.json)" },
-    workdir: { lacks: "use --cwd DIR to choose the directory Gemini CLI runs in" },
+    workdir: { lacks: (name) => `use ${name("cwd")} DIR to choose the directory Gemini CLI runs in` },
     autoMode: {
       lacks:
         "Gemini CLI in headless mode never stops for input: a call that needs approval is refused and the run ends needs_input",

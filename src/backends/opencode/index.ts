@@ -37,7 +37,7 @@ export const opencode: BackendDefinition<"opencode", "opencode"> = {
     // Both lists go in one variable.
     allowTools: { via: 'OPENCODE_PERMISSION={"NAME":"allow"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
     denyTools: { via: 'OPENCODE_PERMISSION={"NAME":"deny"}', reaches: (_rules, run) => opencodePermissionEnv(run) },
-    provider: { lacks: "OpenCode names the provider in the model: --model PROVIDER/MODEL" },
+    provider: { lacks: (name) => `OpenCode names the provider in the model: ${name("model")} PROVIDER/MODEL` },
     autoMode: {
       lacks:
         "opencode run never stops for approvals: a permission set to ask is rejected and the run ends needs_input; set what it may not do to deny in opencode.json",

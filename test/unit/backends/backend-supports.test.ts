@@ -7,7 +7,7 @@ import { refuseLacking } from "../../../src/backends/portable-options.js";
 import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
 import { PORTABLE_OPTION_NAMES, type ApprovalsMode, type PortableOption } from "../../../src/backends/request.js";
 import { reaches, type Support } from "../../../src/backends/support.js";
-import { OptionError } from "../../../src/core/errors.js";
+import { OptionError, wordedWith } from "../../../src/core/errors.js";
 import { cliNaming } from "../../../src/app/options.js";
 import type { ArgvRequest } from "../../helpers/backend-argv.js";
 
@@ -183,7 +183,9 @@ describe("an option a backend takes in words", () => {
 describe("every option a backend lacks is refused before start, saying why", () => {
   const lacking = BACKENDS.flatMap((backend) =>
     entriesOf(backend).flatMap((entry) =>
-      "lacks" in entry.support ? [[backend.name, named(entry), entry, entry.support.lacks] as const] : [],
+      "lacks" in entry.support
+        ? [[backend.name, named(entry), entry, wordedWith(entry.support.lacks, cliNaming)] as const]
+        : [],
     ),
   );
 

@@ -3,11 +3,11 @@
 import { describe, expect, it } from "vitest";
 import type { BackendDefinition } from "../../../src/backends/definition.js";
 import type { PortableRequest } from "../../../src/backends/request.js";
-import { reaches } from "../../../src/backends/support.js";
+import { reaches, type Lacks } from "../../../src/backends/support.js";
 import { argvOf, envOf, filesOf, fitted, type ArgvRequest } from "../../helpers/backend-argv.js";
 import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
 import { cliNaming } from "../../../src/app/options.js";
-import { OptionError } from "../../../src/core/errors.js";
+import { OptionError, wordedWith } from "../../../src/core/errors.js";
 
 /** The permission options as the user gives them: tool names portable or native. */
 type PermissionOptions = Pick<PortableRequest, "allowTools" | "denyTools" | "approvals" | "resume">;
@@ -221,7 +221,7 @@ describe("rules a backend cannot enforce are refused, naming it and what it lack
       for (const entry of Object.values(backend.supports))
         for (const support of "reaches" in entry || "lacks" in entry ? [entry] : Object.values(entry))
           expect(
-            (reaches(support) ? support.via : (support as { lacks: string }).lacks).length,
+            (reaches(support) ? support.via : wordedWith((support as Lacks).lacks, cliNaming)).length,
             backend.name,
           ).toBeGreaterThan(0);
   });

@@ -61,6 +61,26 @@ describe("library run() and the run's temporary files", () => {
     expect(notes).toContainEqual(expect.stringMatching(/^cannot remove the run's temporary folder .*agentstream-run-/));
   });
 
+  // Before issue 46 item 5 the library reworded every flag-like word of its messages and notes: a path was not spared.
+  it("a path that reads like a flag of agentstream's (a TMPDIR named --cwd) is said as it is, in a note and a refusal", async () => {
+    const flagLike = join(scratch, "--cwd");
+    fs.mkdirSync(flagLike);
+    process.env.TMPDIR = flagLike;
+    failing.removal = true;
+    const notes: string[] = [];
+    const iterator = copilotRun(notes);
+    for (let step = await iterator.next(); !step.done; step = await iterator.next());
+    expect(notes).toContainEqual(
+      expect.stringContaining(`cannot remove the run's temporary folder ${flagLike}/agentstream-run-`),
+    );
+    const file = join(flagLike, "--model");
+    writeFileSync(file, "");
+    process.env.TMPDIR = file;
+    await expect(copilotRun([], join(scratch, "flag-like-record.json")).next()).rejects.toThrow(
+      `TMPDIR ${file}: it is not a directory`,
+    );
+  });
+
   it("a TMPDIR that is not a folder: a UsageError naming it, thrown before the backend starts", async () => {
     const file = join(scratch, "tmp-file");
     writeFileSync(file, "");

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../../../src/canonical/events.js";
 import { resolveOutcome } from "../../../src/core/outcome.js";
 import { LimitWatch, type RunLimits } from "../../../src/run/limits.js";
+import { cliNaming } from "../../../src/app/options.js";
+import { wordedWith } from "../../../src/core/errors.js";
 
 const turn = (n: number, agent?: string) =>
   ({
@@ -19,7 +21,7 @@ function watch(limits: RunLimits, events: CanonicalEvent[], usageComplete = true
   const w = new LimitWatch(
     limits,
     (m) => reached.push(m),
-    (n) => notes.push(n),
+    (n) => notes.push(wordedWith(n, cliNaming)),
     usageComplete,
   );
   for (const e of events) w.see(e);

@@ -6,12 +6,12 @@
 // names no flag of either.
 import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliNaming, longFlag, RUN_OPTIONS } from "../../../src/app/options.js";
-import { BACKEND_NAMES } from "../../../src/backends/registry.js";
+import { cliNaming, libraryNaming, longFlag, RUN_OPTIONS } from "../../../src/app/options.js";
+import { withTransport } from "../../../src/backends/acp/over-acp.js";
+import { BACKEND_NAMES, BACKENDS, backendNamed } from "../../../src/backends/registry.js";
 import type { CanonicalEvent } from "../../../src/canonical/events.js";
-import { UsageError } from "../../../src/core/errors.js";
+import { UsageError, wordedWith, type Words } from "../../../src/core/errors.js";
 import { normalizeStream, run, type NormalizeOptions, type RunOptions } from "../../../src/index.js";
-import { libraryWords } from "../../../src/lib/library-words.js";
 import { runCli } from "../../helpers/cli.js";
 import { Scratch } from "../../helpers/stand-in.js";
 
@@ -165,7 +165,7 @@ async function expectCliNames(args: string[], library: string): Promise<void> {
     );
 }
 
-describe("library words", () => {
+describe("library refusal words", () => {
   it("run() over every backend and transport: no refusal names a flag, and the CLI names each as its flag", async () => {
     const refused = new Map<string, { args: string[]; library: string }>();
     const quiet: Tried[] = [];
@@ -255,23 +255,84 @@ describe("library words", () => {
   );
 });
 
-describe("libraryWords", () => {
+/** Every reason a backend gives for lacking an option (or for a tool no rule can name), natively and over ACP. */
+function reasons(): { where: string; lacks: Words }[] {
+  const acp = BACKENDS.filter((b) => b.acpMode !== undefined && b.protocol !== "acp").map((b) =>
+    withTransport(b, "acp", BACKENDS),
+  );
+  return [...BACKENDS, ...acp].flatMap((backend) => {
+    const where = `${backend.name} (${backend.transport ?? "native"})`;
+    const entries: [string, object][] = Object.entries(backend.supports as Record<string, object>).flatMap(
+      ([option, entry]): [string, object][] =>
+        "reaches" in entry || "lacks" in entry
+          ? [[option, entry]]
+          : Object.entries(entry as Record<string, object>).map(([choice, e]) => [`${option} ${choice}`, e]),
+    );
+    const kinds: [string, object][] = Object.entries(backend.toolNames.ruleKinds ?? {}).map(([name, kind]) => [
+      `rule ${name}`,
+      kind,
+    ]);
+    return [...entries, ...kinds].flatMap(([what, entry]) =>
+      "lacks" in entry ? [{ where: `${where} ${what}`, lacks: (entry as { lacks: Words }).lacks }] : [],
+    );
+  });
+}
+
+describe("a backend's reasons, worded for each side", () => {
+  it("every reason in the library's words names no flag of ours, and the CLI's names each option the library's does", () => {
+    const all = reasons();
+    expect(all.length).toBeGreaterThan(30);
+    const flagged = all.filter(({ lacks }) => flagsNamed(wordedWith(lacks, libraryNaming)).length > 0);
+    expect(flagged.map((r) => `${r.where}: ${wordedWith(r.lacks, libraryNaming)}`)).toEqual([]);
+    for (const { where, lacks } of all) {
+      const cli = wordedWith(lacks, cliNaming);
+      expect(optionsNamed(cli), where).toEqual([]);
+      for (const option of optionsNamed(wordedWith(lacks, libraryNaming)))
+        expect(cli, where).toMatch(new RegExp(`(^|[^\\w-])${cliNaming(option)}(?![\\w-])`));
+    }
+  });
+
+  const reasonOf = (name: string, ...path: string[]): Words => {
+    let entry: unknown = backendNamed(name).supports;
+    for (const key of path) entry = (entry as Record<string, unknown>)[key];
+    return (entry as { lacks: Words }).lacks;
+  };
+
   it.each([
-    ["use --cwd DIR to choose", "use option cwd DIR to choose"],
-    ["(--approvals auto is all it has)", "(option approvals auto is all it has)"],
-    ["without --no-auto-mode", "without option autoMode: false"],
-    ["(--backend-arg=--sandbox --backend-arg=MODE)", '(option backendArgs ["--sandbox", "MODE"])'],
+    ["claude workdir", reasonOf("claude", "workdir"), "use --cwd DIR to choose", "use option cwd DIR to choose"],
     [
-      "with --backend-arg=--deny-tool=TOOL or --backend-arg=-x",
-      'with option backendArgs ["--deny-tool=TOOL"] or option backendArgs ["-x"]',
+      "atomic approvals never",
+      reasonOf("atomic", "approvals", "never"),
+      "(--approvals auto is all it has)",
+      "(option approvals auto is all it has)",
     ],
-    ["give the agent's own flag with --backend-arg", "give the agent's own flag with option backendArgs"],
-    // A backend's own flags, and what the caller gave (quoted), stay as they are.
-    ["agentstream passes --allow-all-tools --no-ask-user", "agentstream passes --allow-all-tools --no-ask-user"],
-    ['option resume "--cwd": starts with "-"', 'option resume "--cwd": starts with "-"'],
-    ["codex exec resume has no --cd", "codex exec resume has no --cd"],
-    ["--prompt-file FILE", "--prompt-file FILE"],
-  ])("%s", (cli, library) => {
-    expect(libraryWords(cli)).toBe(library);
+    [
+      "codex allowTools",
+      reasonOf("codex", "allowTools"),
+      "(--backend-arg=--sandbox --backend-arg=MODE)",
+      '(option backendArgs ["--sandbox", "MODE"])',
+    ],
+    [
+      "copilot autoMode",
+      reasonOf("copilot", "autoMode"),
+      // A backend's own flags stay as they are.
+      "agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with --backend-arg=--deny-tool=TOOL or --backend-arg=--available-tools=TOOLS",
+      'agentstream passes --allow-all-tools --no-ask-user); narrow what it may do with option backendArgs ["--deny-tool=TOOL"] or option backendArgs ["--available-tools=TOOLS"]',
+    ],
+    [
+      "acp model",
+      reasonOf("acp", "model"),
+      "give the agent's own flag with --backend-arg",
+      "give the agent's own flag with option backendArgs",
+    ],
+    [
+      "atomic allowTools",
+      reasonOf("atomic", "allowTools"),
+      "(--deny-tool keeps one from the model; --tools",
+      "(option denyTools keeps one from the model; --tools",
+    ],
+  ])("%s", (_where, lacks, cli, library) => {
+    expect(wordedWith(lacks, cliNaming)).toContain(cli);
+    expect(wordedWith(lacks, libraryNaming)).toContain(library);
   });
 });
