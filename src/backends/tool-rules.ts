@@ -95,6 +95,12 @@ export function portableRule(text: RuleText, option?: RuleOption): ToolRule | un
         "a pattern ending in a blank is the old prefix form",
         `write ${tool}(${pattern.trimEnd()} *) for the command and any arguments`,
       );
+    // Claude Code's and Copilot CLI's prefix form: read as a glob it would be `git:` and more, denying nothing.
+    if (pattern.endsWith(":*"))
+      refuse(
+        "`:*` is another tool's prefix form, not agentstream's",
+        `write ${tool}(${pattern.slice(0, -2).trimEnd()} *) for the command and any arguments`,
+      );
     if (SHELL_REFUSED.test(pattern))
       refuse(
         "a shell pattern is the words of one command: no quotes, escapes, expansions, operators or redirections",

@@ -4,6 +4,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { acpPolicy, answerPermission } from "../../../src/backends/acp/permission-policy.js";
+import { nativeRules } from "../../../src/backends/permissions.js";
+import { backendNamed } from "../../../src/backends/registry.js";
 import { commandMatches, normalPath } from "../../../src/backends/tool-rules.js";
 
 interface DecisionRow {
@@ -61,6 +63,26 @@ describe("the conformance table against the live answerer (ACP)", () => {
       requestFor({ tool: "shell", argument: "git pull && npm test" } as DecisionRow),
     );
     expect(answer).toMatchObject({ decision: "allow", by: "rule", rule: "shell(git *), shell(npm test)" });
+  });
+});
+
+describe("the conformance table against each backend's native mapping", () => {
+  const cases = TABLE.native.flatMap(({ rule, ...backends }) =>
+    Object.entries(backends).map(([backend, expected]) => [backend, rule, expected] as const),
+  );
+  it.each(cases)("%s: %s", (backend, rule, expected) => {
+    for (const option of ["allowTools", "denyTools"] as const) {
+      const mapped = () => nativeRules(backendNamed(backend), { [option]: [rule] });
+      if (expected === "refused") expect(mapped).toThrow(expect.objectContaining({ exitCode: 2 }));
+      else expect(mapped()[option]).toEqual(expected);
+    }
+  });
+
+  it("every portable pattern a backend passes on is one of the table's rules", () => {
+    // A backend that takes patterns is in the table for each shape of pattern (none, a trailing ` *`, a
+    // trailing `*`, a `*` inside, Claude's `:*`).
+    for (const backend of ["claude", "acp"])
+      expect(TABLE.native.filter((row) => Array.isArray(row[backend])).length, backend).toBeGreaterThanOrEqual(4);
   });
 });
 
