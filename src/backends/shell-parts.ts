@@ -165,7 +165,10 @@ class Splitter {
     let first = 0;
     while (first < words.length && !words[first]!.quoted && ASSIGNMENT.test(words[first]!.text)) first++;
     const name = words[first];
-    if (name !== undefined && (name.open || (!name.quoted && RESERVED.has(name.text)))) throw new CannotSplit();
+    // A redirection before the command (`>/dev/null rm x`) would hide its name: not read.
+    const redirection = name !== undefined && !name.quoted && /^(?:[0-9]*[<>]|&>)/.test(name.text);
+    if (name !== undefined && (name.open || redirection || (!name.quoted && RESERVED.has(name.text))))
+      throw new CannotSplit();
     if (words.some((word) => !word.quoted && (word.text === "[[" || word.text === "]]"))) throw new CannotSplit();
     this.parts.push({
       text: words.map((word) => word.text).join(" "),
@@ -237,7 +240,8 @@ class Splitter {
           }
         }
       } else {
-        if (c === "*" || c === "?" || c === "[") word.open = true;
+        // Globs and brace expansion (`{rm,-rf,x}` runs rm): not a command name that can be matched.
+        if (c === "*" || c === "?" || c === "[" || c === "{") word.open = true;
         word.text += c;
       }
     }

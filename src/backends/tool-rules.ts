@@ -126,13 +126,30 @@ export function portableRule(text: RuleText, option?: RuleOption): ToolRule | un
   return { given, tool, pattern };
 }
 
-/** `*` any characters (none included), everything else itself. */
-function glob(pattern: string, text: string): boolean {
-  const source = pattern
-    .split("*")
-    .map((piece) => piece.replace(/[\\^$.|?+()[\]{}]/g, "\\$&"))
-    .join("[\\s\\S]*");
-  return new RegExp(`^${source}$`).test(text);
+/**
+ * `*` any characters (none included), everything else itself. Linear in the text for each `*` (no regular
+ * expression: a pattern of many `*` against a long command from the agent must not backtrack for long).
+ */
+export function glob(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  // Where the last `*` was, and the text position it is tried from.
+  let star = -1;
+  let from = 0;
+  while (t < text.length) {
+    if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      from = t;
+    } else if (p < pattern.length && pattern[p] === text[t]) {
+      p++;
+      t++;
+    } else if (star !== -1) {
+      p = star + 1;
+      t = ++from;
+    } else return false;
+  }
+  while (p < pattern.length && pattern[p] === "*") p++;
+  return p === pattern.length;
 }
 
 /** One simple command's text against a shell pattern: see docs/permissions.md "Rules". */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { acpPolicy, answerPermission } from "../../../src/backends/acp/permission-policy.js";
 import { nativeRules } from "../../../src/backends/permissions.js";
 import { backendNamed } from "../../../src/backends/registry.js";
-import { commandMatches, normalPath } from "../../../src/backends/tool-rules.js";
+import { commandMatches, glob, normalPath } from "../../../src/backends/tool-rules.js";
 
 interface DecisionRow {
   allow: string[];
@@ -99,6 +99,23 @@ describe("what a pattern matches", () => {
       expect(commandMatches(`${pattern}*`, `${pattern}x`)).toBe(true);
     },
   );
+
+  it("* is any characters, none included; nothing else is special", () => {
+    const cases: [string, string, boolean][] = [
+      ["a*c", "abbbc", true],
+      ["a*c", "ac", true],
+      ["a*c", "acx", false],
+      ["*", "", true],
+      ["a.c", "abc", false],
+      ["a?c", "abc", false],
+      ["a*b*c", "axxbyyc", true],
+      ["a*b*c", "axxcyyb", false],
+      ["[a]", "[a]", true],
+    ];
+    for (const [pattern, text, expected] of cases) expect(glob(pattern, text), `${pattern} ${text}`).toBe(expected);
+    // Many stars against a long text from the agent: linear per star, never a regular expression's backtracking.
+    expect(glob(`${"*a".repeat(30)}b`, "a".repeat(20_000))).toBe(false);
+  });
 
   it("a path is resolved before it is matched; a relative one only with a directory", () => {
     expect(normalPath("src/../../etc/shadow", "/work/repo")).toBe("/work/etc/shadow");
