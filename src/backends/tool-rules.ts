@@ -252,22 +252,22 @@ export function ruleDecision(
   const tool = rules.deny[0]?.tool ?? rules.allow[0]?.tool;
   const kind = tool === undefined ? undefined : ARGUMENT_OF[tool];
   const read = kind === undefined ? undefined : readArgument(kind, argument, cwd);
-  const matches = (rule: ToolRule, text: (part: { text: string; bare: string }) => string[]) => {
-    if (rule.pattern === undefined) return true;
-    if (read === undefined) return false;
-    if (read.kind === "path") return pathMatches(rule.pattern, read.path, cwd);
-    if (read.kind === "url") return urlMatches(rule.pattern, read.url);
-    return read.parts.some((part) => text(part).some((t) => commandMatches(rule.pattern!, t)));
-  };
   const denied = rules.deny.find(
-    (rule) => rule.pattern === undefined || read === undefined || matches(rule, (part) => [part.text, part.bare]),
+    (rule) =>
+      rule.pattern === undefined ||
+      read === undefined ||
+      (read.kind === "command"
+        ? read.parts.some(
+            (part) => commandMatches(rule.pattern!, part.text) || commandMatches(rule.pattern!, part.bare),
+          )
+        : readMatches(rule.pattern, read, cwd)),
   );
   if (denied) return { effect: "deny", rules: [denied.given] };
   const whole = rules.allow.find((rule) => rule.pattern === undefined);
   if (whole) return { effect: "allow", rules: [whole.given] };
   if (read === undefined) return undefined;
   if (read.kind !== "command") {
-    const allowed = rules.allow.find((rule) => matches(rule, () => []));
+    const allowed = rules.allow.find((rule) => readMatches(rule.pattern!, read, cwd));
     return allowed ? { effect: "allow", rules: [allowed.given] } : undefined;
   }
   // Every part allowed, each by some rule.
@@ -278,4 +278,9 @@ export function ruleDecision(
     if (!by.includes(allowed.given)) by.push(allowed.given);
   }
   return { effect: "allow", rules: by };
+}
+
+/** A path or URL pattern against the argument as read. */
+function readMatches(pattern: string, read: ReadArgument & { kind: "path" | "url" }, cwd: string | undefined): boolean {
+  return read.kind === "path" ? pathMatches(pattern, read.path, cwd) : urlMatches(pattern, read.url);
 }
