@@ -209,7 +209,7 @@ const TABLE = [
       flags: "--allow-tool <name>",
       help: permissionHelp(
         "allowTools",
-        "let the backend run this tool without asking (repeatable; NAME(PREFIX) where it can)",
+        "let the backend run this tool without asking (repeatable; NAME(PATTERN) where it can)",
       ),
       commands: RUN,
       parse: collect,

@@ -60,8 +60,21 @@ export interface ToolNames {
    * a rule may be given in, as the kind that governs that tool, or why no rule can.
    */
   ruleKinds?: Readonly<Record<string, RuleKind>>;
-  /** Whether a rule may carry an argument prefix in parentheses, such as `Bash(git *)`. */
+  /**
+   * Whether a rule in its own tool names may carry a pattern in parentheses (`Bash(git:*)`): passed as
+   * written, read as the backend reads it. A portable name's pattern is `patterns`'.
+   */
   argumentPrefix: boolean;
+  /** Where a portable rule's pattern (docs/permissions.md "Rules") can reach it: absent, every pattern is refused. */
+  patterns?: NativePatterns;
+}
+
+/** How a backend takes a portable `NAME(PATTERN)` rule: as native rules that decide as agentstream's reading does. */
+export interface NativePatterns {
+  /** The portable tools whose patterns it takes (any other's is refused). */
+  tools: readonly PortableTool[];
+  /** The native rules, for the tool's native name and the pattern, that decide as the pattern does. */
+  rules(native: string, pattern: string): readonly string[];
 }
 
 // ---- end of permissions ----

@@ -1,32 +1,33 @@
 // --allow-tool and --deny-tool rules turned into the chosen backend's own tool
 // names: a rule it cannot enforce is refused before start (a UsageError naming
 // the backend and what it lacks), never dropped.
-import { OptionError, wordedWith } from "../core/errors.js";
-import { PORTABLE_TOOLS, type ArgvFacet, type PortableTool } from "./definition.js";
+import { OptionError, wordedWith, type Words } from "../core/errors.js";
+import type { ArgvFacet } from "./definition.js";
 import type { PortableRequest } from "./request.js";
+import { isPortable, parseRuleText, portableRule } from "./tool-rules.js";
 
-/** A rule's tool name and its argument prefix in parentheses, if any: `Bash(git *)`. */
-const RULE = /^([^()\s]+)(\(.*\))?$/s;
+type RuleOption = "allowTools" | "denyTools";
 
-function isPortable(name: string): name is PortableTool {
-  return (PORTABLE_TOOLS as readonly string[]).includes(name);
-}
-
-/** One rule in the backend's own names, or a UsageError. */
-function nativeRule(backend: ArgvFacet, option: string, rule: string): string {
-  const parsed = RULE.exec(rule);
-  if (!parsed)
-    throw new OptionError(
-      (name) => `${name(option)}: ${JSON.stringify(rule)} is not a tool name (NAME or NAME(PREFIX))`,
-    );
-  const [, name, prefix] = parsed as unknown as [string, string, string | undefined];
+/**
+ * One rule in the backend's own names (more than one where its patterns need two to decide the same), or an
+ * OptionError. The grammar and a portable pattern's meaning are src/backends/tool-rules.ts's; a portable
+ * pattern reaches a backend only where its `toolNames.patterns` turns it into native rules that decide the
+ * same, else it is refused: never widened or narrowed in silence.
+ */
+function nativeRule(backend: ArgvFacet, option: RuleOption, given: string): string[] {
+  const text = parseRuleText(given, option);
+  const { name, pattern } = text;
   const names = backend.toolNames;
-  if (prefix !== undefined && !names.argumentPrefix)
-    throw new OptionError(
-      (say) => `${say(option)} ${rule}: ${backend.displayName} cannot limit a tool by its arguments`,
-      () => `name the whole tool (${name})`,
+  const cannotLimit = (why = "", hint: Words = `name the whole tool (${name})`) =>
+    new OptionError(
+      (say) => `${say(option)} ${given}: ${backend.displayName} cannot limit a tool by its arguments${why}`,
+      (say) => wordedWith(hint, say),
     );
-  if (!isPortable(name)) return kindRule(backend, option, name, prefix);
+  if (!isPortable(name)) {
+    if (pattern !== undefined && !names.argumentPrefix) throw cannotLimit();
+    return [kindRule(backend, option, name, pattern === undefined ? "" : `(${pattern})`)];
+  }
+  const rule = portableRule(text, option)!;
   const native = names.tools[name];
   if (native === undefined)
     throw new OptionError(
@@ -34,7 +35,22 @@ function nativeRule(backend: ArgvFacet, option: string, rule: string): string {
       () =>
         `its own tool names are those tool.started shows; portable names it maps: ${Object.keys(names.tools).join(", ") || "none"}`,
     );
-  return `${native}${prefix ?? ""}`;
+  if (rule.pattern === undefined) return [native];
+  const patterns = names.patterns;
+  if (patterns === undefined) {
+    if (!names.argumentPrefix) throw cannotLimit();
+    throw cannotLimit(
+      " as agentstream reads a pattern (docs/permissions.md, Rules)",
+      (say) =>
+        `name the whole tool (${name}), or write a rule in its own tool names, which it reads its own way; over ACP (${say("transport")} acp, where it speaks it) agentstream answers each request by the pattern`,
+    );
+  }
+  if (!patterns.tools.includes(name))
+    throw cannotLimit(
+      `: it reads a ${name} pattern its own way, not as agentstream does (docs/permissions.md, Rules)`,
+      `name the whole tool (${name})${patterns.tools.length > 0 ? `; its patterns agentstream can pass: ${patterns.tools.join(", ")}` : ""}`,
+    );
+  return [...patterns.rules(native, rule.pattern)];
 }
 
 /** A native tool name where the backend's rules take kinds (Copilot CLI): the kind that governs it, else as given. */
@@ -47,8 +63,8 @@ function kindRule(backend: ArgvFacet, option: string, name: string, prefix: stri
   return `${kind.native}${prefix ?? ""}`;
 }
 
-function rules(backend: ArgvFacet, option: "allowTools" | "denyTools", given: readonly string[] = []): string[] {
-  return given.map((rule) => nativeRule(backend, option, rule));
+function rules(backend: ArgvFacet, option: RuleOption, given: readonly string[] = []): string[] {
+  return [...new Set(given.flatMap((rule) => nativeRule(backend, option, rule)))];
 }
 
 /**

@@ -26,7 +26,7 @@ export interface ToolPermissionRequest {
   kind: string;
   /** What the agent calls it (its title). */
   title?: string;
-  /** The command or path NAME(PREFIX) rules match, where the call names one. */
+  /** The command, path or URL NAME(PATTERN) rules match, where the call names one. */
   target?: string;
   /** The call's input, as the agent sent it (empty where it sent none). */
   input: Record<string, unknown>;

@@ -120,6 +120,7 @@ export interface InputAnswer {
    * callback, or the default: no rule allowed the call, the turn is stopped and the run ends needs_input.
    */
   by: AnsweredBy;
+  /** The rule as given; the rules that allowed a compound shell command's commands, joined by ", ". */
   rule?: string;
 }
 

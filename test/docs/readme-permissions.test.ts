@@ -12,7 +12,7 @@ import { wordedWith } from "../../src/core/errors.js";
 const PAGE = readFileSync(new URL("../../docs/permissions.md", import.meta.url), "utf8");
 const COMMANDS = readFileSync(new URL("../../docs/commands.md", import.meta.url), "utf8");
 const HEADER =
-  "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PREFIX)` | `--approvals never` | `--approvals auto` | `--resume` |";
+  "| backend | shell, read, write, edit, web_fetch, web_search | `--allow-tool` | `--deny-tool` | `NAME(PATTERN)` | `--approvals never` | `--approvals auto` | `--resume` |";
 
 const cell = (support: Support<"allowTools" | "denyTools" | "resume" | "approvals">): string =>
   reaches(support) ? `\`${support.via}\`` : `no: ${wordedWith(support.lacks, cliNaming)}`;
@@ -21,7 +21,7 @@ const escapePipes = (text: string): string => text.replace(/\|/g, "\\|");
 /** The table's rows, as the registry says them. */
 function expectedRows(): string[] {
   return BACKENDS.map((backend) => {
-    const { tools, argumentPrefix } = backend.toolNames;
+    const { tools, patterns } = backend.toolNames;
     const s = backend.supports;
     const names = PORTABLE_TOOLS.map((name) => (tools[name] ? `\`${tools[name]}\`` : "–")).join(", ");
     const cells = [
@@ -29,7 +29,7 @@ function expectedRows(): string[] {
       names,
       cell(s.allowTools),
       cell(s.denyTools),
-      argumentPrefix ? "yes" : "no",
+      patterns ? patterns.tools.join(", ") : "no",
       cell(s.approvals.never),
       cell(s.approvals.auto),
       cell(s.resume),

@@ -89,6 +89,33 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
       else expectAnswer(denied, facts.answerAfterRejection, facts);
     });
 
+    // Rows of the conformance table (test/fixtures/rules/conformance.json) on the agent's own request for the fake
+    // model's shell call, answered by agentstream's reading of the pattern (docs/permissions.md "Rules").
+    it("a deny pattern: --allow-tool shell --deny-tool 'shell(touch made-by*)' rejects the call, the run goes on", async () => {
+      const args = ["--allow-tool", "shell", "--deny-tool", "shell(touch made-by*)"];
+      const denied = await run("denied", { args }, "denied-by-pattern");
+      expect(denied.files).not.toContain(MADE);
+      expect(eventsOfType(denied, "input.answered")).toEqual([
+        expect.objectContaining({ decision: "reject", by: "rule", rule: "shell(touch made-by*)" }),
+      ]);
+      expect(denied.finished, denied.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+    });
+
+    it("an allow pattern: --allow-tool 'shell(touch *)' allows the call, the command runs", async () => {
+      const allowed = await run("allowed", { args: ["--allow-tool", "shell(touch *)"] }, "allowed-by-pattern");
+      expect(allowed.files).toContain(MADE);
+      expect(eventsOfType(allowed, "input.answered")).toEqual([
+        expect.objectContaining({ decision: "allow", by: "rule", rule: "shell(touch *)" }),
+      ]);
+      expect(allowed.finished, allowed.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+    });
+
+    it("a pattern that is not the command: --allow-tool 'shell(touc)' leaves the call to the default (needs_input)", async () => {
+      const norule = await run("denied", { args: ["--allow-tool", "shell(touc)"] }, "unmatched-pattern");
+      expect(norule.files).not.toContain(MADE);
+      expect(norule.finished, norule.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+    });
+
     it("no rule for the call: needs_input, exit 3, the call pending", async () => {
       const norule = await run("denied", {}, "norule");
       expect(norule.finished, norule.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });

@@ -2,6 +2,7 @@
 // run needs_input with the call pending; the same session continued from the
 // recorded stream with the tool allowed runs it; a denied tool never runs
 // (checked by the file its command would make).
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runSteps } from "./support/continued-runs.js";
 import { eventsOfType } from "./support/live-run.js";
@@ -25,6 +26,13 @@ const TARGETS = [
 ];
 if (TARGETS.every((id) => targetsFor(id).length === 0))
   describe.skip("permissions live", () => it("selects none of its targets", () => {}));
+
+/** The conformance table's rows on the fake model's shell call (test/fixtures/rules/conformance.json, docs/permissions.md "Rules"). */
+const LIVE_RULES = (
+  JSON.parse(readFileSync(new URL("../fixtures/rules/conformance.json", import.meta.url), "utf8")) as {
+    decisions: { allow: string[]; deny: string[]; argument: string; decision: string; live?: boolean }[];
+  }
+).decisions.filter((row) => row.live === true);
 
 const sessionOf = (events: Array<Record<string, unknown>>): unknown =>
   events.find((e) => e.type === "session.started")?.session_id;
@@ -64,6 +72,31 @@ for (const claude of targetsFor("claude-2.1.336")) {
       ]);
       expect(files[1]).toContain(MADE);
     });
+
+    // Its own matcher decides: each row's portable rules become Bash(...) rules (src/backends/claude/bash-rules.ts).
+    it.each(LIVE_RULES.map((row) => [`allow ${row.allow} deny ${row.deny}: ${row.decision}`, row] as const))(
+      "the conformance table: %s",
+      async (_name, row) => {
+        expect(row.argument).toBe(DENIED_COMMAND);
+        const rules = [
+          ...row.allow.flatMap((r) => ["--allow-tool", r]),
+          ...row.deny.flatMap((r) => ["--deny-tool", r]),
+        ];
+        const { runs, files } = await runSteps(claude, "denied", [{ args: () => rules }]);
+        const run = runs[0]!;
+        const ran = eventsOfType(run, "tool.completed").filter((e) => e.name === "Bash" && e.status === "succeeded");
+        if (row.decision === "allow") {
+          expect(files[0], run.stderr).toContain(MADE);
+          expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+        } else {
+          expect(files[0], run.stderr).not.toContain(MADE);
+          expect(ran).toEqual([]);
+        }
+        // No rule decides: the call waits for a person (Claude Code denies it headless and lists it).
+        if (row.decision === "none")
+          expect(run.finished, run.stderr).toMatchObject({ status: "needs_input", exit_code: 3 });
+      },
+    );
 
     it("--deny-tool shell keeps the shell from running, even where Bash is allowed", async () => {
       const { runs, files } = await runSteps(claude, "denied", [

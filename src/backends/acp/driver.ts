@@ -40,7 +40,7 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
   const { allowTools = [], denyTools = [], approvals, resume } = request;
   // The rules as given, in portable names, each mapped to the ACP kind it matches here, once. Checked while
   // the run is planned: a rule no ACP kind matches is refused before anything starts.
-  const policy = acpPolicy(allowTools, denyTools, approvals);
+  const policy = acpPolicy(allowTools, denyTools, approvals, cwd);
   // Rules were given: an agent that would not ask is refused them, never run ungoverned in silence.
   const governed =
     allowTools.length + denyTools.length > 0 || approvals === "never" || request.onPermissionRequest !== undefined;

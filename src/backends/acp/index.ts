@@ -54,6 +54,11 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     // Each portable name as the ACP tool kind it is matched against in a permission request.
     tools: Object.fromEntries([...ACP_KINDS].filter(([, kind]) => kind !== undefined)),
     argumentPrefix: true,
+    // Answered live by agentstream's own reading of the pattern (src/backends/tool-rules.ts).
+    patterns: {
+      tools: ["shell", "read", "write", "edit", "web_fetch"],
+      rules: (kind, pattern) => [`${kind}(${pattern})`],
+    },
   },
   // The agent's own arguments only: the prompt goes over ACP (session/prompt).
   layout: (frame) => [...frame.backendArgs],

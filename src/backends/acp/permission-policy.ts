@@ -2,6 +2,7 @@ import type { AnsweredBy } from "../../canonical/events.js";
 import { OptionError, type OptionNaming } from "../../core/errors.js";
 import { asText, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import type { ApprovalsMode, PortableTool } from "../definition.js";
+import { parseRuleText, portableRule, ruleDecision, type ToolRule } from "../tool-rules.js";
 
 /**
  * The portable tool names (--allow-tool, --deny-tool) as ACP tool kinds. ACP does not tell a new file
@@ -18,17 +19,17 @@ export const ACP_KINDS: ReadonlyMap<PortableTool, string | undefined> = new Map<
   ["web_search", undefined],
 ]);
 
-/** One rule: a portable name as an ACP kind, with the prefix its argument must start with, if any. */
-interface Rule {
-  given: string;
+/** One rule (src/backends/tool-rules.ts): a portable name with its pattern, and the ACP kind it governs. */
+interface Rule extends ToolRule {
   kind: string;
-  prefix?: string;
 }
 
 export interface AcpPolicy {
   allow: readonly Rule[];
   deny: readonly Rule[];
   approvals: ApprovalsMode;
+  /** The run's directory: a relative path, in a pattern or a call, is resolved from it. */
+  cwd?: string;
 }
 
 /** What the policy answers one `session/request_permission`: the ACP response and why. */
@@ -36,7 +37,7 @@ export interface PermissionAnswer {
   decision: "allow" | "reject";
   /** What decided: a rule (named in `rule`), --approvals auto, the library's callback, or the default. */
   by: AnsweredBy;
-  /** The rule as given (`shell(git )`), where one decided. */
+  /** The rule as given (`shell(git *)`), where one decided; the rules, joined by ", ", where each allowed a part of a compound command. */
   rule?: string;
   /**
    * No rule allowed the call and approvals are not auto, or no option offered can carry the decision (the
@@ -47,8 +48,6 @@ export interface PermissionAnswer {
   response: { outcome: { outcome: "selected"; optionId: string } | { outcome: "cancelled" } };
 }
 
-const RULE = /^([a-z_]+)(?:\((.*)\))?$/s;
-
 /**
  * --allow-tool/--deny-tool/--approvals as one policy over ACP kinds. A name with no ACP kind
  * (web_search) or none at all is refused (an OptionError, exit 2: each side names the options its way).
@@ -57,28 +56,33 @@ export function acpPolicy(
   allow: readonly string[],
   deny: readonly string[],
   approvals: ApprovalsMode = "never",
+  cwd?: string,
 ): AcpPolicy {
-  return { allow: allow.map(parseRule), deny: deny.map(parseRule), approvals };
+  return {
+    allow: allow.map((rule) => parseRule(rule, "allowTools")),
+    deny: deny.map((rule) => parseRule(rule, "denyTools")),
+    approvals,
+    ...(cwd !== undefined ? { cwd } : {}),
+  };
 }
 
 /** The two rule options, as one side names them: "--allow-tool/--deny-tool" on the CLI. */
 const rules = (say: OptionNaming): string => `${say("allowTools")}/${say("denyTools")}`;
 
-function parseRule(given: string): Rule {
-  const match = RULE.exec(given);
-  const name = match?.[1] as PortableTool | undefined;
-  if (!match || name === undefined || !ACP_KINDS.has(name))
+function parseRule(given: string, option: "allowTools" | "denyTools"): Rule {
+  const rule = portableRule(parseRuleText(given, option), option);
+  if (rule === undefined || !ACP_KINDS.has(rule.tool))
     throw new OptionError(
       (say) => `${rules(say)} ${JSON.stringify(given)}: not a portable tool name`,
-      () => `one of ${[...ACP_KINDS.keys()].join(", ")}, optionally NAME(PREFIX)`,
+      () => `one of ${[...ACP_KINDS.keys()].join(", ")}, optionally NAME(PATTERN)`,
     );
-  const kind = ACP_KINDS.get(name);
+  const kind = ACP_KINDS.get(rule.tool);
   if (kind === undefined)
     throw new OptionError(
-      (say) => `${rules(say)} ${name}: ACP has no kind for it`,
+      (say) => `${rules(say)} ${rule.tool}: ACP has no kind for it`,
       () => "ACP's `search` kind is a search of files, not of the web: an ACP agent's web search cannot be told apart",
     );
-  return { given, kind, ...(match[2] !== undefined ? { prefix: match[2] } : {}) };
+  return { ...rule, kind };
 }
 
 /** Decide one permission request (its params as the agent sent them): deny beats allow, then --approvals. */
@@ -87,12 +91,14 @@ export function answerPermission(policy: AcpPolicy, params: unknown): Permission
   const call = objectOrEmpty(request.toolCall);
   const kind = callKind(call);
   const argument = callArgument(call);
-  const matches = (rule: Rule) =>
-    rule.kind === kind && (rule.prefix === undefined || argument?.startsWith(rule.prefix) === true);
-  const denied = policy.deny.find(matches);
-  if (denied) return decided(params, "reject", "rule", denied.given);
-  const allowed = policy.allow.find(matches);
-  if (allowed) return decided(params, "allow", "rule", allowed.given);
+  const ofKind = (rule: Rule) => rule.kind === kind;
+  const ruled = ruleDecision(
+    { allow: policy.allow.filter(ofKind), deny: policy.deny.filter(ofKind) },
+    argument,
+    policy.cwd,
+  );
+  if (ruled?.effect === "deny") return decided(params, "reject", "rule", ruled.rules.join(", "));
+  if (ruled?.effect === "allow") return decided(params, "allow", "rule", ruled.rules.join(", "));
   if (policy.approvals === "auto") return decided(params, "allow", "approvals");
   return decided(params, "reject", "default");
 }
@@ -103,7 +109,7 @@ export function callKind(call: Record<string, unknown>): string {
 }
 
 /**
- * What a rule's prefix is matched against: the command of a shell call, else the path (or URL) it
+ * What a rule's pattern is matched against (src/backends/tool-rules.ts): the command of a shell call, else the path (or URL) it
  * names, from its rawInput, else its first location. Gemini CLI sends no rawInput: the title of its
  * shell call is the command (test/fixtures/live/gemini-acp-0.61.0), so a shell call with no input
  * is matched by its title; another kind's title is words ("ReadFile notes.txt"), never matched.

@@ -1,4 +1,5 @@
 import type { BackendDefinition } from "../definition.js";
+import { CLAUDE_PATTERNS } from "./bash-rules.js";
 import { WATCHED } from "../support.js";
 import { ClaudeTranslator } from "./translator.js";
 import { CLAUDE_CATALOG } from "./native-catalog.js";
@@ -78,6 +79,7 @@ export const claude: BackendDefinition<"claude", "claude"> = {
       web_search: "WebSearch",
     },
     argumentPrefix: true,
+    patterns: CLAUDE_PATTERNS,
   },
   layout: (frame, placed) => [
     "-p",

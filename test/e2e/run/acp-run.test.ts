@@ -66,7 +66,7 @@ describe("run --backend acp", () => {
   });
 
   it("allows a call a rule allows: the tool runs, the run succeeds", async () => {
-    const { run, events, finished } = await runAgent("ask", "--allow-tool", "shell(touch )");
+    const { run, events, finished } = await runAgent("ask", "--allow-tool", "shell(touch *)");
     expect(run.code).toBe(0);
     const asked = events.find((e) => e.type === "input.requested");
     expect(asked).toMatchObject({ kind: "approval", tool_call_id: "t1" });
@@ -78,10 +78,10 @@ describe("run --backend acp", () => {
       decision: "allow",
       option_id: "yes",
       by: "rule",
-      rule: "shell(touch )",
+      rule: "shell(touch *)",
     });
     // stderr says what happened: allowed by that rule, not "needs input".
-    expect(run.stderr).toMatch(/✔ allowed execute: touch x \(rule shell\(touch \)\)/);
+    expect(run.stderr).toMatch(/✔ allowed execute: touch x \(rule shell\(touch \*\)\)/);
     expect(run.stderr).not.toContain("needs input");
     expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "succeeded", output: "done" });
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
@@ -320,7 +320,7 @@ describe("run --backend acp", () => {
       bin: process.execPath,
       backendArgs: [FAKE_AGENT],
       prompt: "ask",
-      allowTools: ["shell(touch )"],
+      allowTools: ["shell(touch *)"],
     });
     const types: string[] = [];
     let next = await running.next();
@@ -407,7 +407,7 @@ describe("run --backend acp", () => {
       bin: process.execPath,
       backendArgs: [FAKE_AGENT],
       prompt: "ask twice",
-      allowTools: ["shell(touch )"],
+      allowTools: ["shell(touch *)"],
       runId: "run-test",
       clock: steppingClock(),
     });

@@ -95,7 +95,7 @@ describe("a driven backend (ACP)", () => {
         backend: "acp",
         bin: "/nonexistent/agent",
         env: { PATH: "/nonexistent" },
-        allowTools: ["write", "shell(git )"],
+        allowTools: ["write", "shell(git *)"],
         denyTools: ["web_fetch"],
         approvals: "auto",
       },
@@ -104,7 +104,7 @@ describe("a driven backend (ACP)", () => {
     );
     expect(plan.driver).toBeDefined();
     expect(seen).toEqual([
-      expect.objectContaining({ allowTools: ["write", "shell(git )"], denyTools: ["web_fetch"], approvals: "auto" }),
+      expect.objectContaining({ allowTools: ["write", "shell(git *)"], denyTools: ["web_fetch"], approvals: "auto" }),
     ]);
   });
 

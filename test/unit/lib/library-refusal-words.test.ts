@@ -70,7 +70,8 @@ const CASES: Case[] = [
   { name: "no bin where the backend has no executable of its own", lib: {}, cli: [], noBin: true },
   { name: "a tool name that is not portable", lib: { allowTools: ["delete"] }, cli: ["--allow-tool", "delete"] },
   { name: "web_search", lib: { allowTools: ["web_search"] }, cli: ["--allow-tool", "web_search"] },
-  { name: "a rule with a prefix", lib: { allowTools: ["shell(git )"] }, cli: ["--allow-tool", "shell(git )"] },
+  { name: "a rule with a pattern", lib: { allowTools: ["shell(git *)"] }, cli: ["--allow-tool", "shell(git *)"] },
+  { name: "the old prefix form", lib: { denyTools: ["shell(git )"] }, cli: ["--deny-tool", "shell(git )"] },
   { name: "a deny rule", lib: { denyTools: ["shell"] }, cli: ["--deny-tool", "shell"] },
   {
     name: "a tool both allowed and denied",

@@ -33,12 +33,12 @@ describe("ACP permission policy", () => {
     expect(() => acpPolicy([], ["browser"])).toThrow(/not a portable tool name/);
   });
 
-  it("NAME(PREFIX) matches the command or the path; deny beats allow", () => {
-    const policy = acpPolicy(["shell(git )", "read"], ["shell(git push)"]);
+  it("NAME(PATTERN) matches the command or the path; deny beats allow", () => {
+    const policy = acpPolicy(["shell(git *)", "read"], ["shell(git push)"]);
     expect(answerPermission(policy, request("execute", { command: "git status" }))).toMatchObject({
       decision: "allow",
       by: "rule",
-      rule: "shell(git )",
+      rule: "shell(git *)",
       response: { outcome: { outcome: "selected", optionId: "id-allow_once" } },
     });
     expect(answerPermission(policy, request("execute", { command: "git push origin" }))).toMatchObject({
@@ -48,9 +48,9 @@ describe("ACP permission policy", () => {
       needsInput: false,
       response: { outcome: { outcome: "selected", optionId: "id-reject_once" } },
     });
-    expect(answerPermission(acpPolicy(["read(src/)"], []), request("read", { path: "etc/passwd" })).decision).toBe(
-      "reject",
-    );
+    expect(
+      answerPermission(acpPolicy(["read(src/)"], [], "never", "/w"), request("read", { path: "etc/passwd" })).decision,
+    ).toBe("reject");
   });
 
   it("a call no rule names: rejected and needs input by default, allowed with --approvals auto unless denied", () => {
@@ -68,21 +68,21 @@ describe("ACP permission policy", () => {
     );
   });
 
-  it("NAME(PREFIX) matches each recorded agent's request: rawInput's command (Copilot, OpenCode, Qwen), the title where there is no input (Gemini)", () => {
+  it("NAME(PATTERN) matches each recorded agent's request: rawInput's command (Copilot, OpenCode, Qwen), the title where there is no input (Gemini)", () => {
     for (const agent of ["copilot-acp-1.0.102", "gemini-acp-0.61.0", "opencode-acp-1.18.34", "qwen-acp-0.24.4"]) {
       const recorded = readFileSync(new URL(`../../../fixtures/live/${agent}/norule.jsonl`, import.meta.url), "utf8");
       const line = recorded.split("\n").find((l) => l.includes('"session/request_permission"'))!;
       const { params } = JSON.parse(line) as { params: unknown };
-      expect(answerPermission(acpPolicy(["shell(touch made-by)"], []), params), agent).toMatchObject({
+      expect(answerPermission(acpPolicy(["shell(touch made-by-*)"], []), params), agent).toMatchObject({
         decision: "allow",
         by: "rule",
       });
-      expect(answerPermission(acpPolicy(["shell(rm )"], []), params), agent).toMatchObject({ by: "default" });
+      expect(answerPermission(acpPolicy(["shell(rm *)"], []), params), agent).toMatchObject({ by: "default" });
     }
   });
 
-  it("NAME(PREFIX) matches a path from rawInput (path, file_path) or, with none, the first location; never another kind's title", () => {
-    const policy = acpPolicy(["read(src/)", "edit(src/)"], []);
+  it("NAME(PATTERN) matches a path from rawInput (path, file_path) or, with none, the first location; never another kind's title", () => {
+    const policy = acpPolicy(["read(src/)", "edit(src/)"], [], "never", "/w");
     const call = (toolCall: Record<string, unknown>) => ({ sessionId: "s", toolCall, options: [] });
     expect(answerPermission(policy, call({ kind: "read", rawInput: { file_path: "src/a.ts" } })).decision).toBe(
       "allow",
@@ -155,14 +155,14 @@ describe("ACP client against a fake agent", () => {
   });
 
   it("answers fs/* with an error (never a hang) and a permission by the rules: allowed, the call runs", async () => {
-    const { finished, events } = await drive("ask", acpPolicy(["shell(touch )"], []));
+    const { finished, events } = await drive("ask", acpPolicy(["shell(touch *)"], []));
     expect(events.find((e) => e.type === "message.completed")).toMatchObject({ text: "fs: refused -32601. " });
     expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "succeeded", output: "done" });
     expect(finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
   });
 
   it("a denied call is rejected and the turn goes on", async () => {
-    const { finished, events } = await drive("ask", acpPolicy(["shell"], ["shell(touch )"]));
+    const { finished, events } = await drive("ask", acpPolicy(["shell"], ["shell(touch *)"]));
     expect(events.find((e) => e.type === "tool.completed")).toMatchObject({
       status: "failed",
       output: "not run (no)",
