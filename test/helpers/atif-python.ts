@@ -1,5 +1,5 @@
 // Third-party ATIF readers from PyPI for tests: the `atif` package's models (strict validation) and
-// atif-scan (a real consumer), installed once into .cache/atif-venv-<versions>. Where Python >= 3.11 or
+// atif-scan (a real consumer), installed once into .cache/atif-venv-<versions> (or $AGENTSTREAM_ATIF_DIR/atif-venv-<versions>). Where Python >= 3.11 or
 // PyPI is missing, atifPython() is undefined and the tests skip with a notice (as the OTLP tests do
 // without Go); AGENTSTREAM_REQUIRE_ATIF=1 (CI) makes that a failure instead.
 import { spawnSync } from "node:child_process";
@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const PINS = ["atif==1.8.0", "atif-scan==0.7.3"];
-const VENV = fileURLToPath(new URL(`../../.cache/atif-venv-${PINS.join("-").replace(/[=]+/g, "")}`, import.meta.url));
+// AGENTSTREAM_ATIF_DIR: where the venvs live (CI points it at its source checkout's .cache, as AGENTSTREAM_OTELCOL_DIR).
+const VENVS = process.env.AGENTSTREAM_ATIF_DIR ?? fileURLToPath(new URL("../../.cache/", import.meta.url));
+const VENV = join(VENVS, `atif-venv-${PINS.join("-").replace(/=+/g, "")}`);
 export const ATIF_CHECK = fileURLToPath(new URL("atif_check.py", import.meta.url));
 
 export interface AtifPython {

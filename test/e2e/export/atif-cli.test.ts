@@ -158,4 +158,24 @@ describe.skipIf(!py)("agentstream export atif: read by others' code", () => {
     expect(check.status, check.stderr).toBe(0);
     expect(JSON.parse(check.stdout)).toEqual({ files: files.length, problems: [] });
   });
+
+  it("the check itself refuses what ATIF refuses (an unknown key) and a ref that names no sub-trajectory", () => {
+    const doc = JSON.parse(readFileSync(join(GOLDEN, "evosci-research.json"), "utf8")) as Record<string, unknown> & {
+      steps: Record<string, unknown>[];
+      subagent_trajectories: unknown[];
+    };
+    const unknownKey = join(dir, "unknown-key.json");
+    writeFileSync(
+      unknownKey,
+      JSON.stringify({ ...doc, steps: [{ ...doc.steps[0], complete: true }, ...doc.steps.slice(1)] }),
+    );
+    const dangling = join(dir, "dangling.json");
+    writeFileSync(dangling, JSON.stringify({ ...doc, subagent_trajectories: doc.subagent_trajectories.slice(1) }));
+    const check = spawnSync(py!.python, [ATIF_CHECK, unknownKey, dangling], { encoding: "utf8" });
+    const { problems } = JSON.parse(check.stdout) as { problems: string[] };
+    expect(problems).toEqual([
+      expect.stringMatching(/unknown-key\.json: [\s\S]*steps\.0\.complete\s+Extra inputs are not permitted/),
+      expect.stringMatching(/dangling\.json: step 2: ref .*inst-a7.* names no embedded sub-trajectory/),
+    ]);
+  });
 });
