@@ -1,5 +1,6 @@
 import type { Redactor } from "../core/redactor.js";
 import { AnswerFile } from "../output/answer-file.js";
+import { AtifFile } from "../output/atif-sink.js";
 import { openOtlpSink, type OtlpSink } from "../output/otlp-sink.js";
 import { JobSummary, ReportFile } from "../output/report-sink.js";
 import type { Sink } from "../output/sink.js";
@@ -17,7 +18,7 @@ export interface CliSinkContext {
 
 /**
  * The sinks `run` and `normalize` write besides stdout: --answer-file,
- * --report, --summary and --otlp, each checked before anything runs. Should
+ * --report, --atif, --summary and --otlp, each checked before anything runs. Should
  * one be refused (a usage error, exit 2), those opened before it are closed
  * and no file is touched.
  */
@@ -30,6 +31,8 @@ export async function openCliSinks(
     if (outputs.answerFile !== undefined) sinks.push(AnswerFile.open(outputs.answerFile));
     const report = await ReportFile.open("report" in outputs ? outputs.report : undefined);
     if (report) sinks.push(report);
+    const atif = AtifFile.open(outputs.atif, "--atif");
+    if (atif) sinks.push(atif);
     const summary = await JobSummary.open("summary" in outputs ? outputs.summary : undefined, env, say);
     if (summary) sinks.push(summary);
     const otlp = outputs.otlp

@@ -575,6 +575,17 @@ const TABLE = [
     },
     check: string,
   },
+  {
+    key: "atif",
+    lifetime: "outputs",
+    cli: {
+      flags: "--atif <file>",
+      help: "also write the run as an ATIF trajectory (the document export atif makes of its stream) to this file when it ends, whatever its outcome (default: none)",
+      commands: BOTH,
+    },
+    library: LIB_RUN,
+    check: string,
+  },
   // A file on the CLI; in the library the schema itself (an object) or a file's path.
   {
     key: "outputSchema",

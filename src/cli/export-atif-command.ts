@@ -4,6 +4,7 @@ import { UsageError } from "../core/errors.js";
 import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { showControls } from "../core/control-chars.js";
+import { atifText } from "../export/atif/document.js";
 import { AtifInputError, AtifRuns, type ExportedRun } from "../export/atif/runs.js";
 import { ReplacedFile } from "../output/replaced-file.js";
 import { runRedactor } from "../run/redact.js";
@@ -36,7 +37,7 @@ export async function exportAtifCommand(files: string[], opts: ExportAtifOptions
     const runs = new AtifRuns((run) => {
       if (!run.finished)
         said(`${shown}: run ${showControls(run.runId)}: no run.finished: exported with the outcome unknown`);
-      const text = `${JSON.stringify(run.document, null, 2)}\n`;
+      const text = atifText(run.document);
       if (!out) {
         if (single !== undefined)
           throw new UsageError(

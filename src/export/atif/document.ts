@@ -83,3 +83,8 @@ export function someExtra(extra: Extra): Extra | undefined {
 export function defined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** A document as agentstream writes it, by `export atif` and by `run --atif`: indented JSON and a newline. */
+export function atifText(document: AtifTrajectory): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
