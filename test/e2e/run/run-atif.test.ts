@@ -29,21 +29,28 @@ async function exported(stream: string, dir: string): Promise<string> {
 }
 
 describe("run --atif", () => {
-  // A replayed run that succeeds, and one whose recording is one API error (failed, retryable, exit 75).
-  const recordings: [string, string | undefined, number][] = [
-    ["succeeded", undefined, 0],
-    ["failed", '{"after_ms": 0, "stdout": {"type": "error", "message": "Error code: 529 - overloaded"}}\n', 75],
+  // A replayed run that succeeds, one whose recording is one API error (failed, retryable, exit 75), and one
+  // stopped by --timeout while the replay still plays at its recorded pace (timed_out, exit 124).
+  const cases: [string, string | undefined, string[], number][] = [
+    ["succeeded", undefined, [], 0],
+    ["failed", '{"after_ms": 0, "stdout": {"type": "error", "message": "Error code: 529 - overloaded"}}\n', [], 75],
+    ["timed_out", undefined, ["--timeout", "0.5"], 124],
   ];
 
-  it.each(recordings)("%s: the document equals export atif of the run's stdout", async (status, recording, code) => {
+  it.each(cases)("%s: the document equals export atif of the run's stdout", async (status, recording, args, code) => {
     const dir = folder();
     const file = join(dir, "run.atif.json");
-    const env: NodeJS.ProcessEnv = { REPLAY_SPEED: "200" };
+    const env: NodeJS.ProcessEnv = { REPLAY_SPEED: args.length > 0 ? "1" : "200" };
     if (recording !== undefined) {
       env.REPLAY_RECORDING = join(dir, "recording.jsonl");
       writeFileSync(env.REPLAY_RECORDING, recording);
     }
-    const result = await runCli(["run", "--backend", "evosci", "--bin", REPLAY, "--atif", file, "any prompt"], { env });
+    const result = await runCli(
+      ["run", "--backend", "evosci", "--bin", REPLAY, ...args, "--atif", file, "any prompt"],
+      {
+        env,
+      },
+    );
     expect(result.code, result.stderr).toBe(code);
     const document = readFileSync(file, "utf8");
     expect((JSON.parse(document) as { extra: { outcome: { status: string } } }).extra.outcome.status).toBe(status);
