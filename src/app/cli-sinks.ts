@@ -1,6 +1,5 @@
 import type { Redactor } from "../core/redactor.js";
 import { AnswerFile } from "../output/answer-file.js";
-import { AtifFile } from "../output/atif-sink.js";
 import { openOtlpSink, type OtlpSink } from "../output/otlp-sink.js";
 import { JobSummary, ReportFile } from "../output/report-sink.js";
 import type { Sink } from "../output/sink.js";
@@ -31,7 +30,11 @@ export async function openCliSinks(
     if (outputs.answerFile !== undefined) sinks.push(AnswerFile.open(outputs.answerFile));
     const report = await ReportFile.open("report" in outputs ? outputs.report : undefined);
     if (report) sinks.push(report);
-    const atif = AtifFile.open(outputs.atif, "--atif");
+    // Loaded only when asked for, as the OTLP export is: a run without it starts no slower.
+    const atif =
+      outputs.atif === undefined
+        ? undefined
+        : (await import("../output/atif-sink.js")).AtifFile.open(outputs.atif, "--atif");
     if (atif) sinks.push(atif);
     const summary = await JobSummary.open("summary" in outputs ? outputs.summary : undefined, env, say);
     if (summary) sinks.push(summary);

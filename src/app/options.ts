@@ -528,6 +528,19 @@ const TABLE = [
     default: true,
   },
   {
+    key: "promptInStream",
+    lifetime: "translation",
+    cli: {
+      flags: "--no-prompt-in-stream",
+      help: "leave the prompt out of the stream: no prompt.submitted event, and run.started.command shows [prompt left out] where the prompt was (default: recorded, redacted and bounded)",
+      commands: BOTH,
+    },
+    library: LIB_BOTH,
+    negated: true,
+    check: boolean,
+    default: true,
+  },
+  {
     key: "maxLineBytes",
     lifetime: "translation",
     cli: {

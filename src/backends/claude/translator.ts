@@ -406,8 +406,11 @@ export class ClaudeTranslator implements Translator {
       }
     }
     // "[Request interrupted by user]" and other notes in the user's name: kept, as data.
-    // A plain string is the prompt echoed (--replay-user-messages): the caller's already.
     if (notes) out.push(passThrough(e));
+    // A plain string is the prompt (a transcript, --replay-user-messages; in a run the session wrote the caller's).
+    // A sub-agent's is its task, which subagent.started carries.
+    if (typeof message.content === "string" && message.content !== "" && agent.agent === undefined)
+      out.push(draft("prompt.submitted", { text: message.content }, { native }));
     return out;
   }
 

@@ -40,7 +40,8 @@ export class RunDocument {
         source: "user",
         message: "",
         timestamp: this.timeOf(started),
-        extra: { prompt: "not in the canonical stream (yet): the user's message is left out" },
+        extra: { prompt: "the stream holds no prompt.submitted: the prompt is not known" },
+        awaitsPrompt: true,
       },
       (e) => this.timeOf(e),
     );

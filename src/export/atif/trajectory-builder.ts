@@ -75,16 +75,19 @@ export class TrajectoryBuilder {
   private readonly resultOf = new Map<string, AtifResult>();
   private readonly refs: { step: OpenStep; toolCallId?: string; trajectoryId: string }[] = [];
   model: string | undefined;
+  /** The first step waits for the prompt (the run's user step), which the stream's first prompt.submitted fills. */
+  private awaitingPrompt: boolean;
 
   constructor(
     /** The step that opens it: the user's prompt, or the task a sub-agent was given. */
-    first: { source: "user" | "system"; message: string; timestamp?: string; extra?: Extra },
+    first: { source: "user" | "system"; message: string; timestamp?: string; extra?: Extra; awaitsPrompt?: true },
     /** The time an event stands for in ATIF, or undefined where the stream does not know it. */
     private readonly timeOf: (event: CanonicalEvent) => string | undefined,
   ) {
     const step = this.open(first.source, first.timestamp);
     step.messages.push(first.message);
     Object.assign(step.extra, first.extra);
+    this.awaitingPrompt = first.awaitsPrompt === true;
   }
 
   event(event: CanonicalEvent): void {
@@ -121,6 +124,9 @@ export class TrajectoryBuilder {
         return;
       case "compaction.completed":
         this.compaction(event);
+        return;
+      case "prompt.submitted":
+        this.prompt(event);
         return;
       default:
         if (NOTED.has(event.type)) this.last().events.push(payloadOf(event));
@@ -205,6 +211,21 @@ export class TrajectoryBuilder {
     if (event.model !== undefined) this.modelOf(step, event.model);
   }
 
+  /**
+   * What the user asked: the first user step's message while the agent has said nothing yet (pi writes its
+   * prompt inside the first turn); a prompt after the agent's output (a recording's follow-up) is a user step
+   * of its own.
+   */
+  private prompt(event: EventOf<"prompt.submitted">): void {
+    const first = this.awaitingPrompt && this.steps.slice(1).every(isEmpty) ? this.steps[0]! : undefined;
+    this.awaitingPrompt = false;
+    const step = first ?? this.open("user", this.timeOf(event));
+    step.messages = [event.text];
+    step.timestamp ??= this.timeOf(event);
+    delete step.extra.prompt;
+    if (event.bytes !== undefined) step.extra.prompt_bytes = event.bytes;
+  }
+
   private compaction(event: EventOf<"compaction.completed">): void {
     const step = this.open("system", this.timeOf(event));
     step.messages.push(event.summary ?? "");
@@ -282,6 +303,14 @@ function finishStep(step: OpenStep, id: number): AtifStep {
     llm_call_count: agent && u ? u.calls : undefined,
     extra: someExtra({ ...step.extra, events: step.events.length > 0 ? step.events : undefined }),
   });
+}
+
+/** A step that holds nothing yet (a turn just opened). */
+function isEmpty(step: OpenStep): boolean {
+  return (
+    step.messages.length + step.reasoning.length + step.calls.length + step.results.length + step.events.length === 0 &&
+    step.usage === undefined
+  );
 }
 
 function plus(sum: number | undefined, value: number | undefined): number | undefined {

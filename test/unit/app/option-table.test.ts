@@ -49,6 +49,7 @@ describe("the option table", () => {
         "model",
         "onTranslatorBug",
         "outputSchema",
+        "promptInStream",
         "raw",
         "runId",
       ].sort(),

@@ -142,6 +142,54 @@ describe("export atif: steps", () => {
   });
 });
 
+describe("export atif: the prompt", () => {
+  const steps = (events: Partial[]) =>
+    exportOne(stream([...events, finished()])).steps.map((s) => [s.source, s.message, s.extra]);
+
+  it("the user step holds the prompt, where it comes before the first turn or inside it while the agent said nothing (pi)", () => {
+    const said = { type: "message.completed", message_id: "m1", text: "hi" };
+    const prompt = { type: "prompt.submitted", text: "say hi" };
+    for (const events of [
+      [prompt, { type: "turn.started", turn: 1 }, said],
+      [{ type: "turn.started", turn: 1 }, prompt, said],
+    ])
+      expect(steps(events)).toEqual([
+        ["user", "say hi", undefined],
+        ["agent", "hi", undefined],
+      ]);
+  });
+
+  it('a prompt after the agent spoke is a user step of its own; none at all: message "" and extra.prompt says so', () => {
+    const turn = (n: number) => [
+      { type: "turn.started", turn: n },
+      { type: "message.completed", message_id: `m${n}`, text: `answer ${n}` },
+    ];
+    expect(
+      steps([
+        { type: "prompt.submitted", text: "one" },
+        ...turn(1),
+        { type: "prompt.submitted", text: "two" },
+        ...turn(2),
+      ]),
+    ).toEqual([
+      ["user", "one", undefined],
+      ["agent", "answer 1", undefined],
+      ["user", "two", undefined],
+      ["agent", "answer 2", undefined],
+    ]);
+    expect(steps(turn(1))[0]).toEqual(["user", "", { prompt: expect.stringMatching(/no prompt\.submitted/) }]);
+  });
+
+  it("a prompt the stream cut keeps its whole size in the step's extra", () => {
+    const text = "aaa… [prompt shortened here: 70000 bytes in all]";
+    expect(steps([{ type: "prompt.submitted", text, bytes: 70000 }])[0]).toEqual([
+      "user",
+      text,
+      { prompt_bytes: 70000 },
+    ]);
+  });
+});
+
 describe("export atif: metrics", () => {
   it("per step from its usage reports, absent where none came or a figure is unknown (never 0)", () => {
     const doc = exportOne(
