@@ -87,7 +87,11 @@ export class CopilotTranslator implements Translator {
       case "session.start": {
         this.sessionId = nonEmpty(data.sessionId) ?? this.sessionId;
         this.model = nonEmpty(data.selectedModel) ?? this.model;
-        return this.sessionId ? [draft("session.started", { session_id: this.sessionId }, { native })] : [];
+        if (!this.sessionId) return [];
+        // The release that wrote the stream (ATIF's agent.version).
+        const version = nonEmpty(data.copilotVersion);
+        const header = version === undefined ? {} : { agent_info: { name: "copilot-cli", version } };
+        return [draft("session.started", { session_id: this.sessionId, ...header }, { native })];
       }
       case "user.message": {
         // The prompt as the user wrote it (transformedContent adds Copilot's own context).
