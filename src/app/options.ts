@@ -596,7 +596,7 @@ const TABLE = [
       help: "also write the run as an ATIF trajectory (the document export atif makes of its stream) to this file when it ends, whatever its outcome (default: none)",
       commands: BOTH,
     },
-    library: LIB_RUN,
+    library: LIB_BOTH,
     check: string,
   },
   // A file on the CLI; in the library the schema itself (an object) or a file's path.
