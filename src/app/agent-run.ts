@@ -24,6 +24,7 @@ import type { Part } from "./request.js";
 import { RUN_OPTIONS } from "./options.js";
 import type { RunHost } from "../run/host.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
+import { PROMPT_LEFT_OUT } from "../core/prompt-text.js";
 import { redactSecrets, runRedactor, shownWarning } from "../run/redact.js";
 import { NO_STOPS, onStopSignals, type StopWatch } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
@@ -51,8 +52,10 @@ export interface RunPlan {
   args: string[];
   /** Drives a backend over its stdin and stdout (ACP); absent, the backend is launched with argv and read. */
   driver?: Driver;
-  /** The command line as run.started shows it: secret values hidden. */
+  /** The command line as run.started shows it: secret values hidden, the prompt left out where it is not recorded. */
   command: string[];
+  /** The prompt as the caller gave it (before any words an option adds), for prompt.submitted; absent where it is not recorded. */
+  prompt?: string;
   /** Hides what the backend was given as a secret, in everything written. */
   redactor: Redactor;
   /** The run's own temporary folder, holding the files below: made at the start, removed when the run ends. */
@@ -120,7 +123,7 @@ function portableRequestOf(request: AgentRequest, resume: string | undefined): P
 export async function planRun(
   request: AgentRequest,
   readPrompt: (backend: string) => string | Promise<string>,
-  probing: { graceMs: number; stops?: StopWatch },
+  probing: { graceMs: number; stops?: StopWatch; promptInStream?: boolean },
 ): Promise<RunPlan> {
   const stops = probing.stops ?? NO_STOPS;
   const continued = await continuing(request, stops);
@@ -154,7 +157,9 @@ export async function planRun(
   // Variables the options set (OpenCode's rules) join the caller's environment.
   const env = Object.keys(reached.env).length > 0 ? { ...callerEnv, ...reached.env } : callerEnv;
   // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
-  const prompt = reached.prompt(await readPrompt(definition.name));
+  const caller = await readPrompt(definition.name);
+  const prompt = reached.prompt(caller);
+  const recorded = probing.promptInStream !== false;
   const backendArgs = asked.backendArgs ?? [];
   const promptTerminator = executable.found
     ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: probing.graceMs, stops })
@@ -166,7 +171,7 @@ export async function planRun(
   const redactor = runRedactor(backendArgs, env);
   // A long prompt is shortened there once its secrets are hidden; the backend gets it whole.
   const shown = {
-    prompt: promptAsShown(redactor.text(prompt)),
+    prompt: recorded ? promptAsShown(redactor.text(prompt)) : PROMPT_LEFT_OUT,
     promptTerminator,
     backendArgs: redactSecrets(backendArgs),
   };
@@ -181,6 +186,7 @@ export async function planRun(
     // The driver is given the request as asked: its rules in portable names.
     ...(definition.driver ? { driver: definition.driver(asked, prompt, cwd, env) } : {}),
     command,
+    ...(recorded ? { prompt: caller } : {}),
     redactor,
     ...(files?.made ? { files: files.get() } : {}),
     ...(usageFile ? { usageFile } : {}),
@@ -344,6 +350,8 @@ async function superviseBackend(
     ...(plan.outputSchema ? { outputSchema: plan.outputSchema.schema } : {}),
     includeRaw: translation.raw,
     deltas: translation.deltas,
+    ...(plan.prompt !== undefined ? { prompt: plan.prompt } : {}),
+    promptInStream: translation.promptInStream,
     liveDurations: true,
     model: usageModelSource(plan),
     maxLineBytes: translation.maxLineBytes,

@@ -17,7 +17,7 @@ export interface CliSinkContext {
 
 /**
  * The sinks `run` and `normalize` write besides stdout: --answer-file,
- * --report, --summary and --otlp, each checked before anything runs. Should
+ * --report, --atif, --summary and --otlp, each checked before anything runs. Should
  * one be refused (a usage error, exit 2), those opened before it are closed
  * and no file is touched.
  */
@@ -30,6 +30,12 @@ export async function openCliSinks(
     if (outputs.answerFile !== undefined) sinks.push(AnswerFile.open(outputs.answerFile));
     const report = await ReportFile.open("report" in outputs ? outputs.report : undefined);
     if (report) sinks.push(report);
+    // Loaded only when asked for, as the OTLP export is: a run without it starts no slower.
+    const atif =
+      outputs.atif === undefined
+        ? undefined
+        : (await import("../output/atif-sink.js")).AtifFile.open(outputs.atif, "--atif");
+    if (atif) sinks.push(atif);
     const summary = await JobSummary.open("summary" in outputs ? outputs.summary : undefined, env, say);
     if (summary) sinks.push(summary);
     const otlp = outputs.otlp

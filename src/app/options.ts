@@ -528,6 +528,19 @@ const TABLE = [
     default: true,
   },
   {
+    key: "promptInStream",
+    lifetime: "translation",
+    cli: {
+      flags: "--no-prompt-in-stream",
+      help: "leave the prompt out of the stream: no prompt.submitted event, and run.started.command shows [prompt left out] where the prompt was (default: recorded, redacted and bounded)",
+      commands: BOTH,
+    },
+    library: LIB_BOTH,
+    negated: true,
+    check: boolean,
+    default: true,
+  },
+  {
     key: "maxLineBytes",
     lifetime: "translation",
     cli: {
@@ -573,6 +586,17 @@ const TABLE = [
       help: "also write the final answer (as --output text prints it) to this file when the run ends; removed when there is none (default: none)",
       commands: BOTH,
     },
+    check: string,
+  },
+  {
+    key: "atif",
+    lifetime: "outputs",
+    cli: {
+      flags: "--atif <file>",
+      help: "also write the run as an ATIF trajectory (the document export atif makes of its stream) to this file when it ends, whatever its outcome (default: none)",
+      commands: BOTH,
+    },
+    library: LIB_BOTH,
     check: string,
   },
   // A file on the CLI; in the library the schema itself (an object) or a file's path.

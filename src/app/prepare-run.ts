@@ -15,6 +15,7 @@ export async function prepareRun(
   const limits = part("run", request, "limits");
   const plan = await planRun({ ...part("run", request, "agent"), ...limits }, readPrompt, {
     graceMs: request.graceMs,
+    promptInStream: request.promptInStream,
     ...(stops ? { stops } : {}),
   });
   return { plan, translation: part("run", request, "translation"), limits, timing: part("run", request, "timing") };

@@ -158,6 +158,7 @@ export function startNormalize(
     ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
     includeRaw: spec.translation.raw,
     deltas: spec.translation.deltas,
+    promptInStream: spec.translation.promptInStream,
     ...(spec.model !== undefined ? { model: () => spec.model } : {}),
     maxLineBytes: spec.translation.maxLineBytes,
     onTranslatorBug: host.onTranslatorBug,

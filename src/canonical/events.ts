@@ -203,6 +203,12 @@ export interface EventPayloads {
     /** The agent that answered, as it named itself (ACP's `agentInfo` in its `initialize` response). */
     agent_info?: AgentInfo;
   };
+  /**
+   * What the user asked: in `run` the prompt the run was given, in `normalize` each user message
+   * the recording shows. Redacted, then cut past MAX_PROMPT_EVENT_CHARS (`bytes`: the whole prompt's UTF-8
+   * size, only where it was cut, the text then ending with a marker saying so).
+   */
+  "prompt.submitted": { text: string; bytes?: number };
   "turn.started": { turn: number };
   "turn.completed": { turn: number; stop_reason?: string };
   "message.delta": { message_id: string; text: string };

@@ -145,9 +145,12 @@ Examples:
       await verifyCommand(file);
     });
 
-  const exportOtlp: Command = program
+  const exportGroup = program
     .command("export")
-    .description("Send recorded canonical streams elsewhere (export otlp: to an OpenTelemetry collector).")
+    .description(
+      "Send recorded canonical streams elsewhere (export otlp: to an OpenTelemetry collector; export atif: as ATIF trajectories).",
+    );
+  const exportOtlp: Command = exportGroup
     .command("otlp")
     .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, exportOtlp)) })
     .description(
@@ -179,6 +182,38 @@ Examples:
     .action(async (files: string[], opts) => {
       const { exportOtlpCommand } = await import("./export-command.js");
       await exportOtlpCommand(files, opts);
+    });
+
+  const exportAtif: Command = exportGroup
+    .command("atif")
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, exportAtif)) })
+    .description(
+      "Write each run of recorded canonical streams as an ATIF trajectory (Harbor's Agent Trajectory Interchange Format, ATIF-v1.7).",
+    )
+    .usage("[--out <dir>] <file...>")
+    .argument("<files...>", "canonical JSONL files, as run or normalize wrote them; - reads stdin")
+    .option(
+      "--out <dir>",
+      "write one <run_id>.json per run into this folder (made if missing); needed for several runs",
+    )
+    .addHelpText(
+      "after",
+      `
+One run: its document on stdout. Several runs (several files, or one stream
+holding several): one file each with --out DIR, since ATIF readers take one
+document per file. The mapping is in docs/atif.md.
+
+Exit status: 0 written, whatever the runs' outcomes; 2 an input that is not a
+canonical stream, or several runs without --out (nothing written on stdout);
+74 a document could not be written.
+
+Examples:
+  $ agentstream normalize run.jsonl | agentstream export atif - > trajectory.json
+  $ agentstream export atif --out trajectories/ runs/*.jsonl`,
+    )
+    .action(async (files: string[], opts) => {
+      const { exportAtifCommand } = await import("./export-atif-command.js");
+      await exportAtifCommand(files, opts);
     });
 
   program

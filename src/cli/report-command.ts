@@ -1,21 +1,17 @@
-import { CanonicalLineError, readCanonicalStream } from "../core/read-canonical.js";
-import { AgentstreamError, UsageError } from "../core/errors.js";
+import { UsageError } from "../core/errors.js";
 import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
-import { envelopeProblem } from "../report/input-check.js";
 import { formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
 import { createReportBuilder } from "../report/load-builder.js";
 import type { ReportBuilder } from "../report/builder.js";
 import { runRedactor } from "../run/redact.js";
 import type { Redactor } from "../core/redactor.js";
 import { ReplacedFile } from "../output/replaced-file.js";
-import { fileErrorReason, openInput } from "./input.js";
+import { forEachCanonicalEvent } from "./canonical-input.js";
 
 export interface ReportOptions {
   format?: ReportFormat;
   out?: string;
 }
-
-const STDIN_NOTICE = "agentstream: reading a canonical stream from stdin (Ctrl-D ends it)…\n";
 
 /**
  * `agentstream report [--format md|html|json] [--out FILE] FILE...`: one
@@ -57,34 +53,6 @@ function reportFormat(opts: ReportOptions): ReportFormat {
 }
 
 async function readInto(builder: ReportBuilder, file: string, redactor: Redactor): Promise<void> {
-  const input = openInput(file);
-  const name = file === "-" ? "stdin" : file;
-  if (file === "-" && process.stdin.isTTY) process.stderr.write(STDIN_NOTICE);
-  const notCanonical = (problem: string, first: boolean): UsageError =>
-    new UsageError(
-      `${name} is not a canonical stream: ${problem}`,
-      first
-        ? `a backend's native stream is translated first: agentstream normalize ${file === "-" ? "" : `${file} `}| agentstream report -`
-        : undefined,
-    );
   builder.file(file);
-  let events = 0;
-  try {
-    for await (const event of readCanonicalStream(input)) {
-      events++;
-      const problem = envelopeProblem(event);
-      if (problem) throw notCanonical(`event ${events} has ${problem}`, events === 1);
-      builder.add(redactor.value(event));
-    }
-  } catch (err) {
-    input.destroy();
-    if (err instanceof AgentstreamError) throw err;
-    if (err instanceof CanonicalLineError) throw notCanonical(err.message.replace(/^canonical stream, /, ""), false);
-    throw new UsageError(`cannot read ${name}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
-  }
-  if (events === 0)
-    throw new UsageError(
-      `${name} holds no canonical events`,
-      "a canonical stream starts with run.started: see agentstream run and agentstream normalize",
-    );
+  await forEachCanonicalEvent(file, "report", redactor, (event) => builder.add(event));
 }

@@ -18,6 +18,7 @@ import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
 import { resolveOutcome, withAnswerVerdict, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
 import type { AnswerSchema } from "../schema/output-schema.js";
 import { checkAnswer } from "./answer-check.js";
+import { MAX_PROMPT_EVENT_CHARS, shortenedPrompt } from "./prompt-text.js";
 
 // A translator's failures said on stderr: the first few, each cut (a native type or message may be huge).
 const MAX_BUG_REPORTS = 10;
@@ -63,6 +64,13 @@ export interface TranslationSessionOptions {
   onGuess?: (verdict: Verdict) => void;
   /** --output-schema: the schema a succeeded run's answer must match. */
   outputSchema?: AnswerSchema;
+  /**
+   * The prompt agentstream gave the backend (a run): written as prompt.submitted right after run.started,
+   * and the native stream's echo of a user message is then not written again.
+   */
+  prompt?: string;
+  /** False: no prompt.submitted at all (a user who must not record prompts). Default true. */
+  promptInStream?: boolean;
 }
 
 // With --from auto, lines are held until their content shows the backend (see
@@ -218,6 +226,8 @@ export class TranslationSession {
     this.options.sink(
       this.stream.start({ agentstream_version: this.options.agentstreamVersion, ...this.options.started, detection }),
     );
+    if (this.options.prompt !== undefined && this.options.promptInStream !== false)
+      this.push(this.bounded({ type: "prompt.submitted", payload: { text: this.options.prompt } }));
     const held = this.held;
     this.held = undefined;
     if (held) for (const line of held) this.onLine(line, true);
@@ -288,7 +298,19 @@ export class TranslationSession {
     this.emit({ type: "backend.unparsed", payload: { line: capLine(text), reason } });
   }
 
+  /** A translator's draft: a user message it read is the prompt only where agentstream did not give one (normalize). */
   private emit(d: Draft, raw?: unknown): void {
+    if (d.type !== "prompt.submitted") return this.push(d, raw);
+    if (this.options.promptInStream !== false && this.options.prompt === undefined) this.push(this.bounded(d), raw);
+  }
+
+  private push(d: Draft, raw?: unknown): void {
     for (const event of this.stream!.push(d, raw)) this.options.sink(event);
+  }
+
+  /** A prompt as the stream carries it: its secrets hidden before it is cut (a secret cut in two would be found by no redactor after), then bounded. */
+  private bounded(d: Draft<"prompt.submitted">): Draft<"prompt.submitted"> {
+    const redact = this.options.redact ?? ((text: string) => text);
+    return { ...d, payload: shortenedPrompt(redact(d.payload.text), MAX_PROMPT_EVENT_CHARS) };
   }
 }

@@ -7,13 +7,15 @@ import { startNormalize } from "../app/session.js";
 import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
 import { part, requestFromLibrary, type LibraryOptions } from "../app/request.js";
+import { AtifFile } from "../output/atif-sink.js";
 import { runRedactor } from "../run/redact.js";
 import { VERSION } from "../version.js";
 
 /**
  * The options of normalizeStream(), one per row of the option table (src/app/options.ts; docs/library.md
  * lists them): `from` (default "auto": detected from the first event), `end` (how the recorded backend
- * ended, its stderr and its usage file), `model`, `inputName`, the translation's options, `outputSchema`.
+ * ended, its stderr and its usage file), `model`, `inputName`, the translation's options, `outputSchema`, and
+ * `atif` to write the run's ATIF document as `normalize --atif` does.
  */
 export type NormalizeOptions = LibraryOptions<"normalizeStream">;
 
@@ -55,12 +57,14 @@ export async function* normalizeStream(
       ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
     },
   };
+  // Checked before anything is read, as --atif: a file that cannot be written is refused.
+  const atif = AtifFile.open(options.atif, "atif");
   const session = startNormalize(input, spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
     agentstreamVersion: VERSION,
     redactor,
-    sinks: [],
+    sinks: [atif],
     warn,
     yieldEvents: true,
     readError: "throw",

@@ -7,7 +7,8 @@ import type { CanonicalEvent } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { wordedWith, type Words } from "../core/errors.js";
 import type { RunOutcome } from "../core/outcome.js";
-import { openOtlpSink } from "../output/otlp-sink.js";
+import { AtifFile } from "../output/atif-sink.js";
+import { openOtlpSink, type OtlpSink } from "../output/otlp-sink.js";
 import { passable } from "../run/prompt.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
 import { VERSION } from "../version.js";
@@ -15,8 +16,9 @@ import { VERSION } from "../version.js";
 /**
  * The options of run(), one per row of the option table (src/app/options.ts; docs/library.md lists them):
  * `backend` (required unless `continueFrom` names a recorded stream), `prompt` (passed verbatim as one
- * argument), the backend's own options, the limits and times in milliseconds, the callbacks, and `otlp`
- * to also export the run as OpenTelemetry traces as `--otlp` does.
+ * argument), the backend's own options, the limits and times in milliseconds, the callbacks, `otlp`
+ * to also export the run as OpenTelemetry traces as `--otlp` does, and `atif` to write its ATIF document
+ * as `--atif` does.
  */
 export type RunOptions = LibraryOptions<"run">;
 
@@ -42,19 +44,27 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
   const { redactor } = spec.plan;
   // A process warning is printed on stderr: it may quote the agent, so it is shown as the CLI shows it.
   const warn = (text: string): void => void process.emitWarning(redactor.shown(text.trimEnd()), "AgentstreamWarning");
-  const otlp = options.otlp
-    ? await openOtlpSink(
-        { endpoint: options.otlp.endpoint, content: options.otlp.content === true, version: VERSION },
-        redactor,
-        warn,
-      )
-    : undefined;
+  // Checked before anything starts, as --atif: a file that cannot be written is refused.
+  const atif = AtifFile.open(options.atif, "atif");
+  let otlp: OtlpSink | undefined;
+  try {
+    otlp = options.otlp
+      ? await openOtlpSink(
+          { endpoint: options.otlp.endpoint, content: options.otlp.content === true, version: VERSION },
+          redactor,
+          warn,
+        )
+      : undefined;
+  } catch (err) {
+    atif?.close();
+    throw err;
+  }
   // A note that names options names them as the library does.
   const note = (words: Words): void => (options.onNote ?? warn)(wordedWith(words, libraryNaming));
   const session = startRun(spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
-    sinks: [otlp],
+    sinks: [otlp, atif],
     warn,
     onStderr: options.onStderr ?? (() => {}),
     stderrShown: NEVER_FULL,

@@ -4,6 +4,7 @@ import type { Readable } from "node:stream";
 import { OptionError, StoppedBeforeStart, UsageError } from "../core/errors.js";
 import { readStreamBounded, readWholeFile, type BoundedRead } from "./bounded-file.js";
 import type { StopWatch } from "./stop-signals.js";
+import { shortenedPrompt } from "../core/prompt-text.js";
 
 /**
  * The longest prompt a backend can be given: it is one argument, and Linux
@@ -64,13 +65,7 @@ export function workingDirectory(dir: string | undefined): string {
  * cut, and says so, so that the first line of a stream stays short.
  */
 export function promptAsShown(prompt: string): string {
-  if (prompt.length <= SHOWN_PROMPT_CHARS) return prompt;
-  // Not half a surrogate pair.
-  const head = prompt.slice(
-    0,
-    /[\uD800-\uDBFF]/.test(prompt[SHOWN_PROMPT_CHARS - 1]!) ? SHOWN_PROMPT_CHARS - 1 : SHOWN_PROMPT_CHARS,
-  );
-  return `${head}… [prompt shortened here: ${Buffer.byteLength(prompt)} bytes in all]`;
+  return shortenedPrompt(prompt, SHOWN_PROMPT_CHARS).text;
 }
 
 // What may be read: the longest prompt, and the newline that would be dropped ("\r\n").

@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { nativeStream } from "./datasets.mjs";
-import { measureProcess } from "./measure-process.mjs";
+import { measureAlternating } from "./measure-process.mjs";
 import { finishedCleanly, MINIMAL_TRANSLATOR } from "./programs.mjs";
 import { median } from "./stats.mjs";
 
@@ -69,18 +69,7 @@ export async function measureLimits({ bin, cacheDir, rounds, protocols = PROTOCO
         check: (r) => r.code === 0 && r.outLines === stream.lines,
       },
     };
-    const names = Object.keys(programs);
-    const seconds = Object.fromEntries(names.map((n) => [n, []]));
-    for (let round = 0; round < rounds; round++) {
-      for (let k = 0; k < names.length; k++) {
-        const name = names[(k + round) % names.length];
-        const result = await measureProcess(programs[name].command, programs[name].args);
-        if (!programs[name].check(result))
-          throw new Error(`limits bench: ${name} on ${protocol} failed (exit ${result.code}): ${result.stderr.trim()}`);
-        seconds[name].push(result.seconds);
-        log(`  limits ${protocol} round ${round + 1}/${rounds}: ${name} ${result.seconds.toFixed(2)} s`);
-      }
-    }
+    const { seconds } = await measureAlternating(programs, rounds, `limits ${protocol}`, log);
     const floor = median(seconds.floor);
     const plain = median(seconds.run);
     const limited = median(seconds["run with limits"]);

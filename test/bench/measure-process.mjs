@@ -62,3 +62,26 @@ function readTimeReport(path) {
   rmSync(path);
   return { cpuSeconds: user + system, peakRssMiB: maxKiB / 1024 };
 }
+
+/**
+ * Each of `programs` ({ name: { command, args, check } }) once per round, the order rotated each round so
+ * that none always runs first; a result its check refuses throws. `label` ("limits evosci") names the rounds
+ * in the log and the error. Returns each program's results and their wall seconds, in round order.
+ */
+export async function measureAlternating(programs, rounds, label, log) {
+  const names = Object.keys(programs);
+  const results = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + round) % names.length];
+      const { command, args, check } = programs[name];
+      const result = await measureProcess(command, args);
+      if (!check(result))
+        throw new Error(`${label} bench: ${name} failed (exit ${result.code}): ${result.stderr.trim()}`);
+      results[name].push(result);
+      log(`  ${label} round ${round + 1}/${rounds}: ${name} ${result.seconds.toFixed(2)} s`);
+    }
+  }
+  const seconds = Object.fromEntries(names.map((n) => [n, results[n].map((r) => r.seconds)]));
+  return { results, seconds };
+}

@@ -6,7 +6,7 @@
 //   node test/bench/run-bench.mjs [--quick] [--only PART]... [--agentstream BIN] [--compare BIN] [--out FILE]
 //
 // --quick      skip the 1 GB streams
-// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report, report-html, limits (repeatable)
+// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report, report-html, limits, atif (repeatable)
 // --agentstream measure another build than this checkout's bin/agentstream.js
 // --compare    also measure a second build, side by side in the same rounds
 //              (for a proposed change: a copy of the repository with it)
@@ -28,6 +28,7 @@ import { checkTargets } from "./targets.mjs";
 import { measureThroughput } from "./throughput.mjs";
 import { formatReportHtml, measureReportHtml } from "./report-html.mjs";
 import { formatLimits, measureLimits } from "./limits-bench.mjs";
+import { formatAtif, measureAtif } from "./atif-bench.mjs";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // The cost of validation is measured on the 40 MB streams, jq's place at 40 MB
@@ -74,6 +75,7 @@ const PARTS = [
   "report",
   "report-html",
   "limits",
+  "atif",
 ];
 const STARTUP_ROUNDS = 20;
 const LATENCY_ROUNDS = 3;
@@ -177,6 +179,17 @@ const limits = measures("limits")
   ? await measureLimits({ bin: builds[0].bin, cacheDir: CACHE_DIR, rounds: 3, protocols: options.protocol, log })
   : { skipped: "not asked for (--only)" };
 
+// Issue 48: export atif of the canonical stream normalize makes of each 40 MB stream, beside that normalize.
+const atif = measures("atif")
+  ? await measureAtif({
+      bin: builds[0].bin,
+      cacheDir: CACHE_DIR,
+      rounds: 3,
+      protocols: SIZES[0].protocols.filter((p) => !options.protocol || options.protocol.includes(p)),
+      log,
+    })
+  : { skipped: "not asked for (--only)" };
+
 machine.load_after = loadNow();
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const results = {
@@ -191,6 +204,7 @@ const results = {
   report,
   report_html: reportHtml,
   limits,
+  atif,
 };
 if (options.compare) results.compare = describeAgentstream(builds[1].bin);
 results.targets = builds.flatMap(({ prefix }) => checkTargets(results, prefix));
@@ -200,6 +214,7 @@ if (!otlp.skipped || options.only?.includes("otlp")) console.log(formatOtlp(otlp
 if (report.length > 0) console.log(`\n${formatReportBench(report)}`);
 if (measures("report-html")) console.log(`\n${formatReportHtml(reportHtml)}`);
 if (measures("limits")) console.log(`\n${formatLimits(limits)}`);
+if (measures("atif")) console.log(`\n${formatAtif(atif)}`);
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
 log(`\nwritten: ${relative(process.cwd(), options.out)}`);

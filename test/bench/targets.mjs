@@ -1,7 +1,7 @@
 // The issue's targets, checked against measured figures (reported, never asserted).
 
 /** The targets for one build; `prefix` picks its rows ("" for the build under test, "compare: " for the other). */
-export function checkTargets({ throughput, startup, latency }, prefix = "") {
+export function checkTargets({ throughput, startup, latency, atif }, prefix = "") {
   const targets = [];
   const add = (name, value, met) => targets.push({ name: `${prefix}${name}`, value, met });
   const normalize = throughput.filter((row) => row.program === `${prefix}agentstream normalize`);
@@ -59,5 +59,13 @@ export function checkTargets({ throughput, startup, latency }, prefix = "") {
   }
   const live = latency.rows?.find((r) => r.program === `${prefix}agentstream run`);
   if (live) add("live latency p99 ≤ 2 ms", `${live.p99_ms.toFixed(2)} ms`, live.p99_ms <= 2);
+  // Issue 48: export atif of normalize's canonical stream within 1.5× that normalize (measured for the build under test only).
+  if (prefix === "" && Array.isArray(atif))
+    for (const row of atif)
+      add(
+        `export atif ${row.protocol} ${row.megabytes} MB: time ≤ ${row.target}× normalize`,
+        `${row.ratio.toFixed(2)}×`,
+        row.ratio <= row.target,
+      );
   return targets;
 }

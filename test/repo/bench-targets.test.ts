@@ -9,7 +9,7 @@ interface Target {
   met: boolean;
 }
 const { checkTargets } = (await import(new URL("../bench/targets.mjs", import.meta.url).href)) as {
-  checkTargets: (results: { throughput: object[]; startup: object[]; latency: object }) => Target[];
+  checkTargets: (results: { throughput: object[]; startup: object[]; latency: object; atif?: object }) => Target[];
 };
 
 const row = (size: string, megabytes: number, peak: number, heap: number) => ({
@@ -67,5 +67,21 @@ describe("bench targets: against jq", () => {
 
   it("asks to beat jq where the minimal program does", () => {
     expect(targets(rows(0.9, 1.02))["normalize gemini 40 MB: time < 1.0× jq -c ."]).toMatchObject({ met: false });
+  });
+});
+
+describe("bench targets: export atif", () => {
+  it("holds export atif within 1.5× normalize, per protocol measured", () => {
+    const atif = [
+      { protocol: "evosci", megabytes: 40, ratio: 1.2, target: 1.5 },
+      { protocol: "claude", megabytes: 40, ratio: 1.7, target: 1.5 },
+    ];
+    const t = Object.fromEntries(
+      checkTargets({ throughput: [], startup: [], latency: {}, atif }).map((target) => [target.name, target]),
+    );
+    expect(t["export atif evosci 40 MB: time ≤ 1.5× normalize"]).toMatchObject({ value: "1.20×", met: true });
+    expect(t["export atif claude 40 MB: time ≤ 1.5× normalize"]).toMatchObject({ value: "1.70×", met: false });
+    // Not measured (--only another part): no target.
+    expect(checkTargets({ throughput: [], startup: [], latency: {}, atif: { skipped: "x" } })).toEqual([]);
   });
 });

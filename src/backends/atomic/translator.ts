@@ -203,6 +203,7 @@ export class AtomicTranslator implements Translator {
 
   private messageEnd(e: NativeEvent): Draft[] {
     if (!isObject(e.message)) return [passThrough(e)];
+    if (e.message.role === "user") return userPrompt(e.message.content, e.type);
     return e.message.role === "assistant" ? this.assistantEnd(e, e.message) : [];
   }
 
@@ -438,6 +439,12 @@ function usageBroken(usage: unknown): boolean {
   if (notCount(usage.reasoning) || notCount(usage.totalTokens)) return true;
   if (usage.cost === undefined) return false;
   return !isObject(usage.cost) || (usage.cost.total !== undefined && amount(usage.cost.total) === undefined);
+}
+
+/** A user message: the prompt (prompt.submitted), its text blocks joined; none where it holds no text. */
+function userPrompt(content: unknown, native: string): Draft[] {
+  const text = blocksText(content);
+  return text === "" ? [] : [draft("prompt.submitted", { text }, { native })];
 }
 
 /** The text blocks of a tool result, joined. */

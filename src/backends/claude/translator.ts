@@ -174,7 +174,13 @@ export class ClaudeTranslator implements Translator {
         const another = this.sessionId !== undefined && id !== this.sessionId;
         if (another) this.newSession();
         this.sessionId = id;
-        const header = defined({ session_id: id, cwd: nonEmpty(e.cwd) });
+        // The release that wrote the stream (ATIF's agent.version); Claude Code names itself by no other name.
+        const version = nonEmpty(e.claude_code_version);
+        const header = defined({
+          session_id: id,
+          cwd: nonEmpty(e.cwd),
+          agent_info: version === undefined ? undefined : { name: "claude-code", version },
+        });
         const out: Draft[] = [draft("session.started", header, another ? { native, newSession: true } : { native })];
         if (Array.isArray(e.tools) && e.tools.length > 0)
           out.push(draft("tools.selected", { tools: strings(e.tools) }, { native }));
@@ -406,8 +412,11 @@ export class ClaudeTranslator implements Translator {
       }
     }
     // "[Request interrupted by user]" and other notes in the user's name: kept, as data.
-    // A plain string is the prompt echoed (--replay-user-messages): the caller's already.
     if (notes) out.push(passThrough(e));
+    // A plain string is the prompt (a transcript, --replay-user-messages; in a run the session wrote the caller's).
+    // A sub-agent's is its task, which subagent.started carries.
+    if (typeof message.content === "string" && message.content !== "" && agent.agent === undefined)
+      out.push(draft("prompt.submitted", { text: message.content }, { native }));
     return out;
   }
 

@@ -25,8 +25,6 @@ const PERMISSION_KIND = ownTable({ bash: "shell", edit: "write", create: "write"
 
 // Written by Copilot for itself, noise to a reader: kept out of the stream (docs/protocols/copilot.md).
 const DROPPED = new Set([
-  // The prompt, echoed.
-  "user.message",
   // Repeated for every tick of a running shell (dozens per command).
   "session.background_tasks_changed",
   // The tool call's arguments as they stream; tool.execution_start carries them whole.
@@ -89,7 +87,16 @@ export class CopilotTranslator implements Translator {
       case "session.start": {
         this.sessionId = nonEmpty(data.sessionId) ?? this.sessionId;
         this.model = nonEmpty(data.selectedModel) ?? this.model;
-        return this.sessionId ? [draft("session.started", { session_id: this.sessionId }, { native })] : [];
+        if (!this.sessionId) return [];
+        // The release that wrote the stream (ATIF's agent.version).
+        const version = nonEmpty(data.copilotVersion);
+        const header = version === undefined ? {} : { agent_info: { name: "copilot-cli", version } };
+        return [draft("session.started", { session_id: this.sessionId, ...header }, { native })];
+      }
+      case "user.message": {
+        // The prompt as the user wrote it (transformedContent adds Copilot's own context).
+        const text = asText(data.content);
+        return text === "" ? [] : [draft("prompt.submitted", { text }, { native })];
       }
       case "assistant.turn_start":
         return [...this.closeTurn(native), ...this.openTurn(native)];

@@ -160,8 +160,11 @@ export class GeminiTranslator implements Translator {
   }
 
   private message(e: NativeEvent): Draft[] {
-    // The prompt, echoed: already the caller's.
-    if (e.role === "user") return [];
+    // The prompt, echoed (in a run, already the caller's: the session writes it once).
+    if (e.role === "user")
+      return typeof e.content === "string" && e.content !== ""
+        ? [draft("prompt.submitted", { text: e.content }, { native: e.type })]
+        : [];
     // A message without its text (a malformed line) is kept as data: it is no answer, and it takes none away.
     if (e.role !== "assistant" || typeof e.content !== "string") return [passThrough(e)];
     const text = e.content;

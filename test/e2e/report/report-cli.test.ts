@@ -82,7 +82,7 @@ describe("agentstream report", () => {
     const notJson = await runCli(["report", bad]);
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toBe(
-      `agentstream: ${bad} is not a canonical stream: line 15: not a JSON object: not json\n`,
+      `agentstream: ${bad} is not a canonical stream: line 16: not a JSON object: not json\n`,
     );
     const empty = await runCli(["report", "-"], { input: "" });
     expect(empty.code).toBe(2);

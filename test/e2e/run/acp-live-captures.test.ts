@@ -83,7 +83,7 @@ describe("a run of a hostile ACP agent and the recording of its stdout", () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   // What a run and a recording may differ in besides: when and how long (the clock), how it was started.
   const ENVELOPE = new Set(["v", "seq", "ts", "elapsed_ms", "run_id", "duration_ms"]);
-  const DRIVER_ONLY = new Set(["run.started", "run.finished", "input.answered"]);
+  const DRIVER_ONLY = new Set(["run.started", "prompt.submitted", "run.finished", "input.answered"]);
   const shown = (events: Record<string, unknown>[]) =>
     events
       .filter((e) => !DRIVER_ONLY.has(e.type as string))

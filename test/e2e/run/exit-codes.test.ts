@@ -120,7 +120,7 @@ describe.concurrent("agentstream run: the exit-code table", () => {
     const expectNotFound = (result: Awaited<ReturnType<typeof runCli>>, message: RegExp): void => {
       const { events, finished } = expectCanonical(result);
       expect(result.code).toBe(69);
-      expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
+      expect(events.map((e) => e.type)).toEqual(["run.started", "prompt.submitted", "run.finished"]);
       expect(finished).toMatchObject({
         status: "failed",
         backend_exit: null,

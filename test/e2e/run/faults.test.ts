@@ -36,6 +36,7 @@ describe.concurrent("agentstream run: faults", () => {
     expect(result.code).toBe(76);
     expect(events.map((e) => e.type)).toEqual([
       "run.started",
+      "prompt.submitted",
       "turn.started",
       "message.delta",
       "message.completed",
@@ -44,8 +45,8 @@ describe.concurrent("agentstream run: faults", () => {
       "tool.completed",
       "run.finished",
     ]);
-    expect(events[5]).toMatchObject({ line: cut, reason: "invalid_json" });
-    expect(events[6]).toMatchObject({ status: "cancelled", reason: "backend_exited", synthetic: true });
+    expect(events[6]).toMatchObject({ line: cut, reason: "invalid_json" });
+    expect(events[7]).toMatchObject({ status: "cancelled", reason: "backend_exited", synthetic: true });
     expect(finished).toMatchObject({
       status: "failed",
       backend_exit: { code: null, signal: "SIGKILL" },
@@ -122,7 +123,7 @@ describe.concurrent("agentstream run: faults", () => {
       "1",
     ]);
     expect(result.code).toBe(124);
-    expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
+    expect(events.map((e) => e.type)).toEqual(["run.started", "prompt.submitted", "run.finished"]);
     expect(finished).toMatchObject({
       status: "timed_out",
       error: { code: "timeout" },
@@ -139,6 +140,7 @@ describe.concurrent("agentstream run: faults", () => {
     expect(result.code).toBe(0);
     expect(events.map((e) => e.type)).toEqual([
       "run.started",
+      "prompt.submitted",
       "turn.started",
       "message.delta",
       "message.completed",
@@ -148,11 +150,11 @@ describe.concurrent("agentstream run: faults", () => {
       "turn.completed",
       "run.finished",
     ]);
-    expect(events[2]).toMatchObject({ text: "caf\uFFFD \uFFFD\uFFFD bytes" });
+    expect(events[3]).toMatchObject({ text: "caf\uFFFD \uFFFD\uFFFD bytes" });
     // A UTF-16 surrogate encoded in UTF-8 and an overlong "/" are invalid too, byte by byte.
-    expect(events[4]).toMatchObject({ args: { path: "/déjà \uFFFD\uFFFD\uFFFD \uFFFD\uFFFD" } });
-    expect(events[5]).toMatchObject({ line: "\uFFFD( not json \uFFFD", reason: "invalid_json" });
-    expect(events[6]).toMatchObject({ output: "naïve 中文 🚀", status: "succeeded" });
+    expect(events[5]).toMatchObject({ args: { path: "/déjà \uFFFD\uFFFD\uFFFD \uFFFD\uFFFD" } });
+    expect(events[6]).toMatchObject({ line: "\uFFFD( not json \uFFFD", reason: "invalid_json" });
+    expect(events[7]).toMatchObject({ output: "naïve 中文 🚀", status: "succeeded" });
     expect(finished).toMatchObject({
       status: "succeeded",
       result: { text: "ok" },

@@ -60,7 +60,38 @@ describe.concurrent("agentstream run: a long prompt", () => {
     const command = events[0]!.command as string[];
     expect(command[2]).toBe(`${"a".repeat(4096)}… [prompt shortened here: ${LIMIT} bytes in all]`);
     expect(result.stdout.split("\n")[0]!.length).toBeLessThan(8192);
+    // prompt.submitted, right after run.started: bounded at 65,536 characters, its whole size said.
+    expect(events[1]).toMatchObject({
+      type: "prompt.submitted",
+      text: `${"a".repeat(65_536)}… [prompt shortened here: ${LIMIT} bytes in all]`,
+      bytes: LIMIT,
+    });
     expectNoneLeftRunning(record);
+  });
+
+  it("--no-prompt-in-stream: the backend gets the prompt, the stream holds it nowhere (no prompt.submitted, [prompt left out] in run.started.command)", async () => {
+    const record = scratch.recordPath();
+    const prompt = "the-words-that-must-not-be-recorded";
+    for (const backend of ["atomic", "evosci"]) {
+      const result = await runCli(["run", "--backend", backend, "--bin", STAND_IN, "--no-prompt-in-stream", prompt], {
+        env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript(`${backend}-success.jsonl`) },
+      });
+      const { events } = expectCanonical(result);
+      expect(result.code, result.stderr).toBe(0);
+      expect(readRecord(record).argv).toContain(prompt);
+      expect(events[0]!.command as string[]).toContain("[prompt left out]");
+      expect(events.filter((e) => e.type === "prompt.submitted")).toEqual([]);
+      expect(result.stdout).not.toContain(prompt);
+    }
+  });
+
+  it("a run's prompt.submitted is written once, though the backend echoes the user message (Atomic)", async () => {
+    const result = await runCli(["run", "--backend", "atomic", "--bin", STAND_IN, "greet me"], {
+      env: { STANDIN_RECORD: scratch.recordPath(), STANDIN_TRANSCRIPT: transcript("atomic-success.jsonl") },
+    });
+    const { events } = expectCanonical(result);
+    expect(events.filter((e) => e.type === "prompt.submitted")).toEqual([events[1]]);
+    expect(events[1]).toMatchObject({ text: "greet me" });
   });
 
   it("a command line and environment the system would refuse together (E2BIG): exit 2 before run.started, with a hint that fits", async () => {

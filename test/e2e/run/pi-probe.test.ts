@@ -43,7 +43,7 @@ describe.concurrent("agentstream run: the pi --version probe", () => {
       run.child.kill(signal);
       const result = await run.done;
       const { events, finished } = expectCanonical(result);
-      expect(events.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
+      expect(events.map((e) => e.type)).toEqual(["run.started", "prompt.submitted", "run.finished"]);
       expect(finished).toMatchObject({ status: "cancelled", backend_exit: null, error: { code: "cancelled" } });
       expect(result.code).toBe(code);
       expectNoneLeftRunning(probe);

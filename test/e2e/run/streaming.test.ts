@@ -29,6 +29,7 @@ describe.concurrent("agentstream run: stdout", () => {
     // The stand-in writes one native line, then waits for the gate: a line that
     // arrives here before gate.next() was written while the backend still runs.
     expect(await run.nextEvent()).toMatchObject({ type: "run.started" });
+    expect(await run.nextEvent()).toMatchObject({ type: "prompt.submitted", text: "x" });
     expect(await run.nextEvent()).toMatchObject({ type: "turn.started", turn: 1 });
     expect(await run.nextEvent()).toMatchObject({ type: "message.delta", text: "first" });
     gate.next();
@@ -85,8 +86,8 @@ describe.concurrent("agentstream run: stdout", () => {
     });
     const { events, finished } = expectCanonical(result);
     expect(result.code).toBe(0);
-    expect(events[1]).toMatchObject({ type: "backend.unparsed", reason: "line_too_long" });
-    expect((events[1]!.line as string).length).toBeLessThanOrEqual(4096);
+    expect(events[2]).toMatchObject({ type: "backend.unparsed", reason: "line_too_long" });
+    expect((events[2]!.line as string).length).toBeLessThanOrEqual(4096);
     expect(result.stdout.length).toBeLessThan(100_000);
     expect(finished).toMatchObject({ status: "succeeded", counts: { unparsed_lines: 1 } });
     expectNoneLeftRunning(record);
@@ -98,7 +99,7 @@ describe.concurrent("agentstream run: stdout", () => {
     });
     expect(ok.code).toBe(0);
     expect(ok.stdout.trimEnd().split("\n")).toHaveLength(1);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0, seq: 16 });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ type: "run.finished", status: "succeeded", exit_code: 0, seq: 17 });
 
     const failed = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "--output", "json", "x"], {
       env: { STANDIN_TRANSCRIPT: transcript("evosci-error-529.jsonl"), STANDIN_END: "exit:1" },

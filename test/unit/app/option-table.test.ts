@@ -37,6 +37,7 @@ describe("the option table", () => {
     const checked = libraryRows("normalizeStream").filter((row) => row.check !== undefined);
     expect(checked.map((row) => row.key).sort()).toEqual(
       [
+        "atif",
         "clock",
         "deltas",
         "end",
@@ -49,6 +50,7 @@ describe("the option table", () => {
         "model",
         "onTranslatorBug",
         "outputSchema",
+        "promptInStream",
         "raw",
         "runId",
       ].sort(),

@@ -45,6 +45,7 @@ describe("library run()", () => {
       type: "run.started",
       command: [STAND_IN, "-p", "x", "--output-format", "stream-json"],
     });
+    expect((await events.next()).value).toMatchObject({ type: "prompt.submitted", text: "x" });
     // Held at the gate after its first line: these events came while the backend ran.
     expect((await events.next()).value).toMatchObject({ type: "turn.started", synthetic: true });
     expect((await events.next()).value).toMatchObject({ type: "message.delta", text: "first" });
@@ -88,7 +89,8 @@ describe("library run()", () => {
     const seen: CanonicalEvent[] = [];
     for await (const event of run({ backend: "evosci", bin: STAND_IN, prompt: "x", env, signal: controller.signal })) {
       seen.push(event);
-      if (event.type !== "run.started") controller.abort();
+      // The first event of the backend's (run.started and the prompt come before it starts).
+      if (event.type !== "run.started" && event.type !== "prompt.submitted") controller.abort();
     }
     expect(seen.at(-1)).toMatchObject({ type: "run.finished", status: "cancelled", error: { code: "cancelled" } });
     expect(readFileSync(signals, "utf8")).toContain("SIGINT");
@@ -104,7 +106,7 @@ describe("library run()", () => {
       STANDIN_END: "hang",
     });
     for await (const event of run({ backend: "evosci", bin: STAND_IN, prompt: "x", env })) {
-      if (event.type !== "run.started") break;
+      if (event.type !== "run.started" && event.type !== "prompt.submitted") break;
     }
     expect(existsSync(record)).toBe(true);
     expectNoneLeftRunning(record);
@@ -116,7 +118,7 @@ describe("library run()", () => {
     );
     await expect(collect(run({ backend: "pi", bin: STAND_IN, prompt: "a\0b" }))).rejects.toThrow(/NUL/);
     const missing = await collect(run({ backend: "pi", bin: "/nonexistent/pi", prompt: "x" }));
-    expect(missing.map((e) => e.type)).toEqual(["run.started", "run.finished"]);
-    expect(missing[1]).toMatchObject({ status: "failed", exit_code: 69, error: { code: "backend_not_found" } });
+    expect(missing.map((e) => e.type)).toEqual(["run.started", "prompt.submitted", "run.finished"]);
+    expect(missing[2]).toMatchObject({ status: "failed", exit_code: 69, error: { code: "backend_not_found" } });
   });
 });

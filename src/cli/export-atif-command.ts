@@ -1,0 +1,89 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "../core/errors.js";
+import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
+import { fileErrorReason } from "../core/file-errors.js";
+import { showControls } from "../core/control-chars.js";
+import { atifText } from "../export/atif/document.js";
+import { AtifInputError, AtifRuns, type ExportedRun } from "../export/atif/runs.js";
+import { ReplacedFile } from "../output/replaced-file.js";
+import { runRedactor } from "../run/redact.js";
+import { forEachCanonicalEvent } from "./canonical-input.js";
+
+export interface ExportAtifOptions {
+  out?: string;
+}
+
+/**
+ * `agentstream export atif [--out DIR] FILE...`: each run of the canonical streams given becomes one ATIF
+ * document. Without --out the input must hold one run, written to stdout at the end; with --out each
+ * run is written to DIR/<run_id>.json (through a temporary file renamed over it) as soon as it ends,
+ * since ATIF readers take one document per file. Exit 0 once written, whatever the runs' outcomes;
+ * 2 for an input that is not a canonical stream (or several runs without --out), nothing on stdout.
+ */
+export async function exportAtifCommand(files: string[], opts: ExportAtifOptions): Promise<void> {
+  const inputs = files.length === 0 ? ["-"] : files;
+  if (inputs.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
+  const out = opts.out === undefined ? undefined : outFolder(opts.out);
+  // A stream may quote a key of this environment: hidden as normalize hides it.
+  const redactor = runRedactor([], process.env);
+  const said = (line: string) => process.stderr.write(redactor.text(`agentstream: ${line}\n`));
+  let single: string | undefined;
+  let written = 0;
+  let failed = false;
+  const names = new Set<string>();
+  for (const file of inputs) {
+    const shown = file === "-" ? "stdin" : showControls(file);
+    const runs = new AtifRuns((run) => {
+      if (!run.finished)
+        said(`${shown}: run ${showControls(run.runId)}: no run.finished: exported with the outcome unknown`);
+      const text = atifText(run.document);
+      if (!out) {
+        if (single !== undefined)
+          throw new UsageError(
+            `${shown}: more than one run: one ATIF document is one run`,
+            "name a folder for one document per run with --out DIR",
+          );
+        single = text;
+        return;
+      }
+      const path = join(out, fileName(run, names));
+      const target = ReplacedFile.open(path, "--out");
+      if (target.commit(text)) written++;
+      else failed = true;
+    });
+    await forEachCanonicalEvent(file, "export atif", redactor, (event, notCanonical) => {
+      try {
+        runs.event(event);
+      } catch (err) {
+        throw err instanceof AtifInputError ? notCanonical(err.message) : err;
+      }
+    });
+    runs.end();
+  }
+  if (single !== undefined) process.stdout.write(single);
+  else if (out) said(`${written} ATIF ${written === 1 ? "document" : "documents"} written to ${showControls(out)}`);
+  if (failed) process.exitCode = EXIT_OUTPUT_ERROR;
+}
+
+function outFolder(dir: string): string {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new UsageError(`--out ${dir}: cannot make the folder: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+  }
+  return dir;
+}
+
+/** `<run_id>.json`, with what a file name must not hold replaced, and a number added where two runs share one. */
+function fileName(run: ExportedRun, taken: Set<string>): string {
+  const base =
+    run.runId
+      .replace(/[^A-Za-z0-9._-]/g, "_")
+      .replace(/^\.+/, "_")
+      .slice(0, 200) || "run";
+  let name = `${base}.json`;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}.json`;
+  taken.add(name);
+  return name;
+}

@@ -1,0 +1,19 @@
+/**
+ * The prompt as the stream carries it (prompt.submitted): past this many characters (UTF-16 code units) it is
+ * cut, its whole size said, so that one line stays bounded whatever a recording's user wrote.
+ */
+export const MAX_PROMPT_EVENT_CHARS = 65_536;
+
+/** What run.started.command shows where the prompt was: the caller asked that it not be recorded. */
+export const PROMPT_LEFT_OUT = "[prompt left out]";
+
+/**
+ * `text` cut to `max` characters, never inside a surrogate pair, with a marker saying where and how long it
+ * was: `… [prompt shortened here: N bytes in all]`. The text itself where it fits.
+ */
+export function shortenedPrompt(text: string, max: number): { text: string; bytes?: number } {
+  if (text.length <= max) return { text };
+  const bytes = Buffer.byteLength(text);
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return { text: `${text.slice(0, end)}… [prompt shortened here: ${bytes} bytes in all]`, bytes };
+}

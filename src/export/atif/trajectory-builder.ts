@@ -1,0 +1,323 @@
+import type { CanonicalEvent, EventOf } from "../../canonical/events.js";
+import { type AtifResult, type AtifStep, type AtifToolCall, defined, type Extra, someExtra } from "./document.js";
+
+/** Token and cost sums of the usage reports (scope call or message) that one step holds. */
+interface StepUsage {
+  calls: number;
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  reasoning?: number;
+  reportedCost?: number;
+  estimatedCost?: number;
+  priceData?: string;
+  model?: string;
+}
+
+interface OpenStep {
+  source: AtifStep["source"];
+  timestamp?: string;
+  model?: string;
+  messages: string[];
+  reasoning: string[];
+  calls: AtifToolCall[];
+  results: AtifResult[];
+  usage?: StepUsage;
+  extra: Extra;
+  events: Extra[];
+  /** A turn.completed closed it, or a tool result came back (where the stream has no turns): the next output is a new step. */
+  closed: boolean;
+}
+
+/** Events that say something about the step they happen in, kept whole (envelope aside) in its `extra.events`. */
+const NOTED = new Set([
+  "error",
+  "retry.started",
+  "retry.completed",
+  "compaction.started",
+  "model.changed",
+  "model.fallback",
+  "session.updated",
+  "input.requested",
+  "input.answered",
+]);
+
+const ENVELOPE = new Set([
+  "v",
+  "seq",
+  "ts",
+  "elapsed_ms",
+  "run_id",
+  "backend",
+  "session_id",
+  "agent",
+  "native",
+  "native_ts",
+  "synthetic",
+  "raw",
+]);
+
+/** An event's payload with its type, without the envelope. */
+export function payloadOf(event: CanonicalEvent): Extra {
+  return Object.fromEntries(Object.entries(event).filter(([k]) => !ENVELOPE.has(k)));
+}
+
+/**
+ * The steps of one trajectory (the run's main agent, or one sub-agent), built as its events come: one agent
+ * step per turn (turn.started opens it); where the stream has no turns (a sub-agent's events), a model
+ * output after a tool result opens the next. Tool results go back onto the step that made the call, by id.
+ * Deltas and tool.updated are not kept (the completed events carry the whole text).
+ */
+export class TrajectoryBuilder {
+  private readonly steps: OpenStep[] = [];
+  private readonly callStep = new Map<string, OpenStep>();
+  private readonly resultOf = new Map<string, AtifResult>();
+  private readonly refs: { step: OpenStep; toolCallId?: string; trajectoryId: string }[] = [];
+  model: string | undefined;
+  /** The first step waits for the prompt (the run's user step), which the stream's first prompt.submitted fills. */
+  private awaitingPrompt: boolean;
+
+  constructor(
+    /** The step that opens it: the user's prompt, or the task a sub-agent was given. */
+    first: { source: "user" | "system"; message: string; timestamp?: string; extra?: Extra; awaitsPrompt?: true },
+    /** The time an event stands for in ATIF, or undefined where the stream does not know it. */
+    private readonly timeOf: (event: CanonicalEvent) => string | undefined,
+  ) {
+    const step = this.open(first.source, first.timestamp);
+    step.messages.push(first.message);
+    Object.assign(step.extra, first.extra);
+    this.awaitingPrompt = first.awaitsPrompt === true;
+  }
+
+  event(event: CanonicalEvent): void {
+    switch (event.type) {
+      case "turn.started":
+        this.agentStep(event, true);
+        return;
+      case "turn.completed": {
+        const step = this.last();
+        if (step.source === "agent") {
+          if (event.stop_reason !== undefined) step.extra.stop_reason ??= event.stop_reason;
+          step.closed = true;
+        }
+        return;
+      }
+      case "message.completed": {
+        const step = this.agentStep(event);
+        step.messages.push(event.text);
+        if (event.model !== undefined) this.modelOf(step, event.model);
+        if (event.stop_reason !== undefined) step.extra.stop_reason = event.stop_reason;
+        return;
+      }
+      case "reasoning.completed":
+        this.agentStep(event).reasoning.push(event.text);
+        return;
+      case "tool.started":
+        this.toolStarted(event);
+        return;
+      case "tool.completed":
+        this.toolCompleted(event);
+        return;
+      case "usage":
+        if (event.scope !== "run") this.usage(event);
+        return;
+      case "compaction.completed":
+        this.compaction(event);
+        return;
+      case "prompt.submitted":
+        this.prompt(event);
+        return;
+      default:
+        if (NOTED.has(event.type)) this.last().events.push(payloadOf(event));
+    }
+  }
+
+  /** A sub-agent started here: the result of the call that started it (else a result of its own) will point at it. */
+  subagent(trajectoryId: string, toolCallId: string | undefined): void {
+    const step = (toolCallId !== undefined && this.callStep.get(toolCallId)) || this.last();
+    this.refs.push({ step, toolCallId, trajectoryId });
+  }
+
+  /** The steps, numbered from 1. */
+  finish(): AtifStep[] {
+    for (const ref of this.refs) {
+      const result =
+        ref.toolCallId !== undefined && this.callStep.get(ref.toolCallId) === ref.step
+          ? this.resultFor(ref.step, ref.toolCallId)
+          : pushed(ref.step.results, {});
+      result.subagent_trajectory_ref = [...(result.subagent_trajectory_ref ?? []), { trajectory_id: ref.trajectoryId }];
+    }
+    return this.steps.map((step, i) => finishStep(step, i + 1));
+  }
+
+  private toolStarted(event: EventOf<"tool.started">): void {
+    const step = this.agentStep(event);
+    step.calls.push(
+      defined({
+        tool_call_id: event.tool_call_id,
+        function_name: event.name,
+        arguments: event.args,
+        extra: event.kind === undefined ? undefined : { kind: event.kind },
+      }),
+    );
+    this.callStep.set(event.tool_call_id, step);
+  }
+
+  private toolCompleted(event: EventOf<"tool.completed">): void {
+    const extra = someExtra({
+      status: event.status,
+      duration_ms: event.duration_ms,
+      reason: event.reason,
+      unapproved: event.unapproved,
+    });
+    const step = this.callStep.get(event.tool_call_id);
+    if (!step) {
+      // A result whose call the stream never showed: kept on the current step, pointing at no call.
+      this.last().results.push({
+        content: event.output,
+        extra: { ...extra, tool_call_id: event.tool_call_id, name: event.name },
+      });
+      return;
+    }
+    const result = this.resultFor(step, event.tool_call_id);
+    result.content = event.output;
+    result.extra = extra;
+    const current = this.last();
+    if (current === step && !this.inTurn) step.closed = true;
+  }
+
+  private resultFor(step: OpenStep, toolCallId: string): AtifResult {
+    const known = this.resultOf.get(toolCallId);
+    if (known) return known;
+    const result = pushed(step.results, { source_call_id: toolCallId } as AtifResult);
+    this.resultOf.set(toolCallId, result);
+    return result;
+  }
+
+  private usage(event: EventOf<"usage">): void {
+    const step = this.agentStep(event);
+    const u = (step.usage ??= { calls: 0, input: 0, output: 0 });
+    u.calls++;
+    u.input += event.input_tokens;
+    u.output += event.output_tokens;
+    u.cacheRead = plus(u.cacheRead, event.cache_read_input_tokens);
+    u.cacheWrite = plus(u.cacheWrite, event.cache_write_input_tokens);
+    u.reasoning = plus(u.reasoning, event.reasoning_tokens);
+    if (event.cost_source === "estimated") {
+      u.estimatedCost = plus(u.estimatedCost, event.cost_usd);
+      u.priceData = event.price_data ?? u.priceData;
+    } else u.reportedCost = plus(u.reportedCost, event.cost_usd);
+    if (event.model !== undefined) this.modelOf(step, event.model);
+  }
+
+  /**
+   * What the user asked: the first user step's message while the agent has said nothing yet (pi writes its
+   * prompt inside the first turn); a prompt after the agent's output (a recording's follow-up) is a user step
+   * of its own.
+   */
+  private prompt(event: EventOf<"prompt.submitted">): void {
+    const first = this.awaitingPrompt && this.steps.slice(1).every(isEmpty) ? this.steps[0]! : undefined;
+    this.awaitingPrompt = false;
+    const step = first ?? this.open("user", this.timeOf(event));
+    step.messages = [event.text];
+    step.timestamp ??= this.timeOf(event);
+    delete step.extra.prompt;
+    if (event.bytes !== undefined) step.extra.prompt_bytes = event.bytes;
+  }
+
+  private compaction(event: EventOf<"compaction.completed">): void {
+    const step = this.open("system", this.timeOf(event));
+    step.messages.push(event.summary ?? "");
+    const { type: _type, summary: _summary, tokens_before, tokens_after, ...rest } = payloadOf(event);
+    step.extra.context_management = defined({ type: "compaction", boundary: "replace", tokens_before, tokens_after });
+    Object.assign(step.extra, rest);
+  }
+
+  private inTurn = false;
+
+  /** The agent step an output belongs to: the open one, or a new one. */
+  private agentStep(event: CanonicalEvent, turn = false): OpenStep {
+    const current = this.last();
+    if (turn) this.inTurn = true;
+    if (!turn && current.source === "agent" && !current.closed) {
+      current.timestamp ??= this.timeOf(event);
+      return current;
+    }
+    return this.open("agent", this.timeOf(event));
+  }
+
+  private open(source: OpenStep["source"], timestamp: string | undefined): OpenStep {
+    const step: OpenStep = {
+      source,
+      timestamp,
+      messages: [],
+      reasoning: [],
+      calls: [],
+      results: [],
+      extra: {},
+      events: [],
+      closed: false,
+    };
+    this.steps.push(step);
+    return step;
+  }
+
+  private modelOf(step: OpenStep, model: string): void {
+    step.model ??= model;
+    this.model ??= model;
+  }
+
+  private last(): OpenStep {
+    return this.steps[this.steps.length - 1]!;
+  }
+}
+
+function finishStep(step: OpenStep, id: number): AtifStep {
+  const agent = step.source === "agent";
+  const u = step.usage;
+  return defined({
+    step_id: id,
+    timestamp: step.timestamp,
+    source: step.source,
+    model_name: agent ? step.model : undefined,
+    message: step.messages.join("\n\n"),
+    reasoning_content: agent && step.reasoning.length > 0 ? step.reasoning.join("\n\n") : undefined,
+    tool_calls: agent && step.calls.length > 0 ? step.calls : undefined,
+    observation: step.results.length > 0 ? { results: step.results } : undefined,
+    metrics:
+      agent && u
+        ? defined({
+            prompt_tokens: u.input,
+            completion_tokens: u.output,
+            cached_tokens: u.cacheRead,
+            cost_usd: u.reportedCost,
+            extra: someExtra({
+              cache_creation_input_tokens: u.cacheWrite,
+              reasoning_tokens: u.reasoning,
+              estimated_cost_usd: u.estimatedCost,
+              price_data: u.estimatedCost === undefined ? undefined : u.priceData,
+            }),
+          })
+        : undefined,
+    llm_call_count: agent && u ? u.calls : undefined,
+    extra: someExtra({ ...step.extra, events: step.events.length > 0 ? step.events : undefined }),
+  });
+}
+
+/** A step that holds nothing yet (a turn just opened). */
+function isEmpty(step: OpenStep): boolean {
+  return (
+    step.messages.length + step.reasoning.length + step.calls.length + step.results.length + step.events.length === 0 &&
+    step.usage === undefined
+  );
+}
+
+function plus(sum: number | undefined, value: number | undefined): number | undefined {
+  return value === undefined ? sum : (sum ?? 0) + value;
+}
+
+function pushed<T>(list: T[], item: T): T {
+  list.push(item);
+  return item;
+}
