@@ -569,9 +569,12 @@ export class AcpTranslator implements Translator {
   /** A JSON-RPC error: the prompt's (or an earlier request's, before the session started) fails the run. */
   private rpcFailure(e: NativeEvent): Draft[] {
     const error = rpcError(e.error, this.quirks.dialect);
-    // Before any session: the agent wants a login agentstream cannot give. Its methods say how.
-    if (error.code === "auth" && this.sessionId === undefined && this.authMethods !== undefined)
-      error.message = `${error.message} (${this.agent?.name ?? "the agent"} offers: ${this.authMethods}; log in with the agent itself, or set the variables of an env_var method)`;
+    // The agent wants a login agentstream cannot give (before the session, or at the prompt: Claude's adapter). Its
+    // methods say how (src/backends/acp/auth.ts).
+    if (error.code === "auth") {
+      const agent = this.agent?.name ?? "the agent";
+      error.message = `${error.message} (${this.authMethods === undefined ? `${agent} offers no method: log in with it, or give it its API key in the environment` : `${agent} offers: ${this.authMethods}`})`;
+    }
     const out = [...this.closeAll("error"), draft("error", error, { native: e.type })];
     if (this.turnOpen) {
       this.turnOpen = false;
