@@ -119,7 +119,7 @@ const TABLE = [
     lifetime: "agent",
     cli: {
       flags: "--transport <protocol>",
-      help: "how the agent is driven: native (its own stream) or acp (the Agent Client Protocol, permission requests answered live by the rules; Gemini CLI, OpenCode, Copilot CLI)",
+      help: "how the agent is driven: native (its own stream) or acp (the Agent Client Protocol, permission requests answered live by the rules; Gemini CLI, OpenCode, Copilot CLI, and Claude Code and Codex through their ACP adapters)",
       commands: RUN,
       choices: TRANSPORTS,
       shownDefault: true,

@@ -39,6 +39,9 @@ export const CLASSIFICATION: readonly ClassificationRow[] = [
   { of: "codex", type: "context_window_exceeded", code: "context_length", example: "context_window_exceeded" },
   { of: "codex", type: "usage_limit_exceeded", code: "provider", retryable: false, example: "usage_limit_exceeded" },
   { of: "codex", type: "unauthorized", code: "auth", example: "unauthorized" },
+  // codex-acp 2.6.0 tells a provider's refusal as its body alone (no "unexpected status 400"): OpenAI's error type
+  // for a request it will not take.
+  { of: "codex", type: "invalid_request_error", code: "provider", retryable: false, example: "invalid_request_error" },
   // Gemini CLI: the result's `error.type`, its Fatal*Error class.
   { of: "gemini", type: "FatalAuthenticationError", code: "auth", example: "FatalAuthenticationError" },
   { of: "gemini", type: "FatalTurnLimitedError", code: "budget", example: "FatalTurnLimitedError" },

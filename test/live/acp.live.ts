@@ -1,7 +1,8 @@
-// Real agents driven over the Agent Client Protocol: `agentstream run --backend acp --bin AGENT --backend-arg ...`
-// (the built bin, a real process) against the loopback fake model server, each scenario checked for the
+// Real agents driven over the Agent Client Protocol: `agentstream run --backend acp --bin AGENT --backend-arg ...`,
+// Claude Code's and Codex's adapters as `run --backend claude|codex --transport acp --bin ADAPTER` (the built bin, a
+// real process) against the loopback fake model server, each scenario checked for the
 // canonical stream (agentstream verify), the outcome and the exit code. The agents run side by side, each
-// one's scenarios in turn. AGENTSTREAM_LIVE_ONLY=acp runs this file alone; AGENTSTREAM_LIVE_CAPTURE=1 also
+// one's scenarios in turn. AGENTSTREAM_LIVE_ONLY=acp runs this file alone (acp,codex-acp-2.6.0: that agent only); AGENTSTREAM_LIVE_CAPTURE=1 also
 // keeps each agent's stdout as a golden (support/acp-captures.ts).
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +23,9 @@ if (agents.length === 0) describe.skip("acp live", () => it("is not selected (AG
 for (const { agent, target, launch } of agents) {
   // Agents side by side; one agent's scenarios one after the other.
   describe.concurrent(`acp: ${target.id}`, () => {
-    describe.sequential("run --backend acp", () => describeScenarios(target, launch, agent.facts));
+    // Claude's and Codex's adapters as their backends' transport; any other agent as --backend acp.
+    const how = launch.transport ? `run --backend ${launch.transport.backend} --transport acp` : "run --backend acp";
+    describe.sequential(how, () => describeScenarios(target, launch, agent.facts));
   });
 }
 
@@ -165,13 +168,14 @@ function describeScenarios(target: LiveTarget, acp: AcpLaunch, facts: AcpAgentFa
   });
 }
 
-/** Succeeded with `answer` (Claude's adapter adds a notice of its own after it, in the same message). */
+/** Succeeded with `answer` (an adapter may add text of its own before or after it, in the same message). */
 function expectAnswer(run: LiveRun, answer: string, facts: AcpAgentFacts): void {
   expect(run.finished, run.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
   expect(run.exitCode).toBe(0);
   const said = eventsOfType(run, "message.completed").at(-1)?.text;
-  if (facts.answerSuffix) {
-    expect(said).toMatch(new RegExp(`^${answer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  if (facts.answerAdds) {
+    const quoted = answer.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    expect(said).toMatch(new RegExp(facts.answerAdds === "after" ? `^${quoted}` : `${quoted}$`));
     expect(run.finished.result.text).toBe(said);
   } else {
     expect(said).toBe(answer);
@@ -179,7 +183,7 @@ function expectAnswer(run: LiveRun, answer: string, facts: AcpAgentFacts): void 
   }
 }
 
-/** The run's totals are the fake server's for the calls the agent tells of; marked incomplete where it tells none. */
+/** The run's totals are the fake server's for the calls the agent tells of (with their cost where it has one); marked incomplete where it tells none. */
 function expectUsage(run: LiveRun, facts: AcpAgentFacts): void {
   if (facts.usageComplete) {
     const untold = facts.untoldRequests ?? 0;
@@ -188,6 +192,7 @@ function expectUsage(run: LiveRun, facts: AcpAgentFacts): void {
       output_tokens: run.server.usage.output_tokens - untold * USAGE_PER_CALL.output_tokens,
     });
     expect(run.finished.usage.complete).toBeUndefined();
+    if (facts.cost) expect(run.finished.usage).toMatchObject({ cost_usd: expect.any(Number), cost_source: facts.cost });
   } else {
     expect(run.finished.usage).toMatchObject({ complete: false });
   }

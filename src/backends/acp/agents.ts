@@ -25,7 +25,8 @@ export interface AgentQuirks {
   /**
    * Whether it asks before a tool call: always; never (pi-acp 0.0.34 asks only for pi extensions'
    * dialogs, never for its tools); or only once the client set a mode (Claude's adapter 0.101.0
-   * starts a session in "auto" where its catalog offers it, and asks in "default").
+   * starts a session in "auto" where its catalog offers it, and asks in "default"; Codex's adapter 2.6.0
+   * starts in "agent", and asks in "read-only").
    */
   asks: "always" | "never" | { inMode: string };
   /**
@@ -38,6 +39,12 @@ export interface AgentQuirks {
    * as "Retrying (attempt 1/2, waiting 1s)..." and auto_retry_end as "Retry finished, resuming.").
    */
   retryNotices: boolean;
+  /**
+   * It tells a turn's failure as Codex's thread status (a session_info_update whose `_meta.codex.threadStatus.type`
+   * is "systemError"), then the error's words as the next message chunk, and a retry as `_meta.codex.error` with
+   * `willRetry` (codex-acp 2.6.0, to a client without its typed-failure extension); the turn ends `end_turn`.
+   */
+  codexThreadErrors?: boolean;
   /**
    * Its errors are its native backend's words (codex-acp passes Codex's on, the Claude adapter Claude Code's):
    * they are classified as that backend's native stream's are (classify.ts), none where it has no native reading.
@@ -60,6 +67,14 @@ const KNOWN = ownTable<AgentQuirks>({
   "pi-acp": { ...NONE, silentFailures: true, retryNotices: true, asks: "never", dialect: "atomic" },
   "@agentclientprotocol/claude-agent-acp": { ...NONE, asks: { inMode: "default" }, dialect: "claude" },
   "codex-acp": { ...NONE, dialect: "codex" },
+  // codex-acp 2.6.0 starts a session in "agent" (workspace-write, its own reviewer model decides what to ask):
+  // in "read-only" (approval on-request, the user reviews) a command leaving the sandbox asks the client.
+  "@agentclientprotocol/codex-acp": {
+    ...NONE,
+    asks: { inMode: "read-only" },
+    codexThreadErrors: true,
+    dialect: "codex",
+  },
   "gemini-cli": { ...NONE, dialect: "gemini" },
 });
 

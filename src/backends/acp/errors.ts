@@ -64,6 +64,19 @@ function detail(error: Record<string, unknown>, data: Record<string, unknown>): 
   return providerMessage(said) ?? (said || "the agent answered with an error");
 }
 
+/**
+ * A provider's error body as Codex's adapter tells it in message text (`{"error":{"message":...,"type":...}}`, the
+ * HTTP status dropped): its message, classified with its type; other words as they are.
+ */
+export function bodyTextError(text: string, dialect?: ErrorDialect): AcpError {
+  const said = text.trim();
+  const message = providerMessage(said);
+  if (message === undefined) return textError(said, dialect);
+  const type = nonEmpty(objectOrEmpty(objectOrEmpty(JSON.parse(said)).error).type);
+  const clues = { ...(dialect !== undefined ? { dialect } : {}), ...(type !== undefined ? { type } : {}) };
+  return info(classifyError(message, clues), message);
+}
+
 /** Google's error body as the message ({"error":{"code":400,"message":"..."}}): its message, with its status. */
 function providerMessage(text: string): string | undefined {
   if (!text.startsWith("{")) return undefined;

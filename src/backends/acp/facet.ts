@@ -9,6 +9,20 @@ import type { Reaches } from "../support.js";
 export interface AcpMode {
   args: readonly string[];
   model?: string | Reaches<"model">;
+  /** How its model provider is chosen there, where it takes one (Codex's adapter: MODEL_PROVIDER). */
+  provider?: Reaches<"provider">;
+  /**
+   * Where another program speaks ACP for the agent (Claude Code's and Codex's adapters from npm): how that
+   * program is found and installed. `--bin` then names the adapter, never the agent.
+   */
+  adapter?: AcpAdapter;
+}
+
+/** An adapter program that drives an agent and speaks ACP for it: how it is found (as a backend's executable is). */
+export interface AcpAdapter {
+  executableNames: readonly string[];
+  binEnvVar: string;
+  install: string;
 }
 
 /** How a run drives its agent: its own stream (native), or the Agent Client Protocol (acp). */

@@ -1,5 +1,6 @@
 // An agent driven over the Agent Client Protocol under its own name: Qwen Code (`--backend qwen`), and
-// Gemini CLI, OpenCode and Copilot CLI with `--transport acp`. Everything but its name, executable and
+// Gemini CLI, OpenCode and Copilot CLI with `--transport acp`; Claude Code and Codex with `--transport acp`
+// through their adapters (`mode.adapter`: the program started, found as the agent's own executable is). Everything but its name, executable and
 // ACP arguments is the generic ACP backend's: the same driver (permission requests answered live by the
 // rules), translator and limits; every event's `backend` is the name the user gave.
 import { acp } from "./index.js";
@@ -19,9 +20,12 @@ export function acpAgent<Name extends string>(
   mode: AcpMode,
 ): BackendDefinition<Name, "acp"> {
   const { claims: _claims, ...generic } = acp;
-  const { name, displayName, executableNames, binEnvVar, install } = agent;
+  const { name, displayName } = agent;
+  // The program started: the agent itself, or the adapter that speaks ACP for it.
+  const { executableNames, binEnvVar, install } = mode.adapter ?? agent;
   const flag = mode.model;
   const model = typeof flag === "string" ? { via: flag, reaches: (model: string) => ({ args: [flag, model] }) } : flag;
+  const { provider } = mode;
   return {
     ...generic,
     name,
@@ -33,6 +37,7 @@ export function acpAgent<Name extends string>(
     supports: {
       ...acp.supports,
       ...(model === undefined ? {} : { model }),
+      ...(provider === undefined ? {} : { provider }),
     },
     acpMode: mode,
     layout: (frame, placed) => [...mode.args, ...placed.flags(), ...frame.backendArgs],

@@ -25,7 +25,7 @@ import {
   type AgentQuirks,
 } from "./agents.js";
 import { authMethodsText } from "./auth.js";
-import { rpcError, textError, type AcpError } from "./errors.js";
+import { bodyTextError, rpcError, textError, type AcpError } from "./errors.js";
 import { acpType } from "./message.js";
 import {
   PERMISSION_ANSWERED,
@@ -98,6 +98,10 @@ export class AcpTranslator implements Translator {
    * say, never guessed as needs_input as a recording's must be (it holds no answer).
    */
   private answersTold = false;
+  /** Codex's adapter said its thread failed (systemError): its next message chunk is the error's words. */
+  private codexFailed = false;
+  /** agentstream rejected a call (a rule, the callback): a turn the agent then ends cancelled ended on that answer. */
+  private rejected = false;
   private outcome: Outcome | undefined;
   /** The driver cancelled the turn for the run's stop (TURN_STOPPED), not for a refusal. */
   private stopped = false;
@@ -236,6 +240,7 @@ export class AcpTranslator implements Translator {
         break;
       case "session_info_update": {
         const title = nonEmpty(update.title);
+        if (this.quirks.codexThreadErrors) out.push(...this.codexThreadStatus(update, kind));
         out.push(title !== undefined ? draft("session.updated", { name: title }, { native: kind }) : passThrough(e));
         break;
       }
@@ -271,6 +276,11 @@ export class AcpTranslator implements Translator {
     }
     const text = contentText(update.content);
     if (text === "") return out;
+    // Codex's adapter: the words after its thread's systemError are the turn's error.
+    if (this.codexFailed) {
+      this.codexFailed = false;
+      return [...out, ...this.textError(bodyTextError(text, this.quirks.dialect), native)];
+    }
     if (this.quirks.errorsInText && this.message === undefined) {
       if (TEXT_RETRY.test(text)) return [...out, ...this.textRetry(text, native)];
       if (TEXT_ERROR.test(text)) return [...out, ...this.textError(textError(text, this.quirks.dialect), native)];
@@ -298,6 +308,18 @@ export class AcpTranslator implements Translator {
     this.thought.text += text;
     out.push(draft("reasoning.delta", { message_id: this.thought.id, text }, { native }));
     return out;
+  }
+
+  /** Codex's adapter: a retry (`_meta.codex.error`, willRetry) and a failed turn (threadStatus systemError) in its session info. */
+  private codexThreadStatus(update: Record<string, unknown>, native: string): Draft[] {
+    const codex = objectOrEmpty(objectOrEmpty(update._meta).codex);
+    if (objectOrEmpty(codex.threadStatus).type === "systemError") this.codexFailed = true;
+    const error = objectOrEmpty(codex.error);
+    if (error.willRetry !== true) return [];
+    const said = nonEmpty(error.additionalDetails) ?? nonEmpty(error.message) ?? "a failed model call";
+    return [
+      draft("retry.started", { scope: "request", attempt: ++this.retries, delay_ms: 0, error: said }, { native }),
+    ];
   }
 
   /** Copilot CLI: "Info: Request failed due to a transient API error. Retrying..." */
@@ -486,6 +508,7 @@ export class AcpTranslator implements Translator {
     if (waits && this.outcome !== undefined) this.outcome = this.waiting();
     const id = d.payload.tool_call_id;
     if (id !== undefined && (waits || d.payload.decision === "reject")) this.refused.add(id);
+    if (!waits && d.payload.decision === "reject") this.rejected = true;
     return [d];
   }
 
@@ -523,6 +546,10 @@ export class AcpTranslator implements Translator {
         // (the client had no rule for it; agents mark the call failed once the request is answered cancelled).
         if (!this.answersTold && (this.failedAfterAsking || [...this.calls.values()].some((c) => c.asked)))
           return { status: "needs_input", resultText: answer };
+        // Not stopped by agentstream, it ended the turn on a call agentstream rejected (Codex's adapter: its only
+        // reject option, "No, and tell Codex what to do differently", aborts the turn): the answer was given and
+        // this is the agent's own end, as an agent that ends its turn end_turn after a rejection.
+        if (this.rejected) return { status: "succeeded", resultText: answer };
         return {
           status: "cancelled",
           error: { code: "cancelled", message: "the turn was cancelled (session/cancel)", retryable: false },
@@ -542,9 +569,12 @@ export class AcpTranslator implements Translator {
   /** A JSON-RPC error: the prompt's (or an earlier request's, before the session started) fails the run. */
   private rpcFailure(e: NativeEvent): Draft[] {
     const error = rpcError(e.error, this.quirks.dialect);
-    // Before any session: the agent wants a login agentstream cannot give. Its methods say how.
-    if (error.code === "auth" && this.sessionId === undefined && this.authMethods !== undefined)
-      error.message = `${error.message} (${this.agent?.name ?? "the agent"} offers: ${this.authMethods}; log in with the agent itself, or set the variables of an env_var method)`;
+    // The agent wants a login agentstream cannot give (before the session, or at the prompt: Claude's adapter). Its
+    // methods say how (src/backends/acp/auth.ts).
+    if (error.code === "auth") {
+      const agent = this.agent?.name ?? "the agent";
+      error.message = `${error.message} (${this.authMethods === undefined ? `${agent} offers no method: log in with it, or give it its API key in the environment` : `${agent} offers: ${this.authMethods}`})`;
+    }
     const out = [...this.closeAll("error"), draft("error", error, { native: e.type })];
     if (this.turnOpen) {
       this.turnOpen = false;
@@ -656,11 +686,12 @@ function toolOutput(update: Record<string, unknown>): string {
 
 /**
  * The model as the price table names it. Qwen Code's ids read "$runtime|openai|fake-model(openai)": the
- * part before the provider; OpenCode's "provider/model": the part after it.
+ * part before the provider; OpenCode's "provider/model": the part after it; Codex's adapter's
+ * "gpt-5[medium]": the part before the reasoning effort.
  */
 function namedModel(id: string | undefined): string | undefined {
   if (id === undefined) return undefined;
-  const last = id.slice(id.lastIndexOf("|") + 1).replace(/\([^)]*\)$/, "");
+  const last = id.slice(id.lastIndexOf("|") + 1).replace(/(\([^)]*\)|\[[^\]]*\])$/, "");
   return last.slice(last.lastIndexOf("/") + 1) || id;
 }
 

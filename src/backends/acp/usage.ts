@@ -8,7 +8,9 @@ type Usage = EventPayloads["usage"];
  * cachedReadTokens, cachedWriteTokens), as the prompt's response carries them (OpenCode,
  * Copilot CLI) and Qwen Code's `_meta.usage` on an empty message chunk, one per model call.
  * ACP's input and output are totals: they include the cache and the thoughts, as the
- * canonical counts do.
+ * canonical counts do; except where its own total says the input left the cache out (Codex's
+ * adapter: inputTokens + cachedReadTokens + cachedWriteTokens + outputTokens = totalTokens), where
+ * the cache is added back.
  */
 export function acpUsage(
   value: unknown,
@@ -23,14 +25,18 @@ export function acpUsage(
   const read = count(value.cachedReadTokens) ?? 0;
   const write = count(value.cachedWriteTokens) ?? 0;
   const thought = count(value.thoughtTokens) ?? 0;
+  const total = count(value.totalTokens);
+  const cache = read + write;
+  const apart = (input ?? 0) + cache + (output ?? 0);
+  const cacheLeftOut = cache > 0 && (total === apart || total === apart + thought);
   return defined({
     scope,
-    input_tokens: input ?? 0,
+    input_tokens: (input ?? 0) + (cacheLeftOut ? cache : 0),
     output_tokens: output ?? 0,
     cache_read_input_tokens: read > 0 ? read : undefined,
     cache_write_input_tokens: write > 0 ? write : undefined,
     reasoning_tokens: thought > 0 ? thought : undefined,
-    total_tokens: count(value.totalTokens),
+    total_tokens: total,
     model,
     cost_usd: costUsd,
     cost_source: costUsd !== undefined ? ("reported" as const) : undefined,

@@ -98,5 +98,17 @@ export const claude: BackendDefinition<"claude", "claude"> = {
     frame.prompt,
   ],
   promptTerminator: () => true,
+  // `run --transport acp` (docs/protocols/claude.md "Over ACP"): its ACP adapter, which runs the Claude Agent SDK's
+  // own Claude Code and answers from ANTHROPIC_API_KEY (or a login) as Claude Code does. It has no model flag:
+  // Claude Code reads ANTHROPIC_MODEL.
+  acpMode: {
+    args: [],
+    adapter: {
+      executableNames: ["claude-agent-acp"],
+      binEnvVar: "AGENTSTREAM_CLAUDE_ACP_BIN",
+      install: "npm install -g @agentclientprotocol/claude-agent-acp",
+    },
+    model: { via: "ANTHROPIC_MODEL=MODEL", reaches: (model) => ({ env: { ANTHROPIC_MODEL: model } }) },
+  },
   createTranslator: () => new ClaudeTranslator(),
 };

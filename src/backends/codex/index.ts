@@ -5,6 +5,7 @@ import { USAGE_IN_STREAM, type NativeInput, type RunContext } from "../support.j
 import { CodexTranslator } from "./translator.js";
 import { CODEX_CATALOG } from "./native-catalog.js";
 import { codexSessionModel } from "./session-model.js";
+import { mergedJsonEnv } from "../json-env.js";
 
 const APPROVALS_LACK =
   "never stops for approvals in codex exec: its approval_policy is never, and what its sandbox forbids fails and the model is told";
@@ -97,6 +98,22 @@ export const codex: BackendDefinition<"codex", "codex"> = {
       );
     // After `--` a prompt starting with "-" stays a prompt.
     return true;
+  },
+  // `run --transport acp` (docs/protocols/codex.md "Over ACP"): its ACP adapter, which starts the Codex of its own
+  // dependency as an app server (CODEX_PATH another). No flags: the model goes in CODEX_CONFIG (merged into every
+  // session's config), the provider in MODEL_PROVIDER.
+  acpMode: {
+    args: [],
+    adapter: {
+      executableNames: ["codex-acp"],
+      binEnvVar: "AGENTSTREAM_CODEX_ACP_BIN",
+      install: "npm install -g @agentclientprotocol/codex-acp",
+    },
+    model: {
+      via: 'CODEX_CONFIG={"model":"MODEL"}',
+      reaches: (model, { env }) => ({ env: { CODEX_CONFIG: mergedJsonEnv(env, "CODEX_CONFIG", { model }) } }),
+    },
+    provider: { via: "MODEL_PROVIDER=NAME", reaches: (provider) => ({ env: { MODEL_PROVIDER: provider } }) },
   },
   createTranslator: () => new CodexTranslator(),
   // Its stream names no model: the one asked for, else the one its session record names.

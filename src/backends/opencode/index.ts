@@ -5,6 +5,7 @@ import { isObject } from "../../core/fields.js";
 import { OpencodeTranslator } from "./translator.js";
 import { OPENCODE_CATALOG } from "./native-catalog.js";
 import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
+import { mergedJsonEnv } from "../json-env.js";
 
 const APPROVALS_LACK =
   "never stops for approvals in opencode run: a permission set to ask is rejected and the run ends needs_input";
@@ -94,19 +95,6 @@ function opencodePermissionEnv({ asked, env }: RunContext): NativeInput {
     ...(asked.denyTools ?? []).map((name) => [name, "deny"]),
   ]);
   return { env: { OPENCODE_PERMISSION: mergedJsonEnv(env, "OPENCODE_PERMISSION", rules) } };
-}
-
-/** A variable of JSON OpenCode reads: these members over the caller's own (kept, under them, where it is an object). */
-function mergedJsonEnv(env: NodeJS.ProcessEnv, name: string, members: Record<string, unknown>): string {
-  let given: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(env[name] ?? "{}");
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
-      given = parsed as Record<string, unknown>;
-  } catch {
-    // OpenCode skips a variable that is not JSON; so do these members.
-  }
-  return JSON.stringify({ ...given, ...members });
 }
 
 /**

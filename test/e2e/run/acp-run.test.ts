@@ -160,7 +160,7 @@ describe("run --backend acp", () => {
       error: {
         code: "auth",
         message: expect.stringContaining(
-          "fake-agent offers: login (Log in with a browser), api-key (API key: set FAKE_ACP_KEY)",
+          "fake-agent offers: login (Log in with a browser: log in with the agent itself before the run), tui (Log in in a terminal: a person's login in a terminal, before the run), api-key (API key: set FAKE_ACP_KEY)",
         ),
       },
     });

@@ -117,13 +117,14 @@ describe("--transport acp", () => {
     expect(plain.agentEnv!.OPENCODE_CONFIG_CONTENT).toBe('{"model":"fake/m0"}');
   });
 
-  for (const backend of ["evosci", "atomic", "pi", "codex", "claude"]) {
+  // pi-acp never asks (rules stay refused for it under --backend acp): pi has no --transport acp.
+  for (const backend of ["evosci", "atomic", "pi"]) {
     it(`is refused for ${backend}, which does not speak ACP (exit 2, nothing on stdout)`, async () => {
       const { run } = await runAgent(["--backend", backend, "--transport", "acp"], "say text");
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(/--transport acp: .* does not speak the Agent Client Protocol/);
-      expect(run.stderr).toContain("Gemini CLI, OpenCode, Copilot CLI speak it");
+      expect(run.stderr).toContain("Gemini CLI, Codex, Claude Code, OpenCode, Copilot CLI speak it");
     });
   }
 
@@ -155,8 +156,97 @@ describe("--transport acp", () => {
     for (; !next.done; next = await running.next()) backends.add(next.value.backend);
     expect([...backends]).toEqual(["copilot"]);
     expect(next.value).toMatchObject({ status: "succeeded", resultText: "Made x." });
-    await expect(runAgentLibrary({ backend: "codex", transport: "acp", prompt: "hi" }).next()).rejects.toThrow(
-      "option transport acp: Codex does not speak the Agent Client Protocol",
+    await expect(runAgentLibrary({ backend: "pi", transport: "acp", prompt: "hi" }).next()).rejects.toThrow(
+      "option transport acp: pi does not speak the Agent Client Protocol",
     );
+  });
+
+  describe("Claude Code and Codex through their ACP adapters: --bin names the adapter", () => {
+    const adapters = [
+      {
+        backend: "claude",
+        variable: "AGENTSTREAM_CLAUDE_ACP_BIN",
+        model: (env: Record<string, string | undefined>) => env.ANTHROPIC_MODEL,
+      },
+      {
+        backend: "codex",
+        variable: "AGENTSTREAM_CODEX_ACP_BIN",
+        model: (env: Record<string, string | undefined>) => JSON.parse(env.CODEX_CONFIG ?? "{}").model,
+      },
+    ];
+    for (const { backend, variable, model } of adapters) {
+      it(`${backend}: the adapter started without arguments, --model in its environment, rules answered live`, async () => {
+        const { run, events, argv, agentEnv, started, finished } = await runAgent(
+          ["--backend", backend, "--transport", "acp", "--model", "m1", "--allow-tool", "shell"],
+          "ask",
+        );
+        expect(run.code, run.stderr).toBe(0);
+        expect(argv).toEqual([]);
+        expect(model(agentEnv!)).toBe("m1");
+        expect(new Set(events.map((e) => e.backend))).toEqual(new Set([backend]));
+        expect(started).toMatchObject({ transport: "acp", command: [ARGV_AGENT] });
+        expect(events.find((e) => e.type === "input.answered")).toMatchObject({ decision: "allow", by: "rule" });
+        expect(finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+      });
+
+      it(`${backend}: without --bin, ${variable} names the adapter (never the agent's own variable)`, async () => {
+        const run = await runCli(["run", "--backend", backend, "--transport", "acp", "--", "say text"], {
+          env: { [variable]: ARGV_AGENT, [`AGENTSTREAM_${backend.toUpperCase()}_BIN`]: join(tmp, "not-the-agent") },
+        });
+        expect(run.code, run.stderr).toBe(0);
+        expect(parseJsonl(run.stdout)[0]).toMatchObject({ command: [ARGV_AGENT], transport: "acp" });
+      });
+    }
+
+    it("codex: --provider reaches the adapter as MODEL_PROVIDER, --model merged into the caller's CODEX_CONFIG", async () => {
+      const { run, agentEnv } = await runAgent(
+        ["--backend", "codex", "--transport", "acp", "--model", "m1", "--provider", "fake"],
+        "say text",
+        { CODEX_CONFIG: '{"model":"m0","model_reasoning_effort":"low"}' },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(agentEnv!.MODEL_PROVIDER).toBe("fake");
+      expect(JSON.parse(agentEnv!.CODEX_CONFIG!)).toEqual({ model: "m1", model_reasoning_effort: "low" });
+    });
+
+    it("claude: --provider is refused (exit 2): the adapter has no such setting", async () => {
+      const { run } = await runAgent(["--backend", "claude", "--transport", "acp", "--provider", "x"], "say text");
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe("");
+    });
+
+    it("an adapter not found: exit 69, naming the adapter's package and variable", async () => {
+      const run = await runCli(["run", "--backend", "codex", "--transport", "acp", "--", "say text"], {
+        env: { PATH: tmp },
+      });
+      expect(run.code).toBe(69);
+      expect(run.stderr).toContain("@agentclientprotocol/codex-acp");
+      expect(run.stderr).toContain("AGENTSTREAM_CODEX_ACP_BIN");
+    });
+  });
+
+  describe("Codex's adapter (as the fake agent names itself): set to read-only so that it asks", () => {
+    const codex = { FAKE_ACP_NAME: "@agentclientprotocol/codex-acp" };
+
+    it("a call a rule rejects ends its turn cancelled (Codex aborts on a rejection): the run succeeded, exit 0", async () => {
+      const { run, events, finished } = await runAgent(
+        ["--backend", "codex", "--transport", "acp", "--deny-tool", "shell"],
+        "ask",
+        codex,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(events.find((e) => e.type === "input.answered")).toMatchObject({ decision: "reject", by: "rule" });
+      expect(events.find((e) => e.type === "tool.completed")).toMatchObject({ status: "failed" });
+      expect(finished).toMatchObject({ status: "succeeded", exit_code: 0 });
+    });
+
+    it("a call no rule allows ends the run needs_input (exit 3); --approvals auto leaves its own mode, unasked", async () => {
+      const norule = await runAgent(["--backend", "codex", "--transport", "acp"], "ask", codex);
+      expect(norule.run.code).toBe(3);
+      expect(norule.finished).toMatchObject({ status: "needs_input" });
+      const free = await runAgent(["--backend", "codex", "--transport", "acp", "--approvals", "auto"], "ask", codex);
+      expect(free.events.some((e) => e.type === "input.requested")).toBe(false);
+      expect(free.finished).toMatchObject({ status: "succeeded", result: { text: "Made x." } });
+    });
   });
 });

@@ -3,6 +3,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BACKENDS } from "../../../src/backends/registry.js";
+import type { BackendDefinition } from "../../../src/backends/definition.js";
+import { reaches } from "../../../src/backends/support.js";
 import { LIVE_TARGETS } from "./live-targets.mjs";
 
 export const RECORD_PATH = fileURLToPath(new URL("../../live/compatibility.json", import.meta.url));
@@ -51,7 +53,8 @@ export function renderTable(record: CompatibilityRecord, pins: readonly Pin[] = 
   const seen = (id: string) => record.targets.find((t) => t.id === id && !t.latestOf);
   const rows = BACKENDS.map((backend) => {
     const mine = pins.filter((t) => t.backend === backend.name);
-    if (mine.length === 0) return `| ${backend.displayName} | recorded captures only (no live suite) | | | |`;
+    if (mine.length === 0)
+      return `| ${backend.displayName} | recorded captures only (no live suite) | | | | ${rulesCell(backend)} |`;
     const released = mine.map((t) => `\`${t.package}\` ${t.version}`).join("; ");
     const runtimes = [...new Set(mine.map((t) => seen(t.id)?.runtime ?? "?"))].join("; ");
     const passed = mine.map((t) => (seen(t.id) ? scenarios(seen(t.id)!) : "not in the last full run")).join(", ");
@@ -61,15 +64,33 @@ export function renderTable(record: CompatibilityRecord, pins: readonly Pin[] = 
       : mine.every((t) => seen(t.id))
         ? "the pin is the newest"
         : "";
-    return `| ${backend.displayName} | ${released} | ${runtimes} | ${passed} | ${tried} |`;
+    return `| ${backend.displayName} | ${released} | ${runtimes} | ${passed} | ${tried} | ${rulesCell(backend)} |`;
   });
   return [
     `Last full live run with the newest releases: ${record.date} (\`npm run test:live -- --latest\`).`,
     "",
-    "| backend | pinned release (CI runs these) | runtime | scenarios passed | newest release tried: scenarios passed |",
-    "|---|---|---|---|---|",
+    "| backend | pinned release (CI runs these) | runtime | scenarios passed | newest release tried: scenarios passed | `--allow-tool`/`--deny-tool` rules |",
+    "|---|---|---|---|---|---|",
     ...rows,
   ].join("\n");
+}
+
+/**
+ * How the backend's rules are kept (docs/permissions.md "Per backend and transport"), from its definition: enforced
+ * before start by its own flags (natively), answered live over ACP, or refused.
+ */
+function rulesCell(backend: BackendDefinition): string {
+  if (backend.protocol === "acp") return "answered live (ACP)";
+  const { allowTools, denyTools } = backend.supports;
+  const native =
+    reaches(allowTools) && reaches(denyTools)
+      ? "before start"
+      : reaches(denyTools)
+        ? "`--deny-tool` only, before start"
+        : "refused";
+  if (backend.acpMode === undefined) return native;
+  const through = backend.acpMode.adapter ? ` (${backend.acpMode.adapter.executableNames[0]})` : "";
+  return `${native}; answered live with \`--transport acp\`${through}`;
 }
 
 function newFieldList(t: RecordedTarget): string {

@@ -130,6 +130,17 @@ export const ACP_ONLY_TARGETS = [
     command: "claude-agent-acp",
     node: "22",
   },
+  // Codex through its ACP adapter (Node), which runs the Codex of its own dependency (@openai/codex ^0.166.0,
+  // the native binary of this platform) as an app server.
+  {
+    id: "codex-acp-2.6.0",
+    backend: "codex-acp",
+    registry: "npm",
+    package: "@agentclientprotocol/codex-acp",
+    version: "2.6.0",
+    command: "codex-acp",
+    node: "current",
+  },
   // pi through its ACP adapter, which starts the pi it is given (PI_ACP_PI_COMMAND: the pi-1.6.0 pin) in RPC mode.
   {
     id: "pi-acp-0.0.34",
@@ -149,13 +160,15 @@ const ACP_SUITE_TARGETS = [
   "copilot-1.0.102",
   "qwen-0.24.4",
   "claude-agent-acp-0.101.0",
+  "codex-acp-2.6.0",
   "pi-acp-0.0.34",
   "pi-1.6.0",
 ];
 
 /**
  * The ACP live suite (test/live/acp.live.ts) runs when AGENTSTREAM_LIVE_ONLY is unset or names `acp`: the
- * targets its agents need, native pins among them (Gemini CLI, OpenCode, Copilot CLI, and pi for pi-acp).
+ * targets its agents need, native pins among them (Gemini CLI, OpenCode, Copilot CLI, and pi for pi-acp); only
+ * the agents it also names by id, where it names some (`acp,claude-agent-acp-0.101.0`).
  */
 export function selectedAcpTargets(env = process.env) {
   const only = (env.AGENTSTREAM_LIVE_ONLY ?? "")
@@ -163,8 +176,12 @@ export function selectedAcpTargets(env = process.env) {
     .map((s) => s.trim())
     .filter(Boolean);
   if (only.length > 0 && !only.includes("acp")) return [];
+  // `acp,codex-acp-2.6.0` narrows the suite to the agents named (with the pin pi-acp starts).
+  const named = ACP_SUITE_TARGETS.filter((id) => only.includes(id));
+  if (named.includes("pi-acp-0.0.34")) named.push("pi-1.6.0");
+  const ids = named.length > 0 ? named : ACP_SUITE_TARGETS;
   // By id, wherever the pin is listed (an agent may become a backend of its own).
-  return [...LIVE_TARGETS, ...ACP_ONLY_TARGETS].filter((t) => ACP_SUITE_TARGETS.includes(t.id));
+  return [...LIVE_TARGETS, ...ACP_ONLY_TARGETS].filter((t) => ids.includes(t.id));
 }
 
 /** `AGENTSTREAM_LIVE_ONLY=pi-1.6.0,evosci` narrows the run to some targets (by id or backend). */

@@ -38,8 +38,13 @@ export interface AcpAgentFacts {
    * not say what failed, so the run fails retryable (pi retries only what it holds transient) but unknown.
    */
   codeOn503?: string;
-  /** Text the agent adds after the model's answer in the same message (Claude's adapter: a notice of its own). */
-  answerSuffix?: boolean;
+  /** Where the run's totals carry a cost: stated by the agent (Claude's adapter), or estimated from the model it names. */
+  cost?: "reported" | "estimated";
+  /**
+   * Text the agent adds to the model's answer in the same message: after it (Claude's adapter: a notice of its
+   * own), or before it (Codex's adapter: Codex's warnings, "Warning: Model metadata for `fake-model` not found").
+   */
+  answerAdds?: "after" | "before";
 }
 
 export interface AcpAgent {
@@ -85,15 +90,35 @@ export const ACP_AGENTS: AcpAgent[] = [
   },
   {
     targetId: "claude-agent-acp-0.101.0",
-    // The model from the environment: the adapter has no flag for it.
-    launch: () => ({ home: "claude", agentArgs: [], env: { ANTHROPIC_MODEL: MODEL_ID } }),
+    // `--backend claude --transport acp`: --model reaches it as ANTHROPIC_MODEL (the adapter has no flag for it).
+    launch: () => ({ home: "claude", agentArgs: [], transport: { backend: "claude", runArgs: ["--model", MODEL_ID] } }),
     // It asks the model again after a rejected call.
     facts: {
       answerAfterRejection: "I was not allowed to create the file.",
       rejectionStatus: "failed",
       usageComplete: true,
       untoldRequests: 1,
-      answerSuffix: true,
+      cost: "reported",
+      answerAdds: "after",
+    },
+  },
+  {
+    targetId: "codex-acp-2.6.0",
+    // `--backend codex --transport acp`: the fake provider of the codex home's config.toml (MODEL_PROVIDER), the
+    // model in CODEX_CONFIG: one the price table knows (the fake server answers any), so that its cost is estimated.
+    launch: () => ({
+      home: "codex",
+      agentArgs: [],
+      transport: { backend: "codex", runArgs: ["--model", "gpt-4o", "--provider", "fake"] },
+    }),
+    // Its title request (the prompt in it) is not in its usage.
+    facts: {
+      answerAfterRejection: null,
+      rejectionStatus: "failed",
+      usageComplete: true,
+      untoldRequests: 1,
+      cost: "estimated",
+      answerAdds: "before",
     },
   },
   {

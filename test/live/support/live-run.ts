@@ -55,6 +55,11 @@ export interface AcpLaunch {
   home: string;
   agentArgs: string[];
   env?: Record<string, string>;
+  /**
+   * Driven as this backend over ACP (`run --backend NAME --transport acp --bin ADAPTER`, with these run options:
+   * its model, its provider) rather than as `--backend acp`.
+   */
+  transport?: { backend: string; runArgs: string[] };
 }
 
 /** When to interrupt a run: from agentstream's stdout so far and what the fake server has seen. */
@@ -71,7 +76,7 @@ const RUN_TIMEOUT_SECONDS = 300;
  * the first text delta shows the backend is streaming, or, given a condition,
  * as soon as that holds (checked on stdout and every 100 ms). With `apiDown`,
  * the fake server is closed before the run starts. With `acp`, the target is
- * driven as an ACP agent (`--backend acp`) instead of as its own backend.
+ * driven as an ACP agent (`--backend acp`, or its backend's `--transport acp`) instead of as its own backend.
  */
 export function runScenario(
   target: LiveTarget,
@@ -85,13 +90,25 @@ export function runScenario(
     async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord & { close(): Promise<void> }) => {
       // The model API is down: its port, already in the backend's settings, now refuses connections.
       if (options.apiDown) await server.close();
-      const backend = acp
-        ? ["--backend", "acp", "--bin", target.executable, ...acp.agentArgs.map((arg) => `--backend-arg=${arg}`)]
-        : ["--backend", target.backend, "--bin", target.executable, ...runArgsFor(target.backend, scenario, home)];
+      const agentArgs = acp?.agentArgs.map((arg) => `--backend-arg=${arg}`) ?? [];
+      const backend = acp?.transport
+        ? [
+            "--backend",
+            acp.transport.backend,
+            "--transport",
+            "acp",
+            "--bin",
+            target.executable,
+            ...acp.transport.runArgs,
+          ]
+        : acp
+          ? ["--backend", "acp", "--bin", target.executable]
+          : ["--backend", target.backend, "--bin", target.executable, ...runArgsFor(target.backend, scenario, home)];
       const args = [
         BIN,
         "run",
         ...backend,
+        ...agentArgs,
         "--cwd",
         home.cwd,
         "--timeout",

@@ -194,7 +194,13 @@ export async function checkedRun(
   expect(verdict.report, `agentstream verify on the ${scenario} stream`).toMatch(/^ok: /);
   expect(verdict.exitCode).toBe(0);
   expect(run.finished.exit_code, "run.finished.exit_code is the process exit status").toBe(run.exitCode);
-  expect(run.events[0]).toMatchObject({ type: "run.started", backend, mode: "run" });
+  // `--backend claude --transport acp` names its backend (and the transport) on every event.
+  const transport = options?.acp?.transport;
+  expect(run.events[0]).toMatchObject({
+    type: "run.started",
+    mode: "run",
+    ...(transport ? { backend: transport.backend, transport: "acp" } : { backend }),
+  });
   return run;
 }
 

@@ -132,6 +132,27 @@ const overAcp: Reading[] = [
     ),
   },
   {
+    // codex-acp 2.6.0 (@agentclientprotocol): the thread's systemError, then Codex's words as message text (a
+    // provider's error body where there is one, its type inside), the turn ended end_turn.
+    name: "@agentclientprotocol/codex-acp",
+    from: "acp",
+    dialect: "codex",
+    carriesType: true,
+    stream: acp("@agentclientprotocol/codex-acp", (text, type) => {
+      const update = (u: Record<string, unknown>) => ({
+        jsonrpc: "2.0",
+        method: "session/update",
+        params: { sessionId: "s1", update: u },
+      });
+      const said = type === undefined ? text : JSON.stringify({ error: { message: text, type, code: null } });
+      return [
+        update({ sessionUpdate: "session_info_update", _meta: { codex: { threadStatus: { type: "systemError" } } } }),
+        update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `${said}\n\n` } }),
+        { jsonrpc: "2.0", id: 2, result: { stopReason: "end_turn" } },
+      ];
+    }),
+  },
+  {
     // The SDK's RequestError.internalError(undefined, message): "Internal error: <message>".
     name: "claude-agent-acp",
     from: "acp",

@@ -10,6 +10,7 @@
 // function_call_arguments.*) are sent because real servers send them; codex
 // ignores them, so the item in output_item.done must be whole.
 import { MODEL_ID, nowSeconds, retryHeaders, sendJson, startEvents, textOf } from "./common.mjs";
+import { DENIED_COMMAND } from "../scenarios.mjs";
 
 /**
  * Codex offers its shell as `exec_command` ({ cmd }) or `shell` ({ command: [argv] })
@@ -26,6 +27,9 @@ const SHELL_TOOLS = {
 // The shell tool the last request offered. `view` and `stream` of one request
 // run with no await between them (fake-model-server.mjs), so this is that request's.
 let offeredShell;
+// Whether that request's sandbox is read-only with escalation to the user offered (Codex's `read-only` mode over
+// its ACP adapter: approval on-request): a command that writes then asks, as a real model is told to.
+let escalates;
 
 export const openaiResponses = {
   name: "openai-responses",
@@ -44,6 +48,8 @@ export const openaiResponses = {
     const input = Array.isArray(body.input) ? body.input : [];
     const last = input.at(-1);
     offeredShell = (body.tools ?? []).map((t) => t.name).find((name) => name in SHELL_TOOLS);
+    const said = JSON.stringify(input);
+    escalates = said.includes("`sandbox_mode` is `read-only`") && said.includes("# Escalation Requests");
     return {
       userText: input
         .filter((item) => item.role === "user")
@@ -200,7 +206,12 @@ function textItem(kind, send, responseId, index) {
 /** The call in the offered tool's name and argument shape. */
 function nativeCall(call, shell) {
   if (call.name !== "bash" || !shell) return call;
-  return { ...call, name: shell, arguments: SHELL_TOOLS[shell](call.arguments.command) };
+  const { command } = call.arguments;
+  const escalated =
+    escalates && shell === "exec_command" && command === DENIED_COMMAND
+      ? { sandbox_permissions: "require_escalated", justification: "Create the file the user asked for?" }
+      : {};
+  return { ...call, name: shell, arguments: { ...SHELL_TOOLS[shell](command), ...escalated } };
 }
 
 function functionCallBody(id, call, status) {

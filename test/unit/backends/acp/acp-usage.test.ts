@@ -74,3 +74,38 @@ describe("acp usage: complete or not", () => {
     expect(two.finished.usage).toEqual({ input_tokens: 1000, output_tokens: 100 });
   });
 });
+
+describe("acp usage: Codex's adapter", () => {
+  const init = rpc({ id: 0, result: { protocolVersion: 1, agentInfo: { name: "@agentclientprotocol/codex-acp" } } });
+  const session = (model: string) => rpc({ id: 1, result: { sessionId: "s1", models: { currentModelId: model } } });
+  const end = (usage: Record<string, number>) => rpc({ id: 2, result: { stopReason: "end_turn", usage } });
+
+  it("names its model with the reasoning effort in brackets (gpt-4o[medium]): priced by the model", () => {
+    const { usage } = usageOf([init, session("gpt-4o[medium]"), chunk("Hi."), END]);
+    expect(usage).toMatchObject({ model: "gpt-4o", cost_source: "estimated", cost_usd: expect.any(Number) });
+  });
+
+  // Observed (codex-acp 2.6.0 against the live suite's fake server): 40 input, 16 of them cached, 9 output.
+  it.each([
+    [
+      "the cache left out of the input, as its total says",
+      { inputTokens: 24, cachedReadTokens: 16, outputTokens: 9, totalTokens: 49 },
+      40,
+    ],
+    [
+      "the thoughts in the total too",
+      { inputTokens: 24, cachedReadTokens: 16, outputTokens: 9, thoughtTokens: 3, totalTokens: 52 },
+      40,
+    ],
+    [
+      "the cache within the input (the total says so)",
+      { inputTokens: 40, cachedReadTokens: 16, outputTokens: 9, totalTokens: 49 },
+      40,
+    ],
+    ["no total: the input as told", { inputTokens: 40, cachedReadTokens: 16, outputTokens: 9 }, 40],
+    ["no cache: the input as told", { inputTokens: 40, outputTokens: 9, totalTokens: 49 }, 40],
+  ])("input_tokens counts the cache once: %s", (_case, counts, input) => {
+    const { finished } = usageOf([init, session("fake-model[medium]"), chunk("Hi."), end(counts)]);
+    expect(finished.usage).toMatchObject({ input_tokens: input, output_tokens: 9 });
+  });
+});
