@@ -365,14 +365,23 @@ describe("run --backend acp", () => {
       expect(outcome).toMatchObject({ status: "succeeded", resultText: "Made x.", exitCode: 0 });
     });
 
-    it("its reject beats a rule that allows: the agent is told, the run goes on", async () => {
-      const { events, outcome } = await library({
-        prompt: "ask",
-        allowTools: ["shell"],
-        onPermissionRequest: () => "reject",
-      });
+    it("its reject is an answer: the agent is told, the run goes on", async () => {
+      const { events, outcome } = await library({ prompt: "ask", onPermissionRequest: () => "reject" });
       expect(answers(events)).toMatchObject([{ decision: "reject", option_id: "no", by: "callback" }]);
       expect(outcome).toMatchObject({ status: "succeeded", resultText: "I was not allowed." });
+    });
+
+    it("is asked only where no rule decides: a rule, deny or allow, answers first", async () => {
+      let asked = 0;
+      const onPermissionRequest = () => {
+        asked++;
+        return "reject" as const;
+      };
+      const allowed = await library({ prompt: "ask", allowTools: ["shell"], onPermissionRequest });
+      expect(answers(allowed.events)).toMatchObject([{ decision: "allow", by: "rule" }]);
+      const denied = await library({ prompt: "ask", denyTools: ["shell"], onPermissionRequest: () => "allow" });
+      expect(answers(denied.events)).toMatchObject([{ decision: "reject", by: "rule" }]);
+      expect(asked).toBe(0);
     });
 
     it("undefined leaves the request to the rules (here none: needs_input, exit 3)", async () => {
