@@ -234,7 +234,9 @@ describe("every option a backend lacks is refused before start, saying why", () 
         expect(error, `${backend.name} ${JSON.stringify(asked)}`).toBeInstanceOf(OptionError);
         const { message, hint } = (error as OptionError).wordedAs(cliNaming);
         expect(message).toContain(`${backend.displayName} is not asked live`);
-        expect(hint).toContain(backend.acpMode ? "--transport acp drives" : "only an agent driven over ACP is asked live");
+        expect(hint).toContain(
+          backend.acpMode ? "--transport acp drives" : "only an agent driven over ACP is asked live",
+        );
       }
   });
 });
