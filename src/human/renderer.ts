@@ -62,6 +62,8 @@ export class HumanRenderer {
    * with its answer; any other event first means no one answered it, and it is said as needing input.
    */
   private asked: EventOf<"input.requested"> | undefined;
+  /** The spinner was stopped for a request: the next event starts it again. */
+  private paused = false;
   // A character split across two reads of the backend's stderr is decoded whole.
   private readonly backendDecoder = new StringDecoder("utf8");
 
@@ -88,6 +90,10 @@ export class HumanRenderer {
     const normal = this.options.verbosity !== "quiet";
     const verbose = this.options.verbosity === "verbose";
     if (this.asked && !(e.type === "input.answered" && e.request_id === this.asked.request_id)) this.sayAsked();
+    // A request may be a question to the person at this terminal (--approvals ask): no frame is drawn over it.
+    if (e.type === "input.requested") this.spinner?.stop();
+    else if (this.paused) this.spinner?.start();
+    this.paused = e.type === "input.requested" && this.spinner !== undefined;
     switch (e.type) {
       case "run.started":
         if (verbose && e.command)

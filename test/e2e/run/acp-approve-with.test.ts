@@ -3,12 +3,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { processRunning } from "../../../src/run/process-group.js";
 import { parseJsonl, runCli } from "../../helpers/cli.js";
+import { fakeAcpArgs } from "../../helpers/fake-acp.js";
 
-const FAKE_AGENT = fileURLToPath(new URL("../../fixtures/acp/fake-agent.mjs", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "agentstream-approve-with-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -21,10 +20,7 @@ function script(body: string): string {
 }
 
 async function runAgent(prompt: string, flags: string[], env: NodeJS.ProcessEnv = {}) {
-  const run = await runCli(
-    ["run", "--backend", "acp", "--bin", process.execPath, "--backend-arg", FAKE_AGENT, ...flags, "--", prompt],
-    { env, cwd: tmp },
-  );
+  const run = await runCli(fakeAcpArgs(...flags, "--", prompt), { env, cwd: tmp });
   const events = parseJsonl(run.stdout);
   const answers = events.filter((e) => e.type === "input.answered");
   return { run, events, answers, finished: events.at(-1)! };

@@ -14,22 +14,14 @@ import {
   type ToolPermissionRequest,
 } from "../../../src/index.js";
 import { BIN, parseJsonl, runCli } from "../../helpers/cli.js";
+import { fakeAcpArgs } from "../../helpers/fake-acp.js";
 
 const FAKE_AGENT = fileURLToPath(new URL("../../fixtures/acp/fake-agent.mjs", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "agentstream-acp-run-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The fake agent as --bin (node) and its script as the agent's own argument. */
-const agentArgs = (...more: string[]) => [
-  "run",
-  "--backend",
-  "acp",
-  "--bin",
-  process.execPath,
-  "--backend-arg",
-  FAKE_AGENT,
-  ...more,
-];
+const agentArgs = fakeAcpArgs;
 
 async function runAgent(prompt: string, ...flags: string[]) {
   const run = await runCli([...agentArgs(...flags), "--", prompt]);
