@@ -60,6 +60,7 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
       (name) =>
         `answer from a script with ${name("approveWith")} CMD, or decide with ${name("allowTools")}/${name("denyTools")}`,
     );
+  // Aborted when the run stops, when the turn ends and when it is stopped for a request no one decided: the answerer stops asking.
   const stopping = new AbortController();
   let answerer: ReturnType<typeof liveAnswerer>;
   // Whether a request no rule allows must be refused (every policy but --approvals auto): an agent that
@@ -134,7 +135,11 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
           }
           const answer = ruled ?? asked ?? unruledAnswer(policy, params);
           tell(answeredEvent(requestId, params, answer));
-          if (answer.needsInput) run.cancel();
+          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too.
+          if (answer.needsInput) {
+            stopping.abort();
+            run.cancel();
+          }
           return answer.response;
         },
       });
@@ -146,6 +151,7 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
         .catch(() => undefined)
         .finally(() => {
           turnOver = true;
+          stopping.abort();
           stdin.end();
         });
     },

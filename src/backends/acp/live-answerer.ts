@@ -20,8 +20,12 @@ export const DEFAULT_ANSWER_TIMEOUT_MS = 60_000;
  */
 export const MAX_WAITING_ANSWERS = 16;
 
-/** The requests as the stream showed them, kept for the answerer until it takes them (at most this many). */
-const MAX_SHOWN_KEPT = 64;
+/**
+ * What is kept of the requests as the stream showed them, until the answerer takes them: a request is shown
+ * (translated) before its handler runs, but a read of many lines shows them all first; past this many bytes the
+ * oldest are dropped, and a request whose line was dropped is left to no one (the default).
+ */
+const MAX_SHOWN_BYTES = 4 * 1024 * 1024;
 
 /** Answers one request no rule decided; undefined leaves it to --approvals auto or the default. */
 export type LiveAnswerer = (requestId: string, params: unknown) => Promise<PermissionAnswer | undefined>;
@@ -40,24 +44,34 @@ export function liveAnswerer(
 ): { answer: LiveAnswerer; requestShown(requestId: string, line: string): void } | undefined {
   const timeoutMs = request.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
   const shown = new ShownRequests();
-  const outside = (by: "command" | "person", run: (line: string) => Promise<CommandVerdict>): LiveAnswerer =>
-    oneAtATime(by, link, async (requestId, params) => {
-      const line = await shown.line(requestId, timeoutMs, link.stop);
-      const verdict =
-        line === undefined
-          ? { decision: "reject" as const, problem: `the request was not shown within ${timeoutMs / 1000} s` }
-          : await run(line);
-      if (verdict.problem !== undefined && !link.stop.aborted)
+  // The request's line is taken when it is asked (its handler runs after it was shown), its answer in its turn.
+  const outside = (by: "command" | "person", run: (line: string) => Promise<CommandVerdict>): LiveAnswerer => {
+    const inTurn = oneAtATime(by, link, async (requestId, params, line: string) => {
+      const verdict = await run(line);
+      // Stopped meanwhile (the run, or the turn for a request no one decided): no one decided this one either.
+      if (link.stop.aborted) return undefined;
+      if (verdict.problem !== undefined)
         link.warn((name) => `${answererName(by, name)} ${verdict.problem}: request ${requestId} is rejected`);
       return decided(params, verdict.decision, by);
     });
+    return (requestId, params) => {
+      const line = shown.take(requestId);
+      if (line !== undefined) return inTurn(requestId, params, line);
+      link.warn(
+        () =>
+          `permission request ${requestId} came among too many at once to be kept for its answer: it is left to no one`,
+      );
+      return Promise.resolve(undefined);
+    };
+  };
   const { approveWith, approvals, onPermissionRequest } = request;
   let answer: LiveAnswerer | undefined;
-  if (onPermissionRequest !== undefined)
-    answer = oneAtATime("callback", link, (requestId, params) =>
+  if (onPermissionRequest !== undefined) {
+    const inTurn = oneAtATime("callback", link, (requestId, params, _: undefined) =>
       callerAnswer(onPermissionRequest, requestId, params, (text) => link.warn(text)),
     );
-  else if (approveWith !== undefined)
+    answer = (requestId, params) => inTurn(requestId, params, undefined);
+  } else if (approveWith !== undefined)
     answer = outside("command", (line) => runApproveCommand(approveWith, line, { timeoutMs, stop: link.stop }));
   else if (approvals === "ask") answer = outside("person", (line) => askPerson(line, { timeoutMs, stop: link.stop }));
   return answer === undefined ? undefined : { answer, requestShown: (id, line) => shown.add(id, line) };
@@ -72,11 +86,15 @@ function answererName(by: AnsweredBy, name: OptionNaming): string {
  * One answer at a time, in the order asked. A request that finds MAX_WAITING_ANSWERS waiting is answered at
  * once by no one (the default: the turn is stopped, the run ends needs_input), said once.
  */
-function oneAtATime(by: AnsweredBy, link: AnswererLink, answer: LiveAnswerer): LiveAnswerer {
+function oneAtATime<Given>(
+  by: AnsweredBy,
+  link: AnswererLink,
+  answer: (requestId: string, params: unknown, given: Given) => Promise<PermissionAnswer | undefined>,
+): (requestId: string, params: unknown, given: Given) => Promise<PermissionAnswer | undefined> {
   let tail: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let said = false;
-  return (requestId, params) => {
+  return (requestId, params, given) => {
     if (waiting > MAX_WAITING_ANSWERS) {
       if (!said)
         link.warn(
@@ -87,47 +105,36 @@ function oneAtATime(by: AnsweredBy, link: AnswererLink, answer: LiveAnswerer): L
       return Promise.resolve(decided(params, "reject", "default"));
     }
     waiting++;
-    const turn = tail.then(() => (link.stop.aborted ? undefined : answer(requestId, params)));
+    const turn = tail.then(() => (link.stop.aborted ? undefined : answer(requestId, params, given)));
     const settled = turn.finally(() => waiting--);
     tail = settled.catch(() => undefined);
     return settled;
   };
 }
 
-/** The requests as the stream showed them, until the answerer takes them; the oldest dropped past the bound. */
+/** The requests as the stream showed them, until the answerer takes them; the oldest dropped past MAX_SHOWN_BYTES. */
 class ShownRequests {
   private readonly lines = new Map<string, string>();
-  private readonly waiters = new Map<string, (line: string) => void>();
+  private bytes = 0;
 
   add(requestId: string, line: string): void {
-    const waiter = this.waiters.get(requestId);
-    if (waiter) {
-      this.waiters.delete(requestId);
-      return waiter(line);
-    }
-    this.lines.delete(requestId);
+    this.take(requestId);
     this.lines.set(requestId, line);
-    if (this.lines.size > MAX_SHOWN_KEPT) this.lines.delete(this.lines.keys().next().value!);
+    this.bytes += line.length;
+    // The newest is kept, whatever its size: its handler comes next.
+    for (const [id, old] of this.lines) {
+      if (this.bytes <= MAX_SHOWN_BYTES || id === requestId) break;
+      this.lines.delete(id);
+      this.bytes -= old.length;
+    }
   }
 
-  /** The request's line once shown; undefined after `timeoutMs` or the stop. */
-  line(requestId: string, timeoutMs: number, stop: AbortSignal): Promise<string | undefined> {
+  /** The request's line, once (undefined where it was never shown, or dropped). */
+  take(requestId: string): string | undefined {
     const line = this.lines.get(requestId);
-    if (line !== undefined) {
-      this.lines.delete(requestId);
-      return Promise.resolve(line);
-    }
-    return new Promise((resolve) => {
-      const finish = (value: string | undefined): void => {
-        clearTimeout(timer);
-        stop.removeEventListener("abort", onStop);
-        this.waiters.delete(requestId);
-        resolve(value);
-      };
-      const onStop = (): void => finish(undefined);
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      stop.addEventListener("abort", onStop, { once: true });
-      this.waiters.set(requestId, finish);
-    });
+    if (line === undefined) return undefined;
+    this.lines.delete(requestId);
+    this.bytes -= line.length;
+    return line;
   }
 }
