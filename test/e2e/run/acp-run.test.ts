@@ -393,6 +393,20 @@ describe("run --backend acp", () => {
       expect(answers(events)).toMatchObject([{ decision: "reject", by: "callback" }]);
     });
 
+    it("is the same answerer as --approve-with, which the library takes too: one per run", async () => {
+      const { events } = await library({ prompt: "ask", approveWith: "cat >/dev/null; exit 1" });
+      expect(answers(events)).toMatchObject([{ decision: "reject", by: "command" }]);
+      const both = runAgentLibrary({
+        backend: "acp",
+        bin: process.execPath,
+        backendArgs: [FAKE_AGENT],
+        prompt: "ask",
+        approveWith: "true",
+        onPermissionRequest: () => "allow",
+      });
+      await expect(both.next()).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining("approveWith") });
+    });
+
     it("is refused (exit 2) for a backend that is not asked live, before anything starts", async () => {
       const running = runAgentLibrary({ backend: "claude", prompt: "hi", onPermissionRequest: () => "allow" });
       await expect(running.next()).rejects.toMatchObject({
