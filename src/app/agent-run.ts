@@ -9,6 +9,8 @@ import type { PortableRequest } from "../backends/request.js";
 import { fitRequest } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
+import type { CanonicalEvent } from "../canonical/events.js";
+import { serializeEvent } from "../canonical/serialize.js";
 import type { Interruption, RunOutcome } from "../core/outcome.js";
 import type { Redactor } from "../core/redactor.js";
 import type { OutputPipeline } from "../output/pipeline.js";
@@ -110,6 +112,7 @@ function portableRequestOf(request: AgentRequest, resume: string | undefined): P
     outputSchema: undefined,
     backendArgs: request.backendArgs ?? [],
     onPermissionRequest: request.onPermissionRequest,
+    answerTimeoutMs: request.answerTimeoutMs,
   };
 }
 
@@ -356,11 +359,14 @@ async function superviseBackend(
     model: usageModelSource(plan),
     maxLineBytes: translation.maxLineBytes,
     onTranslatorBug: host.onTranslatorBug,
-    observe: watchLimits(limits, {
-      reached: (message) => supervisor?.limitReached(message),
-      note: host.onNote,
-      usageComplete: definition.createTranslator().usageComplete,
-    }),
+    observe: observers(
+      watchLimits(limits, {
+        reached: (message) => supervisor?.limitReached(message),
+        note: host.onNote,
+        usageComplete: definition.createTranslator().usageComplete,
+      }),
+      requestsShown(plan),
+    ),
     onNativeEvent: (event) => {
       if (definition.terminalTypes.has(event.type)) supervisor?.terminal();
     },
@@ -443,6 +449,26 @@ async function superviseBackend(
       }
     }
   }
+}
+
+/** Every observer given, in order (none: undefined). */
+function observers(
+  ...all: (((event: CanonicalEvent) => void) | undefined)[]
+): ((event: CanonicalEvent) => void) | undefined {
+  const given = all.filter((o) => o !== undefined);
+  if (given.length === 0) return undefined;
+  return (event) => {
+    for (const observe of given) observe(event);
+  };
+}
+
+/** The driver is told each permission request as the stream shows it (one JSON line, redacted): its answerer is given that. */
+function requestsShown({ driver, redactor }: RunPlan): ((event: CanonicalEvent) => void) | undefined {
+  const shown = driver?.requestShown?.bind(driver);
+  if (shown === undefined) return undefined;
+  return (event) => {
+    if (event.type === "input.requested") shown(event.request_id, redactor.jsonLine(serializeEvent(event)));
+  };
 }
 
 /**

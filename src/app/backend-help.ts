@@ -53,5 +53,5 @@ export function approvalsHelp(): string {
     `${mode}: ${takers("approvals", mode)
       .map((b) => b.displayName)
       .join(", ")}`;
-  return `never: a call that needs a human ends the run needs_input (exit 3); auto: the backend's own auto-approval (${modes("never")}; ${modes("auto")}; refused elsewhere)`;
+  return `never: a call that needs a human ends the run needs_input (exit 3); auto: the backend's own auto-approval; ask: a person at the terminal answers each request no rule decides (${modes("never")}; ${modes("auto")}; ${modes("ask")}; refused elsewhere)`;
 }

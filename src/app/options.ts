@@ -242,8 +242,44 @@ const TABLE = [
     library: LIB_RUN,
     check: oneOf(APPROVALS_MODES),
   },
-  // The library's live answer to a permission request (an ACP agent's): the rules stay the default.
-  { key: "onPermissionRequest", lifetime: "agent", library: LIB_RUN, check: func<PermissionCallback>() },
+  // The answerers of a permission request no rule decides (an ACP agent's, asked live): one per run.
+  {
+    key: "approveWith",
+    lifetime: "agent",
+    portable: true,
+    cli: {
+      flags: "--approve-with <cmd>",
+      help: "answer each permission request no rule decides by running CMD (sh -c) with the input.requested event on its stdin: exit 0 allows, anything else rejects (backends asked live only: docs/permissions.md)",
+      commands: RUN,
+    },
+    library: LIB_RUN,
+    check: nonEmpty("a command line (a non-empty string)"),
+    relations: [
+      { excludes: "approvals", value: "ask" },
+      { excludes: "approvals", value: "auto" },
+    ],
+  },
+  {
+    key: "onPermissionRequest",
+    lifetime: "agent",
+    library: LIB_RUN,
+    check: func<PermissionCallback>(),
+    relations: [{ excludes: "approveWith" }, { excludes: "approvals", value: "ask" }],
+  },
+  {
+    key: "answerTimeoutMs",
+    lifetime: "agent",
+    cli: {
+      flags: "--answer-timeout <seconds>",
+      help: "how long --approve-with's command or a person (--approvals ask) has to answer one request, then it is rejected",
+      commands: RUN,
+      parse: secondsParser(false),
+      shownDefault: "60",
+    },
+    library: LIB_RUN,
+    check: milliseconds(false),
+    default: 60_000,
+  },
   {
     key: "resume",
     lifetime: "agent",

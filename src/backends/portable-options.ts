@@ -106,7 +106,34 @@ const REFUSALS: { readonly [K in RefusableOption]?: Refusal } = {
 };
 
 /** Only a driven backend (ACP) answers a permission request live. */
-const NOT_LIVE: Lacks = { lacks: "is not asked live; only a backend driven over ACP (acp) is" };
+const NOT_LIVE: Lacks = { lacks: "is not asked live: its permissions are fixed before it starts" };
+
+/** What asks a backend live: the library's callback, --approve-with, --approvals ask. */
+function asksLive(option: RefusableOption, asked: Asking): boolean {
+  return (
+    option === "onPermissionRequest" ||
+    option === "approveWith" ||
+    (option === "approvals" && asked.approvals === "ask")
+  );
+}
+
+/**
+ * A backend not asked live, refused an answerer: the hint names the transport that asks it live where it has
+ * one (`--transport acp`), else the agents that are.
+ */
+function liveRefusal(option: RefusableOption): Refusal {
+  return (backend, lack, { all, asked }) => [
+    (name) =>
+      `${option === "approvals" ? `${name("approvals")} ${asked.approvals}` : name(option)}: ${subjectOf(backend, all, name)} ${wordedWith(lack.lacks, name)}`,
+    (name) => {
+      if (backend.acpMode !== undefined && backend.transport === undefined)
+        return `${name("transport")} acp drives ${backend.displayName} over ACP, where each permission request is answered live`;
+      const over = all.filter((b) => b.acpMode !== undefined && b.transport === undefined).map((b) => b.displayName);
+      const driven = all.filter((b) => b.driver !== undefined).map((b) => b.name);
+      return `only an agent driven over ACP is asked live: ${name("backend")} ${driven.join(" or ")}${over.length > 0 ? `, or ${over.join(", ")} with ${name("transport")} acp` : ""}`;
+    },
+  ];
+}
 
 /** A backend whose `supports` map has no entry for an option asked: refused, never passed over. */
 const NO_ENTRY: Lacks = { lacks: "does not take it (its supports map has no entry for it)" };
@@ -114,8 +141,11 @@ const NO_ENTRY: Lacks = { lacks: "does not take it (its supports map has no entr
 /** What the backend says of this option, as asked: how it reaches it, or why it lacks it. */
 function supportFor(backend: Refusable, option: RefusableOption, asked: Asking): Support<PortableOption> | undefined {
   if (option === "onPermissionRequest") return backend.driver ? undefined : NOT_LIVE;
+  // A live option or choice with no entry: the backend is not asked live.
+  const support = supportOf(backend.supports, option, asked[option] as never);
+  if (support === undefined && asksLive(option, asked)) return NOT_LIVE;
   if (!Object.hasOwn(backend.supports, option)) return NO_ENTRY;
-  return supportOf(backend.supports, option, asked[option] as never);
+  return support;
 }
 
 /**
@@ -128,7 +158,9 @@ export function refuseLacking(backend: Refusable, asked: Asking): void {
     if (!isAsked(asked[option])) continue;
     const support = supportFor(backend, option, asked);
     if (support === undefined || reaches(support)) continue;
-    const refusal = REFUSALS[option] ?? reasonRefusal((name) => name(option));
+    const refusal = asksLive(option, asked)
+      ? liveRefusal(option)
+      : (REFUSALS[option] ?? reasonRefusal((name) => name(option)));
     const [message, hint] = refusal(backend, support, { all: BACKENDS, asked });
     throw new OptionError(message, hint);
   }

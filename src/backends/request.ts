@@ -3,8 +3,11 @@
 // supplies (the usage file). Every backend's `supports` map is keyed by the same names; the argv frame
 // (prompt, `--`, --backend-arg) and the driver (the live permission callback) take the rest.
 
-/** never: a request that needs a human ends the run needs_input; auto: the backend's own auto-approval. */
-export const APPROVALS_MODES = ["never", "auto"] as const;
+/**
+ * never: a request that needs a human ends the run needs_input; auto: the backend's own auto-approval; ask: a
+ * person at the terminal answers each request no rule decides (a backend asked live only).
+ */
+export const APPROVALS_MODES = ["never", "auto", "ask"] as const;
 export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
 
 /** --output-schema as a backend is given it. */
@@ -50,6 +53,8 @@ export interface PortableValues {
   denyTools: readonly string[];
   /** A choice: each backend's entry says per mode what it becomes, or why it lacks it. */
   approvals: ApprovalsMode;
+  /** A command line (`sh -c`) that answers each request no rule decides: a backend asked live only. */
+  approveWith: string;
   /** The session to continue. */
   resume: string;
   maxTurns: number;
@@ -74,8 +79,10 @@ export type PortableOption = keyof PortableValues;
 export type PortableRequest = { [K in PortableOption]?: PortableValues[K] } & {
   /** Passed through as given, before the prompt (the argv frame's). */
   backendArgs?: readonly string[];
-  /** Answers a permission request live, before the rules: a backend with a driver only. */
+  /** Answers a permission request live, where no rule decides: a backend with a driver only. */
   onPermissionRequest?: PermissionCallback;
+  /** How long --approve-with's command or a person at the terminal has to answer one request. */
+  answerTimeoutMs?: number;
 };
 
 /** The options of a request that are asked, each with the value its entry is given. */
@@ -96,6 +103,7 @@ const ORDER = {
   allowTools: 0,
   denyTools: 0,
   approvals: 0,
+  approveWith: 0,
   resume: 0,
   onPermissionRequest: 0,
   usageFile: 0,
@@ -123,7 +131,13 @@ export function isAsked(value: unknown): boolean {
 }
 
 /** What a request holds besides its portable options: the argv frame's and the driver's. */
-const NOT_PORTABLE: ReadonlySet<string> = new Set(["prompt", "promptTerminator", "backendArgs", "onPermissionRequest"]);
+const NOT_PORTABLE: ReadonlySet<string> = new Set([
+  "prompt",
+  "promptTerminator",
+  "backendArgs",
+  "onPermissionRequest",
+  "answerTimeoutMs",
+]);
 
 /**
  * The portable options a request may ask, in the order their refusals are said: those above first, then

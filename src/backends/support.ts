@@ -58,14 +58,31 @@ export interface Lacks {
 
 export type Support<K extends PortableOption> = Reaches<K> | Lacks;
 
-/** A choice option's entry: one per choice (a rule means the same on every backend; each mode is refused apart). */
-export type PerChoice<K extends ChoiceOption> = { readonly [C in PortableValues[K]]: Support<K> };
+/**
+ * What only a backend asked live has (a driver that answers each permission request: ACP): a backend without
+ * an entry for one is refused it, its reason said in one place (src/backends/portable-options.ts).
+ */
+export type LiveOption = "approveWith";
+export type LiveChoice = "ask";
+
+/**
+ * A choice option's entry: one per choice (a rule means the same on every backend; each mode is refused apart);
+ * a live choice (`--approvals ask`) only where the backend is asked live.
+ */
+export type PerChoice<K extends ChoiceOption> = {
+  readonly [C in Exclude<PortableValues[K], LiveChoice>]: Support<K>;
+} & { readonly [C in Extract<PortableValues[K], LiveChoice>]?: Support<K> };
 
 /** An option's entry: how it reaches the backend or why it lacks it (per choice, for a choice). */
 export type Entry<K extends PortableOption> = K extends ChoiceOption ? PerChoice<K> : Support<K>;
 
-/** One entry per portable option: adding an option to PortableValues makes every backend say how it takes it. */
-export type Supports = { [K in PortableOption]: Entry<K> };
+/**
+ * One entry per portable option: adding an option to PortableValues makes every backend say how it takes it
+ * (a live option only where the backend has it).
+ */
+export type Supports = { [K in Exclude<PortableOption, LiveOption>]: Entry<K> } & {
+  [K in LiveOption]?: Entry<K>;
+};
 
 /** Whether the backend has the option. */
 export function reaches<K extends PortableOption>(support: Support<K>): support is Reaches<K> {
@@ -98,6 +115,7 @@ export function supportOf<K extends PortableOption>(
   value?: PortableValues[K],
 ): Support<K> | undefined {
   const entry = supports[option];
+  if (entry === undefined) return undefined;
   if (!isChoice(option)) return entry as Support<K>;
   return value === undefined ? undefined : (entry as Readonly<Record<string, Support<K>>>)[value as string];
 }

@@ -105,7 +105,7 @@ export interface InputRequest {
 }
 
 /** Who decided a permission request agentstream answered live (ACP): see input.answered. */
-export const ANSWERED_BY = ["rule", "approvals", "callback", "default"] as const;
+export const ANSWERED_BY = ["rule", "approvals", "callback", "default", "command", "person"] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
 
 /** agentstream's answer to a permission request it was asked live (input.requested of an ACP agent). */
@@ -117,7 +117,8 @@ export interface InputAnswer {
   option_id?: string;
   /**
    * A --allow-tool/--deny-tool rule (named in `rule`), --approvals auto, the library's onPermissionRequest
-   * callback, or the default: no rule allowed the call, the turn is stopped and the run ends needs_input.
+   * callback, the --approve-with command, a person at the terminal (--approvals ask), or the default: no one
+   * decided, the turn is stopped and the run ends needs_input.
    */
   by: AnsweredBy;
   /** The rule as given; the rules that allowed a compound shell command's commands, joined by ", ". */

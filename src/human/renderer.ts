@@ -1,6 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import type { ChalkInstance } from "chalk";
-import type { CanonicalEvent, EventOf } from "../canonical/events.js";
+import type { AnsweredBy, CanonicalEvent, EventOf } from "../canonical/events.js";
 import { capLine } from "../core/native-line.js";
 import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
@@ -30,6 +30,14 @@ export interface HumanRendererOptions {
   redact?: (text: string) => string;
 }
 
+/** Who answered a request, as its line says it ("rule shell(git *)" is said with its rule). */
+const ANSWERER: Record<Exclude<AnsweredBy, "rule" | "default">, string> = {
+  approvals: "--approvals auto",
+  callback: "by the caller",
+  command: "by command",
+  person: "by person",
+};
+
 // A backend line longer than this is cut when shown (the stderr tail keeps its own bound).
 const MAX_SHOWN_LINE = 2000;
 // What is held of a line before it is shown: its secrets are hidden before the cut, so a secret
@@ -54,6 +62,8 @@ export class HumanRenderer {
    * with its answer; any other event first means no one answered it, and it is said as needing input.
    */
   private asked: EventOf<"input.requested"> | undefined;
+  /** The spinner was stopped for a request: the next event starts it again. */
+  private paused = false;
   // A character split across two reads of the backend's stderr is decoded whole.
   private readonly backendDecoder = new StringDecoder("utf8");
 
@@ -80,6 +90,10 @@ export class HumanRenderer {
     const normal = this.options.verbosity !== "quiet";
     const verbose = this.options.verbosity === "verbose";
     if (this.asked && !(e.type === "input.answered" && e.request_id === this.asked.request_id)) this.sayAsked();
+    // A request may be a question to the person at this terminal (--approvals ask): no frame is drawn over it.
+    if (e.type === "input.requested") this.spinner?.stop();
+    else if (this.paused) this.spinner?.start();
+    this.paused = e.type === "input.requested" && this.spinner !== undefined;
     switch (e.type) {
       case "run.started":
         if (verbose && e.command)
@@ -227,8 +241,8 @@ export class HumanRenderer {
     const action = asked?.actions?.[0];
     const what = action ? this.firstLine(`${action.name}: ${action.description}`, 120) : `request ${e.request_id}`;
     if (e.by === "default")
-      return `${this.c.yellow("?")} needs input: approve ${what} ${this.c.dim("(no rule allows it)")}`;
-    const why = e.by === "rule" ? `rule ${e.rule ?? "?"}` : e.by === "approvals" ? "--approvals auto" : "the caller";
+      return `${this.c.yellow("?")} needs input: approve ${what} ${this.c.dim("(no one decided: no rule, no answer)")}`;
+    const why = e.by === "rule" ? `rule ${e.rule ?? "?"}` : ANSWERER[e.by];
     const said = `${e.decision === "allow" ? "allowed" : "rejected"} ${what} ${this.c.dim(`(${showControls(why)})`)}`;
     return e.decision === "allow" ? `${this.c.green("✔")} ${said}` : `${this.c.red("✖")} ${said}`;
   }

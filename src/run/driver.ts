@@ -32,6 +32,11 @@ export interface Driver {
   read(event: NativeEvent): boolean;
   /** The backend's stdout ended (its last line, if any, was read first). */
   inputEnded(): void;
+  /**
+   * A permission request as the stream shows it (input.requested, one JSON line, secrets hidden), as soon as it
+   * is shown: what an answerer outside the process is given (--approve-with's stdin).
+   */
+  requestShown?(requestId: string, line: string): void;
   /** Stop the run its protocol's clean way (ACP: session/cancel); the backend's stop signal follows after the grace period. */
   stop(): void;
 }

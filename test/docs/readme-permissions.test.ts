@@ -55,7 +55,8 @@ describe("docs/permissions.md: Permissions and continuing a run", () => {
     for (const flag of [
       "--allow-tool NAME",
       "--deny-tool NAME",
-      "--approvals never\\|auto",
+      "--approvals never\\|auto\\|ask",
+      "--approve-with CMD",
       "--resume SESSION",
       "--continue-from FILE",
     ])

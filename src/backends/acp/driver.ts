@@ -5,16 +5,18 @@ import type { PortableRequest } from "../request.js";
 import { AcpClientRun } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
 import { agentInfoOf, quirksOf } from "./agents.js";
+import { OptionError } from "../../core/errors.js";
 import {
   answeredEvent,
-  callerAnswer,
   loadEvent,
   refusedEvent,
   requestIdOf,
   stoppedEvent,
   turnStoppedEvent,
 } from "./permission-answer.js";
-import { acpPolicy, answerPermission } from "./permission-policy.js";
+import { acpPolicy, ruleAnswer, unruledAnswer } from "./permission-policy.js";
+import { noTerminal } from "./approve-person.js";
+import { liveAnswerer } from "./live-answerer.js";
 
 /** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
 const NEVER_ASKS_UNGOVERNED =
@@ -22,19 +24,21 @@ const NEVER_ASKS_UNGOVERNED =
   (name) =>
     `${agent} never asks before a tool call: every call it makes runs unasked (${name("approvals")} auto says so and quiets this; or run it in its own sandbox)`;
 
-/** The answer to a request still waiting for the library's callback when the run is stopped. */
+/** The answer to a request still waiting for its answerer when the run is stopped. */
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: "cancelled" } };
-const STOPPED = Symbol("stopped while the callback decided");
+const STOPPED = Symbol("stopped while the answerer decided");
 
 /**
  * One run of an ACP agent: initialize, session/new in `cwd`, one session/prompt; each
- * session/request_permission answered by the library's callback, else by the run's rules, and the
- * answer told the translation (input.answered). A request no rule allows (or whose decision no option
- * offered can carry) ends the turn (session/cancel, the request answered cancelled as the protocol
- * asks): the translator then ends the run needs_input with the call pending. Once the turn is over, the
- * agent's stdin is closed, which ends it. Its stdout is read by the run's one reading, which hands each
- * line to `read` before translating it. Stopped before the prompt, nothing is prompted; stopped while
- * the callback is deciding, the request is answered cancelled at once.
+ * session/request_permission answered by a deny rule, else an allow rule, else the run's answerer (the
+ * library's callback, --approve-with's command, a person with --approvals ask: src/backends/acp/live-answerer.ts),
+ * else --approvals auto, else the default; the answer is told the translation (input.answered). A request no one
+ * decided (or whose decision no option offered can carry) ends the turn (session/cancel, the request answered
+ * cancelled as the protocol asks): the translator then ends the run needs_input with the call pending; one a
+ * rule, the callback, the command or a person rejected is an answer, and the turn goes on. Once the turn is
+ * over, the agent's stdin is closed, which ends it. Its stdout is read by the run's one reading, which hands
+ * each line to `read` before translating it. Stopped before the prompt, nothing is prompted; stopped while the
+ * answerer is deciding, the request is answered cancelled at once (a command killed, a question taken back).
  */
 export function acpDriver(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver {
   const { allowTools = [], denyTools = [], approvals, resume } = request;
@@ -43,16 +47,33 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
   const policy = acpPolicy(allowTools, denyTools, approvals, cwd);
   // Rules were given: an agent that would not ask is refused them, never run ungoverned in silence.
   const governed =
-    allowTools.length + denyTools.length > 0 || approvals === "never" || request.onPermissionRequest !== undefined;
+    allowTools.length + denyTools.length > 0 ||
+    approvals === "never" ||
+    approvals === "ask" ||
+    request.onPermissionRequest !== undefined ||
+    request.approveWith !== undefined;
+  // A person is asked on the terminal: where there is none, refused before anything starts (exit 2).
+  const terminalMissing = approvals === "ask" ? noTerminal() : undefined;
+  if (terminalMissing !== undefined)
+    throw new OptionError(
+      (name) => `${name("approvals")} ask needs a terminal to ask a person on: ${terminalMissing}`,
+      (name) =>
+        `answer from a script with ${name("approveWith")} CMD, or decide with ${name("allowTools")}/${name("denyTools")}`,
+    );
+  // Aborted when the run stops, when the turn ends and when it is stopped for a request no one decided: the answerer stops asking.
+  const stopping = new AbortController();
+  let answerer: ReturnType<typeof liveAnswerer>;
   // Whether a request no rule allows must be refused (every policy but --approvals auto): an agent that
   // asks only in some mode is set to it then, even with no rule given, so that the default holds.
   const mustAsk = governed || approvals !== "auto";
   let client: AcpClientRun | undefined;
   let stopAsked = false;
+  /** The prompt's response came (or the turn failed): a request after it asks no answerer (no command runs for it). */
+  let turnOver = false;
   let tellStop = (): void => undefined;
-  /** Requests waiting for the library's callback: a stop answers them cancelled at once. */
+  /** Requests waiting for the answerer: a stop answers them cancelled at once. */
   const waiting = new Set<() => void>();
-  /** The callback's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
+  /** The answerer's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
   const untilStopped = <T>(answer: Promise<T>): Promise<T | typeof STOPPED> => {
     let cancel = (): void => undefined;
     const stopped = new Promise<typeof STOPPED>((resolve) => {
@@ -64,6 +85,7 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
   };
   return {
     attach({ stdin, tell, warn }) {
+      answerer = liveAnswerer(request, { warn, stop: stopping.signal });
       tellStop = () => tell(turnStoppedEvent());
       if (stopAsked) tellStop();
       // The agent gone while we wrote: its exit says how the run ended.
@@ -95,22 +117,29 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
             if (mustAsk) warn(NEVER_ASKS_UNGOVERNED(agent?.name));
             return;
           }
-          const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
+          const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals, --approve-with and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
           tell(refusedEvent(refusal));
           throw new Error(refusal);
         },
         answerPermission: async (params, id) => {
           const requestId = requestIdOf(id) ?? "request";
-          const callback = request.onPermissionRequest;
-          const asked = callback ? await untilStopped(callerAnswer(callback, requestId, params, warn)) : undefined;
-          // Stopped while the callback decided: the turn is being cancelled, and so is the request.
+          const ruled = ruleAnswer(policy, params);
+          const asked =
+            ruled === undefined && answerer && !turnOver
+              ? await untilStopped(answerer.answer(requestId, params))
+              : undefined;
+          // Stopped while the answerer decided: the turn is being cancelled, and so is the request.
           if (asked === STOPPED) {
             tell(stoppedEvent(requestId, params));
             return CANCELLED;
           }
-          const answer = asked ?? answerPermission(policy, params);
+          const answer = ruled ?? asked ?? unruledAnswer(policy, params);
           tell(answeredEvent(requestId, params, answer));
-          if (answer.needsInput) run.cancel();
+          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too.
+          if (answer.needsInput) {
+            stopping.abort();
+            run.cancel();
+          }
           return answer.response;
         },
       });
@@ -120,7 +149,11 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
       void run
         .run()
         .catch(() => undefined)
-        .finally(() => stdin.end());
+        .finally(() => {
+          turnOver = true;
+          stopping.abort();
+          stdin.end();
+        });
     },
     read(event) {
       return client?.read(event) ?? true;
@@ -128,9 +161,13 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
     inputEnded() {
       client?.inputEnded();
     },
+    requestShown(requestId, line) {
+      answerer?.requestShown(requestId, line);
+    },
     stop() {
       if (!stopAsked) tellStop();
       stopAsked = true;
+      stopping.abort();
       client?.cancel();
       for (const cancel of waiting) cancel();
     },

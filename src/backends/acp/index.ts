@@ -38,7 +38,9 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     approvals: {
       never: byDefault("a request no rule allows ends the run needs_input"),
       auto: byDefault("allowed unless a rule denies"),
+      ask: byDefault("a person at the terminal answers what no rule decides"),
     },
+    approveWith: byDefault("the command answers what no rule decides"),
     // Refused after initialize (exit 2) where the agent cannot load sessions (agentCapabilities.loadSession).
     resume: byDefault("session/load SESSION"),
     model: { lacks: NO_FLAG },

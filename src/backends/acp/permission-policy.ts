@@ -85,8 +85,23 @@ function parseRule(given: string, option: "allowTools" | "denyTools"): Rule {
   return { ...rule, kind };
 }
 
-/** Decide one permission request (its params as the agent sent them): deny beats allow, then --approvals. */
+/**
+ * Decide one permission request (its params as the agent sent them) by the rules alone: deny beats allow, then
+ * --approvals (auto allows, else the default rejects). A run with an answerer asks it between the two
+ * (src/backends/acp/driver.ts): ruleAnswer, the answerer, then unruledAnswer.
+ */
 export function answerPermission(policy: AcpPolicy, params: unknown): PermissionAnswer {
+  return ruleAnswer(policy, params) ?? unruledAnswer(policy, params);
+}
+
+/** What --approvals answers a request no rule and no answerer decided: auto allows, else no one did (the default). */
+export function unruledAnswer(policy: AcpPolicy, params: unknown): PermissionAnswer {
+  if (policy.approvals === "auto") return decided(params, "allow", "approvals");
+  return decided(params, "reject", "default");
+}
+
+/** The rules' answer to one request: a deny rule that matches, else an allow rule; undefined where none does. */
+export function ruleAnswer(policy: AcpPolicy, params: unknown): PermissionAnswer | undefined {
   const request = objectOrEmpty(params);
   const call = objectOrEmpty(request.toolCall);
   const kind = callKind(call);
@@ -99,8 +114,7 @@ export function answerPermission(policy: AcpPolicy, params: unknown): Permission
   );
   if (ruled?.effect === "deny") return decided(params, "reject", "rule", ruled.rules.join(", "));
   if (ruled?.effect === "allow") return decided(params, "allow", "rule", ruled.rules.join(", "));
-  if (policy.approvals === "auto") return decided(params, "allow", "approvals");
-  return decided(params, "reject", "default");
+  return undefined;
 }
 
 /** The kind of a permission request's call, as the rules name kinds (none stated: other). */

@@ -1,4 +1,10 @@
-import type { AnsweredBy, ErrorInfo, EventPayloads, InputAnswer } from "../../canonical/events.js";
+import {
+  ANSWERED_BY,
+  type AnsweredBy,
+  type ErrorInfo,
+  type EventPayloads,
+  type InputAnswer,
+} from "../../canonical/events.js";
 import { answerLeavesPending } from "../../core/canonical-stream.js";
 import { pastedValue } from "../../core/shell-word.js";
 import { asText, defined, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
@@ -630,7 +636,7 @@ export class AcpTranslator implements Translator {
 /** agentstream's answer to a permission request, as the driver told it (never in a recording). */
 function answered(e: NativeEvent): Draft<"input.answered"> {
   const decision: InputAnswer["decision"] = e.decision === "allow" ? "allow" : "reject";
-  const by: AnsweredBy = e.by === "rule" || e.by === "approvals" || e.by === "callback" ? e.by : "default";
+  const by: AnsweredBy = (ANSWERED_BY as readonly unknown[]).includes(e.by) ? (e.by as AnsweredBy) : "default";
   const payload = defined<InputAnswer & Record<string, unknown>>({
     request_id: asText(e.request_id) || "request",
     tool_call_id: nonEmpty(e.tool_call_id),

@@ -14,22 +14,14 @@ import {
   type ToolPermissionRequest,
 } from "../../../src/index.js";
 import { BIN, parseJsonl, runCli } from "../../helpers/cli.js";
+import { fakeAcpArgs } from "../../helpers/fake-acp.js";
 
 const FAKE_AGENT = fileURLToPath(new URL("../../fixtures/acp/fake-agent.mjs", import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), "agentstream-acp-run-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The fake agent as --bin (node) and its script as the agent's own argument. */
-const agentArgs = (...more: string[]) => [
-  "run",
-  "--backend",
-  "acp",
-  "--bin",
-  process.execPath,
-  "--backend-arg",
-  FAKE_AGENT,
-  ...more,
-];
+const agentArgs = fakeAcpArgs;
 
 async function runAgent(prompt: string, ...flags: string[]) {
   const run = await runCli([...agentArgs(...flags), "--", prompt]);
@@ -365,14 +357,23 @@ describe("run --backend acp", () => {
       expect(outcome).toMatchObject({ status: "succeeded", resultText: "Made x.", exitCode: 0 });
     });
 
-    it("its reject beats a rule that allows: the agent is told, the run goes on", async () => {
-      const { events, outcome } = await library({
-        prompt: "ask",
-        allowTools: ["shell"],
-        onPermissionRequest: () => "reject",
-      });
+    it("its reject is an answer: the agent is told, the run goes on", async () => {
+      const { events, outcome } = await library({ prompt: "ask", onPermissionRequest: () => "reject" });
       expect(answers(events)).toMatchObject([{ decision: "reject", option_id: "no", by: "callback" }]);
       expect(outcome).toMatchObject({ status: "succeeded", resultText: "I was not allowed." });
+    });
+
+    it("is asked only where no rule decides: a rule, deny or allow, answers first", async () => {
+      let asked = 0;
+      const onPermissionRequest = () => {
+        asked++;
+        return "reject" as const;
+      };
+      const allowed = await library({ prompt: "ask", allowTools: ["shell"], onPermissionRequest });
+      expect(answers(allowed.events)).toMatchObject([{ decision: "allow", by: "rule" }]);
+      const denied = await library({ prompt: "ask", denyTools: ["shell"], onPermissionRequest: () => "allow" });
+      expect(answers(denied.events)).toMatchObject([{ decision: "reject", by: "rule" }]);
+      expect(asked).toBe(0);
     });
 
     it("undefined leaves the request to the rules (here none: needs_input, exit 3)", async () => {
@@ -390,6 +391,20 @@ describe("run --backend acp", () => {
         },
       });
       expect(answers(events)).toMatchObject([{ decision: "reject", by: "callback" }]);
+    });
+
+    it("is the same answerer as --approve-with, which the library takes too: one per run", async () => {
+      const { events } = await library({ prompt: "ask", approveWith: "cat >/dev/null; exit 1" });
+      expect(answers(events)).toMatchObject([{ decision: "reject", by: "command" }]);
+      const both = runAgentLibrary({
+        backend: "acp",
+        bin: process.execPath,
+        backendArgs: [FAKE_AGENT],
+        prompt: "ask",
+        approveWith: "true",
+        onPermissionRequest: () => "allow",
+      });
+      await expect(both.next()).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining("approveWith") });
     });
 
     it("is refused (exit 2) for a backend that is not asked live, before anything starts", async () => {

@@ -53,6 +53,8 @@ function asking(backend: BackendDefinition, option: PortableOption, choice?: App
       return { ...BASE, denyTools: [tool] };
     case "approvals":
       return { ...BASE, approvals: choice };
+    case "approveWith":
+      return { ...BASE, approveWith: "./approve.sh" };
     case "resume":
       return { ...BASE, resume: "session-1" };
     case "maxTurns":
@@ -211,9 +213,31 @@ describe("every option a backend lacks is refused before start, saying why", () 
     expect(() => reachBackend(codex, { ...BASE, autoMode: false }, {})).toThrow("codex lacks autoMode");
   });
 
-  it("every backend has every portable option or says why not", () => {
+  it("every backend has every portable option or says why not (a live one only where it is asked live)", () => {
     const options = [...PORTABLE_OPTION_NAMES].sort();
-    for (const backend of BACKENDS) expect(Object.keys(backend.supports).sort(), backend.name).toEqual(options);
+    const live = ["approveWith"];
+    for (const backend of BACKENDS)
+      expect(Object.keys(backend.supports).sort(), backend.name).toEqual(
+        backend.driver ? options : options.filter((o) => !live.includes(o)),
+      );
+  });
+
+  it("a backend not asked live is refused --approve-with and --approvals ask, the hint naming --transport acp where it has it", () => {
+    for (const backend of BACKENDS.filter((b) => b.driver === undefined))
+      for (const asked of [{ approveWith: "./approve.sh" }, { approvals: "ask" as const }]) {
+        let error: unknown;
+        try {
+          refuseLacking(backend, { ...BASE, ...asked });
+        } catch (err) {
+          error = err;
+        }
+        expect(error, `${backend.name} ${JSON.stringify(asked)}`).toBeInstanceOf(OptionError);
+        const { message, hint } = (error as OptionError).wordedAs(cliNaming);
+        expect(message).toContain(`${backend.displayName} is not asked live`);
+        expect(hint).toContain(
+          backend.acpMode ? "--transport acp drives" : "only an agent driven over ACP is asked live",
+        );
+      }
   });
 });
 

@@ -27,6 +27,7 @@ const SAMPLE: Omit<PortableValues, "approvals"> = {
   autoMode: false,
   allowTools: ["some_tool"],
   denyTools: ["some_tool"],
+  approveWith: "./approve.sh",
   resume: "session-1",
   maxTurns: 1,
   maxTokens: 1,

@@ -344,3 +344,36 @@ describe("native text on stderr: control characters shown, never sent", () => {
     });
   }
 });
+
+describe("a permission request and its answer, said with who decided", () => {
+  const requested = event({
+    type: "input.requested",
+    request_id: "7",
+    kind: "approval",
+    tool_call_id: "t1",
+    actions: [{ name: "execute", args: {}, description: "git status\u001b[2J", allowed_decisions: [] }],
+  });
+  // Every `by` of input.answered: what the line says.
+  const CASES: [Record<string, unknown>, string][] = [
+    [{ decision: "allow", by: "rule", rule: "shell(git *)" }, "✔ allowed execute: git status␛[2J (rule shell(git *))"],
+    [{ decision: "reject", by: "rule", rule: "shell" }, "✖ rejected execute: git status␛[2J (rule shell)"],
+    [{ decision: "allow", by: "approvals" }, "✔ allowed execute: git status␛[2J (--approvals auto)"],
+    [{ decision: "reject", by: "callback" }, "✖ rejected execute: git status␛[2J (by the caller)"],
+    [{ decision: "allow", by: "command" }, "✔ allowed execute: git status␛[2J (by command)"],
+    [{ decision: "reject", by: "person" }, "✖ rejected execute: git status␛[2J (by person)"],
+    [
+      { decision: "reject", by: "default" },
+      "? needs input: approve execute: git status␛[2J (no one decided: no rule, no answer)",
+    ],
+  ];
+  for (const [answer, line] of CASES)
+    it(`${String(answer.by)} ${String(answer.decision)}: ${line}`, () => {
+      const stream = fakeStderr();
+      const renderer = new HumanRenderer({ stream, verbosity: "normal", backend: "acp", env: { NO_COLOR: "1" } });
+      renderer.event(requested);
+      renderer.event(event({ type: "input.answered", request_id: "7", tool_call_id: "t1", ...answer }));
+      renderer.close();
+      // One line: the request said with its answer, never as needing input besides.
+      expect(stream.text()).toBe(`[agentstream] ${line}\n`);
+    });
+});

@@ -63,7 +63,7 @@ describe("library run() options", () => {
     [{ cwd: "/nonexistent-agentstream-cwd" }, "run(): option cwd /nonexistent-agentstream-cwd: not a directory"],
     [{ allowTools: "shell" }, 'run(): option allowTools: expected an array of strings, got "shell"'],
     [{ denyTools: [1] }, "run(): option denyTools: expected an array of strings"],
-    [{ approvals: "always" }, 'run(): option approvals: expected one of never, auto, got "always"'],
+    [{ approvals: "always" }, 'run(): option approvals: expected one of never, auto, ask, got "always"'],
     [{ resume: "" }, "run(): option resume: expected a session id"],
     [{ continueFrom: 3 }, "run(): option continueFrom: expected a file name"],
     [{ backend: undefined }, "run(): option backend: is required"],

@@ -1,0 +1,140 @@
+// The one answerer of a permission request no rule decides: the library's onPermissionRequest, the
+// --approve-with command or a person at the terminal (--approvals ask), at most one per run. Each is given
+// the request, answers allow or reject (the callback may leave it undecided: then --approvals auto, else the
+// default), and its answer is told as input.answered with its `by`. One answer at a time: a request waits
+// its turn, and where too many wait, the next is left to no one (the default: the run ends needs_input).
+import type { AnsweredBy } from "../../canonical/events.js";
+import type { OptionNaming, Words } from "../../core/errors.js";
+import type { PortableRequest } from "../request.js";
+import { runApproveCommand, type CommandVerdict } from "./approve-command.js";
+import { askPerson } from "./approve-person.js";
+import { callerAnswer } from "./permission-answer.js";
+import { decided, type PermissionAnswer } from "./permission-policy.js";
+
+/** How long --approve-with's command or a person has to answer one request, unless told (--answer-timeout). */
+export const DEFAULT_ANSWER_TIMEOUT_MS = 60_000;
+
+/**
+ * The most requests waiting for the answerer besides the one it is answering: an agent that floods requests
+ * gets no more than this many commands (one at a time) or questions before the rest are left to the default.
+ */
+export const MAX_WAITING_ANSWERS = 16;
+
+/**
+ * What is kept of the requests as the stream showed them, until the answerer takes them: a request is shown
+ * (translated) before its handler runs, but a read of many lines shows them all first; past this many bytes the
+ * oldest are dropped, and a request whose line was dropped is left to no one (the default).
+ */
+const MAX_SHOWN_BYTES = 4 * 1024 * 1024;
+
+/** Answers one request no rule decided; undefined leaves it to --approvals auto or the default. */
+export type LiveAnswerer = (requestId: string, params: unknown) => Promise<PermissionAnswer | undefined>;
+
+export interface AnswererLink {
+  /** A warning on the run's note path (redacted, escaped and cut there). */
+  warn(text: Words): void;
+  /** Aborted when the run stops: a command is killed, a question taken back. */
+  stop: AbortSignal;
+}
+
+/** The run's answerer, where it has one, and what it must be told of the stream (each request as shown). */
+export function liveAnswerer(
+  request: PortableRequest,
+  link: AnswererLink,
+): { answer: LiveAnswerer; requestShown(requestId: string, line: string): void } | undefined {
+  const timeoutMs = request.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
+  const shown = new ShownRequests();
+  // The request's line is taken when it is asked (its handler runs after it was shown), its answer in its turn.
+  const outside = (by: "command" | "person", run: (line: string) => Promise<CommandVerdict>): LiveAnswerer => {
+    const inTurn = oneAtATime(by, link, async (requestId, params, line: string) => {
+      const verdict = await run(line);
+      // Stopped meanwhile (the run, or the turn for a request no one decided): no one decided this one either.
+      if (link.stop.aborted) return undefined;
+      if (verdict.problem !== undefined)
+        link.warn((name) => `${answererName(by, name)} ${verdict.problem}: request ${requestId} is rejected`);
+      return decided(params, verdict.decision, by);
+    });
+    return (requestId, params) => {
+      const line = shown.take(requestId);
+      if (line !== undefined) return inTurn(requestId, params, line);
+      link.warn(
+        () =>
+          `permission request ${requestId} came among too many at once to be kept for its answer: it is left to no one`,
+      );
+      return Promise.resolve(undefined);
+    };
+  };
+  const { approveWith, approvals, onPermissionRequest } = request;
+  let answer: LiveAnswerer | undefined;
+  if (onPermissionRequest !== undefined) {
+    const inTurn = oneAtATime("callback", link, (requestId, params, _: undefined) =>
+      callerAnswer(onPermissionRequest, requestId, params, (text) => link.warn(text)),
+    );
+    answer = (requestId, params) => inTurn(requestId, params, undefined);
+  } else if (approveWith !== undefined)
+    answer = outside("command", (line) => runApproveCommand(approveWith, line, { timeoutMs, stop: link.stop }));
+  else if (approvals === "ask") answer = outside("person", (line) => askPerson(line, { timeoutMs, stop: link.stop }));
+  return answer === undefined ? undefined : { answer, requestShown: (id, line) => shown.add(id, line) };
+}
+
+/** The answerer as a warning names it, each side its way: "--approve-with", "--approvals ask". */
+function answererName(by: AnsweredBy, name: OptionNaming): string {
+  return by === "command" ? name("approveWith") : `${name("approvals")} ask`;
+}
+
+/**
+ * One answer at a time, in the order asked. A request that finds MAX_WAITING_ANSWERS waiting is answered at
+ * once by no one (the default: the turn is stopped, the run ends needs_input), said once.
+ */
+function oneAtATime<Given>(
+  by: AnsweredBy,
+  link: AnswererLink,
+  answer: (requestId: string, params: unknown, given: Given) => Promise<PermissionAnswer | undefined>,
+): (requestId: string, params: unknown, given: Given) => Promise<PermissionAnswer | undefined> {
+  let tail: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
+  let said = false;
+  return (requestId, params, given) => {
+    if (waiting > MAX_WAITING_ANSWERS) {
+      if (!said)
+        link.warn(
+          () =>
+            `more than ${MAX_WAITING_ANSWERS} permission requests wait for an answer (${by}): request ${requestId} and any more are left unanswered (the run ends needs_input)`,
+        );
+      said = true;
+      return Promise.resolve(decided(params, "reject", "default"));
+    }
+    waiting++;
+    const turn = tail.then(() => (link.stop.aborted ? undefined : answer(requestId, params, given)));
+    const settled = turn.finally(() => waiting--);
+    tail = settled.catch(() => undefined);
+    return settled;
+  };
+}
+
+/** The requests as the stream showed them, until the answerer takes them; the oldest dropped past MAX_SHOWN_BYTES. */
+class ShownRequests {
+  private readonly lines = new Map<string, string>();
+  private bytes = 0;
+
+  add(requestId: string, line: string): void {
+    this.take(requestId);
+    this.lines.set(requestId, line);
+    this.bytes += line.length;
+    // The newest is kept, whatever its size: its handler comes next.
+    for (const [id, old] of this.lines) {
+      if (this.bytes <= MAX_SHOWN_BYTES || id === requestId) break;
+      this.lines.delete(id);
+      this.bytes -= old.length;
+    }
+  }
+
+  /** The request's line, once (undefined where it was never shown, or dropped). */
+  take(requestId: string): string | undefined {
+    const line = this.lines.get(requestId);
+    if (line === undefined) return undefined;
+    this.lines.delete(requestId);
+    this.bytes -= line.length;
+    return line;
+  }
+}

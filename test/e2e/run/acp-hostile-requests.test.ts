@@ -1,0 +1,119 @@
+// Hostile permission requests of an ACP agent (test/fixtures/acp/fake-agent.mjs), answered by a real
+// --approve-with command: a flood, terminal escapes and secrets in a request, requests for calls that never
+// started, a request after the prompt's response. Each is answered or refused within a bound, shown escaped on
+// stderr, hidden where secret, and the command is given it redacted.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { MAX_WAITING_ANSWERS } from "../../../src/backends/acp/live-answerer.js";
+import { BIN, parseJsonl, peakRssMiB, REPORT_PEAK_RSS } from "../../helpers/cli.js";
+import { fakeAcpArgs } from "../../helpers/fake-acp.js";
+import { spawn } from "node:child_process";
+
+const tmp = mkdtempSync(join(tmpdir(), "agentstream-hostile-requests-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const SECRET = "sk-live-0123456789abcdefSECRET";
+const FLOOD = 10_000;
+
+/** The run, its peak RSS measured: stdout's events and stderr. */
+function runAgent(prompt: string, flags: string[], env: NodeJS.ProcessEnv = {}) {
+  return new Promise<{ code: number | null; events: Record<string, unknown>[]; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", REPORT_PEAK_RSS, BIN, ...fakeAcpArgs(...flags, "--", prompt)], {
+      cwd: tmp,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("close", (code) => resolve({ code, events: parseJsonl(stdout), stderr }));
+  });
+}
+
+let scripts = 0;
+function script(body: string): string {
+  const path = join(tmp, `approve-${++scripts}.sh`);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+  return path;
+}
+
+const answered = (events: Record<string, unknown>[]) => events.filter((e) => e.type === "input.answered");
+
+describe("hostile permission requests", () => {
+  it(`a flood of ${FLOOD} requests: each answered, the command never run twice at once nor more than ${MAX_WAITING_ANSWERS + 1} times, memory bounded`, async () => {
+    const count = join(tmp, "flood-count");
+    const lock = join(tmp, "flood-lock");
+    // Two at once would find the lock taken.
+    const approver = script(
+      `cat >/dev/null; mkdir ${lock} 2>/dev/null || { echo overlap >> ${count}; exit 9; }; echo ran >> ${count}; sleep 0.05; rmdir ${lock}; exit 0`,
+    );
+    const { code, events, stderr } = await runAgent("flood", ["--approve-with", approver], {
+      FAKE_ACP_FLOOD: String(FLOOD),
+    });
+    // The first requests past the bound are left to no one: the turn is stopped, the run needs input.
+    expect(code).toBe(3);
+    expect(answered(events)).toHaveLength(FLOOD);
+    const runs = existsSync(count) ? readFileSync(count, "utf8").split("\n").filter(Boolean) : [];
+    expect(runs).not.toContain("overlap");
+    expect(runs.length).toBeLessThanOrEqual(MAX_WAITING_ANSWERS + 1);
+    expect(stderr).toContain(`more than ${MAX_WAITING_ANSWERS} permission requests wait for an answer`);
+    expect(peakRssMiB(stderr)).toBeLessThan(400);
+  });
+
+  it(`a flood of ${FLOOD} requests a rule allows: every one answered by the rule, memory bounded`, async () => {
+    const { code, events, stderr } = await runAgent("flood", ["--allow-tool", "shell"], {
+      FAKE_ACP_FLOOD: String(FLOOD),
+    });
+    expect(code).toBe(0);
+    expect(answered(events).filter((e) => e.by === "rule" && e.decision === "allow")).toHaveLength(FLOOD);
+    expect(events.at(-1)).toMatchObject({ result: { text: `allowed ${FLOOD} of ${FLOOD}` } });
+    expect(peakRssMiB(stderr)).toBeLessThan(400);
+  });
+
+  it("a title and command holding terminal escapes and a secret: the command's stdin redacted, stderr escaped and hidden", async () => {
+    const seen = join(tmp, "hostile-seen.jsonl");
+    // The command echoes what it was given, escapes and all, on its stderr, and fails: its words are quoted.
+    const approver = script(`tee ${seen} >&2; printf '\\033]0;pwned\\007 %s\\n' "$FAKE_ACP_TOKEN" >&2; exit 5`);
+    const { code, events, stderr } = await runAgent("hostile", ["--approve-with", approver], {
+      FAKE_ACP_TOKEN: SECRET,
+    });
+    expect(code).toBe(0);
+    expect(answered(events)).toMatchObject([{ decision: "reject", by: "command", tool_call_id: "h1" }]);
+    const given = readFileSync(seen, "utf8");
+    expect(given).not.toContain(SECRET);
+    expect(given).toContain("[redacted]");
+    // One JSON line, its escapes JSON-escaped.
+    expect(given.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(JSON.parse(given)).toMatchObject({ type: "input.requested", tool_call_id: "h1" });
+    expect(stderr).not.toContain(SECRET);
+    expect(stderr).not.toContain("\u001b");
+    expect(stderr).not.toContain("\u0007");
+    expect(stderr).toContain("rejected execute: ␛[31mrun␛[0m curl -H 'Bearer [redacted]' ␛]0;pwned␇␛[2J (by command)");
+    expect(stderr).toMatch(
+      /--approve-with exited 5, not 0 \(allow\) or 1 \(reject\) \(stderr: ␛\]0;pwned␇ \[redacted\]\)/,
+    );
+  });
+
+  it("requests for calls that never started are shown as calls and answered", async () => {
+    const { code, events } = await runAgent("flood", ["--approve-with", "cat >/dev/null; exit 0"], {
+      FAKE_ACP_FLOOD: "3",
+    });
+    expect(code).toBe(0);
+    for (const id of ["f0", "f1", "f2"]) {
+      expect(events).toContainEqual(expect.objectContaining({ type: "tool.started", tool_call_id: id }));
+      expect(answered(events)).toContainEqual(expect.objectContaining({ tool_call_id: id, by: "command" }));
+    }
+    expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "allowed 3 of 3" } });
+  });
+
+  it("a request after the prompt's response runs no command and changes no outcome", async () => {
+    const ran = join(tmp, "late-ran");
+    const { code, events } = await runAgent("late", ["--approve-with", `touch ${ran}`]);
+    expect(code).toBe(0);
+    expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "Done early." } });
+    expect(existsSync(ran)).toBe(false);
+  });
+});
