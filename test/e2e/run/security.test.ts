@@ -68,9 +68,11 @@ describe("agentstream run: no shell", () => {
   it("the source spawns with no shell and never calls exec", () => {
     const offences = sourceFiles(SRC).flatMap((file) => {
       const text = readFileSync(file, "utf8");
-      // A backend's portable tool names (`toolNames.tools`, shell first) are no spawn option.
+      // A spawn option is written where child_process is imported: elsewhere `shell:` is a portable tool's
+      // name (a backend's `toolNames.tools`, the rules' ARGUMENT_OF), no spawn option.
+      const spawns = /from\s*"node:child_process"/.test(text);
       const found = [
-        /(?<!tools:\s*\{\s*)\bshell\s*:/,
+        ...(spawns ? [/(?<!tools:\s*\{\s*)\bshell\s*:/] : []),
         /(?<![.\w])exec(?:Sync)?\s*\(/,
         /\bexecFile(?:Sync)?\b/,
         /\bexecSync\b/,
