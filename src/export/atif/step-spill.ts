@@ -5,6 +5,15 @@ import { tempFolder } from "../../core/temp-folder.js";
 
 const CHUNK = 64 * 1024;
 
+/**
+ * The spills whose files exist, removed as the process exits (one listener for all, however many runs are
+ * open). Only the name goes: a document another exit listener still writes (`--atif`) reads on through the fd.
+ */
+const live = new Set<StepSpill>();
+const removeAll = (): void => {
+  for (const spill of live) spill.unlink();
+};
+
 /** Where a spilled step's text is: its byte range in the spill. */
 export interface SpilledRange {
   start: number;
@@ -26,7 +35,6 @@ export class StepSpill {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private failed = false;
-  private readonly onExit = (): void => this.dispose();
 
   append(text: string): SpilledRange {
     const bytes = Buffer.from(text);
@@ -66,9 +74,15 @@ export class StepSpill {
     }
   }
 
+  /** Removes the file's name, the file still open. */
+  unlink(): void {
+    if (this.path !== undefined) rmSync(this.path, { force: true });
+  }
+
   /** Removes the file. */
   dispose(): void {
-    process.off("exit", this.onExit);
+    live.delete(this);
+    if (live.size === 0) process.off("exit", removeAll);
     this.pending = [];
     if (this.fd === undefined) return;
     try {
@@ -85,7 +99,8 @@ export class StepSpill {
       if (this.fd === undefined) {
         this.path = join(tempFolder(), `agentstream-atif-${process.pid}-${randomBytes(6).toString("hex")}.part`);
         this.fd = openSync(this.path, "wx+", 0o600);
-        process.once("exit", this.onExit);
+        if (live.size === 0) process.on("exit", removeAll);
+        live.add(this);
       }
       const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
       for (let done = 0; done < data.length; )

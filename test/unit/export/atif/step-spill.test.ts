@@ -2,9 +2,11 @@
 // copied through) is byte for byte the document atifText writes whole, for the streams where a spilled step is
 // changed after all (a second result for a call, a call id used again, a sub-agent started by an old call, a
 // prompt after empty turns) and for one whose spill goes past the 64 KiB kept in memory; the file is removed.
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../../../../src/canonical/events.js";
 import { atifText } from "../../../../src/export/atif/document.js";
@@ -181,6 +183,25 @@ describe("ATIF written step by step", () => {
       stepwise.event(event);
     expect(readdirSync(dir)).toEqual([expect.stringMatching(/^agentstream-atif-\d+-[0-9a-f]+\.part$/)]);
     stepwise.discard();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a process that exits while a run is open leaves no spill file", () => {
+    const runs = fileURLToPath(new URL("../../../../dist/export/atif/runs.js", import.meta.url));
+    const events = JSON.stringify(stream(Array.from({ length: 200 }, (_, i) => turn(i + 1, "y".repeat(1000))).flat()));
+    const script = `const { readdirSync, readFileSync } = await import("node:fs");
+      const { AtifRuns } = await import(${JSON.stringify(runs)});
+      const runs = AtifRuns.spilling(() => {});
+      for (const e of JSON.parse(readFileSync(0, "utf8"))) runs.event(e);
+      console.log(readdirSync(process.env.TMPDIR).length);
+      process.exit(0);`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      input: events,
+      env: { ...process.env, TMPDIR: dir },
+      encoding: "utf8",
+    });
+    expect(child.stderr).toBe("");
+    expect(child.stdout).toBe("1\n");
     expect(readdirSync(dir)).toEqual([]);
   });
 });
