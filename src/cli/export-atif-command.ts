@@ -4,8 +4,8 @@ import { UsageError } from "../core/errors.js";
 import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { showControls } from "../core/control-chars.js";
-import { atifText } from "../export/atif/document.js";
-import { AtifInputError, AtifRuns, type ExportedRun } from "../export/atif/runs.js";
+import type { DocumentText } from "../export/atif/run-document.js";
+import { AtifInputError, AtifRuns, type WrittenRun } from "../export/atif/runs.js";
 import { ReplacedFile } from "../output/replaced-file.js";
 import { runRedactor } from "../run/redact.js";
 import { forEachCanonicalEvent } from "./canonical-input.js";
@@ -28,42 +28,75 @@ export async function exportAtifCommand(files: string[], opts: ExportAtifOptions
   // A stream may quote a key of this environment: hidden as normalize hides it.
   const redactor = runRedactor([], process.env);
   const said = (line: string) => process.stderr.write(redactor.text(`agentstream: ${line}\n`));
-  let single: string | undefined;
+  // The one run's document, written to stdout once every input is read (a refusal leaves stdout empty).
+  let single: DocumentText | undefined;
   let written = 0;
   let failed = false;
   const names = new Set<string>();
   for (const file of inputs) {
     const shown = file === "-" ? "stdin" : showControls(file);
-    const runs = new AtifRuns((run) => {
+    // Each run's steps that can no longer change wait in a temporary file, not in memory.
+    const runs = AtifRuns.spilling((run) => {
       if (!run.finished)
         said(`${shown}: run ${showControls(run.runId)}: no run.finished: exported with the outcome unknown`);
-      const text = atifText(run.document);
       if (!out) {
-        if (single !== undefined)
+        if (single !== undefined) {
+          run.document.dispose();
           throw new UsageError(
             `${shown}: more than one run: one ATIF document is one run`,
             "name a folder for one document per run with --out DIR",
           );
-        single = text;
+        }
+        single = run.document;
         return;
       }
-      const path = join(out, fileName(run, names));
-      const target = ReplacedFile.open(path, "--out");
-      if (target.commit(text)) written++;
-      else failed = true;
-    });
-    await forEachCanonicalEvent(file, "export atif", redactor, (event, notCanonical) => {
       try {
-        runs.event(event);
-      } catch (err) {
-        throw err instanceof AtifInputError ? notCanonical(err.message) : err;
+        const target = ReplacedFile.open(join(out, fileName(run, names)), "--out");
+        if (target.commit(run.document.chunks())) written++;
+        else failed = true;
+      } finally {
+        run.document.dispose();
       }
     });
-    runs.end();
+    try {
+      await forEachCanonicalEvent(file, "export atif", redactor, (event, notCanonical) => {
+        try {
+          runs.event(event);
+        } catch (err) {
+          throw err instanceof AtifInputError ? notCanonical(err.message) : err;
+        }
+      });
+      runs.end();
+    } catch (err) {
+      runs.discard();
+      single?.dispose();
+      throw err;
+    }
   }
-  if (single !== undefined) process.stdout.write(single);
-  else if (out) said(`${written} ATIF ${written === 1 ? "document" : "documents"} written to ${showControls(out)}`);
+  if (single !== undefined) {
+    try {
+      await writeToStdout(single.chunks());
+    } finally {
+      single.dispose();
+    }
+  } else if (out) said(`${written} ATIF ${written === 1 ? "document" : "documents"} written to ${showControls(out)}`);
   if (failed) process.exitCode = EXIT_OUTPUT_ERROR;
+}
+
+/** Writes the pieces to stdout, each once stdout has taken the last (a stdout gone stops it: main says why). */
+async function writeToStdout(chunks: Iterable<string | Buffer>): Promise<void> {
+  const stdout = process.stdout;
+  for (const chunk of chunks) {
+    if (stdout.destroyed || stdout.errored) return;
+    if (stdout.write(chunk)) continue;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        for (const event of ["drain", "close", "error"]) stdout.off(event, done);
+        resolve();
+      };
+      for (const event of ["drain", "close", "error"]) stdout.on(event, done);
+    });
+  }
 }
 
 function outFolder(dir: string): string {
@@ -76,7 +109,7 @@ function outFolder(dir: string): string {
 }
 
 /** `<run_id>.json`, with what a file name must not hold replaced, and a number added where two runs share one. */
-function fileName(run: ExportedRun, taken: Set<string>): string {
+function fileName(run: WrittenRun, taken: Set<string>): string {
   const base =
     run.runId
       .replace(/[^A-Za-z0-9._-]/g, "_")

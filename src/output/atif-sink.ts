@@ -1,5 +1,5 @@
 import type { CanonicalEvent } from "../canonical/events.js";
-import { atifText } from "../export/atif/document.js";
+import type { DocumentText } from "../export/atif/run-document.js";
 import { AtifRuns } from "../export/atif/runs.js";
 import { ReplacedFile } from "./replaced-file.js";
 import type { Sink } from "./sink.js";
@@ -13,9 +13,11 @@ import type { Sink } from "./sink.js";
  */
 export class AtifFile implements Sink {
   private readonly out: ReplacedFile;
-  private text: string | undefined;
-  private readonly runs = new AtifRuns((run) => {
-    this.text ??= atifText(run.document);
+  private document: DocumentText | undefined;
+  // The run's steps that can no longer change wait in a temporary file, not in memory.
+  private readonly runs = AtifRuns.spilling((run) => {
+    if (this.document === undefined) this.document = run.document;
+    else run.document.dispose();
   });
 
   private constructor(
@@ -36,11 +38,19 @@ export class AtifFile implements Sink {
 
   end(): void {
     this.runs.end();
-    if (this.text === undefined) this.out.discard();
-    else this.out.commit(this.text);
+    const document = this.document;
+    if (document === undefined) this.out.discard();
+    else
+      try {
+        this.out.commit(document.chunks());
+      } finally {
+        document.dispose();
+      }
   }
 
   close(): void {
+    this.runs.discard();
+    this.document?.dispose();
     this.out.discard();
   }
 }

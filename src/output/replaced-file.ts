@@ -62,8 +62,8 @@ export class ReplacedFile {
     return new ReplacedFile(path, what, target, temp, fd, atExit);
   }
 
-  /** Puts `text` in place. Once; a failure is said on stderr and returns false. */
-  commit(text: string): boolean {
+  /** Puts `text` (or its pieces, written one by one) in place. Once; a failure is said on stderr and returns false. */
+  commit(text: string | Iterable<string | Buffer>): boolean {
     return this.end(text);
   }
 
@@ -77,14 +77,16 @@ export class ReplacedFile {
     return this.end(null);
   }
 
-  private end(text: string | undefined | null): boolean {
+  private end(text: string | Iterable<string | Buffer> | undefined | null): boolean {
     if (this.done) return false;
     this.done = true;
     process.off("exit", this.onExit);
     try {
+      const writing = text !== undefined && text !== null;
       if (typeof text === "string") writeFileSync(this.fd, text);
+      else if (writing) for (const piece of text) writeFileSync(this.fd, piece);
       closeSync(this.fd);
-      if (typeof text === "string") renameSync(this.temp, this.path);
+      if (writing) renameSync(this.temp, this.path);
       else if (text === null) rmSync(this.path, { force: true });
       return true;
     } catch (err) {

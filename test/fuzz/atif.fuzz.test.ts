@@ -29,17 +29,31 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The documents written, for the one Python check at the end. */
 const written: string[] = [];
 
-/** The stream's documents (each serialized as export atif writes it), or the clear error; anything else thrown fails. */
+/**
+ * The stream's documents (each serialized as export atif writes it), or the clear error; anything else thrown
+ * fails. Each is made twice, whole (atifText of the document) and step by step (its steps spilled as they can
+ * no longer change, then copied through, as export atif and --atif write it): the two must be the same bytes.
+ */
 function exported(events: CanonicalEvent[]): string[] {
   const texts: string[] = [];
+  const spilled: string[] = [];
   try {
     const runs = new AtifRuns((run) => texts.push(atifText(run.document)));
-    for (const event of events) runs.event(event);
+    const stepwise = AtifRuns.spilling((run) => {
+      spilled.push(Buffer.concat([...run.document.chunks()].map((c) => Buffer.from(c))).toString("utf8"));
+      run.document.dispose();
+    });
+    for (const event of events) {
+      runs.event(event);
+      stepwise.event(event);
+    }
     runs.end();
+    stepwise.end();
   } catch (err) {
     if (err instanceof AtifInputError) return [];
     throw err;
   }
+  expect(spilled).toEqual(texts);
   return texts;
 }
 

@@ -2,14 +2,24 @@ import type { AgentInfo, CanonicalEvent, EventOf } from "../../canonical/events.
 import {
   ATIF_SCHEMA_VERSION,
   type AtifFinalMetrics,
+  type AtifStep,
   type AtifTrajectory,
+  atifText,
   defined,
   type Extra,
   someExtra,
 } from "./document.js";
+import { StepSpill } from "./step-spill.js";
 import { payloadOf, TrajectoryBuilder } from "./trajectory-builder.js";
 
 const CUT = "the stream ended without run.finished: the outcome is unknown";
+
+/** A document written as it was built: its text in pieces (the spilled steps read back), then `dispose`. */
+export interface DocumentText {
+  chunks(): Generator<string | Buffer>;
+  /** Removes the spill file (also done as the process exits). */
+  dispose(): void;
+}
 
 interface Sub {
   builder: TrajectoryBuilder;
@@ -33,8 +43,15 @@ export class RunDocument {
   private sawUsage = false;
   finished: EventOf<"run.finished"> | undefined;
 
-  constructor(private readonly started: EventOf<"run.started">) {
+  /** With `spill`, the main agent's steps that can no longer change go to a temporary file (`finishText`). */
+  private readonly spill: StepSpill | undefined;
+
+  constructor(
+    private readonly started: EventOf<"run.started">,
+    spill = false,
+  ) {
     this.mode = started.mode;
+    this.spill = spill ? new StepSpill() : undefined;
     this.root = new TrajectoryBuilder(
       {
         source: "user",
@@ -44,6 +61,7 @@ export class RunDocument {
         awaitsPrompt: true,
       },
       (e) => this.timeOf(e),
+      this.spill,
     );
   }
 
@@ -108,6 +126,38 @@ export class RunDocument {
 
   /** The document, as far as the stream went. */
   finish(): AtifTrajectory {
+    const steps = this.root.finish();
+    return this.document(steps, steps.length);
+  }
+
+  /**
+   * The document as `atifText` writes it, as far as the stream went, its steps copied from the spill: the
+   * document without its steps is serialized around a marker that stands for them.
+   */
+  finishText(): DocumentText {
+    const steps = this.root.finishText();
+    const marker = `agentstream-atif-steps-${Math.random().toString(36).slice(2)}`;
+    const text = atifText(this.document([marker as unknown as AtifStep], steps.count));
+    const at = text.indexOf(`\n    ${JSON.stringify(marker)}`);
+    const head = text.slice(0, at);
+    const tail = text.slice(at + 5 + JSON.stringify(marker).length);
+    const spill = this.spill;
+    return {
+      *chunks() {
+        yield head;
+        yield* steps.chunks();
+        yield tail;
+      },
+      dispose: () => spill?.dispose(),
+    };
+  }
+
+  /** Removes what the document spilled, unwritten. */
+  dispose(): void {
+    this.spill?.dispose();
+  }
+
+  private document(steps: AtifStep[], count: number): AtifTrajectory {
     const started = this.started;
     const version = this.agentInfo?.version;
     const notes: string[] = [];
@@ -115,7 +165,6 @@ export class RunDocument {
     const sessions = this.finished?.sessions;
     if (sessions !== undefined)
       notes.push(`The stream held ${sessions} sessions: final_metrics and the outcome are the last session's.`);
-    const steps = this.root.finish();
     const subs = this.subTrajectories(undefined, version ?? "unknown");
     return defined({
       schema_version: ATIF_SCHEMA_VERSION,
@@ -129,7 +178,7 @@ export class RunDocument {
       }),
       steps,
       notes: notes.length > 0 ? notes.join(" ") : undefined,
-      final_metrics: this.finalMetrics(steps.length),
+      final_metrics: this.finalMetrics(count),
       extra: {
         agentstream: defined({
           version: started.agentstream_version,

@@ -1,5 +1,6 @@
 import type { CanonicalEvent, EventOf } from "../../canonical/events.js";
 import { type AtifResult, type AtifStep, type AtifToolCall, defined, type Extra, someExtra } from "./document.js";
+import type { SpilledRange, StepSpill } from "./step-spill.js";
 
 /** Token and cost sums of the usage reports (scope call or message) that one step holds. */
 interface StepUsage {
@@ -16,6 +17,8 @@ interface StepUsage {
 }
 
 interface OpenStep {
+  /** Its place in the trajectory, from 0 (its step_id less one). */
+  index: number;
   source: AtifStep["source"];
   timestamp?: string;
   model?: string;
@@ -70,10 +73,17 @@ export function payloadOf(event: CanonicalEvent): Extra {
  * Deltas and tool.updated are not kept (the completed events carry the whole text).
  */
 export class TrajectoryBuilder {
-  private readonly steps: OpenStep[] = [];
-  private readonly callStep = new Map<string, OpenStep>();
-  private readonly resultOf = new Map<string, AtifResult>();
+  /** The steps: those still open, and where each spilled one is in the spill. */
+  private readonly steps: (OpenStep | SpilledRange)[] = [];
+  /** The step that made a call (or the index of that step, spilled). */
+  private readonly callStep = new Map<string, OpenStep | number>();
+  /** A call's result (or the index of the spilled step holding it). */
+  private readonly resultOf = new Map<string, AtifResult | number>();
   private readonly refs: { step: OpenStep; toolCallId?: string; trajectoryId: string }[] = [];
+  /** Steps a sub-agent's reference will go onto when the trajectory ends: never spilled. */
+  private readonly pinned = new Set<OpenStep>();
+  /** A step after the first that held something was spilled (it held something for good). */
+  private laterNonEmpty = false;
   model: string | undefined;
   /** The first step waits for the prompt (the run's user step), which the stream's first prompt.submitted fills. */
   private awaitingPrompt: boolean;
@@ -83,6 +93,8 @@ export class TrajectoryBuilder {
     first: { source: "user" | "system"; message: string; timestamp?: string; extra?: Extra; awaitsPrompt?: true },
     /** The time an event stands for in ATIF, or undefined where the stream does not know it. */
     private readonly timeOf: (event: CanonicalEvent) => string | undefined,
+    /** Where the steps that can no longer change go as text (else they are all held until the end). */
+    private readonly spill?: StepSpill,
   ) {
     const step = this.open(first.source, first.timestamp);
     step.messages.push(first.message);
@@ -135,12 +147,40 @@ export class TrajectoryBuilder {
 
   /** A sub-agent started here: the result of the call that started it (else a result of its own) will point at it. */
   subagent(trajectoryId: string, toolCallId: string | undefined): void {
-    const step = (toolCallId !== undefined && this.callStep.get(toolCallId)) || this.last();
+    const step = (toolCallId !== undefined && this.stepOfCall(toolCallId)) || this.last();
     this.refs.push({ step, toolCallId, trajectoryId });
+    this.pinned.add(step);
   }
 
-  /** The steps, numbered from 1. */
+  /** The steps, numbered from 1 (none spilled). */
   finish(): AtifStep[] {
+    this.addRefs();
+    return this.steps.map((step) => {
+      if (!isOpen(step)) throw new Error("a spilled trajectory is written with finishText");
+      return finishStep(step, step.index + 1);
+    });
+  }
+
+  /**
+   * The steps as the text of the document's `steps` array between its brackets, each step as `atifText` writes it
+   * there: the spilled ones copied from the spill, the others serialized. `count` is how many.
+   */
+  finishText(): { count: number; chunks: () => Generator<string | Buffer> } {
+    this.addRefs();
+    const steps = this.steps;
+    const spill = this.spill;
+    return {
+      count: steps.length,
+      *chunks() {
+        for (const step of steps) {
+          if (isOpen(step)) yield stepText(step);
+          else yield* spill!.bytes(step);
+        }
+      },
+    };
+  }
+
+  private addRefs(): void {
     for (const ref of this.refs) {
       const result =
         ref.toolCallId !== undefined && this.callStep.get(ref.toolCallId) === ref.step
@@ -148,7 +188,7 @@ export class TrajectoryBuilder {
           : pushed(ref.step.results, {});
       result.subagent_trajectory_ref = [...(result.subagent_trajectory_ref ?? []), { trajectory_id: ref.trajectoryId }];
     }
-    return this.steps.map((step, i) => finishStep(step, i + 1));
+    this.refs.length = 0;
   }
 
   private toolStarted(event: EventOf<"tool.started">): void {
@@ -171,7 +211,7 @@ export class TrajectoryBuilder {
       reason: event.reason,
       unapproved: event.unapproved,
     });
-    const step = this.callStep.get(event.tool_call_id);
+    const step = this.stepOfCall(event.tool_call_id);
     if (!step) {
       // A result whose call the stream never showed: kept on the current step, pointing at no call.
       this.last().results.push({
@@ -185,11 +225,16 @@ export class TrajectoryBuilder {
     result.extra = extra;
     const current = this.last();
     if (current === step && !this.inTurn) step.closed = true;
+    this.trySpill(step);
   }
 
   private resultFor(step: OpenStep, toolCallId: string): AtifResult {
-    const known = this.resultOf.get(toolCallId);
-    if (known) return known;
+    let known = this.resultOf.get(toolCallId);
+    if (typeof known === "number") {
+      this.revive(known);
+      known = this.resultOf.get(toolCallId);
+    }
+    if (known !== undefined && typeof known !== "number") return known;
     const result = pushed(step.results, { source_call_id: toolCallId } as AtifResult);
     this.resultOf.set(toolCallId, result);
     return result;
@@ -217,13 +262,19 @@ export class TrajectoryBuilder {
    * of its own.
    */
   private prompt(event: EventOf<"prompt.submitted">): void {
-    const first = this.awaitingPrompt && this.steps.slice(1).every(isEmpty) ? this.steps[0]! : undefined;
+    const first =
+      this.awaitingPrompt && !this.laterNonEmpty && this.steps.every((s, i) => i === 0 || !isOpen(s) || isEmpty(s))
+        ? (this.steps[0] as OpenStep)
+        : undefined;
+    const wasAwaiting = this.awaitingPrompt;
     this.awaitingPrompt = false;
     const step = first ?? this.open("user", this.timeOf(event));
     step.messages = [event.text];
     step.timestamp ??= this.timeOf(event);
     delete step.extra.prompt;
     if (event.bytes !== undefined) step.extra.prompt_bytes = event.bytes;
+    const firstStep = this.steps[0]!;
+    if (wasAwaiting && isOpen(firstStep)) this.trySpill(firstStep);
   }
 
   private compaction(event: EventOf<"compaction.completed">): void {
@@ -248,7 +299,9 @@ export class TrajectoryBuilder {
   }
 
   private open(source: OpenStep["source"], timestamp: string | undefined): OpenStep {
+    const before = this.steps[this.steps.length - 1];
     const step: OpenStep = {
+      index: this.steps.length,
       source,
       timestamp,
       messages: [],
@@ -260,6 +313,46 @@ export class TrajectoryBuilder {
       closed: false,
     };
     this.steps.push(step);
+    if (before !== undefined && isOpen(before)) this.trySpill(before);
+    return step;
+  }
+
+  /** The step that made a call, read back from the spill if it was spilled; undefined for a call never seen. */
+  private stepOfCall(toolCallId: string): OpenStep | undefined {
+    const step = this.callStep.get(toolCallId);
+    return typeof step === "number" ? this.revive(step) : step;
+  }
+
+  /**
+   * Spills a step that nothing is expected to change any more: not the last (whatever comes next may go
+   * onto it), not the first while it waits for the prompt, no sub-agent reference to go onto it, every
+   * call of it answered. Should something change it after all (a second result for a call, a call id used
+   * again), it is read back (`revive`), so the document is the one `finish` makes.
+   */
+  private trySpill(step: OpenStep): void {
+    if (!this.spill || step === this.last() || this.pinned.has(step)) return;
+    if (step.index === 0 && this.awaitingPrompt) return;
+    for (const call of step.calls)
+      if (this.callStep.get(call.tool_call_id) === step && !this.resultOf.has(call.tool_call_id)) return;
+    if (step.index > 0 && !isEmpty(step)) this.laterNonEmpty = true;
+    this.steps[step.index] = this.spill.append(stepText(step));
+    for (const call of step.calls)
+      if (this.callStep.get(call.tool_call_id) === step) this.callStep.set(call.tool_call_id, step.index);
+    for (const result of step.results)
+      if (result.source_call_id !== undefined && this.resultOf.get(result.source_call_id) === result)
+        this.resultOf.set(result.source_call_id, step.index);
+  }
+
+  /** A spilled step, read back from the spill and open again (held until it can be spilled again). */
+  private revive(index: number): OpenStep {
+    const range = this.steps[index] as SpilledRange;
+    const step = openedAgain(JSON.parse(this.spill!.text(range).slice(index === 0 ? 0 : 1)) as AtifStep, index);
+    this.steps[index] = step;
+    for (const call of step.calls)
+      if (this.callStep.get(call.tool_call_id) === index) this.callStep.set(call.tool_call_id, step);
+    for (const result of step.results)
+      if (result.source_call_id !== undefined && this.resultOf.get(result.source_call_id) === index)
+        this.resultOf.set(result.source_call_id, result);
     return step;
   }
 
@@ -269,8 +362,59 @@ export class TrajectoryBuilder {
   }
 
   private last(): OpenStep {
-    return this.steps[this.steps.length - 1]!;
+    return this.steps[this.steps.length - 1] as OpenStep;
   }
+}
+
+function isOpen(step: OpenStep | SpilledRange): step is OpenStep {
+  return "source" in step;
+}
+
+/** A step as `atifText` writes it in the `steps` array: after a comma (but the first), on a line of its own, indented. */
+function stepText(step: OpenStep): string {
+  const text = JSON.stringify(finishStep(step, step.index + 1), null, 2).replaceAll("\n", "\n    ");
+  return `${step.index === 0 ? "" : ","}\n    ${text}`;
+}
+
+/**
+ * A spilled step as it was before `finishStep` wrote it, so that it finishes into the same text: a result's
+ * keys in the order they were made (source_call_id, content, extra), an empty message as no message.
+ */
+function openedAgain(s: AtifStep, index: number): OpenStep {
+  const m = s.metrics;
+  const { events, ...extra } = s.extra ?? {};
+  return {
+    index,
+    source: s.source,
+    timestamp: s.timestamp,
+    model: s.model_name,
+    messages: s.message === "" ? [] : [s.message],
+    reasoning: s.reasoning_content === undefined ? [] : [s.reasoning_content],
+    calls: s.tool_calls ?? [],
+    results: (s.observation?.results ?? []).map((r) => {
+      // content and extra stay keys where absent: a later result fills them in their place.
+      const result: AtifResult =
+        r.source_call_id === undefined
+          ? { content: r.content, extra: r.extra }
+          : { source_call_id: r.source_call_id, content: r.content, extra: r.extra };
+      if (r.subagent_trajectory_ref !== undefined) result.subagent_trajectory_ref = r.subagent_trajectory_ref;
+      return result;
+    }),
+    usage: m && {
+      calls: s.llm_call_count ?? 1,
+      input: m.prompt_tokens,
+      output: m.completion_tokens,
+      cacheRead: m.cached_tokens,
+      cacheWrite: m.extra?.cache_creation_input_tokens as number | undefined,
+      reasoning: m.extra?.reasoning_tokens as number | undefined,
+      reportedCost: m.cost_usd,
+      estimatedCost: m.extra?.estimated_cost_usd as number | undefined,
+      priceData: m.extra?.price_data as string | undefined,
+    },
+    extra,
+    events: (events as Extra[] | undefined) ?? [],
+    closed: true,
+  };
 }
 
 function finishStep(step: OpenStep, id: number): AtifStep {
