@@ -46,6 +46,11 @@ export interface AgentQuirks {
    */
   codexThreadErrors?: boolean;
   /**
+   * It tells a warning as a one-off message chunk with no messageId, "Warning: …" (codex-acp 2.6.0, to a client
+   * that does not declare its `notices` capability), while the model's text always has one: a notice, not the answer.
+   */
+  warningChunks?: boolean;
+  /**
    * Its errors are its native backend's words (codex-acp passes Codex's on, the Claude adapter Claude Code's):
    * they are classified as that backend's native stream's are (classify.ts), none where it has no native reading.
    */
@@ -73,6 +78,7 @@ const KNOWN = ownTable<AgentQuirks>({
     ...NONE,
     asks: { inMode: "read-only" },
     codexThreadErrors: true,
+    warningChunks: true,
     dialect: "codex",
   },
   "gemini-cli": { ...NONE, dialect: "gemini" },
@@ -95,6 +101,9 @@ export function quirksOf(agent: AgentInfo | undefined): AgentQuirks {
 export const TEXT_RETRY = /^Info: .*Retrying\.\.\.\s*$/s;
 export const TEXT_ERROR = /^Error: /;
 export const TEXT_NOTICE = /^Info: /;
+
+/** codex-acp's words for a warning of Codex's ("Warning: Model metadata for `m` not found. …"). */
+export const WARNING_CHUNK = /^Warning: /;
 
 /** pi-acp's words for a retry pi starts (with its attempt, limit and delay where pi gave them) and ends. */
 export const RETRY_NOTICE = /^Retrying(?: \(attempt (\d+)\/(\d+), waiting (\d+)s\))?\.\.\.$/;

@@ -24,6 +24,7 @@ import {
   quirksOf,
   TEXT_ERROR,
   TEXT_NOTICE,
+  WARNING_CHUNK,
   TEXT_RETRY,
   RETRY_NOTICE,
   RETRY_END_NOTICE,
@@ -287,6 +288,9 @@ export class AcpTranslator implements Translator {
       this.codexFailed = false;
       return [...out, ...this.textError(bodyTextError(text, this.quirks.dialect), native)];
     }
+    // Codex's adapter: a warning is a chunk of its own with no messageId; the model's words always carry one.
+    if (this.quirks.warningChunks && update.messageId === undefined && WARNING_CHUNK.test(text))
+      return [...out, passThrough(event)];
     if (this.quirks.errorsInText && this.message === undefined) {
       if (TEXT_RETRY.test(text)) return [...out, ...this.textRetry(text, native)];
       if (TEXT_ERROR.test(text)) return [...out, ...this.textError(textError(text, this.quirks.dialect), native)];

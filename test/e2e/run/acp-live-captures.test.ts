@@ -30,13 +30,27 @@ const RECORDING_ALONE: Record<string, Entry["live"]> = {
   refused: { status: "failed", exit_code: 76, error_code: "backend_crashed" },
 };
 
+/**
+ * The same, for one agent's scenarios: codex-acp's only reject option ends the turn `cancelled`, and its stdout
+ * is then the same whether the client rejected the call (live: the agent's own end, succeeded) or answered the
+ * request cancelled; read alone, a turn cancelled while a call was asked and not known answered waits for the user.
+ */
+const CODEX_REJECTED: Entry["live"] = { status: "needs_input", exit_code: 3, error_code: null };
+const AGENT_RECORDING_ALONE: Record<string, Entry["live"]> = {
+  "@agentclientprotocol/codex-acp denied": CODEX_REJECTED,
+  "@agentclientprotocol/codex-acp denied-by-pattern": CODEX_REJECTED,
+};
+
 describe("ACP live captures read back", () => {
   it("cover at least four agents", () => {
     expect(new Set(manifest.map((e) => e.agent)).size).toBeGreaterThanOrEqual(4);
   });
 
   for (const entry of manifest) {
-    const expected = RECORDING_ALONE[entry.scenario] ?? entry.live;
+    const expected =
+      AGENT_RECORDING_ALONE[`${entry.agent.replace(/@[^@]*$/, "")} ${entry.scenario}`] ??
+      RECORDING_ALONE[entry.scenario] ??
+      entry.live;
     it(`${entry.file} (${entry.agent}, ${entry.scenario}) ends as the live run did: ${expected.status}, exit ${expected.exit_code}`, () => {
       const native = readFileSync(join(DIR, entry.file));
       const options = JSON.parse(

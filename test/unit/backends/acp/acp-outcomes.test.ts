@@ -33,3 +33,34 @@ describe("acp: a failure told by silence", () => {
     expect(finished([init("other-agent"), SESSION, END])).toMatchObject({ status: "succeeded", result: null });
   });
 });
+
+describe("acp: codex-acp's warning is not the answer", () => {
+  const CODEX = "@agentclientprotocol/codex-acp";
+  const WARNING = "Warning: Model metadata for `gpt-4o` not found. Defaulting to fallback metadata.\n\n";
+  const said = (text: string) =>
+    rpc({
+      method: "session/update",
+      params: {
+        sessionId: "s1",
+        update: { sessionUpdate: "agent_message_chunk", messageId: "msg_1", content: { type: "text", text } },
+      },
+    });
+
+  // Recorded: test/fixtures/golden/acp-live/codex-acp-text.native.jsonl (codex-acp 2.6.0).
+  it("a chunk with no messageId saying Warning: is kept as backend.event; the model's words are the result", () => {
+    const { events } = translate(`${[init(CODEX), SESSION, chunk(WARNING), said("Hello."), END].join("\n")}\n`, {
+      from: "acp",
+    });
+    expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "Hello." } });
+    expect(events.filter((e) => e.type === "backend.event")).toHaveLength(1);
+  });
+
+  it.each([
+    ["another agent's", init("other-agent"), chunk(WARNING)],
+    ["codex-acp's words of the model (a messageId)", init(CODEX), said(WARNING)],
+  ])("%s Warning: chunk stays in the answer", (_case, agent, line) => {
+    expect(finished([agent, SESSION, line, said("Hello."), END])).toMatchObject({
+      result: { text: `${WARNING}Hello.` },
+    });
+  });
+});
