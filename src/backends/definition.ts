@@ -73,6 +73,11 @@ export interface ToolNames {
 export interface NativePatterns {
   /** The portable tools whose patterns it takes (any other's is refused). */
   tools: readonly PortableTool[];
+  /**
+   * Those of `tools` whose deny patterns it takes too (all of them where not said): a deny pattern its own matcher
+   * is not shown to hold against another spelling of the command (docs/permissions.md "Rules") is refused.
+   */
+  denies?: readonly PortableTool[];
   /** The native rules, for the tool's native name and the pattern, that decide as the pattern does. */
   rules(native: string, pattern: string): readonly string[];
 }

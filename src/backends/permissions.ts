@@ -50,6 +50,13 @@ function nativeRule(backend: ArgvFacet, option: RuleOption, given: string): stri
       `: it reads a ${name} pattern its own way, not as agentstream does (docs/permissions.md, Rules)`,
       `name the whole tool (${name})${patterns.tools.length > 0 ? `; its patterns agentstream can pass: ${patterns.tools.join(", ")}` : ""}`,
     );
+  if (option === "denyTools" && patterns.denies !== undefined && !patterns.denies.includes(name))
+    throw new OptionError(
+      (say) =>
+        `${say(option)} ${given}: ${backend.displayName}'s own matcher is not shown to hold a ${name} deny pattern against another spelling of the command (a wrapper, a path, an expansion, a redirection between the words: docs/permissions.md, Rules)`,
+      (say) =>
+        `deny the whole tool (${name}), or have each call answered live over ACP (${say("transport")} acp), where agentstream reads the pattern`,
+    );
   return [...patterns.rules(native, rule.pattern)];
 }
 

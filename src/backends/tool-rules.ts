@@ -5,7 +5,8 @@
 import { posix } from "node:path";
 import { OptionError, type OptionNaming } from "../core/errors.js";
 import { PORTABLE_TOOLS, type PortableTool } from "./definition.js";
-import { shellParts } from "./shell-parts.js";
+import { shellParts, WILD } from "./shell-parts.js";
+import { partReadings } from "./shell-runs.js";
 
 /** A rule as written: `NAME` or `NAME(PATTERN)`. */
 export interface RuleText {
@@ -71,7 +72,7 @@ export function isPortable(name: string): name is PortableTool {
 
 // In a shell pattern: the words of one simple command, unquoted. Quotes, expansions, operators and
 // redirections would never match a part's text, so they are refused rather than left to deny nothing.
-const SHELL_REFUSED = /[\n'"`\\$;&|<>()#]/;
+const SHELL_REFUSED = /[\n\0'"`\\$;&|<>()#]/;
 
 /**
  * A rule in a portable name with its pattern checked for its tool (docs/permissions.md "Rules"), or an
@@ -152,14 +153,55 @@ export function glob(pattern: string, text: string): boolean {
   return p === pattern.length;
 }
 
-/** One simple command's text against a shell pattern: see docs/permissions.md "Rules". */
-export function commandMatches(pattern: string, text: string): boolean {
+/**
+ * Whether some text is matched both by `pattern` (`*` any characters) and by `shape`, text in which each WILD
+ * (src/backends/shell-parts.ts) stands for any characters: a command a deny pattern could match once its
+ * expansions are known. Where the shape has no WILD it is glob(); else one pass over the pattern × shape table,
+ * two rows kept.
+ */
+export function globMeets(pattern: string, shape: string): boolean {
+  if (!shape.includes(WILD)) return glob(pattern, shape);
+  const n = pattern.length;
+  const m = shape.length;
+  let row = new Uint8Array(m + 1);
+  row[0] = 1;
+  for (let i = 0; ; i++) {
+    const p = pattern[i];
+    const next = new Uint8Array(m + 1);
+    for (let j = 0; j <= m; j++) {
+      if (!row[j]) continue;
+      const s = shape[j];
+      // The WILD empty, or the pattern's `*` taking the shape's character.
+      if (j < m && (s === WILD || p === "*")) row[j + 1] = 1;
+      // The `*` empty, or the WILD giving the pattern's character.
+      if (i < n && (p === "*" || (j < m && s === WILD))) next[j] = 1;
+      if (i < n && j < m && p === s && s !== WILD) next[j + 1] = 1;
+    }
+    if (i === n) return row[m] === 1;
+    row = next;
+  }
+}
+
+/** What a shell pattern stands for: see docs/permissions.md "Rules". */
+function commandForms(pattern: string): string[] {
   const words = pattern.trim().replace(/\s+/g, " ");
-  if (glob(words, text)) return true;
   // A trailing ` *` may match nothing: `git *` is `git` too.
-  if (words.endsWith(" *")) return glob(words.slice(0, -2), text);
+  if (words.endsWith(" *")) return [words, words.slice(0, -2)];
   // No `*` at the end: the command as written, or with more arguments.
-  return !words.endsWith("*") && glob(`${words} *`, text);
+  return words.endsWith("*") ? [words] : [words, `${words} *`];
+}
+
+/**
+ * One simple command's text (or shape: a WILD, never matched by a character of the pattern, is allowed only
+ * inside a `*`) against a shell pattern: see docs/permissions.md "Rules".
+ */
+export function commandMatches(pattern: string, text: string): boolean {
+  return commandForms(pattern).some((form) => glob(form, text));
+}
+
+/** Whether a shell pattern could match a command's shape once its expansions are known (what a deny pattern asks). */
+export function commandMeets(pattern: string, shape: string): boolean {
+  return commandForms(pattern).some((form) => globMeets(form, shape));
 }
 
 /** A path as matched: absolute (a relative one from `cwd`), `.` and `..` resolved, no trailing slash. Symlinks are not followed. */
@@ -184,14 +226,51 @@ function pathMatches(pattern: string, path: string, cwd: string | undefined): bo
   return glob(normal === "/" ? "/*" : `${normal}/*`, path);
 }
 
-/** An http(s) URL as matched: its WHATWG form (host lowercased, default port and dot segments gone). */
+/**
+ * An http(s) URL as matched: the host and path it reaches. Its WHATWG form (scheme and host lower-cased, an IDN
+ * host in punycode, IPv4 in dotted decimal, default port and dot segments gone), with no user or password, the
+ * host's one trailing dot dropped, an IPv4-mapped IPv6 host as its IPv4 address, the percent-encoded unreserved
+ * characters of its path and query decoded (the rest upper-cased). Undefined where parsers could read it
+ * differently or a server could reach another path: a backslash, a blank or a control character, `@` twice in
+ * its authority, a host of empty labels, an encoded `/` or `\` (`%2F`, `%5C`) in its path.
+ */
 export function normalUrl(url: string): string | undefined {
+  if (/[\\\s\u0000-\u001f\u007f]/.test(url)) return undefined;
+  const authority = /^https?:\/\/([^/?#]*)/i.exec(url)?.[1];
+  if (authority === undefined || authority.indexOf("@") !== authority.lastIndexOf("@")) return undefined;
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : undefined;
+    parsed = new URL(url);
   } catch {
     return undefined;
   }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
+  parsed.username = "";
+  parsed.password = "";
+  let host = parsed.hostname;
+  if (host.endsWith(".")) host = host.slice(0, -1);
+  if (host === "" || host.startsWith(".") || host.endsWith(".") || host.includes("..")) return undefined;
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(host);
+  if (mapped) {
+    const [high, low] = [Number.parseInt(mapped[1]!, 16), Number.parseInt(mapped[2]!, 16)];
+    host = [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  }
+  if (host !== parsed.hostname) parsed.hostname = host;
+  const pathname = recoded(parsed.pathname);
+  const search = recoded(parsed.search);
+  if (pathname === undefined || search === undefined || /%(?:2F|5C)/.test(pathname)) return undefined;
+  // Set again: a decoded `.` may make a dot segment, resolved as the parser resolves one.
+  parsed.pathname = pathname;
+  parsed.search = search;
+  return parsed.href;
+}
+
+/** Percent-encoded unreserved characters decoded, other escapes upper-cased. */
+function recoded(text: string): string | undefined {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => {
+    const character = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(character) ? character : `%${hex.toUpperCase()}`;
+  });
 }
 
 function urlMatches(pattern: string, url: string): boolean {
@@ -206,21 +285,39 @@ function urlMatches(pattern: string, url: string): boolean {
   return ["/", "?", "#"].some((boundary) => url.startsWith(normal + boundary));
 }
 
+/** A deny pattern holds whatever the scheme (http or https) and port: the URL is matched as if it had the pattern's. */
+function urlDenied(pattern: string, url: string): boolean {
+  const target = normalUrl(pattern.endsWith("*") ? pattern.slice(0, -1) : pattern);
+  if (target === undefined) return false;
+  const { protocol, port } = new URL(target);
+  const same = new URL(url);
+  same.protocol = protocol;
+  same.port = port;
+  return urlMatches(pattern, url) || urlMatches(pattern, same.href);
+}
+
+/** One simple command as its rules read it: see shell-parts.ts and shell-runs.ts. */
+interface ReadPart {
+  shape: string;
+  writes: boolean;
+  /** What a deny pattern is matched against; undefined where what it runs cannot be known. */
+  readings: string[] | undefined;
+}
+
 /** A call's argument as its rules read it: a shell command's parts, or a normal path or URL; undefined where it cannot be read. */
 type ReadArgument =
-  | { kind: "command"; parts: { text: string; bare: string }[] }
+  | { kind: "command"; parts: ReadPart[] }
   | { kind: "path"; path: string }
   | { kind: "url"; url: string };
 
-function readArgument(
-  kind: ArgumentKind,
-  argument: string | undefined,
-  cwd: string | undefined,
-): ReadArgument | undefined {
-  if (argument === undefined) return undefined;
+function readArgument(kind: ArgumentKind, argument: string, cwd: string | undefined): ReadArgument | undefined {
   if (kind === "command") {
     const parts = shellParts(argument);
-    return parts && parts.length > 0 ? { kind, parts } : undefined;
+    if (parts === undefined || parts.length === 0) return undefined;
+    return {
+      kind,
+      parts: parts.map((part) => ({ shape: part.shape, writes: part.writes, readings: partReadings(part) })),
+    };
   }
   if (kind === "path") {
     const path = normalPath(argument, cwd);
@@ -237,50 +334,58 @@ export interface RuleDecision {
 }
 
 /**
- * The rules' decision on one call (each rule given names the call's tool; `argument` is its command, path
- * or URL as the agent sent it), or undefined where no rule decides. Deny beats allow. A deny rule denies a
- * call of its tool whose argument it matches, or cannot read (absent, a command not split for certain, a
- * relative path with no directory to resolve it from); a compound command is denied when any of its parts
- * is. An allow rule allows when it has no pattern, or when it matches the argument; a compound command is
- * allowed when every part is allowed by some rule, and one that cannot be read never is.
+ * The rules' decision on one call (each rule given names the call's tool; `targets` are what it names: its
+ * command, or every path or URL it names, as the agent sent them), or undefined where no rule decides. Deny
+ * beats allow. A deny rule denies a call of its tool when any target is one it matches, or cannot read (none
+ * given, a command not split for certain or whose run cannot be known, a relative path with no directory to
+ * resolve it from, a URL not read for certain); a compound command is denied when any of its parts is. An
+ * allow rule allows when it has no pattern; else every target must be allowed, a compound command when every
+ * part is allowed by some rule, and one that cannot be read, or that writes to a file, never is.
  */
 export function ruleDecision(
   rules: { allow: readonly ToolRule[]; deny: readonly ToolRule[] },
-  argument: string | undefined,
+  targets: readonly string[],
   cwd: string | undefined,
 ): RuleDecision | undefined {
   const tool = rules.deny[0]?.tool ?? rules.allow[0]?.tool;
   const kind = tool === undefined ? undefined : ARGUMENT_OF[tool];
-  const read = kind === undefined ? undefined : readArgument(kind, argument, cwd);
+  const reads = kind === undefined ? [] : targets.map((target) => readArgument(kind, target, cwd));
   const denied = rules.deny.find(
     (rule) =>
       rule.pattern === undefined ||
-      read === undefined ||
-      (read.kind === "command"
-        ? read.parts.some(
-            (part) => commandMatches(rule.pattern!, part.text) || commandMatches(rule.pattern!, part.bare),
-          )
-        : readMatches(rule.pattern, read, cwd)),
+      reads.length === 0 ||
+      reads.some((read) => read === undefined || denies(rule.pattern!, read, cwd)),
   );
   if (denied) return { effect: "deny", rules: [denied.given] };
   const whole = rules.allow.find((rule) => rule.pattern === undefined);
   if (whole) return { effect: "allow", rules: [whole.given] };
-  if (read === undefined) return undefined;
-  if (read.kind !== "command") {
-    const allowed = rules.allow.find((rule) => readMatches(rule.pattern!, read, cwd));
-    return allowed ? { effect: "allow", rules: [allowed.given] } : undefined;
-  }
-  // Every part allowed, each by some rule.
+  if (reads.length === 0) return undefined;
   const by: string[] = [];
-  for (const part of read.parts) {
-    const allowed = rules.allow.find((rule) => commandMatches(rule.pattern!, part.text));
-    if (!allowed) return undefined;
-    if (!by.includes(allowed.given)) by.push(allowed.given);
+  for (const read of reads) {
+    if (read === undefined) return undefined;
+    const each = read.kind === "command" ? read.parts : [read];
+    for (const one of each) {
+      const allowed = rules.allow.find((rule) => allows(rule.pattern!, one, cwd));
+      if (!allowed) return undefined;
+      if (!by.includes(allowed.given)) by.push(allowed.given);
+    }
   }
   return { effect: "allow", rules: by };
 }
 
-/** A path or URL pattern against the argument as read. */
-function readMatches(pattern: string, read: ReadArgument & { kind: "path" | "url" }, cwd: string | undefined): boolean {
-  return read.kind === "path" ? pathMatches(pattern, read.path, cwd) : urlMatches(pattern, read.url);
+function denies(pattern: string, read: ReadArgument, cwd: string | undefined): boolean {
+  if (read.kind === "path") return pathMatches(pattern, read.path, cwd);
+  if (read.kind === "url") return urlDenied(pattern, read.url);
+  return read.parts.some(
+    (part) => part.readings === undefined || part.readings.some((shape) => commandMeets(pattern, shape)),
+  );
+}
+
+function allows(
+  pattern: string,
+  one: ReadPart | { kind: "path"; path: string } | { kind: "url"; url: string },
+  cwd: string | undefined,
+): boolean {
+  if (!("kind" in one)) return !one.writes && commandMatches(pattern, one.shape);
+  return one.kind === "path" ? pathMatches(pattern, one.path, cwd) : urlMatches(pattern, one.url);
 }

@@ -4,7 +4,7 @@
 // when every command is. Replay a failure as test/helpers/fuzz/settings.ts says.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { shellParts } from "../../src/backends/shell-parts.js";
+import { shellParts, WILD } from "../../src/backends/shell-parts.js";
 import { commandMatches, ruleDecision, type ToolRule } from "../../src/backends/tool-rules.js";
 import { fuzzParameters, fuzzTimeoutMs } from "../helpers/fuzz/settings.js";
 
@@ -81,14 +81,15 @@ describe("shell rules, property-based", () => {
           const target = parts[pick % parts.length]!;
           const name = target.text.split(" ")[0]!;
           expect(
-            ruleDecision({ allow: [rule("shell")], deny: [rule(`shell(${name} *)`)] }, line, undefined),
+            ruleDecision({ allow: [rule("shell")], deny: [rule(`shell(${name} *)`)] }, [line], undefined),
             line,
           ).toMatchObject({ effect: "deny" });
-          const every = parts.map((p) => rule(`shell(${p.text.replace(/[`$()"'\\]/g, "*")})`));
-          expect(ruleDecision({ allow: every, deny: [] }, line, undefined)?.effect, line).toBe("allow");
+          // A substitution's text is known only when run: a `*` in the rule stands where it does.
+          const every = parts.map((p) => rule(`shell(${p.shape.replaceAll(WILD, "*")})`));
+          expect(ruleDecision({ allow: every, deny: [] }, [line], undefined)?.effect, line).toBe("allow");
           // The rules left once every one that matches the target is dropped: the target is not allowed.
-          const others = every.filter((r) => !commandMatches(r.pattern!, target.text));
-          expect(ruleDecision({ allow: others, deny: [] }, line, undefined), line).toBeUndefined();
+          const others = every.filter((r) => !commandMatches(r.pattern!, target.shape));
+          expect(ruleDecision({ allow: others, deny: [] }, [line], undefined), line).toBeUndefined();
         }),
         fuzzParameters(),
       );
@@ -103,8 +104,94 @@ describe("shell rules, property-based", () => {
       fc.assert(
         fc.property(text, (command) => {
           const parts = shellParts(command);
-          const decision = ruleDecision({ allow: [rule("shell(*)")], deny: [] }, command, undefined);
+          const decision = ruleDecision({ allow: [rule("shell(*)")], deny: [] }, [command], undefined);
           if (parts === undefined || parts.length === 0) expect(decision, command).toBeUndefined();
+        }),
+        fuzzParameters(),
+      );
+    },
+    fuzzTimeoutMs(),
+  );
+
+  /** A simple command of bare words, its program named with no path. */
+  const plain = fc
+    .array(word, { minLength: 1, maxLength: 4 })
+    .filter((words) => /^[a-z][a-z0-9._-]*$/.test(words[0]!) && !RESERVED.has(words[0]!));
+  const denyOf = (words: string[], whole: boolean) => [
+    rule(whole ? `shell(${words.join(" ")})` : `shell(${words[0]} *)`),
+  ];
+  const decide = (deny: ToolRule[], command: string) =>
+    ruleDecision({ allow: [rule("shell")], deny }, [command], undefined);
+
+  it(
+    "another spelling never gets past a deny pattern: a redirection between the words, an expansion for an argument, a wrapper or a path",
+    () => {
+      const redirection = fc.constantFrom(
+        ">/dev/null",
+        "2>&1",
+        "> out",
+        ">>log",
+        "2> err",
+        "&>/dev/null",
+        "< in",
+        ">| x",
+        "1>&2",
+      );
+      const expansion = fc.constantFrom("$X", '"$X"', "$(echo a)", "`echo a`", "{a,b}", `${"$"}{X}`);
+      const wrapped = fc.constantFrom(
+        (c: string) => `env ${c}`,
+        (c: string) => `env -i A=1 ${c}`,
+        (c: string) => `sudo -u root ${c}`,
+        (c: string) => `timeout -s KILL 5 ${c}`,
+        (c: string) => `nice -n 1 ${c}`,
+        (c: string) => `nohup ${c}`,
+        (c: string) => `command ${c}`,
+        (c: string) => `exec ${c}`,
+        (c: string) => `bash -c '${c}'`,
+        (c: string) => `sh -lc "${c}"`,
+        (c: string) => `eval ${c}`,
+        (c: string) => `/usr/bin/${c}`,
+        (c: string) => `xargs ${c}`,
+        (c: string) => `env sudo timeout 1 bash -c 'nice ${c}'`,
+      );
+      fc.assert(
+        fc.property(
+          plain,
+          fc.boolean(),
+          redirection,
+          expansion,
+          wrapped,
+          fc.nat(),
+          (words, whole, redirect, expand, wrap, at) => {
+            const deny = denyOf(words, whole);
+            const redirected = [...words];
+            redirected.splice(at % (words.length + 1), 0, redirect);
+            expect(decide(deny, redirected.join(" ")), redirected.join(" ")).toMatchObject({ effect: "deny" });
+            if (words.length > 1) {
+              const expanded = [...words];
+              expanded[1 + (at % (words.length - 1))] = expand;
+              expect(decide(deny, expanded.join(" ")), expanded.join(" ")).toMatchObject({ effect: "deny" });
+            }
+            const command = wrap(words.join(" "));
+            expect(decide(deny, command), command).toMatchObject({ effect: "deny" });
+          },
+        ),
+        fuzzParameters(),
+      );
+    },
+    fuzzTimeoutMs(),
+  );
+
+  it(
+    "an allow pattern never allows a command that writes to a file",
+    () => {
+      const output = fc.constantFrom("> f", ">> f", ">| f", "&> f", "&>> f", "2> f", ">& f", "1>f", "<> f", "> $F");
+      fc.assert(
+        fc.property(plain, output, fc.nat(), (words, redirect, at) => {
+          const command = [...words];
+          command.splice(at % (words.length + 1), 0, redirect);
+          const allow = [rule("shell(*)"), rule(`shell(${words.join(" ")})`), rule(`shell(${words[0]} *)`)];
+          expect(ruleDecision({ allow, deny: [] }, [command.join(" ")], undefined), command.join(" ")).toBeUndefined();
         }),
         fuzzParameters(),
       );

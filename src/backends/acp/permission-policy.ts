@@ -105,11 +105,10 @@ export function ruleAnswer(policy: AcpPolicy, params: unknown): PermissionAnswer
   const request = objectOrEmpty(params);
   const call = objectOrEmpty(request.toolCall);
   const kind = callKind(call);
-  const argument = callArgument(call);
   const ofKind = (rule: Rule) => rule.kind === kind;
   const ruled = ruleDecision(
     { allow: policy.allow.filter(ofKind), deny: policy.deny.filter(ofKind) },
-    argument,
+    callTargets(call),
     policy.cwd,
   );
   if (ruled?.effect === "deny") return decided(params, "reject", "rule", ruled.rules.join(", "));
@@ -123,24 +122,47 @@ export function callKind(call: Record<string, unknown>): string {
 }
 
 /**
- * What a rule's pattern is matched against (src/backends/tool-rules.ts): the command of a shell call, else the path (or URL) it
- * names, from its rawInput, else its first location. Gemini CLI sends no rawInput: the title of its
- * shell call is the command (test/fixtures/live/gemini-acp-0.61.0), so a shell call with no input
- * is matched by its title; another kind's title is words ("ReadFile notes.txt"), never matched.
+ * What a rule's pattern is matched against (src/backends/tool-rules.ts): the command of a shell call, else every
+ * path or URL it names, from its rawInput (`path`, `file_path`, `filePath`, `url`, each of `paths`, each key of
+ * `changes`, a patch's files) and its locations, in that order, each once. Gemini CLI sends no rawInput: the
+ * title of its shell call is the command (test/fixtures/live/gemini-acp-0.61.0), so a shell call with no input
+ * is matched by its title; another kind's title is words ("ReadFile notes.txt"), never matched. None where the
+ * call names nothing (then a deny pattern of its kind denies it and no allow pattern allows it).
  */
-export function callArgument(call: Record<string, unknown>): string | undefined {
+export function callTargets(call: Record<string, unknown>): string[] {
   const input = objectOrEmpty(call.rawInput);
+  const command = commandOf(input.command);
+  if (command !== undefined) return [command];
   const locations = Array.isArray(call.locations) ? call.locations.filter(isObject) : [];
-  const noInput = Object.keys(input).length === 0;
-  return (
-    nonEmpty(input.command) ??
-    nonEmpty(input.path) ??
-    nonEmpty(input.file_path) ??
-    nonEmpty(input.filePath) ??
-    nonEmpty(input.url) ??
-    nonEmpty(locations[0]?.path) ??
-    (noInput && callKind(call) === "execute" ? nonEmpty(call.title) : undefined)
-  );
+  const changes = input.changes;
+  const named = [
+    input.path,
+    input.file_path,
+    input.filePath,
+    input.url,
+    ...(Array.isArray(input.paths) ? input.paths : []),
+    ...(Array.isArray(changes)
+      ? changes.map((change) => objectOrEmpty(change).path)
+      : Object.keys(objectOrEmpty(changes))),
+    ...locations.map((location) => location.path),
+  ]
+    .map(nonEmpty)
+    .filter((target) => target !== undefined);
+  if (named.length > 0) return [...new Set(named)];
+  const title = Object.keys(input).length === 0 && callKind(call) === "execute" ? nonEmpty(call.title) : undefined;
+  return title === undefined ? [] : [title];
+}
+
+/** A command as text: a string as given, an argv array each word single-quoted. */
+function commandOf(command: unknown): string | undefined {
+  if (Array.isArray(command) && command.length > 0 && command.every((word) => typeof word === "string"))
+    return command.map((word: string) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
+  return nonEmpty(command);
+}
+
+/** The call's first target (callTargets): what a person or a log line is shown of it. */
+export function callArgument(call: Record<string, unknown>): string | undefined {
+  return callTargets(call)[0];
 }
 
 /**

@@ -12,14 +12,17 @@ interface DecisionRow {
   allow: string[];
   deny: string[];
   tool: "shell" | "read" | "write" | "edit" | "web_fetch";
-  argument: string;
+  /** The call's command, path or URL, in its rawInput; else its rawInput is `input` and its locations `locations`. */
+  argument?: string;
+  input?: Record<string, unknown>;
+  locations?: string[];
   decision: "allow" | "deny" | "none";
 }
 interface Table {
   cwd: string;
   decisions: DecisionRow[];
   refused: { rule: string; because: string }[];
-  native: ({ rule: string } & Record<string, string | string[]>)[];
+  native: ({ rule: string; deny?: Record<string, string | string[]> } & Record<string, string | string[]>)[];
 }
 
 const TABLE: Table = JSON.parse(
@@ -32,19 +35,26 @@ const INPUT = { shell: "command", read: "path", write: "path", edit: "path", web
 /** A session/request_permission as an agent sends it, for one call of the row's tool. */
 const requestFor = (row: DecisionRow) => ({
   sessionId: "s",
-  toolCall: { toolCallId: "t", kind: KIND[row.tool], rawInput: { [INPUT[row.tool]]: row.argument } },
+  toolCall: {
+    toolCallId: "t",
+    kind: KIND[row.tool],
+    rawInput: row.argument !== undefined ? { [INPUT[row.tool]]: row.argument } : (row.input ?? {}),
+    ...(row.locations ? { locations: row.locations.map((path) => ({ path })) } : {}),
+  },
   options: ["allow_once", "reject_once"].map((kind) => ({ optionId: `id-${kind}`, kind, name: kind })),
 });
 
 describe("the conformance table against the live answerer (ACP)", () => {
-  it.each(TABLE.decisions.map((row) => [`${JSON.stringify(row.argument)} allow ${row.allow} deny ${row.deny}`, row]))(
-    "%s",
-    (_name, row) => {
-      const answer = answerPermission(acpPolicy(row.allow, row.deny, "never", TABLE.cwd), requestFor(row));
-      const decision = answer.by !== "rule" ? "none" : answer.decision === "allow" ? "allow" : "deny";
-      expect(decision).toBe(row.decision);
-    },
-  );
+  it.each(
+    TABLE.decisions.map((row) => [
+      `${JSON.stringify(row.argument ?? { input: row.input, locations: row.locations })} allow ${row.allow} deny ${row.deny}`,
+      row,
+    ]),
+  )("%s", (_name, row) => {
+    const answer = answerPermission(acpPolicy(row.allow, row.deny, "never", TABLE.cwd), requestFor(row));
+    const decision = answer.by !== "rule" ? "none" : answer.decision === "allow" ? "allow" : "deny";
+    expect(decision).toBe(row.decision);
+  });
 
   it.each(TABLE.refused.map((row) => [row.rule, row.because]))("refuses %s (%s), exit 2", (rule) => {
     expect(() => acpPolicy([rule], [], "never", TABLE.cwd)).toThrow(expect.objectContaining({ exitCode: 2 }));
@@ -67,15 +77,22 @@ describe("the conformance table against the live answerer (ACP)", () => {
 });
 
 describe("the conformance table against each backend's native mapping", () => {
-  const cases = TABLE.native.flatMap(({ rule, ...backends }) =>
-    Object.entries(backends).map(([backend, expected]) => [backend, rule, expected] as const),
+  const cases = TABLE.native.flatMap(({ rule, deny, ...backends }) =>
+    Object.entries(backends).map(([backend, expected]) => [backend, rule, expected, deny?.[backend]] as const),
   );
-  it.each(cases)("%s: %s", (backend, rule, expected) => {
+  it.each(cases)("%s: %s", (backend, rule, allowed, denied) => {
     for (const option of ["allowTools", "denyTools"] as const) {
+      const expected = option === "denyTools" && denied !== undefined ? denied : allowed;
       const mapped = () => nativeRules(backendNamed(backend), { [option]: [rule] });
       if (expected === "refused") expect(mapped).toThrow(expect.objectContaining({ exitCode: 2 }));
       else expect(mapped()[option]).toEqual(expected);
     }
+  });
+
+  it("Claude Code's deny pattern is refused with the way to have it held: over ACP, or the whole tool", () => {
+    expect(() => nativeRules(backendNamed("claude"), { denyTools: ["shell(git push*)"] })).toThrow(
+      expect.objectContaining({ exitCode: 2, hint: expect.stringContaining("acp") }),
+    );
   });
 
   it("every backend that takes portable patterns has its mapping in the table (or shares one that has)", () => {
