@@ -157,10 +157,11 @@ export function glob(pattern: string, text: string): boolean {
  * Whether some text is matched both by `pattern` (`*` any characters) and by `shape`, text in which each WILD
  * (src/backends/shell-parts.ts) stands for any characters: a command a deny pattern could match once its
  * expansions are known. Where the shape has no WILD it is glob(); else one pass over the pattern × shape table,
- * two rows kept.
+ * two rows kept; a table over MEETS_BOUND cells is not filled: the answer is yes (a deny pattern denies).
  */
 export function globMeets(pattern: string, shape: string): boolean {
   if (!shape.includes(WILD)) return glob(pattern, shape);
+  if ((pattern.length + 1) * (shape.length + 1) > MEETS_BOUND) return true;
   const n = pattern.length;
   const m = shape.length;
   let row = new Uint8Array(m + 1);
@@ -181,6 +182,9 @@ export function globMeets(pattern: string, shape: string): boolean {
     row = next;
   }
 }
+
+/** The most cells globMeets fills (a tenth of a second or so): a command from the agent must not hold its answer for long. */
+const MEETS_BOUND = 4_000_000;
 
 /** What a shell pattern stands for: see docs/permissions.md "Rules". */
 function commandForms(pattern: string): string[] {

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { acpPolicy, answerPermission } from "../../../src/backends/acp/permission-policy.js";
 import { nativeRules } from "../../../src/backends/permissions.js";
 import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
-import { commandMatches, glob, normalPath } from "../../../src/backends/tool-rules.js";
+import { WILD } from "../../../src/backends/shell-parts.js";
+import { commandMatches, glob, globMeets, normalPath, normalUrl } from "../../../src/backends/tool-rules.js";
 
 interface DecisionRow {
   allow: string[];
@@ -65,6 +66,20 @@ describe("the conformance table against the live answerer (ACP)", () => {
     expect(() => acpPolicy(["shell(git )"], [])).toThrow(
       expect.objectContaining({ hint: expect.stringContaining("shell(git *)") }),
     );
+  });
+
+  it("reads a command given as an argv array as that command, each word quoted", () => {
+    const request = (command: unknown) => ({
+      ...requestFor({ tool: "shell", argument: "x" } as DecisionRow),
+      toolCall: { toolCallId: "t", kind: "execute", rawInput: { command } },
+    });
+    const policy = acpPolicy(["shell(git status)"], ["shell(git push*)"]);
+    expect(answerPermission(policy, request(["bash", "-lc", "git push"]))).toMatchObject({
+      decision: "reject",
+      by: "rule",
+    });
+    expect(answerPermission(policy, request(["git", "status"]))).toMatchObject({ decision: "allow", by: "rule" });
+    expect(answerPermission(policy, request(["git", "status; rm -rf x"]))).toMatchObject({ by: "default" });
   });
 
   it("names the rules that allowed a compound command's parts", () => {
@@ -135,6 +150,44 @@ describe("what a pattern matches", () => {
     for (const [pattern, text, expected] of cases) expect(glob(pattern, text), `${pattern} ${text}`).toBe(expected);
     // Many stars against a long text from the agent: linear per star, never a regular expression's backtracking.
     expect(glob(`${"*a".repeat(30)}b`, "a".repeat(20_000))).toBe(false);
+  });
+
+  it("a WILD (text known only when run) meets a pattern where some text would match both", () => {
+    const cases: [string, string, boolean][] = [
+      ["git push*", `git ${WILD}`, true],
+      ["git push*", `git pu${WILD}`, true],
+      ["git push*", `git pull ${WILD}`, false],
+      ["git push*", `${WILD} push`, true],
+      ["git push*", `echo ${WILD}`, false],
+      ["a*c", `${WILD}b${WILD}`, true],
+      ["abc", `a${WILD}c`, true],
+      ["abc", `a${WILD}d`, false],
+      ["*", `${WILD}`, true],
+      ["x", `${WILD}${WILD}y`, false],
+    ];
+    for (const [pattern, shape, expected] of cases)
+      expect(globMeets(pattern, shape), `${pattern} ${JSON.stringify(shape)}`).toBe(expected);
+    // A table too large to fill is a yes: the deny pattern denies.
+    expect(globMeets("zz", `${"a".repeat(3_000_000)}${WILD}`)).toBe(true);
+  });
+
+  it.each([
+    ["https://user:pw@Evil.Example.:443/a", "https://evil.example/a"],
+    ["https://good.example/%61dmin?%7e=%2f", "https://good.example/admin?~=%2F"],
+    ["https://good.example/docs/%2E%2E/%61dmin", "https://good.example/admin"],
+    ["http://[::ffff:a9fe:a9fe]/x", "http://169.254.169.254/x"],
+    ["http://0251.0376.0251.0376/", "http://169.254.169.254/"],
+    ["https://exämple.com/", "https://xn--exmple-cua.com/"],
+    ["https://good.example\\@evil.example/", undefined],
+    ["https://a@b@evil.example/", undefined],
+    ["https://evil.example../", undefined],
+    ["https://good.example/a%2Fb", undefined],
+    ["https://good.example/a%5cb", undefined],
+    ["https://good.example/a b", undefined],
+    ["https:evil.example/", undefined],
+    ["ftp://evil.example/", undefined],
+  ])("the URL %s is read as %s", (url, normal) => {
+    expect(normalUrl(url)).toBe(normal);
   });
 
   it("a path is resolved before it is matched; a relative one only with a directory", () => {
