@@ -54,6 +54,11 @@ export class LineSplitter {
     }
   }
 
+  /** The line being read is already longer than maxLineBytes (its end not read yet). */
+  get overlongSoFar(): boolean {
+    return this.overlong !== undefined;
+  }
+
   /** The input ended: hand on a last line that had no "\n". */
   end(): void {
     if (this.partsBytes > 0 || this.overlong) this.emit();

@@ -27,6 +27,11 @@ export class NumberedLineSplitter {
     }
   }
 
+  /** The number of the line being read where it is already longer than the cap (its end not read yet). */
+  get overlongLine(): number | undefined {
+    return this.splitter.overlongSoFar ? this.newlines + 1 : undefined;
+  }
+
   end(): void {
     this.splitter.end();
   }

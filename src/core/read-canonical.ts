@@ -50,6 +50,10 @@ export async function* readCanonicalStream(
   };
   for await (const chunk of input) {
     lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    // No canonical line is longer: said at once, not at its end, which may never come (/dev/zero).
+    const overlong = lines.overlongLine;
+    if (overlong !== undefined)
+      failure ??= new CanonicalLineError(overlong, `longer than ${CANONICAL_MAX_LINE_BYTES} bytes`);
     yield* flush();
   }
   lines.end();

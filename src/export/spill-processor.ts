@@ -1,10 +1,9 @@
-import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { readSync, writeSync } from "node:fs";
 import type { Context, HrTime, SpanContext } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, Span, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { fileErrorReason } from "../core/file-errors.js";
+import { makeTempFile, removeTempFile, type TempFile } from "../core/temp-files.js";
 import { folderProblem, tempFolder, tempFolderAsSet } from "../core/temp-folder.js";
 
 // A batch span processor that never drops a span nor holds a long run in
@@ -46,7 +45,7 @@ interface SpilledSpan {
 
 /** The temporary file spans wait in: where writing and reading are, and the line being read. */
 interface SpillFile {
-  path: string;
+  temp: TempFile;
   fd: number;
   written: number;
   read: number;
@@ -188,10 +187,10 @@ export class SpillingSpanProcessor implements SpanProcessor {
     }
   }
 
-  private openFile() {
-    const path = join(tempFolder(), `agentstream-spans-${process.pid}-${randomBytes(6).toString("hex")}.jsonl`);
-    const fd = openSync(path, "wx+", 0o600);
-    return { path, fd, written: 0, read: 0, lines: 0, rest: Buffer.alloc(0), held: [] };
+  private openFile(): SpillFile {
+    // Removed however the process ends, should it end before the spans are sent.
+    const temp = makeTempFile("agentstream-spans", ".jsonl");
+    return { temp, fd: temp.fd, written: 0, read: 0, lines: 0, rest: Buffer.alloc(0), held: [] };
   }
 
   /** Up to `count` spans from the file, in order; the file starts over once all it held is read. */
@@ -237,8 +236,7 @@ export class SpillingSpanProcessor implements SpanProcessor {
 
   private removeFile(): void {
     if (!this.file) return;
-    closeSync(this.file.fd);
-    rmSync(this.file.path, { force: true });
+    removeTempFile(this.file.temp);
     this.file = undefined;
   }
 

@@ -63,7 +63,8 @@ export interface AtifFinalMetrics {
 
 export interface AtifTrajectory {
   schema_version: typeof ATIF_SCHEMA_VERSION;
-  session_id?: string;
+  /** Always set: ATIF's readers need one (RunDocument says where it comes from). */
+  session_id: string;
   trajectory_id: string;
   agent: AtifAgent;
   steps: AtifStep[];

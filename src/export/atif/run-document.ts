@@ -71,9 +71,10 @@ export class RunDocument {
   }
 
   event(event: CanonicalEvent): void {
+    // session.started's, else the first event stamped with one.
+    this.session ??= event.session_id;
     switch (event.type) {
       case "session.started":
-        this.session ??= event.session_id;
         if (event.agent_info && !event.agent) this.agentInfo ??= event.agent_info;
         return;
       case "tools.selected":
@@ -165,10 +166,13 @@ export class RunDocument {
     const sessions = this.finished?.sessions;
     if (sessions !== undefined)
       notes.push(`The stream held ${sessions} sessions: final_metrics and the outcome are the last session's.`);
-    const subs = this.subTrajectories(undefined, version ?? "unknown");
+    const session = this.sessionId();
+    if (session === started.run_id)
+      notes.push("session_id is the run's id: the stream names no session of the agent's.");
+    const subs = this.subTrajectories(undefined, version ?? "unknown", session);
     return defined({
       schema_version: ATIF_SCHEMA_VERSION,
-      session_id: this.session,
+      session_id: session,
       trajectory_id: started.run_id,
       agent: defined({
         name: this.agentInfo?.name ?? started.backend,
@@ -193,6 +197,14 @@ export class RunDocument {
       },
       subagent_trajectories: subs.length > 0 ? subs : undefined,
     });
+  }
+
+  /**
+   * Every document has one (Docent refuses one without; Harbor's model asks producers for it): the stream's
+   * session, else the session to resume it by (run.finished's resume), else the one it continues, else the run's id.
+   */
+  private sessionId(): string {
+    return this.session ?? this.finished?.resume?.session_id ?? this.started.resumed_from ?? this.started.run_id;
   }
 
   private outcome(): Extra {
@@ -227,15 +239,15 @@ export class RunDocument {
     });
   }
 
-  private subTrajectories(parent: string | undefined, version: string): AtifTrajectory[] {
+  private subTrajectories(parent: string | undefined, version: string, session: string): AtifTrajectory[] {
     const out: AtifTrajectory[] = [];
     for (const [id, sub] of this.subs) {
       if (sub.parent !== parent) continue;
-      const nested = this.subTrajectories(id, version);
+      const nested = this.subTrajectories(id, version, session);
       out.push(
         defined({
           schema_version: ATIF_SCHEMA_VERSION,
-          session_id: this.session,
+          session_id: session,
           trajectory_id: id,
           agent: defined({ name: sub.name, version, model_name: sub.builder.model }),
           steps: sub.builder.finish(),

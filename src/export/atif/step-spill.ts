@@ -1,18 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
-import { tempFolder } from "../../core/temp-folder.js";
+import { readSync, writeSync } from "node:fs";
+import { makeTempFile, removeTempFile, type TempFile } from "../../core/temp-files.js";
 
 const CHUNK = 64 * 1024;
-
-/**
- * The spills whose files exist, removed as the process exits (one listener for all, however many runs are
- * open). Only the name goes: a document another exit listener still writes (`--atif`) reads on through the fd.
- */
-const live = new Set<StepSpill>();
-const removeAll = (): void => {
-  for (const spill of live) spill.unlink();
-};
 
 /** Where a spilled step's text is: its byte range in the spill. */
 export interface SpilledRange {
@@ -24,11 +13,10 @@ export interface SpilledRange {
  * The steps of a document that can no longer change, as text, appended to a temporary file (mode 600, in
  * agentstream's temporary folder, made only once 64 KiB wait; writes of 64 KiB) and read back when the
  * document is written. Should the file not be made or written, the text stays in memory: the document is the
- * same, only memory grows. The file is removed by `dispose`, or as the process exits.
+ * same, only memory grows. The file is removed by `dispose`, or however the process ends first (makeTempFile).
  */
 export class StepSpill {
-  private fd: number | undefined;
-  private path: string | undefined;
+  private file: TempFile | undefined;
   /** Bytes in the file; the rest, up to `size`, are in `pending`. */
   private flushed = 0;
   private size = 0;
@@ -58,7 +46,7 @@ export class StepSpill {
     const end = range.start + range.length;
     for (; at < end && at < this.flushed; ) {
       const chunk = Buffer.allocUnsafe(Math.min(CHUNK, end - at, this.flushed - at));
-      const read = readSync(this.fd!, chunk, 0, chunk.length, at);
+      const read = readSync(this.file!.fd, chunk, 0, chunk.length, at);
       if (read === 0) throw new Error("the ATIF spill file is shorter than what was written to it");
       at += read;
       yield chunk.subarray(0, read);
@@ -74,37 +62,21 @@ export class StepSpill {
     }
   }
 
-  /** Removes the file's name, the file still open. */
-  unlink(): void {
-    if (this.path !== undefined) rmSync(this.path, { force: true });
-  }
-
   /** Removes the file. */
   dispose(): void {
-    live.delete(this);
-    if (live.size === 0) process.off("exit", removeAll);
     this.pending = [];
-    if (this.fd === undefined) return;
-    try {
-      closeSync(this.fd);
-    } finally {
-      rmSync(this.path!, { force: true });
-      this.fd = undefined;
-    }
+    const file = this.file;
+    this.file = undefined;
+    if (file !== undefined) removeTempFile(file);
   }
 
   private flush(): void {
     if (this.failed || this.pendingBytes === 0) return;
     try {
-      if (this.fd === undefined) {
-        this.path = join(tempFolder(), `agentstream-atif-${process.pid}-${randomBytes(6).toString("hex")}.part`);
-        this.fd = openSync(this.path, "wx+", 0o600);
-        if (live.size === 0) process.on("exit", removeAll);
-        live.add(this);
-      }
+      this.file ??= makeTempFile("agentstream-atif", ".part");
       const data = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
       for (let done = 0; done < data.length; )
-        done += writeSync(this.fd, data, done, data.length - done, this.flushed + done);
+        done += writeSync(this.file.fd, data, done, data.length - done, this.flushed + done);
       this.flushed += data.length;
       this.pending = [];
       this.pendingBytes = 0;

@@ -16,15 +16,33 @@ interface StepUsage {
   model?: string;
 }
 
+/** One tool call (tool.started), whatever its id: the stream may use an id again for a later call. */
+interface CallRecord {
+  id: string;
+  /** The step that made it, or that step's index once it is spilled. */
+  step: OpenStep | number;
+  /** Its result once one came (the entry on its step), or true while its step is spilled. */
+  result?: AtifResult | true;
+}
+
 interface OpenStep {
   /** Its place in the trajectory, from 0 (its step_id less one). */
   index: number;
   source: AtifStep["source"];
   timestamp?: string;
+  /** The model its own events name (the first). */
   model?: string;
+  /** The model in effect when it opened (the last one the trajectory named before), where it names none. */
+  inherited?: string;
   messages: string[];
   reasoning: string[];
   calls: AtifToolCall[];
+  /** Its calls' ids: one id is never twice in a step (its results find their call within the step). */
+  ids: Set<string>;
+  /** Its calls that can still change (not those whose id a later call took over). */
+  records: CallRecord[];
+  /** How many of its calls wait for their result. */
+  unanswered: number;
   results: AtifResult[];
   usage?: StepUsage;
   extra: Extra;
@@ -69,22 +87,26 @@ export function payloadOf(event: CanonicalEvent): Extra {
 /**
  * The steps of one trajectory (the run's main agent, or one sub-agent), built as its events come: one agent
  * step per turn (turn.started opens it); where the stream has no turns (a sub-agent's events), a model
- * output after a tool result opens the next. Tool results go back onto the step that made the call, by id.
+ * output after a tool result opens the next; a call whose id the step already holds opens the next too.
+ * Tool results go back onto the step that made the call: a result answers the oldest call of its id still
+ * waiting (else the latest call of its id), so an id used again keeps each result with its own call.
  * Deltas and tool.updated are not kept (the completed events carry the whole text).
  */
 export class TrajectoryBuilder {
   /** The steps: those still open, and where each spilled one is in the spill. */
   private readonly steps: (OpenStep | SpilledRange)[] = [];
-  /** The step that made a call (or the index of that step, spilled). */
-  private readonly callStep = new Map<string, OpenStep | number>();
-  /** A call's result (or the index of the spilled step holding it). */
-  private readonly resultOf = new Map<string, AtifResult | number>();
-  private readonly refs: { step: OpenStep; toolCallId?: string; trajectoryId: string }[] = [];
+  /** The calls still waiting for their result, by id, oldest first. */
+  private readonly waiting = new Map<string, CallRecord[]>();
+  /** The latest call of each id (a second result for it replaces the first). */
+  private readonly latest = new Map<string, CallRecord>();
+  private readonly refs: { step: OpenStep; call?: CallRecord; trajectoryId: string }[] = [];
   /** Steps a sub-agent's reference will go onto when the trajectory ends: never spilled. */
   private readonly pinned = new Set<OpenStep>();
   /** A step after the first that held something was spilled (it held something for good). */
   private laterNonEmpty = false;
   model: string | undefined;
+  /** The model the trajectory named last: the one a step naming none is of. */
+  private current: string | undefined;
   /** The first step waits for the prompt (the run's user step), which the stream's first prompt.submitted fills. */
   private awaitingPrompt: boolean;
 
@@ -137,6 +159,13 @@ export class TrajectoryBuilder {
       case "compaction.completed":
         this.compaction(event);
         return;
+      case "model.changed": {
+        this.current = event.model;
+        const step = this.last();
+        if (step.source === "agent" && !step.closed && step.model === undefined) step.inherited = event.model;
+        this.last().events.push(payloadOf(event));
+        return;
+      }
       case "prompt.submitted":
         this.prompt(event);
         return;
@@ -147,8 +176,10 @@ export class TrajectoryBuilder {
 
   /** A sub-agent started here: the result of the call that started it (else a result of its own) will point at it. */
   subagent(trajectoryId: string, toolCallId: string | undefined): void {
-    const step = (toolCallId !== undefined && this.stepOfCall(toolCallId)) || this.last();
-    this.refs.push({ step, toolCallId, trajectoryId });
+    const call =
+      toolCallId === undefined ? undefined : (this.waiting.get(toolCallId)?.[0] ?? this.latest.get(toolCallId));
+    const step = call ? this.stepOf(call) : this.last();
+    this.refs.push({ step, call, trajectoryId });
     this.pinned.add(step);
   }
 
@@ -182,17 +213,17 @@ export class TrajectoryBuilder {
 
   private addRefs(): void {
     for (const ref of this.refs) {
-      const result =
-        ref.toolCallId !== undefined && this.callStep.get(ref.toolCallId) === ref.step
-          ? this.resultFor(ref.step, ref.toolCallId)
-          : pushed(ref.step.results, {});
+      const result = ref.call?.step === ref.step ? this.resultFor(ref.call, ref.step) : pushed(ref.step.results, {});
       result.subagent_trajectory_ref = [...(result.subagent_trajectory_ref ?? []), { trajectory_id: ref.trajectoryId }];
     }
     this.refs.length = 0;
   }
 
   private toolStarted(event: EventOf<"tool.started">): void {
-    const step = this.agentStep(event);
+    const id = event.tool_call_id;
+    let step = this.agentStep(event);
+    // One id twice in a step is refused by atif-scan and agentpile (a result finds its call within its step).
+    if (step.ids.has(id)) step = this.open("agent", this.timeOf(event));
     step.calls.push(
       defined({
         tool_call_id: event.tool_call_id,
@@ -201,7 +232,23 @@ export class TrajectoryBuilder {
         extra: event.kind === undefined ? undefined : { kind: event.kind },
       }),
     );
-    this.callStep.set(event.tool_call_id, step);
+    step.ids.add(id);
+    const call: CallRecord = { id, step };
+    step.records.push(call);
+    step.unanswered++;
+    this.latest.set(id, call);
+    const waiting = this.waiting.get(id);
+    if (waiting) waiting.push(call);
+    else this.waiting.set(id, [call]);
+  }
+
+  /** The oldest call of this id still waiting for its result, no longer waiting. */
+  private answered(id: string): CallRecord | undefined {
+    const waiting = this.waiting.get(id);
+    const call = waiting?.shift();
+    if (waiting?.length === 0) this.waiting.delete(id);
+    if (call) (call.step as OpenStep).unanswered--;
+    return call;
   }
 
   private toolCompleted(event: EventOf<"tool.completed">): void {
@@ -211,8 +258,8 @@ export class TrajectoryBuilder {
       reason: event.reason,
       unapproved: event.unapproved,
     });
-    const step = this.stepOfCall(event.tool_call_id);
-    if (!step) {
+    const call = this.answered(event.tool_call_id) ?? this.latest.get(event.tool_call_id);
+    if (!call) {
       // A result whose call the stream never showed: kept on the current step, pointing at no call.
       this.last().results.push({
         content: event.output,
@@ -220,7 +267,8 @@ export class TrajectoryBuilder {
       });
       return;
     }
-    const result = this.resultFor(step, event.tool_call_id);
+    const step = this.stepOf(call);
+    const result = this.resultFor(call, step);
     result.content = event.output;
     result.extra = extra;
     const current = this.last();
@@ -228,16 +276,11 @@ export class TrajectoryBuilder {
     this.trySpill(step);
   }
 
-  private resultFor(step: OpenStep, toolCallId: string): AtifResult {
-    let known = this.resultOf.get(toolCallId);
-    if (typeof known === "number") {
-      this.revive(known);
-      known = this.resultOf.get(toolCallId);
-    }
-    if (known !== undefined && typeof known !== "number") return known;
-    const result = pushed(step.results, { source_call_id: toolCallId } as AtifResult);
-    this.resultOf.set(toolCallId, result);
-    return result;
+  /** A call's result entry on its step (open), made where none is yet. */
+  private resultFor(call: CallRecord, step: OpenStep): AtifResult {
+    if (call.result === undefined || call.result === true)
+      call.result = pushed(step.results, { source_call_id: call.id } as AtifResult);
+    return call.result;
   }
 
   private usage(event: EventOf<"usage">): void {
@@ -304,9 +347,13 @@ export class TrajectoryBuilder {
       index: this.steps.length,
       source,
       timestamp,
+      inherited: source === "agent" ? this.current : undefined,
       messages: [],
       reasoning: [],
       calls: [],
+      ids: new Set(),
+      records: [],
+      unanswered: 0,
       results: [],
       extra: {},
       events: [],
@@ -317,30 +364,29 @@ export class TrajectoryBuilder {
     return step;
   }
 
-  /** The step that made a call, read back from the spill if it was spilled; undefined for a call never seen. */
-  private stepOfCall(toolCallId: string): OpenStep | undefined {
-    const step = this.callStep.get(toolCallId);
-    return typeof step === "number" ? this.revive(step) : step;
+  /** The step that made a call, read back from the spill if it was spilled. */
+  private stepOf(call: CallRecord): OpenStep {
+    return typeof call.step === "number" ? this.revive(call.step) : call.step;
   }
 
   /**
    * Spills a step that nothing is expected to change any more: not the last (whatever comes next may go
    * onto it), not the first while it waits for the prompt, no sub-agent reference to go onto it, every
-   * call of it answered. Should something change it after all (a second result for a call, a call id used
-   * again), it is read back (`revive`), so the document is the one `finish` makes.
+   * call of it answered. Should something change it after all (a second result for a call, a sub-agent
+   * started by an old call), it is read back (`revive`), so the document is the one `finish` makes.
    */
   private trySpill(step: OpenStep): void {
     if (!this.spill || step === this.last() || this.pinned.has(step)) return;
     if (step.index === 0 && this.awaitingPrompt) return;
-    for (const call of step.calls)
-      if (this.callStep.get(call.tool_call_id) === step && !this.resultOf.has(call.tool_call_id)) return;
+    if (step.unanswered > 0) return;
     if (step.index > 0 && !isEmpty(step)) this.laterNonEmpty = true;
     this.steps[step.index] = this.spill.append(stepText(step));
-    for (const call of step.calls)
-      if (this.callStep.get(call.tool_call_id) === step) this.callStep.set(call.tool_call_id, step.index);
-    for (const result of step.results)
-      if (result.source_call_id !== undefined && this.resultOf.get(result.source_call_id) === result)
-        this.resultOf.set(result.source_call_id, step.index);
+    // Only the latest call of an id can change now: the others are forgotten with the step.
+    for (const call of step.records)
+      if (this.latest.get(call.id) === call) {
+        call.step = step.index;
+        call.result &&= true;
+      }
   }
 
   /** A spilled step, read back from the spill and open again (held until it can be spilled again). */
@@ -348,17 +394,20 @@ export class TrajectoryBuilder {
     const range = this.steps[index] as SpilledRange;
     const step = openedAgain(JSON.parse(this.spill!.text(range).slice(index === 0 ? 0 : 1)) as AtifStep, index);
     this.steps[index] = step;
-    for (const call of step.calls)
-      if (this.callStep.get(call.tool_call_id) === index) this.callStep.set(call.tool_call_id, step);
-    for (const result of step.results)
-      if (result.source_call_id !== undefined && this.resultOf.get(result.source_call_id) === index)
-        this.resultOf.set(result.source_call_id, result);
+    for (const { tool_call_id: id } of step.calls) {
+      const call = this.latest.get(id);
+      if (call?.step !== index) continue;
+      call.step = step;
+      step.records.push(call);
+      if (call.result === true) call.result = step.results.find((r) => r.source_call_id === id);
+    }
     return step;
   }
 
   private modelOf(step: OpenStep, model: string): void {
     step.model ??= model;
     this.model ??= model;
+    this.current = model;
   }
 
   private last(): OpenStep {
@@ -391,6 +440,9 @@ function openedAgain(s: AtifStep, index: number): OpenStep {
     messages: s.message === "" ? [] : [s.message],
     reasoning: s.reasoning_content === undefined ? [] : [s.reasoning_content],
     calls: s.tool_calls ?? [],
+    ids: new Set((s.tool_calls ?? []).map((c) => c.tool_call_id)),
+    records: [],
+    unanswered: 0,
     results: (s.observation?.results ?? []).map((r) => {
       // content and extra stay keys where absent: a later result fills them in their place.
       const result: AtifResult =
@@ -424,7 +476,7 @@ function finishStep(step: OpenStep, id: number): AtifStep {
     step_id: id,
     timestamp: step.timestamp,
     source: step.source,
-    model_name: agent ? step.model : undefined,
+    model_name: agent ? (step.model ?? step.inherited) : undefined,
     message: step.messages.join("\n\n"),
     reasoning_content: agent && step.reasoning.length > 0 ? step.reasoning.join("\n\n") : undefined,
     tool_calls: agent && step.calls.length > 0 ? step.calls : undefined,

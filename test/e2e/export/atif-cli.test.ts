@@ -159,6 +159,71 @@ describe.skipIf(!py)("agentstream export atif: read by others' code", () => {
     expect(JSON.parse(check.stdout)).toEqual({ files: files.length, problems: [] });
   });
 
+  it("call ids used again (in later turns, twice in one turn) and no session named: both readers read it, each call with its own result, a session_id (before: atif-scan's duplicate_call_id, no session_id)", async () => {
+    const tool = (kind: "tool_call" | "tool_result", command: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        type: kind,
+        name: "bash",
+        id: "call_1",
+        ...(kind === "tool_call" ? { args: { command } } : { content: command, success: true }),
+        ...extra,
+      });
+    const text = (content: string) => JSON.stringify({ type: "text", content });
+    const natives = {
+      later: [
+        text("look"),
+        tool("tool_call", "ls"),
+        tool("tool_result", "a"),
+        tool("tool_call", "ls -a"),
+        tool("tool_result", "b"),
+        text("again"),
+        tool("tool_call", "pwd"),
+        tool("tool_result", "c"),
+      ],
+      together: [
+        text("look twice"),
+        tool("tool_call", "ls"),
+        tool("tool_call", "ls -a"),
+        tool("tool_result", "a"),
+        tool("tool_result", "b"),
+      ],
+    };
+    const out = join(dir, "ids-again");
+    const streams: string[] = [];
+    for (const [name, native] of Object.entries(natives)) {
+      writeFileSync(
+        join(dir, `${name}.native.jsonl`),
+        `${[...native, JSON.stringify({ type: "done", content: "x" })].join("\n")}\n`,
+      );
+      const normalized = await runCli(["normalize", "--from", "evosci", join(dir, `${name}.native.jsonl`)]);
+      streams.push(join(dir, `${name}.canonical.jsonl`));
+      writeFileSync(streams.at(-1)!, normalized.stdout);
+    }
+    const result = await runCli(["export", "atif", "--out", out, ...streams]);
+    expect(result.code, result.stderr).toBe(0);
+    const files = readdirSync(out).map((f) => join(out, f));
+    expect(files).toHaveLength(2);
+    for (const file of files) {
+      const doc = JSON.parse(readFileSync(file, "utf8")) as {
+        session_id?: string;
+        trajectory_id: string;
+        steps: { tool_calls?: { tool_call_id: string }[]; observation?: { results: { source_call_id?: string }[] } }[];
+      };
+      expect(doc.session_id).toBe(doc.trajectory_id);
+      for (const step of doc.steps) {
+        const ids = (step.tool_calls ?? []).map((c) => c.tool_call_id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect((step.observation?.results ?? []).map((r) => r.source_call_id)).toEqual(ids);
+      }
+    }
+    const check = spawnSync(py!.python, [ATIF_CHECK, ...files], { encoding: "utf8" });
+    expect(JSON.parse(check.stdout)).toEqual({ files: 2, problems: [] });
+    const scan = spawnSync(py!.atifScan, ["--pattern", "*.json", out], { encoding: "utf8", maxBuffer: 1 << 28 });
+    expect(scan.status, scan.stderr).toBe(0);
+    const report = JSON.parse(scan.stdout) as { inputs: { input_status: string }[] };
+    expect(report.inputs.map((i) => i.input_status)).toEqual(["available", "available"]);
+  });
+
   it("the check itself refuses what ATIF refuses (an unknown key) and a ref that names no sub-trajectory", () => {
     const doc = JSON.parse(readFileSync(join(GOLDEN, "evosci-research.json"), "utf8")) as Record<string, unknown> & {
       steps: Record<string, unknown>[];

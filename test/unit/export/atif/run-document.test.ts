@@ -91,7 +91,8 @@ describe("export atif: steps", () => {
         observation: { results: [{ source_call_id: "c1", content: "a.txt", extra: { status: "succeeded" } }] },
         extra: { stop_reason: "tool_use" },
       },
-      { step_id: 3, source: "agent", message: "done" },
+      // The model in effect: the one the trajectory named last.
+      { step_id: 3, source: "agent", model_name: "m1", message: "done" },
     ]);
     expect(doc.agent).toEqual({ name: "pi", version: "unknown", model_name: "m1", extra: { backend: "pi" } });
     expect(doc.notes).toMatch(/version is unknown/);
@@ -379,5 +380,149 @@ describe("export atif: several runs", () => {
 
   it("an event of a run whose run.started is not in the stream is refused", () => {
     expect(() => exportAll(stream([finished()]).slice(1))).toThrow(AtifInputError);
+  });
+});
+
+describe("export atif: call ids used again (each result with its own call, no id twice in a step)", () => {
+  const call = (id: string, n: number): Partial => ({
+    type: "tool.started",
+    tool_call_id: id,
+    name: "bash",
+    args: { n },
+  });
+  const result = (id: string, output: string): Partial => ({
+    type: "tool.completed",
+    tool_call_id: id,
+    name: "bash",
+    status: "succeeded",
+    output,
+  });
+  /** Each step's calls and its results, as [call ids, [source_call_id, content]...]. */
+  const pairs = (doc: AtifTrajectory) =>
+    doc.steps
+      .slice(1)
+      .map((s) => [
+        (s.tool_calls ?? []).map((c) => `${c.tool_call_id}:${(c.arguments as { n: number }).n}`),
+        (s.observation?.results ?? []).map((r) => `${r.source_call_id}=${r.content}`),
+      ]);
+
+  it.each([
+    [
+      "an id a later turn uses again: each turn's call keeps its own result (before: the last result on the first call, the second call with none)",
+      [call("c1", 1), result("c1", "first"), { type: "turn.started", turn: 2 }, call("c1", 2), result("c1", "second")],
+      [
+        [["c1:1"], ["c1=first"]],
+        [["c1:2"], ["c1=second"]],
+      ],
+    ],
+    [
+      "two calls open under one id (a stream verify refuses): results answer them oldest first",
+      [call("x", 1), call("x", 2), result("x", "a"), result("x", "b")],
+      [
+        [["x:1"], ["x=a"]],
+        [["x:2"], ["x=b"]],
+      ],
+    ],
+    [
+      "a second result for an answered call replaces its result (one result per call)",
+      [call("x", 1), result("x", "a"), result("x", "again")],
+      [[["x:1"], ["x=again"]]],
+    ],
+  ])("%s", (_what, events, expected) => {
+    expect(pairs(exportOne(stream([{ type: "turn.started", turn: 1 }, ...events, finished()])))).toEqual(expected);
+  });
+
+  it("an id used twice in one turn (EvoScientist): the second call opens the next step, each with its result (before: tool_calls [dup, dup])", () => {
+    const doc = exportOne(
+      stream([
+        { type: "turn.started", turn: 1 },
+        { type: "message.completed", message_id: "m", text: "two looks" },
+        call("t", 1),
+        result("t", "one"),
+        call("t", 2),
+        result("t", "two"),
+        usage(5),
+        { type: "turn.completed", turn: 1, stop_reason: "end_turn" },
+        finished(),
+      ]),
+    );
+    expect(pairs(doc)).toEqual([
+      [["t:1"], ["t=one"]],
+      [["t:2"], ["t=two"]],
+    ]);
+    // The turn's output after the second call is on the step it opened.
+    expect(doc.steps[2]).toMatchObject({
+      source: "agent",
+      metrics: { prompt_tokens: 5 },
+      extra: { stop_reason: "end_turn" },
+    });
+  });
+});
+
+describe("export atif: session_id, always", () => {
+  const sessionOf = (events: Partial[], started: Record<string, unknown> = {}) =>
+    exportOne(stream(events).map((e, i) => (i === 0 ? ({ ...e, ...started } as unknown as CanonicalEvent) : e)));
+
+  it.each([
+    [
+      "the first event stamped with one",
+      [{ type: "turn.started", turn: 1, session_id: "env-s" }, finished()],
+      {},
+      "env-s",
+    ],
+    [
+      "run.finished's resume (EvoScientist)",
+      [finished({ resume: { session_id: "2c9d11aa", hint: "EvoSci --resume 2c9d11aa" } })],
+      { resumed_from: "older" },
+      "2c9d11aa",
+    ],
+    ["the session it continues", [{ type: "turn.started", turn: 1 }], { resumed_from: "older" }, "older"],
+  ] as const)("from %s", (_what, events, started, expected) => {
+    const doc = sessionOf([...events], started);
+    expect(doc.session_id).toBe(expected);
+    expect(doc.notes ?? "").not.toMatch(/session_id/);
+  });
+
+  it("none known (a run failing before session.started, a cut stream): the run's id, notes saying so, sub-trajectories too", () => {
+    const doc = sessionOf([
+      { type: "subagent.started", name: "helper", instance_id: "s1" },
+      { type: "message.completed", message_id: "a", text: "hi", agent: { name: "helper", instance_id: "s1" } },
+    ]);
+    expect(doc.session_id).toBe("r1");
+    expect(doc.notes).toMatch(/session_id is the run's id: the stream names no session/);
+    expect(doc.subagent_trajectories![0]!.session_id).toBe("r1");
+  });
+});
+
+describe("export atif: each agent step names its model where the stream does", () => {
+  it("a step whose own events name none is of the model the trajectory named last (model.changed, an earlier step's)", () => {
+    const doc = exportOne(
+      stream([
+        { type: "model.changed", model: "m0", reason: "set" },
+        { type: "turn.started", turn: 1 },
+        usage(1),
+        { type: "turn.started", turn: 2 },
+        { type: "message.completed", message_id: "a", text: "x", model: "m1" },
+        usage(2),
+        { type: "turn.started", turn: 3 },
+        usage(3),
+        { type: "turn.started", turn: 4 },
+        { type: "model.changed", model: "m2", reason: "cycle" },
+        usage(4),
+        finished(),
+      ]),
+    );
+    expect(doc.steps.map((s) => [s.source, s.model_name, s.metrics?.prompt_tokens])).toEqual([
+      ["user", undefined, undefined],
+      ["agent", "m0", 1],
+      ["agent", "m1", 2],
+      ["agent", "m1", 3],
+      ["agent", "m2", 4],
+    ]);
+  });
+
+  it("none where the stream names no model at all", () => {
+    const doc = exportOne(stream([{ type: "turn.started", turn: 1 }, usage(1), finished()]));
+    expect(doc.steps[1]).not.toHaveProperty("model_name");
   });
 });

@@ -2,8 +2,9 @@
 // copied through) is byte for byte the document atifText writes whole, for the streams where a spilled step is
 // changed after all (a second result for a call, a call id used again, a sub-agent started by an old call, a
 // prompt after empty turns) and for one whose spill goes past the 64 KiB kept in memory; the file is removed.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -84,6 +85,23 @@ const CASES: [string, Partial[]][] = [
       ...turn(4, "again", "c1", undefined),
       { type: "tool.completed", tool_call_id: "c1", name: "bash", status: "succeeded", output: "second" },
       ...turns(5, 6),
+      done,
+    ],
+  ],
+  [
+    "an id used twice in one turn, and two calls open under one id, past 64 KiB",
+    [
+      ...turn(1, "a", "d", undefined),
+      { type: "tool.completed", tool_call_id: "d", name: "bash", status: "succeeded", output: "one" },
+      { type: "tool.started", tool_call_id: "d", name: "bash", args: { again: true } },
+      { type: "tool.completed", tool_call_id: "d", name: "bash", status: "succeeded", output: "two" },
+      ...turn(2, "b", "e", undefined),
+      { type: "tool.started", tool_call_id: "e", name: "bash", args: { again: true } },
+      ...Array.from({ length: 100 }, (_, i) => turn(i + 3, "z".repeat(1000))).flat(),
+      { type: "tool.completed", tool_call_id: "e", name: "bash", status: "succeeded", output: "first e" },
+      { type: "tool.completed", tool_call_id: "e", name: "bash", status: "succeeded", output: "second e" },
+      { type: "tool.completed", tool_call_id: "e", name: "bash", status: "failed", output: "third e" },
+      ...turns(103, 104),
       done,
     ],
   ],
@@ -203,5 +221,48 @@ describe("ATIF written step by step", () => {
     expect(child.stderr).toBe("");
     expect(child.stdout).toBe("1\n");
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  /** A process with a run open (its spill file made), told `signal` once it says so; how it ended, and what it said. */
+  async function signalled(
+    signal: NodeJS.Signals,
+    hears: boolean,
+  ): Promise<{ signal: string | null; code: number | null; out: string }> {
+    const runs = fileURLToPath(new URL("../../../../dist/export/atif/runs.js", import.meta.url));
+    const events = JSON.stringify(stream(Array.from({ length: 200 }, (_, i) => turn(i + 1, "y".repeat(1000))).flat()));
+    const script = `const { readdirSync, readFileSync } = await import("node:fs");
+      const { AtifRuns } = await import(${JSON.stringify(runs)});
+      ${hears ? `process.on(${JSON.stringify(signal)}, () => { console.log("heard", readdirSync(process.env.TMPDIR).length); process.exit(3); });` : ""}
+      const runs = AtifRuns.spilling(() => {});
+      for (const e of JSON.parse(readFileSync(${JSON.stringify(join(dir, "events.json"))}, "utf8"))) runs.event(e);
+      console.log(readdirSync(process.env.TMPDIR).length);
+      setInterval(() => {}, 1000);`;
+    writeFileSync(join(dir, "events.json"), events);
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: join(dir, "tmp") },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out === "1\n") child.kill(signal);
+    });
+    const [code, by] = (await once(child, "close")) as [number | null, NodeJS.Signals | null];
+    return { signal: by, code, out };
+  }
+
+  it.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)(
+    "a process %s kills while a run is open (export atif) dies of it as before, its spill file removed",
+    async (signal) => {
+      mkdirSync(join(dir, "tmp"));
+      expect(await signalled(signal, false)).toEqual({ signal, code: null, out: "1\n" });
+      expect(readdirSync(join(dir, "tmp"))).toEqual([]);
+    },
+  );
+
+  it("a process that hears the signal itself (run, normalize, a library's caller) decides: the file stays until it exits", async () => {
+    mkdirSync(join(dir, "tmp"));
+    expect(await signalled("SIGINT", true)).toEqual({ signal: null, code: 3, out: "1\nheard 1\n" });
+    expect(readdirSync(join(dir, "tmp"))).toEqual([]);
   });
 });
