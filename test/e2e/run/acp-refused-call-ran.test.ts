@@ -62,6 +62,15 @@ describe("a call that was rejected and ran anyway fails the run", () => {
     );
   });
 
+  it("begun (in_progress) and never finished by the turn's end: closed cancelled, still unapproved, the run failed", async () => {
+    const { run, events, finished } = await runAnyway(["--deny-tool", "shell"], ["--unfinished"]);
+    expect(run.code).toBe(1);
+    expect(finished).toMatchObject(REFUSED_RAN);
+    expect(events.filter((e) => e.type === "tool.completed")).toMatchObject([
+      { tool_call_id: "t1", status: "cancelled", reason: "run_ended", unapproved: true },
+    ]);
+  });
+
   it("a call a rule allowed and ran is no refusal: the run succeeds", async () => {
     const { run, finished } = await runAnyway(["--allow-tool", "shell"]);
     expect(run.code).toBe(0);
