@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   "acceptance",
   "budget",
   "output_schema",
+  "refused_call_ran",
   "config",
   "usage",
   "backend_not_found",

@@ -139,7 +139,8 @@ export const WORD_ROWS: readonly ClassificationRow[] = [
     retryable: false,
     example: "the model exhausted its output budget",
   },
-  { text: /\baborted\b/i, code: "aborted", example: "Request was aborted" },
+  // No row reads `aborted` from words: a run whose backend named its user's abort ends cancelled (outcome.ts), and
+  // only a backend's structured field says that ("Aborted: required dependency `npm` is missing" is a failure).
 ];
 
 /** The HTTP status a message carries, where it says one. */

@@ -1,7 +1,8 @@
-import type { BackendExit, ErrorInfo, RunStatus } from "../canonical/events.js";
+import type { AnsweredBy, BackendExit, ErrorInfo, RunStatus } from "../canonical/events.js";
 import type { Outcome, ResumeHint, StreamEndFacts } from "./translator.js";
 import { classifyStartupFailure } from "./classify.js";
 import { exitCodeFor } from "./exit-codes.js";
+import { clip } from "./clip.js";
 
 /** Why agentstream itself stopped the backend, when it did. */
 export type Interruption =
@@ -13,6 +14,24 @@ export type Interruption =
 
 /** --output-schema's verdict on an answer (answer-check.ts): its value, the run's error, or the check stopped. */
 export type AnswerVerdict = { json: { value: unknown } } | { error: ErrorInfo } | { stopped: Interruption };
+
+/** A refused call that ran, as the run's error names it. */
+export interface RefusedCall {
+  tool_call_id: string;
+  name: string;
+  /** Who rejected it (input.answered.by). */
+  by: AnsweredBy;
+}
+
+/** What the stream showed of refused calls that ran (refused-runs.ts watches the events written). */
+export interface RefusedRuns {
+  /** The first call that ran though someone rejected it (a rule, the command, a person, the callback). */
+  rejected?: RefusedCall;
+  /** How many rejected calls ran. */
+  rejectedCount: number;
+  /** A call ran whose request no one decided (answered by default, or cancelled): it still waits for its approval. */
+  undecided: boolean;
+}
 
 /** A failure on agentstream's side: the backend could not be started, or the input could not be read. */
 export interface OwnFailure {
@@ -58,20 +77,53 @@ export interface OutcomeFacts {
   started: boolean;
   usageComplete: boolean;
   usageUntold?: boolean;
+  /** Calls the agent ran though their permission request was refused (tool.completed.unapproved). */
+  refusedRuns?: RefusedRuns;
 }
 
 /**
- * Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. Two
+ * Decide the run's outcome: the backend's own verdict where it gave one, else how and why it stopped. Three
  * rules hold for every backend (docs/canonical-stream.md "Outcome rules"): only a run that succeeded has a
- * result (what a failed, stopped or paused run said is in its messages, not an answer), and a turn its
- * backend says was aborted by its user ended cancelled, not failed.
+ * result (what a failed, stopped or paused run said is in its messages, not an answer), a turn its backend
+ * says was aborted by its user ended cancelled, not failed, and no refused call ends in success.
  */
 export function resolveOutcome(facts: OutcomeFacts): RunOutcome {
-  const outcome = decide({ ...facts, terminal: facts.terminal && userStopped(facts.terminal) });
+  const decided = decide({ ...facts, terminal: facts.terminal && userStopped(facts.terminal) });
+  // agentstream's own failure: nothing ran.
+  const outcome = facts.ownFailure ? decided : refusalStands(decided, facts.refusedRuns);
   return outcome.status === "succeeded" ? outcome : { ...outcome, resultText: null };
 }
 
-/** A turn its backend ended `aborted` (OpenCode's MessageAbortedError, pi's stopReason "aborted", ...) was cancelled. */
+// A call's name and id as the run's error quotes them (the agent chose both).
+const MAX_NAMED = 200;
+
+/**
+ * No refused call ends in success. A call the agent ran though a rule, the command, a person or the callback
+ * rejected it fails the run (refused_call_ran, exit 1), whatever the agent or a stop said after: what was
+ * refused happened. A call it ran whose request no one decided still waits for its approval: a run that would
+ * have succeeded needs input, the call pending.
+ */
+function refusalStands(outcome: RunOutcome, refused: RefusedRuns | undefined): RunOutcome {
+  if (refused?.rejected) {
+    const { tool_call_id, name, by } = refused.rejected;
+    const more = refused.rejectedCount > 1 ? ` (and ${refused.rejectedCount - 1} more rejected calls)` : "";
+    const error: ErrorInfo = {
+      code: "refused_call_ran",
+      message: `the agent ran a call that was rejected (by ${by}): ${clip(name, MAX_NAMED)} ${JSON.stringify(clip(tool_call_id, MAX_NAMED))}${more}`,
+      retryable: false,
+    };
+    return { ...outcome, status: "failed", error, exitCode: exitCodeFor("failed", error) };
+  }
+  if (refused?.undecided && outcome.status === "succeeded")
+    return { ...outcome, status: "needs_input", exitCode: exitCodeFor("needs_input") };
+  return outcome;
+}
+
+/**
+ * A turn its backend ended `aborted` was cancelled. The code `aborted` comes only from a backend's structured
+ * field naming its user's abort (OpenCode's MessageAbortedError, Gemini CLI's FatalCancellationError, pi's
+ * stopReason "aborted", ...: classification.ts's rows by type, never words), so no message decides it.
+ */
 function userStopped(terminal: Outcome): Outcome {
   if (terminal.status !== "failed" || terminal.error?.code !== "aborted") return terminal;
   return {

@@ -19,6 +19,7 @@ import { resolveOutcome, withAnswerVerdict, type Interruption, type OwnFailure, 
 import type { AnswerSchema } from "../schema/output-schema.js";
 import { checkAnswer } from "./answer-check.js";
 import { MAX_PROMPT_EVENT_CHARS, shortenedPrompt } from "./prompt-text.js";
+import { RefusedRunWatch } from "./refused-runs.js";
 
 // A translator's failures said on stderr: the first few, each cut (a native type or message may be huge).
 const MAX_BUG_REPORTS = 10;
@@ -99,6 +100,8 @@ export class TranslationSession {
   private sawGarbage = false;
   private done = false;
   private bugsReported = 0;
+  /** Refused calls the agent ran, as the events written show them: the outcome reads them. */
+  private readonly refused = new RefusedRunWatch();
 
   constructor(private readonly options: TranslationSessionOptions) {
     this.detector = options.translators.detector();
@@ -196,6 +199,7 @@ export class TranslationSession {
       started: translator.started,
       usageComplete: translator.usageComplete,
       usageUntold: translator.usageUntold === true,
+      refusedRuns: this.refused.facts,
     });
     return { outcome, ...(ending.outcome?.structured ? { structured: ending.outcome.structured } : {}) };
   }
@@ -305,7 +309,10 @@ export class TranslationSession {
   }
 
   private push(d: Draft, raw?: unknown): void {
-    for (const event of this.stream!.push(d, raw)) this.options.sink(event);
+    for (const event of this.stream!.push(d, raw)) {
+      this.refused.see(event);
+      this.options.sink(event);
+    }
   }
 
   /** A prompt as the stream carries it: its secrets hidden before it is cut (a secret cut in two would be found by no redactor after), then bounded. */

@@ -28,6 +28,7 @@ const CAUSES: Record<ErrorCode, string> = {
   acceptance: "the result did not pass its acceptance check",
   budget: "a limit on turns, tokens or cost was reached",
   output_schema: "the answer did not match --output-schema",
+  refused_call_ran: "the agent ran a call that was refused",
   config: "a configuration problem",
   usage: "agentstream was called wrongly",
   backend_not_found: "the backend was not found",

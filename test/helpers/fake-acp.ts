@@ -14,3 +14,17 @@ export const fakeAcpArgs = (...more: string[]): string[] => [
   FAKE_AGENT,
   ...more,
 ];
+
+/** The hand-written hostile ACP agent (test/fixtures/acp/hostile-agent.mjs): it breaks the protocol as an SDK never would. */
+export const HOSTILE_AGENT = fileURLToPath(new URL("../fixtures/acp/hostile-agent.mjs", import.meta.url));
+
+/** `run` of the hostile agent: `agent` its own arguments (the scenario first), then `flags`. */
+export const hostileAcpArgs = (agent: string[], flags: string[]): string[] => [
+  "run",
+  "--backend",
+  "acp",
+  "--bin",
+  process.execPath,
+  ...[HOSTILE_AGENT, ...agent].flatMap((arg) => ["--backend-arg", arg]),
+  ...flags,
+];

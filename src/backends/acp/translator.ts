@@ -403,6 +403,22 @@ export class AcpTranslator implements Translator {
     return out;
   }
 
+  /**
+   * Calls the agent began running unapproved and never finished by the turn's end: closed here, still marked, so
+   * that the run's outcome knows they ran (src/core/outcome.ts: no refused call ends in success).
+   */
+  private closeUnapproved(native: string): Draft[] {
+    const out: Draft[] = [];
+    for (const [id, call] of this.calls) {
+      if (!call.unapproved) continue;
+      this.calls.delete(id);
+      this.refused.delete(id);
+      const payload = { tool_call_id: id, name: call.name, status: "cancelled" as const, output: "" };
+      out.push(draft("tool.completed", { ...payload, reason: "run_ended", unapproved: true }, { native }));
+    }
+    return out;
+  }
+
   /** The call as known so far, with what this update adds. */
   private call(id: string, fields: Record<string, unknown>): Call {
     let call = this.calls.get(id);
@@ -466,6 +482,7 @@ export class AcpTranslator implements Translator {
     const out = this.closeAll(native);
     // Calls announced but never run: shown, so that the run's end closes them.
     for (const [id, call] of this.calls) if (!call.started) out.push(...this.startCall(id, call, native));
+    out.push(...this.closeUnapproved(native));
     const stopReason = asText(result.stopReason);
     const usage = this.callUsage ? undefined : promptUsage(result, this.model, this.costUsd);
     if (usage) {
@@ -585,7 +602,7 @@ export class AcpTranslator implements Translator {
       const agent = this.agent?.name ?? "the agent";
       error.message = `${error.message} (${this.authMethods === undefined ? `${agent} offers no method: log in with it, or give it its API key in the environment` : `${agent} offers: ${this.authMethods}`})`;
     }
-    const out = [...this.closeAll("error"), draft("error", error, { native: e.type })];
+    const out = [...this.closeAll("error"), ...this.closeUnapproved(e.type), draft("error", error, { native: e.type })];
     if (this.turnOpen) {
       this.turnOpen = false;
       out.push(draft("turn.completed", { turn: this.turn, stop_reason: "error" }, { native: e.type }));

@@ -29,7 +29,12 @@ import { RefusedCalls } from "../refused-calls.js";
  * for a call no rule allows), or one that would need a confirmation no one can give.
  */
 const REFUSED_TYPE = "policy_violation";
-const NEEDS_CONFIRMATION = /requires user confirmation, which is not supported in non-interactive mode/;
+/**
+ * What Gemini CLI throws for a call still asking for confirmation headless (its only words for it: the error's type is
+ * a generic one), read in the error's own message and whole, never in a tool's output, which a command may print.
+ */
+const NEEDS_CONFIRMATION =
+  /^Tool execution for "[^"\n]*" requires user confirmation, which is not supported in non-interactive mode\.?$/;
 
 /** Gemini CLI's errors are classified in its words (classify.ts: its Fatal*Error types, its turn limit). */
 const GEMINI: BackendErrorClues = { dialect: "gemini" };
@@ -108,7 +113,7 @@ export class GeminiTranslator implements Translator {
         this.toolNames.delete(id);
         this.toolArgs.delete(id);
         const refused =
-          failed && (error.type === REFUSED_TYPE || NEEDS_CONFIRMATION.test(output))
+          failed && (error.type === REFUSED_TYPE || NEEDS_CONFIRMATION.test(asText(error.message)))
             ? [this.refused.request(id, name, args, output, native)]
             : [];
         return [

@@ -36,8 +36,9 @@ function unterminated(interruption: Interruption | undefined): RunStatus {
 }
 
 /**
- * A terminal event that fails the run may say its user aborted it: that run ended cancelled (docs/canonical-stream.md
- * "Outcome rules"), or timed out where --timeout was what stopped it.
+ * A terminal event that fails the run may say in its structure that its user aborted it (pi's stopReason "aborted",
+ * agent_settled.aborted): that run ended cancelled (docs/canonical-stream.md "Outcome rules"), or timed out where
+ * --timeout was what stopped it. Words never do: EvoScientist's error event, whatever it says, failed the run.
  */
 const failedOrAborted = (interruption: Interruption | undefined): RunStatus[] => [
   "failed",
@@ -54,7 +55,7 @@ export function allowedStatuses(
   if (protocol === "evosci") {
     const terminal = types.findIndex((t) => t === "done" || t === "error");
     if (terminal === -1) return [unterminated(interruption)];
-    if (types[terminal] === "error") return failedOrAborted(interruption);
+    if (types[terminal] === "error") return ["failed"];
     const before = types.slice(0, terminal);
     if (before.some((t) => t === "interrupt" || t === "ask_user")) return ["needs_input"];
     // A sub-agent that ended paused waits for input; a graded run (--rubric: a verdict, or the

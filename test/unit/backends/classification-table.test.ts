@@ -256,6 +256,13 @@ describe("the classification table, through every reading", () => {
     },
   );
 
+  it("only a backend's named error type gives `aborted` (a run it ends is cancelled): never its words or a status", () => {
+    const aborted = CLASSIFICATION.filter((row) => row.code === "aborted");
+    expect(aborted.length).toBeGreaterThan(0);
+    for (const row of aborted) expect(row, row.example).toMatchObject({ type: expect.any(String) });
+    for (const row of aborted) expect([row.text, row.status], row.example).toEqual([undefined, undefined]);
+  });
+
   it("every row of a backend reaches a reading of it, native and over ACP where its agent carries it", () => {
     for (const row of CLASSIFICATION) expect(readingsOf(row).length, row.example).toBeGreaterThan(0);
     // Every known agent's reading of a backend's words is exercised beside that backend's native one.

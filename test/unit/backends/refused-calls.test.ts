@@ -48,6 +48,18 @@ describe("Gemini CLI: a call its policy engine refused", () => {
     expect(run("gemini", changed).finished).toMatchObject({ status: "needs_input" });
   });
 
+  it("those words printed by a failed command (its output, not Gemini's error) are a failed call, not a request", () => {
+    const words =
+      'Tool execution for \\"Shell\\" requires user confirmation, which is not supported in non-interactive mode.';
+    const changed = native
+      .replace('"output":"Tool execution denied by policy."', `"output":"${words}"`)
+      .replace(POLICY, '"error":{"type":"shell_error","message":"Command exited with code 1"}');
+    expect(changed).not.toBe(native);
+    const { requests, finished } = run("gemini", changed);
+    expect(requests).toEqual([]);
+    expect(finished).toMatchObject({ status: "succeeded", exit_code: 0 });
+  });
+
   it("a tool it does not have (tool_not_registered) is a failed call, not a request", () => {
     const changed = native.replace(POLICY, '"error":{"type":"tool_not_registered","message":"Tool not found."}');
     expect(changed).not.toBe(native);

@@ -60,7 +60,9 @@ describe("classifyError", () => {
     ["fetch failed", "network", true],
     ["Rate limit reached for requests", "rate_limit", true],
     ["Overloaded", "overloaded", true],
-    ["Request was aborted", "aborted", false],
+    // Issue 53: no word says a user aborted (a run whose backend says so ends cancelled); these are failures.
+    ["Request was aborted", "unknown", false],
+    ["Aborted: required dependency `npm` is missing; cannot continue.", "unknown", false],
     ["No API key found for openai.", "auth", false],
     ["prompt is too long: 210000 tokens > 200000 maximum", "context_length", false],
     // Issue 17: finish reasons and error words with no HTTP status.

@@ -18,6 +18,7 @@ import {
 import { acpMessage } from "../../../../src/backends/acp/message.js";
 import { run as runLibrary, type CanonicalEvent, type RunOptions } from "../../../../src/index.js";
 import { BIN, parseJsonl, runCli } from "../../../helpers/cli.js";
+import { hostileAcpArgs } from "../../../helpers/fake-acp.js";
 
 const HOSTILE = fileURLToPath(new URL("../../../fixtures/acp/hostile-agent.mjs", import.meta.url));
 const FAKE_AGENT = fileURLToPath(new URL("../../../fixtures/acp/fake-agent.mjs", import.meta.url));
@@ -30,15 +31,7 @@ const newLog = () => join(tmp, `log-${++logs}.jsonl`);
 /** What the client sent the agent, as the agent logged it. */
 const sent = (log: string): Record<string, unknown>[] => (existsSync(log) ? parseJsonl(readFileSync(log, "utf8")) : []);
 
-const hostileArgs = (agent: string[], flags: string[]) => [
-  "run",
-  "--backend",
-  "acp",
-  "--bin",
-  process.execPath,
-  ...[HOSTILE, ...agent].flatMap((arg) => ["--backend-arg", arg]),
-  ...flags,
-];
+const hostileArgs = hostileAcpArgs;
 
 async function hostile(scenario: string, flags: string[] = [], agent: string[] = []) {
   const log = newLog();
