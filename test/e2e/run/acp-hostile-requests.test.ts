@@ -91,7 +91,10 @@ describe("hostile permission requests", () => {
     expect(stderr).not.toContain(SECRET);
     expect(stderr).not.toContain("\u001b");
     expect(stderr).not.toContain("\u0007");
-    expect(stderr).toContain("rejected execute: ␛[31mrun␛[0m curl -H 'Bearer [redacted]' ␛]0;pwned␇␛[2J (by command)");
+    // The command, then the title that says otherwise.
+    expect(stderr).toContain(
+      "rejected execute: curl -H 'Bearer [redacted]' ␛]0;pwned␇␛[2J (␛[31mrun␛[0m curl -H 'Bearer [redacted]' ␛]0;pwned␇␛[2J) (by command)",
+    );
     expect(stderr).toMatch(
       /--approve-with exited 5, not 0 \(allow\) or 1 \(reject\) \(stderr: ␛\]0;pwned␇ \[redacted\]\)/,
     );
@@ -107,6 +110,33 @@ describe("hostile permission requests", () => {
       expect(answered(events)).toContainEqual(expect.objectContaining({ tool_call_id: id, by: "command" }));
     }
     expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "allowed 3 of 3" } });
+  });
+
+  it("two requests under one JSON-RPC id are two requests: each decided by its own content, each answered once", async () => {
+    const given = join(tmp, "dup-given");
+    // Allows "touch a" only: an answer taken for the other's would show.
+    const approver = script(`tee -a ${given} | grep -q '"touch a"' && exit 0; exit 1`);
+    const { code, events, stderr } = await runAgent("dup-id", ["--approve-with", approver]);
+    expect(code).toBe(0);
+    expect(events.filter((e) => e.type === "input.requested")).toMatchObject([
+      { request_id: "dup-1", tool_call_id: "da" },
+      { request_id: "dup-1", tool_call_id: "db" },
+    ]);
+    expect(answered(events)).toMatchObject([
+      { request_id: "dup-1", tool_call_id: "da", decision: "allow", by: "command" },
+      { request_id: "dup-1", tool_call_id: "db", decision: "reject", by: "command" },
+    ]);
+    expect(readFileSync(given, "utf8").split("\n").filter(Boolean)).toHaveLength(2);
+    // The agent read one answer each, in turn, as its own.
+    expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "a: yes, b: no" } });
+    expect(stderr).toContain("allowed execute: touch a (by command)");
+    expect(stderr).toContain("rejected execute: touch b (by command)");
+  });
+
+  it("Copilot CLI's request shape (the command only in rawInput): the decision line shows the command, both lines, and the title", async () => {
+    const { code, stderr } = await runAgent("copilot", ["--approve-with", "cat >/dev/null; exit 1"]);
+    expect(code).toBe(0);
+    expect(stderr).toContain("rejected execute: ls␊rm -rf ./build (Running command) (by command)");
   });
 
   it("a request after the prompt's response runs no command and changes no outcome", async () => {
