@@ -13,6 +13,13 @@ export interface DriverLink {
   tell(event: NativeEvent): void;
   /** A warning of the driver's own (its options left open, as a note's): said on the run's note path, redacted, escaped and cut there. */
   warn(text: Words): void;
+  /** The run's grace period (--grace): how long the backend is given to end its way once asked to. */
+  graceMs: number;
+  /**
+   * The backend did not end its turn its protocol's way within the grace period: stop it with its stop signal
+   * (SIGKILL after the grace period), as a stopped run's backend is.
+   */
+  halt(): void;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   refusedEvent,
   requestIdOf,
   stoppedEvent,
+  turnHaltedEvent,
   turnStoppedEvent,
 } from "./permission-answer.js";
 import { acpPolicy, ruleAnswer, unruledAnswer } from "./permission-policy.js";
@@ -84,7 +85,7 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
     return Promise.race([answer, stopped]).finally(() => waiting.delete(cancel));
   };
   return {
-    attach({ stdin, tell, warn }) {
+    attach({ stdin, tell, warn, graceMs, halt }) {
       answerer = liveAnswerer(request, { warn, stop: stopping.signal });
       tellStop = () => tell(turnStoppedEvent());
       if (stopAsked) tellStop();
@@ -135,10 +136,20 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
           }
           const answer = ruled ?? asked ?? unruledAnswer(policy, params);
           tell(answeredEvent(requestId, params, answer));
-          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too.
-          if (answer.needsInput) {
+          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too. The agent
+          // has the grace period to answer the prompt (cancelled); one that does not is stopped, never waited for.
+          if (answer.needsInput && !stopping.signal.aborted) {
             stopping.abort();
             run.cancel();
+            setTimeout(() => {
+              if (turnOver) return;
+              warn(
+                () =>
+                  `the agent did not end its turn within the grace period after session/cancel (request ${requestId} was left to no one): it is stopped`,
+              );
+              tell(turnHaltedEvent());
+              halt();
+            }, graceMs).unref();
           }
           return answer.response;
         },
