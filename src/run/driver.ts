@@ -37,6 +37,11 @@ export interface Driver {
    * the driver refuses it as a message (a response to nothing it asked): the translation keeps it as data.
    */
   read(event: NativeEvent): boolean;
+  /**
+   * A line of the backend's stdout longer than the run's line limit, by its start: never read whole, so never
+   * handed to `read`; a request it holds is answered here (ACP: a JSON-RPC error under its id), never left waiting.
+   */
+  overlong?(preview: string): void;
   /** The backend's stdout ended (its last line, if any, was read first). */
   inputEnded(): void;
   /**

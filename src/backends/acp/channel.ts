@@ -1,6 +1,9 @@
 import type { Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
-import { acpMessage, type JsonRpcId } from "./message.js";
+import { acpMessage, requestOfStart, type JsonRpcId } from "./message.js";
+
+/** JSON-RPC's "Invalid Request": the answer to a request too long to be read. */
+const INVALID_REQUEST = -32600;
 
 /**
  * The SDK's message stream over the run's one reading of the agent's stdout. Each line the
@@ -25,7 +28,7 @@ export class AgentChannel {
    */
   private readonly asked = new Map<JsonRpcId, Record<string, unknown>[]>();
 
-  constructor(toAgent: Writable) {
+  constructor(private readonly toAgent: Writable) {
     const readable = new ReadableStream<AnyMessage>({
       start: (controller) => {
         this.controller = controller;
@@ -34,7 +37,7 @@ export class AgentChannel {
         this.closed = true;
       },
     });
-    const writable = new WritableStream<AnyMessage>({ write: (message) => this.send(toAgent, message) });
+    const writable = new WritableStream<AnyMessage>({ write: (message) => this.send(message) });
     this.stream = { readable, writable };
   }
 
@@ -52,6 +55,21 @@ export class AgentChannel {
     } else if (!this.sent.delete(message.id)) return false;
     this.forward(line);
     return true;
+  }
+
+  /**
+   * A line longer than the run's line limit, by its start. A request whose id and method its start shows is
+   * answered at once with a JSON-RPC error under that id (never read, it cannot be decided; never left waiting):
+   * the request it was, or undefined where the start shows none (nothing can be answered).
+   */
+  overlong(preview: string): { id: JsonRpcId; method: string } | undefined {
+    const request = requestOfStart(preview);
+    if (request === undefined || this.closed) return request;
+    const message =
+      "the request is longer than the client's line limit and was not read (agentstream --max-line-bytes)";
+    const error = { jsonrpc: "2.0", id: request.id, error: { code: INVALID_REQUEST, message } };
+    this.toAgent.write(`${JSON.stringify(error)}\n`, () => {});
+    return request;
   }
 
   /** The agent's stdout ended: the SDK reads no more (its requests still waiting are rejected). */
@@ -75,7 +93,7 @@ export class AgentChannel {
    * What the client writes to the agent, one JSON line each, its ids noted first (a response can only follow).
    * An answer written, the next request under its id (if any) is handed on once the answer is on its way.
    */
-  private send(toAgent: Writable, message: AnyMessage): Promise<void> {
+  private send(message: AnyMessage): Promise<void> {
     const fields = message as Record<string, unknown>;
     const id = fields.id as JsonRpcId;
     let next: Record<string, unknown> | undefined;
@@ -87,7 +105,7 @@ export class AgentChannel {
       }
     }
     const written = new Promise<void>((resolve, reject) =>
-      toAgent.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve())),
+      this.toAgent.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve())),
     );
     if (next !== undefined) this.forward(next);
     return written;

@@ -133,6 +133,25 @@ describe("hostile permission requests", () => {
     expect(stderr).toContain("rejected execute: touch b (by command)");
   });
 
+  it("a permission request longer than --max-line-bytes is answered (a JSON-RPC error under its id), never left waiting; under a higher limit it is read and decided", async () => {
+    const env = { FAKE_ACP_HUGE: String(200_000) };
+    const flags = ["--approve-with", "cat >/dev/null; exit 0"];
+    const cut = await runAgent("huge-request", ["--max-line-bytes", "65536", ...flags], env);
+    expect(cut.code).toBe(0);
+    // The agent read an error for it under its own id, and went on.
+    expect(cut.events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "huge: error -32600" } });
+    expect(cut.events).toContainEqual(expect.objectContaining({ type: "backend.unparsed", reason: "line_too_long" }));
+    expect(cut.stderr).toContain(
+      `the agent's "session/request_permission" request "huge-1" is longer than --max-line-bytes and could not be read`,
+    );
+    // At the default limit (16 MiB) too: a request of 17 MiB.
+    const big = await runAgent("huge-request", flags, { FAKE_ACP_HUGE: String(17 * 1024 * 1024) });
+    expect(big.events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "huge: error -32600" } });
+    const read = await runAgent("huge-request", ["--max-line-bytes", String(1024 * 1024), ...flags], env);
+    expect(answered(read.events)).toMatchObject([{ request_id: "huge-1", decision: "allow", by: "command" }]);
+    expect(read.events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "huge: yes" } });
+  });
+
   it("Copilot CLI's request shape (the command only in rawInput): the decision line shows the command, both lines, and the title", async () => {
     const { code, stderr } = await runAgent("copilot", ["--approve-with", "cat >/dev/null; exit 1"]);
     expect(code).toBe(0);
