@@ -370,7 +370,9 @@ async function superviseBackend(
     onNativeEvent: (event) => {
       if (definition.terminalTypes.has(event.type)) supervisor?.terminal();
     },
-    ...(plan.driver ? { admit: plan.driver.read.bind(plan.driver) } : {}),
+    ...(plan.driver
+      ? { admit: plan.driver.read.bind(plan.driver), overlong: (preview) => plan.driver?.overlong?.(preview) }
+      : {}),
   });
 
   const stop = host.earlyStop?.signal;

@@ -51,6 +51,11 @@ export interface TranslationSessionOptions {
    */
   admit?: (event: NativeEvent) => boolean;
   /**
+   * A line longer than maxLineBytes, by its start (what is kept of it): a driven run's driver answers a request
+   * it cannot read (Driver.overlong). The line is kept as backend.unparsed all the same.
+   */
+  overlong?: (preview: string) => void;
+  /**
    * A translator threw on a native event: a bug in agentstream. The event is
    * kept as backend.event and the run goes on; this hears of it (default: a
    * process warning).
@@ -249,6 +254,7 @@ export class TranslationSession {
     }
     if (!parsed.ok) {
       this.sawGarbage = true;
+      if ("overlong" in line && !replayed) this.options.overlong?.(line.preview);
       return this.unparsed("overlong" in line ? line.preview : line.text, parsed.reason);
     }
     this.sawEvents = true;

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from "chalk";
-import type { EventOf } from "../canonical/events.js";
+import type { EventOf, InputAction } from "../canonical/events.js";
 import { showControls } from "../core/control-chars.js";
 import { shellWord } from "../core/shell-word.js";
 import { formatDuration } from "../core/compact-figures.js";
@@ -39,4 +39,32 @@ export function toolLine(e: EventOf<"tool.completed">, c: ChalkInstance): string
     case "cancelled":
       return `${c.yellow("◌")} ${name} ${c.dim(`cancelled${e.reason ? ` (${showControls(e.reason.replace(/_/g, " "))})` : ""}`)}`;
   }
+}
+
+/** The most of a request's command, path or URL a line or a question shows; past it, the cut is said. */
+export const MAX_SHOWN_TARGET = 4000;
+
+/**
+ * What a permission request asks to run, as a person and the log are shown it: its tool and the command, path or
+ * URL its input names ("execute: rm -rf ./build"), with the title after it where that says something else
+ * ("execute: rm -rf ./build (Running command)"); with no such input, the title. Whole: its lines on one line, each
+ * newline and control character shown (␊, ␛), never sent; secrets hidden (`redact`) before it is cut, and a cut
+ * past MAX_SHOWN_TARGET said with how much is not shown.
+ */
+export function actionText(action: InputAction, redact: (text: string) => string = (text) => text): string {
+  const args = action.args ?? {};
+  const target = [args.command, args.path, args.file_path, args.filePath, args.url].find(
+    (v): v is string => typeof v === "string" && v.trim() !== "",
+  );
+  const title = action.description.trim();
+  const shown = (text: string, max: number): string => showControls(cutSaid(redact(text), max));
+  const name = showControls(action.name);
+  if (target === undefined) return title === "" ? name : `${name}: ${shown(title, MAX_SHOWN_TARGET)}`;
+  const what = shown(target, MAX_SHOWN_TARGET);
+  return target.trim() === title || title === "" ? `${name}: ${what}` : `${name}: ${what} (${shown(title, 300)})`;
+}
+
+/** Text cut to `max` characters, the cut said: "… (1234 more characters)". */
+function cutSaid(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }

@@ -6,7 +6,7 @@ import { Activity } from "./activity.js";
 import { stderrChalk } from "./colour.js";
 import { showControls } from "../core/control-chars.js";
 import { errorText } from "./error-text.js";
-import { attemptOf, firstLine, formatDuration, shellQuote, toolLine } from "./format.js";
+import { actionText, attemptOf, firstLine, formatDuration, shellQuote, toolLine } from "./format.js";
 import { DETAIL, sessionsNote, summaryLines } from "./stderr-summary.js";
 import { Spinner } from "./spinner.js";
 
@@ -38,6 +38,9 @@ const ANSWERER: Record<Exclude<AnsweredBy, "rule" | "default">, string> = {
   person: "by person",
 };
 
+// The most requests waiting for their answer before the oldest is said as needing input (a flood holds no more).
+const MAX_ASKED = 64;
+
 // A backend line longer than this is cut when shown (the stderr tail keeps its own bound).
 const MAX_SHOWN_LINE = 2000;
 // What is held of a line before it is shown: its secrets are hidden before the cut, so a secret
@@ -58,10 +61,11 @@ export class HumanRenderer {
   private readonly activity = new Activity();
   private backendPartialLine = "";
   /**
-   * A request not said yet: an ACP agent's is answered live (input.answered comes next), so it is said
-   * with its answer; any other event first means no one answered it, and it is said as needing input.
+   * Requests not said yet: an ACP agent's is answered live (its input.answered follows, maybe after other
+   * requests), so each is said with its answer; any other event first means no one answered them, and they are
+   * said as needing input. At most MAX_ASKED wait: past that, the oldest is said as needing input.
    */
-  private asked: EventOf<"input.requested"> | undefined;
+  private asked: EventOf<"input.requested">[] = [];
   /** The spinner was stopped for a request: the next event starts it again. */
   private paused = false;
   // A character split across two reads of the backend's stderr is decoded whole.
@@ -89,7 +93,8 @@ export class HumanRenderer {
     this.showActivity(this.activity.describe());
     const normal = this.options.verbosity !== "quiet";
     const verbose = this.options.verbosity === "verbose";
-    if (this.asked && !(e.type === "input.answered" && e.request_id === this.asked.request_id)) this.sayAsked();
+    // A call shown as it is asked for (an ACP request for a call never announced) is part of the asking.
+    if (e.type !== "input.requested" && e.type !== "input.answered" && e.type !== "tool.started") this.sayAsked();
     // A request may be a question to the person at this terminal (--approvals ask): no frame is drawn over it.
     if (e.type === "input.requested") this.spinner?.stop();
     else if (this.paused) this.spinner?.start();
@@ -110,7 +115,8 @@ export class HumanRenderer {
           );
         break;
       case "input.requested":
-        if (normal) this.asked = e;
+        if (normal) this.asked.push(e);
+        if (this.asked.length > MAX_ASKED) this.sayAsked(this.asked.length - MAX_ASKED);
         break;
       case "input.answered":
         if (normal) this.line(this.answerLine(e));
@@ -183,7 +189,7 @@ export class HumanRenderer {
 
   /** Stop the spinner and show what is left of the backend's stderr. */
   close(): void {
-    if (this.asked) this.sayAsked();
+    this.sayAsked();
     this.spinner?.stop();
     const rest = this.backendPartialLine + this.backendDecoder.end();
     if (rest) this.line(this.backendLine(rest), "");
@@ -228,18 +234,17 @@ export class HumanRenderer {
     return firstLine(this.redact(text), max);
   }
 
-  private sayAsked(): void {
-    const asked = this.asked!;
-    this.asked = undefined;
-    this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(asked)}`);
+  /** The first `count` requests waiting (all by default), said as needing input. */
+  private sayAsked(count = this.asked.length): void {
+    for (const asked of this.asked.splice(0, count))
+      this.line(`${this.c.yellow("?")} needs input: ${this.describeRequest(asked)}`);
   }
 
   /** "✔ allowed execute: touch x (rule shell(touch ))", "? needs input: approve execute: no rule allows it". */
   private answerLine(e: EventOf<"input.answered">): string {
-    const asked = this.asked?.request_id === e.request_id ? this.asked : undefined;
-    this.asked = undefined;
-    const action = asked?.actions?.[0];
-    const what = action ? this.firstLine(`${action.name}: ${action.description}`, 120) : `request ${e.request_id}`;
+    const at = this.asked.findIndex((asked) => answers(e, asked));
+    const action = at < 0 ? undefined : this.asked.splice(at, 1)[0]!.actions?.[0];
+    const what = action ? actionText(action, (text) => this.redact(text)) : `request ${showControls(e.request_id)}`;
     if (e.by === "default")
       return `${this.c.yellow("?")} needs input: approve ${what} ${this.c.dim("(no one decided: no rule, no answer)")}`;
     const why = e.by === "rule" ? `rule ${e.rule ?? "?"}` : ANSWERER[e.by];
@@ -248,8 +253,11 @@ export class HumanRenderer {
   }
 
   private describeRequest(e: EventOf<"input.requested">): string {
-    if (e.kind === "approval")
-      return `approve ${showControls((e.actions ?? []).map((a) => a.name).join(", ")) || "an action"}`;
+    if (e.kind === "approval") {
+      const actions = e.actions ?? [];
+      if (actions.length === 1) return `approve ${actionText(actions[0]!, (text) => this.redact(text))}`;
+      return `approve ${showControls(actions.map((a) => a.name).join(", ")) || "an action"}`;
+    }
     return this.firstLine(e.questions?.[0]?.question ?? "a question", 120);
   }
 
@@ -267,4 +275,9 @@ export class HumanRenderer {
     if (this.spinner) this.spinner.print(text);
     else this.options.stream.write(text);
   }
+}
+
+/** The answer is to this request: its id and its call's (an agent may ask twice under one id). */
+function answers(answer: EventOf<"input.answered">, asked: EventOf<"input.requested">): boolean {
+  return answer.request_id === asked.request_id && answer.tool_call_id === asked.tool_call_id;
 }

@@ -13,6 +13,13 @@ export interface DriverLink {
   tell(event: NativeEvent): void;
   /** A warning of the driver's own (its options left open, as a note's): said on the run's note path, redacted, escaped and cut there. */
   warn(text: Words): void;
+  /** The run's grace period (--grace): how long the backend is given to end its way once asked to. */
+  graceMs: number;
+  /**
+   * The backend did not end its turn its protocol's way within the grace period: stop it with its stop signal
+   * (SIGKILL after the grace period), as a stopped run's backend is.
+   */
+  halt(): void;
 }
 
 /**
@@ -30,6 +37,11 @@ export interface Driver {
    * the driver refuses it as a message (a response to nothing it asked): the translation keeps it as data.
    */
   read(event: NativeEvent): boolean;
+  /**
+   * A line of the backend's stdout longer than the run's line limit, by its start: never read whole, so never
+   * handed to `read`; a request it holds is answered here (ACP: a JSON-RPC error under its id), never left waiting.
+   */
+  overlong?(preview: string): void;
   /** The backend's stdout ended (its last line, if any, was read first). */
   inputEnded(): void;
   /**

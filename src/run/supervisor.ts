@@ -109,6 +109,8 @@ export class RunSupervisor {
           stdin: backend.stdin,
           tell: (event) => (this.stdoutClosed ? undefined : options.onDriverEvent?.(event)),
           warn: (text) => options.onDriverWarning?.(text),
+          graceMs: options.graceMs,
+          halt: () => backend.stop(options.spec.stopSignal),
         });
         // The driver closed its stdin: the conversation, and so the outcome, is over; only its exit is awaited (--linger).
         backend.stdin.once("finish", () => this.terminal());

@@ -1,9 +1,8 @@
 // `run --approve-with CMD`: one permission request answered by the caller's command. It runs as `sh -c CMD`
 // (a command line, as git runs core.editor), the request on its stdin, never in its command line: no text of
 // the agent's is ever read by a shell. Exit 0 allows, exit 1 rejects; anything else rejects and says why.
-import { spawn } from "node:child_process";
 import { clip } from "../../core/clip.js";
-import { signalGroup } from "../../run/process-group.js";
+import { BackendProcess } from "../../run/backend-process.js";
 
 /** What the command decided, and, where it did not answer 0 or 1, why the call is rejected. */
 export interface CommandVerdict {
@@ -15,63 +14,63 @@ export interface CommandVerdict {
 const KEPT_STDERR = 2048;
 /** The most of that the warning quotes. */
 const SHOWN_STDERR = 200;
+/** How long what the command left behind has after SIGTERM before SIGKILL (as a backend's, with a short grace). */
+const LEFT_BEHIND_GRACE_MS = 500;
 
 /**
- * Run CMD for one request: `line` (the input.requested event as the stream shows it) on its stdin. It runs in
- * its own process group, killed whole (SIGKILL) once it answered (what it left in the background too), at
- * `timeoutMs`, or when `stop` aborts: it never outlives its answer.
+ * Run CMD for one request: `line` (the input.requested event as the stream shows it) on its stdin. It runs as a
+ * backend does (src/run/backend-process.ts): in its own process group, and once it exited (its answer), at
+ * `timeoutMs` or when `stop` aborts, killed with everything it left: its group, the groups its descendants made
+ * (setsid), and any process still holding its stdout or stderr (a daemon). The verdict is its exit status; it is
+ * given once all of that is gone: it never outlives its answer, and no pipe it left open keeps the run waiting.
  */
-export function runApproveCommand(
+export async function runApproveCommand(
   command: string,
   line: string,
   options: { timeoutMs: number; stop: AbortSignal },
 ): Promise<CommandVerdict> {
-  return new Promise((resolve) => {
-    if (options.stop.aborted) return resolve({ decision: "reject", problem: "the run was stopped" });
-    const child = spawn("/bin/sh", ["-c", command], { detached: true, stdio: ["pipe", "pipe", "pipe"] });
-    let stderr = "";
-    let settled = false;
-    const done = (verdict: CommandVerdict): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.stop.removeEventListener("abort", onStop);
-      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
-      resolve(verdict);
-    };
-    const onStop = (): void => done({ decision: "reject", problem: "the run was stopped" });
-    const timer = setTimeout(
-      () => done({ decision: "reject", problem: `gave no answer within ${options.timeoutMs / 1000} s (killed)` }),
-      options.timeoutMs,
-    );
-    options.stop.addEventListener("abort", onStop, { once: true });
-    child.on("error", (err: NodeJS.ErrnoException) =>
-      done({ decision: "reject", problem: `could not start (${err.code ?? err.message})` }),
-    );
-    // A command that does not read its stdin (or exits first) closes it: nothing to say.
-    child.stdin.on("error", () => {});
-    child.stdin.end(`${line}\n`);
-    child.stdout.resume();
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-KEPT_STDERR);
-    });
-    let verdict = (): CommandVerdict => ({ decision: "reject", problem: "ended without an exit status" });
-    // Once it exited, what it left in its group is killed: its pipes then close, and its stderr is all read.
-    child.on("exit", (code, signal) => {
-      verdict = () => verdictOf(code, signal, stderr);
-      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
-      // A child that left the group (setsid) may hold the pipes open: the exit status is answer enough.
-      setTimeout(() => done(verdict()), CLOSE_GRACE_MS).unref();
-    });
-    child.on("close", () => done(verdict()));
+  if (options.stop.aborted) return { decision: "reject", problem: "the run was stopped" };
+  const child = new BackendProcess({
+    file: "/bin/sh",
+    args: ["-c", command],
+    cwd: process.cwd(),
+    env: process.env,
+    graceMs: LEFT_BEHIND_GRACE_MS,
+    pipeStdin: true,
   });
+  let stderr = "";
+  let early: CommandVerdict | undefined;
+  const killFor = (verdict: CommandVerdict): void => {
+    early ??= verdict;
+    child.kill();
+  };
+  const onStop = (): void => killFor({ decision: "reject", problem: "the run was stopped" });
+  const timer = setTimeout(
+    () => killFor({ decision: "reject", problem: `gave no answer within ${options.timeoutMs / 1000} s (killed)` }),
+    options.timeoutMs,
+  );
+  options.stop.addEventListener("abort", onStop, { once: true });
+  // A command that does not read its stdin (or exits first) closes it: nothing to say.
+  child.stdin?.on("error", () => {});
+  child.stdin?.end(`${line}\n`);
+  child.stdout.resume();
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-KEPT_STDERR);
+  });
+  try {
+    const end = await child.ended;
+    if (early !== undefined) return early;
+    if (!end.launched)
+      return { decision: "reject", problem: `could not start (${end.error.code ?? end.error.message})` };
+    return verdictOf(end.exit.code, end.exit.signal, stderr);
+  } finally {
+    clearTimeout(timer);
+    options.stop.removeEventListener("abort", onStop);
+  }
 }
 
-/** How long the pipes may stay open after the command exited before its answer is taken without them. */
-const CLOSE_GRACE_MS = 500;
-
-function verdictOf(code: number | null, signal: NodeJS.Signals | null, stderr: string): CommandVerdict {
+function verdictOf(code: number | null, signal: string | null, stderr: string): CommandVerdict {
   if (code === 0) return { decision: "allow" };
   if (code === 1) return { decision: "reject" };
   const how = signal !== null ? `was killed by ${signal}` : `exited ${code}`;

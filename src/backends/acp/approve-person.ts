@@ -5,6 +5,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { ReadStream } from "node:tty";
 import { showControls } from "../../core/control-chars.js";
 import { clip } from "../../core/clip.js";
+import { actionText } from "../../human/format.js";
 import { isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import type { CommandVerdict } from "./approve-command.js";
 
@@ -19,9 +20,6 @@ export function noTerminal(): string | undefined {
     return `${TERMINAL} cannot be opened (${(err as NodeJS.ErrnoException).code ?? "error"})`;
   }
 }
-
-/** The most of the request's description the question shows. */
-const SHOWN = 300;
 
 /**
  * Ask the person at the terminal about one request (`line`: the input.requested event as the stream shows it,
@@ -87,7 +85,10 @@ export function askPerson(line: string, options: { timeoutMs: number; stop: Abor
   });
 }
 
-/** The request as the question names it: "execute: touch x", its control characters shown. */
+/**
+ * The request as the question names it: its tool and what it will run, whole ("execute: ls␊rm -rf ./build
+ * (Running command)": src/human/format.ts), its control characters shown; the line's secrets are hidden already.
+ */
 function question(line: string): string {
   let event: Record<string, unknown> = {};
   try {
@@ -96,7 +97,12 @@ function question(line: string): string {
     // Never: the line is the stream's own serialization.
   }
   const actions = Array.isArray(event.actions) ? event.actions.filter(isObject) : [];
-  const action = actions[0] ?? {};
-  const what = [nonEmpty(action.name), nonEmpty(action.description)].filter((t) => t !== undefined).join(": ");
-  return showControls(clip(what || `request ${nonEmpty(event.request_id) ?? "?"}`, SHOWN));
+  const action = actions[0];
+  if (action === undefined) return `request ${showControls(nonEmpty(event.request_id) ?? "?")}`;
+  return actionText({
+    name: nonEmpty(action.name) ?? "tool",
+    args: objectOrEmpty(action.args),
+    description: typeof action.description === "string" ? action.description : "",
+    allowed_decisions: [],
+  });
 }

@@ -63,6 +63,11 @@ export class AcpClientRun {
     return this.channel.read(line);
   }
 
+  /** A line of the agent's stdout too long to be read, by its start: a request it holds is answered (AgentChannel.overlong). */
+  overlong(preview: string): ReturnType<AgentChannel["overlong"]> {
+    return this.channel.overlong(preview);
+  }
+
   /** The agent's stdout ended. */
   inputEnded(): void {
     this.channel.end();

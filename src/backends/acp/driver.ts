@@ -1,5 +1,6 @@
 import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
-import type { Driver } from "../../run/driver.js";
+import type { Driver, DriverLink } from "../../run/driver.js";
+import { clip } from "../../core/clip.js";
 import type { Worded } from "../../core/errors.js";
 import type { PortableRequest } from "../request.js";
 import { AcpClientRun } from "./client.js";
@@ -12,6 +13,7 @@ import {
   refusedEvent,
   requestIdOf,
   stoppedEvent,
+  turnHaltedEvent,
   turnStoppedEvent,
 } from "./permission-answer.js";
 import { acpPolicy, ruleAnswer, unruledAnswer } from "./permission-policy.js";
@@ -71,6 +73,7 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
   /** The prompt's response came (or the turn failed): a request after it asks no answerer (no command runs for it). */
   let turnOver = false;
   let tellStop = (): void => undefined;
+  let linkWarn: DriverLink["warn"] = () => undefined;
   /** Requests waiting for the answerer: a stop answers them cancelled at once. */
   const waiting = new Set<() => void>();
   /** The answerer's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
@@ -84,7 +87,8 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
     return Promise.race([answer, stopped]).finally(() => waiting.delete(cancel));
   };
   return {
-    attach({ stdin, tell, warn }) {
+    attach({ stdin, tell, warn, graceMs, halt }) {
+      linkWarn = warn;
       answerer = liveAnswerer(request, { warn, stop: stopping.signal });
       tellStop = () => tell(turnStoppedEvent());
       if (stopAsked) tellStop();
@@ -135,10 +139,20 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
           }
           const answer = ruled ?? asked ?? unruledAnswer(policy, params);
           tell(answeredEvent(requestId, params, answer));
-          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too.
-          if (answer.needsInput) {
+          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too. The agent
+          // has the grace period to answer the prompt (cancelled); one that does not is stopped, never waited for.
+          if (answer.needsInput && !stopping.signal.aborted) {
             stopping.abort();
             run.cancel();
+            setTimeout(() => {
+              if (turnOver) return;
+              warn(
+                () =>
+                  `the agent did not end its turn within the grace period after session/cancel (request ${requestId} was left to no one): it is stopped`,
+              );
+              tell(turnHaltedEvent());
+              halt();
+            }, graceMs).unref();
           }
           return answer.response;
         },
@@ -157,6 +171,15 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
     },
     read(event) {
       return client?.read(event) ?? true;
+    },
+    overlong(preview) {
+      const request = client?.overlong(preview);
+      if (request === undefined) return;
+      const what = `${JSON.stringify(clip(request.method, 80))} request ${JSON.stringify(clip(String(request.id), 80))}`;
+      linkWarn(
+        (name) =>
+          `the agent's ${what} is longer than ${name("maxLineBytes")} and could not be read: it is answered with an error (-32600), never allowed (raise ${name("maxLineBytes")} to have such a request read and decided)`,
+      );
     },
     inputEnded() {
       client?.inputEnded();

@@ -112,29 +112,60 @@ function oneAtATime<Given>(
   };
 }
 
-/** The requests as the stream showed them, until the answerer takes them; the oldest dropped past MAX_SHOWN_BYTES. */
+/**
+ * The requests as the stream showed them, until the answerer takes them; the oldest dropped past MAX_SHOWN_BYTES.
+ * Several under one id (an agent may reuse one) are each kept, and taken in the order shown, as they are asked.
+ */
 class ShownRequests {
-  private readonly lines = new Map<string, string>();
+  /** The lines not taken yet, by their request's id, each id's in the order shown. */
+  private readonly byId = new Map<string, Shown[]>();
+  /** Every line in the order shown, from `head` on: a taken one stays until it reaches the front, never at it. */
+  private order: Shown[] = [];
+  private head = 0;
   private bytes = 0;
 
   add(requestId: string, line: string): void {
-    this.take(requestId);
-    this.lines.set(requestId, line);
+    const shown: Shown = { id: requestId, line, taken: false };
+    this.order.push(shown);
+    const same = this.byId.get(requestId);
+    if (same) same.push(shown);
+    else this.byId.set(requestId, [shown]);
     this.bytes += line.length;
     // The newest is kept, whatever its size: its handler comes next.
-    for (const [id, old] of this.lines) {
-      if (this.bytes <= MAX_SHOWN_BYTES || id === requestId) break;
-      this.lines.delete(id);
-      this.bytes -= old.length;
-    }
+    // The front is never a taken line (remove() moves past those): it is the oldest kept.
+    while (this.bytes > MAX_SHOWN_BYTES && this.order[this.head] !== shown) this.remove(this.order[this.head]!);
   }
 
-  /** The request's line, once (undefined where it was never shown, or dropped). */
+  /** The request's line, once: the first shown under its id (undefined where it was never shown, or dropped). */
   take(requestId: string): string | undefined {
-    const line = this.lines.get(requestId);
-    if (line === undefined) return undefined;
-    this.lines.delete(requestId);
-    this.bytes -= line.length;
-    return line;
+    const shown = this.byId.get(requestId)?.[0];
+    if (shown === undefined) return undefined;
+    this.remove(shown);
+    return shown.line;
   }
+
+  /** A line no longer kept: out of its id's list (it is that list's first), its bytes freed. */
+  private remove(shown: Shown): void {
+    shown.taken = true;
+    this.bytes -= shown.line.length;
+    const same = this.byId.get(shown.id)!;
+    same.shift();
+    if (same.length === 0) this.byId.delete(shown.id);
+    while (this.head < this.order.length && this.order[this.head]!.taken) this.advance();
+  }
+
+  private advance(): void {
+    this.head++;
+    // What lies before the head is dropped once it is most of the array.
+    if (this.head > 1024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+interface Shown {
+  id: string;
+  line: string;
+  taken: boolean;
 }

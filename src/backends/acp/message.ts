@@ -57,3 +57,26 @@ function isErrorObject(value: unknown): boolean {
   const { code, message } = value as Record<string, unknown>;
   return typeof code === "number" && Number.isInteger(code) && typeof message === "string";
 }
+
+/**
+ * The id and method of a request from the start of a line too long to be read (its preview): the members before
+ * the first whose value is an object or array (`params`, which the SDK and every agent observed write last), read
+ * as JSON. Undefined where the start shows no request (no `"jsonrpc":"2.0"`, no valid id or no method before it).
+ */
+export function requestOfStart(preview: string): { id: JsonRpcId; method: string } | undefined {
+  const member =
+    /\s*"((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null|true|false)\s*,/y;
+  const start = /^\s*\{/.exec(preview);
+  if (start === null) return undefined;
+  member.lastIndex = start[0].length;
+  const members: Record<string, unknown> = {};
+  for (let m = member.exec(preview); m !== null; m = member.exec(preview)) {
+    try {
+      members[JSON.parse(`"${m[1]}"`) as string] = JSON.parse(m[2]!);
+    } catch {
+      return undefined;
+    }
+  }
+  const message = acpMessage({ ...members });
+  return message?.kind === "request" ? { id: message.id, method: message.method } : undefined;
+}

@@ -19,6 +19,12 @@ export const SESSION_LOAD = "agentstream/session_load";
 /** The run was stopped (a signal, --timeout, an abort, a limit): session/cancel was sent for it, not for a refusal. */
 export const TURN_STOPPED = "agentstream/turn_stopped";
 
+/**
+ * The turn cancelled for a request no one decided was not ended by the agent within the grace period: the agent
+ * is stopped (its stop signal). The run ends as the refusal says, needs_input with the call pending.
+ */
+export const TURN_HALTED = "agentstream/turn_halted";
+
 /** The events the driver made: a line of their type on an agent's stdout forges nothing (it is kept as data). */
 const TOLD = new WeakSet<NativeEvent>();
 
@@ -36,6 +42,13 @@ export function loadEvent(phase: "loading" | "loaded", sessionId: string): Nativ
 /** The stop as the event the driver tells the translation: whatever the agent then says of its turn, it was stopped. */
 export function turnStoppedEvent(): NativeEvent {
   const event: NativeEvent = { type: TURN_STOPPED };
+  TOLD.add(event);
+  return event;
+}
+
+/** The halt as the event the driver tells the translation: the agent never answered the cancelled prompt. */
+export function turnHaltedEvent(): NativeEvent {
+  const event: NativeEvent = { type: TURN_HALTED };
   TOLD.add(event);
   return event;
 }

@@ -38,6 +38,7 @@ import {
   PERMISSION_ANSWERED,
   RULES_REFUSED,
   SESSION_LOAD,
+  TURN_HALTED,
   TURN_STOPPED,
   requestIdOf,
   toldByDriver,
@@ -158,6 +159,11 @@ export class AcpTranslator implements Translator {
       case TURN_STOPPED:
         if (!toldByDriver(e)) return [passThrough(e)];
         this.stopped = true;
+        return [];
+      case TURN_HALTED:
+        if (!toldByDriver(e)) return [passThrough(e)];
+        // The turn cancelled for a request no one decided never ended: the run ends as that refusal says.
+        if (this.awaitingInput) this.outcome ??= this.waiting();
         return [];
       default:
         // Requests and notifications it does not serve (fs/*, terminal/*, extensions such as Qwen Code's

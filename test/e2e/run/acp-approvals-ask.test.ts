@@ -65,6 +65,21 @@ describe.skipIf(!HAS_TMUX).concurrent("run --approvals ask (a person at a real t
     }
   });
 
+  it("Copilot CLI's request shape: the person is asked the command itself, both its lines, and the title", async () => {
+    const { terminal, events } = askInTerminal("copilot");
+    try {
+      const screen = await terminal.waitForScreen((s) => s.includes("[y/N]"), "the question on the terminal");
+      // The title "Running command" alone says nothing of what would run.
+      expect(screen).toContain("agentstream: allow execute: ls␊rm -rf ./build (Running command)? [y/N]");
+      terminal.keys("n", "Enter");
+      expect(await terminal.exited()).toBe(0);
+      expect(events().filter((e) => e.type === "input.answered")).toMatchObject([{ decision: "reject", by: "person" }]);
+      expect(terminal.screen()).toContain("rejected execute: ls␊rm -rf ./build (Running command) (by person)");
+    } finally {
+      terminal.close();
+    }
+  });
+
   it("a title holding terminal escapes and a secret is asked escaped and hidden", async () => {
     const secret = "sk-live-0123456789abcdefSECRET";
     const { terminal, stdout } = askInTerminal("hostile", [], { FAKE_ACP_TOKEN: secret });

@@ -88,6 +88,24 @@ describe("run --approve-with CMD", () => {
     expect(processRunning(pid)).toBe(false);
   });
 
+  // A daemon (a new session, out of reach of its group) that holds the command's stdout and ignores SIGTERM: after
+  // the answer (exit 0) or at --answer-timeout, it is killed too, and the run ends, not held open by the pipe.
+  for (const [how, after, decision] of [
+    ["answered", "exit 0", "allow"],
+    ["timed out", "sleep 300", "reject"],
+  ] as const)
+    it(`a command that started a daemon holding its stdout (${how}): the daemon is killed, the run ends`, async () => {
+      const pidFile = join(tmp, `daemon-${decision}.pid`);
+      const approver = script(
+        `cat >/dev/null; setsid sh -c 'trap "" TERM; echo $$ > ${pidFile}; exec sleep 300' & while [ ! -s ${pidFile} ]; do sleep 0.01; done; ${after}`,
+      );
+      const { run, answers, finished } = await runAgent("ask", ["--answer-timeout", "2", "--approve-with", approver]);
+      expect(answers).toMatchObject([{ decision, by: "command" }]);
+      expect(finished).toMatchObject({ type: "run.finished", status: "succeeded" });
+      expect(run.code).toBe(0);
+      expect(processRunning(Number(readFileSync(pidFile, "utf8")))).toBe(false);
+    });
+
   it("is refused (exit 2) where the backend is not asked live, naming the transport that is", async () => {
     const native = await runCli(["run", "--backend", "gemini", "--approve-with", "true", "--", "hi"]);
     expect(native.code).toBe(2);

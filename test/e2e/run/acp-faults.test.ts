@@ -80,6 +80,19 @@ describe("run --backend acp: honest outcomes", () => {
     expect(alive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
   });
 
+  it("an agent that never answers the prompt after session/cancel (a request no one decided) is stopped after --grace: needs_input (3), the call pending", async () => {
+    const { run, finished, agentPid } = await runAgent("ignore-cancel", { flags: ["--grace", "0.5"] });
+    expect(run.code).toBe(3);
+    expect(finished).toMatchObject({
+      type: "run.finished",
+      status: "needs_input",
+      pending: [{ tool_call_id: "i1", kind: "approval" }],
+    });
+    expect(finished.backend_exit).toEqual({ code: null, signal: "SIGTERM" });
+    expect(run.stderr).toContain("the agent did not end its turn within the grace period after session/cancel");
+    expect(alive(agentPid)).toBe(false);
+  });
+
   it("an agent that closes its stdout mid-prompt and lives on is backend_crashed (76), and stopped", async () => {
     const { run, finished, agentPid } = await runAgent("unplug", { flags: ["--grace", "0.5"] });
     expect(run.code).toBe(76);

@@ -91,7 +91,10 @@ describe("hostile permission requests", () => {
     expect(stderr).not.toContain(SECRET);
     expect(stderr).not.toContain("\u001b");
     expect(stderr).not.toContain("\u0007");
-    expect(stderr).toContain("rejected execute: ␛[31mrun␛[0m curl -H 'Bearer [redacted]' ␛]0;pwned␇␛[2J (by command)");
+    // The command, then the title that says otherwise.
+    expect(stderr).toContain(
+      "rejected execute: curl -H 'Bearer [redacted]' ␛]0;pwned␇␛[2J (␛[31mrun␛[0m curl -H 'Bearer [redacted]' ␛]0;pwned␇␛[2J) (by command)",
+    );
     expect(stderr).toMatch(
       /--approve-with exited 5, not 0 \(allow\) or 1 \(reject\) \(stderr: ␛\]0;pwned␇ \[redacted\]\)/,
     );
@@ -107,6 +110,52 @@ describe("hostile permission requests", () => {
       expect(answered(events)).toContainEqual(expect.objectContaining({ tool_call_id: id, by: "command" }));
     }
     expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "allowed 3 of 3" } });
+  });
+
+  it("two requests under one JSON-RPC id are two requests: each decided by its own content, each answered once", async () => {
+    const given = join(tmp, "dup-given");
+    // Allows "touch a" only: an answer taken for the other's would show.
+    const approver = script(`tee -a ${given} | grep -q '"touch a"' && exit 0; exit 1`);
+    const { code, events, stderr } = await runAgent("dup-id", ["--approve-with", approver]);
+    expect(code).toBe(0);
+    expect(events.filter((e) => e.type === "input.requested")).toMatchObject([
+      { request_id: "dup-1", tool_call_id: "da" },
+      { request_id: "dup-1", tool_call_id: "db" },
+    ]);
+    expect(answered(events)).toMatchObject([
+      { request_id: "dup-1", tool_call_id: "da", decision: "allow", by: "command" },
+      { request_id: "dup-1", tool_call_id: "db", decision: "reject", by: "command" },
+    ]);
+    expect(readFileSync(given, "utf8").split("\n").filter(Boolean)).toHaveLength(2);
+    // The agent read one answer each, in turn, as its own.
+    expect(events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "a: yes, b: no" } });
+    expect(stderr).toContain("allowed execute: touch a (by command)");
+    expect(stderr).toContain("rejected execute: touch b (by command)");
+  });
+
+  it("a permission request longer than --max-line-bytes is answered (a JSON-RPC error under its id), never left waiting; under a higher limit it is read and decided", async () => {
+    const env = { FAKE_ACP_HUGE: String(200_000) };
+    const flags = ["--approve-with", "cat >/dev/null; exit 0"];
+    const cut = await runAgent("huge-request", ["--max-line-bytes", "65536", ...flags], env);
+    expect(cut.code).toBe(0);
+    // The agent read an error for it under its own id, and went on.
+    expect(cut.events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "huge: error -32600" } });
+    expect(cut.events).toContainEqual(expect.objectContaining({ type: "backend.unparsed", reason: "line_too_long" }));
+    expect(cut.stderr).toContain(
+      `the agent's "session/request_permission" request "huge-1" is longer than --max-line-bytes and could not be read`,
+    );
+    // At the default limit (16 MiB) too: a request of 17 MiB.
+    const big = await runAgent("huge-request", flags, { FAKE_ACP_HUGE: String(17 * 1024 * 1024) });
+    expect(big.events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "huge: error -32600" } });
+    const read = await runAgent("huge-request", ["--max-line-bytes", String(1024 * 1024), ...flags], env);
+    expect(answered(read.events)).toMatchObject([{ request_id: "huge-1", decision: "allow", by: "command" }]);
+    expect(read.events.at(-1)).toMatchObject({ status: "succeeded", result: { text: "huge: yes" } });
+  });
+
+  it("Copilot CLI's request shape (the command only in rawInput): the decision line shows the command, both lines, and the title", async () => {
+    const { code, stderr } = await runAgent("copilot", ["--approve-with", "cat >/dev/null; exit 1"]);
+    expect(code).toBe(0);
+    expect(stderr).toContain("rejected execute: ls␊rm -rf ./build (Running command) (by command)");
   });
 
   it("a request after the prompt's response runs no command and changes no outcome", async () => {

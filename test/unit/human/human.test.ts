@@ -377,3 +377,47 @@ describe("a permission request and its answer, said with who decided", () => {
       expect(stream.text()).toBe(`[agentstream] ${line}\n`);
     });
 });
+
+describe("a request's line shows what will run: the command, path or URL of its input, whole, then its title", () => {
+  const say = (args: Record<string, unknown>, description: string, answer: Record<string, unknown>) => {
+    const stream = fakeStderr();
+    const renderer = new HumanRenderer({
+      stream,
+      verbosity: "normal",
+      backend: "acp",
+      env: { NO_COLOR: "1" },
+      redact: (text) => text.replaceAll("sk-SECRET", "[redacted]"),
+    });
+    renderer.event(
+      event({
+        type: "input.requested",
+        request_id: "7",
+        kind: "approval",
+        tool_call_id: "t1",
+        actions: [{ name: "execute", args, description, allowed_decisions: [] }],
+      }),
+    );
+    renderer.event(event({ type: "input.answered", request_id: "7", tool_call_id: "t1", ...answer }));
+    renderer.close();
+    return stream.text();
+  };
+
+  it("Copilot CLI's shape: the command of two lines, shown on one, and the title after it", () => {
+    expect(say({ command: "ls\nrm -rf ./build" }, "Running command", { decision: "allow", by: "command" })).toBe(
+      "[agentstream] ✔ allowed execute: ls␊rm -rf ./build (Running command) (by command)\n",
+    );
+  });
+
+  it("a path or URL, its secrets hidden; no input: the title", () => {
+    expect(say({ url: "https://x.example/?k=sk-SECRET" }, "Fetch", { decision: "reject", by: "person" })).toBe(
+      "[agentstream] ✖ rejected execute: https://x.example/?k=[redacted] (Fetch) (by person)\n",
+    );
+    expect(say({}, "git push", { decision: "reject", by: "default" })).toContain("approve execute: git push (no one");
+  });
+
+  it("a long command is shown far past a line's first words, and its cut is said", () => {
+    const command = `echo ${"a".repeat(5000)}; rm -rf ~`;
+    const line = say({ command }, "echo", { decision: "allow", by: "rule", rule: "shell" });
+    expect(line).toContain(`execute: echo ${"a".repeat(3995)}… (${command.length - 4000} more characters) (echo)`);
+  });
+});

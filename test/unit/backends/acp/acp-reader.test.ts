@@ -145,35 +145,34 @@ describe("one reader: what the client answers is what the stream shows", () => {
     },
   );
 
-  it("a permission request over the line limit is seen by neither: unparsed in the stream, never answered", async () => {
+  it("a permission request over the line limit: unparsed in the stream, answered with a JSON-RPC error under its id, never allowed", async () => {
     const { run, events, finished, sent } = await hostile("overlong", ["--max-line-bytes", "4096"]);
     expect(run.code).toBe(0);
     expect(ofType(events, "backend.unparsed")).toMatchObject([{ reason: "line_too_long" }]);
     expect(ofType(events, "input.requested")).toEqual([]);
     expect(ofType(events, "input.answered")).toEqual([]);
-    expect(sent.some((m) => m.id === 7 && m.method === undefined)).toBe(false);
-    expect(finished).toMatchObject({ status: "succeeded", result: { text: "No answer came." } });
+    // Never left waiting: one answer, an error, under its id.
+    const answers = sent.filter((m) => m.id === 7 && m.method === undefined);
+    expect(answers).toMatchObject([{ error: { code: -32600 } }]);
+    expect(run.stderr).toContain('"session/request_permission" request "7" is longer than --max-line-bytes');
+    expect(finished).toMatchObject({ status: "succeeded", result: { text: "An answer came." } });
   });
 
-  it("two requests under one id: the second is kept as data, the refused first stays pending (never the allowed one)", async () => {
+  it("two requests under one id are two requests: each decided by its own content and answered once, in turn; the refused first stays pending", async () => {
     const { run, events, finished, sent } = await hostile("same-id", ["--allow-tool", "read"]);
     expect(run.code).toBe(3);
     expect(finished).toMatchObject({ status: "needs_input" });
-    expect(finished.pending).toHaveLength(1);
     expect(finished.pending).toMatchObject([{ request_id: "9", tool_call_id: "bad" }]);
-    // The second is kept as data while the first is unanswered; read once the first was answered (the two
-    // lines may come apart in the pipe), it is a request of its own, as in "same-id-later".
-    const requested = ofType(events, "input.requested");
-    expect(requested[0]).toMatchObject({ tool_call_id: "bad" });
-    const keptAsData = ofType(events, "backend.event").some((e) => e.native_type === "session/request_permission");
-    if (keptAsData) {
-      expect(requested).toHaveLength(1);
-      expect(sent.filter((m) => m.id === 9 && m.method === undefined)).toHaveLength(1);
-    } else {
-      const answeredFirst = events.findIndex((e) => e.type === "input.answered" && e.tool_call_id === "bad");
-      expect(requested).toMatchObject([{ tool_call_id: "bad" }, { tool_call_id: "ok" }]);
-      expect(answeredFirst).toBeLessThan(events.indexOf(requested[1]!));
-    }
+    expect(ofType(events, "input.requested")).toMatchObject([{ tool_call_id: "bad" }, { tool_call_id: "ok" }]);
+    expect(ofType(events, "input.answered")).toMatchObject([
+      { request_id: "9", tool_call_id: "bad", by: "default" },
+      { request_id: "9", tool_call_id: "ok", decision: "allow", by: "rule" },
+    ]);
+    // The first answered first (cancelled: no one decided), then the second (the read the rule allows).
+    expect(sent.filter((m) => m.id === 9 && m.method === undefined)).toMatchObject([
+      { result: { outcome: { outcome: "cancelled" } } },
+      { result: { outcome: { outcome: "selected" } } },
+    ]);
   });
 
   it("an id used again once answered is a new request: its answer settles it, the refused first stays pending", async () => {
