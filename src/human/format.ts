@@ -1,5 +1,6 @@
 import type { ChalkInstance } from "chalk";
 import type { EventOf, InputAction } from "../canonical/events.js";
+import { inputTargets } from "../core/call-targets.js";
 import { showControls } from "../core/control-chars.js";
 import { shellWord } from "../core/shell-word.js";
 import { formatDuration } from "../core/compact-figures.js";
@@ -45,17 +46,15 @@ export function toolLine(e: EventOf<"tool.completed">, c: ChalkInstance): string
 export const MAX_SHOWN_TARGET = 4000;
 
 /**
- * What a permission request asks to run, as a person and the log are shown it: its tool and the command, path or
- * URL its input names ("execute: rm -rf ./build"), with the title after it where that says something else
+ * What a permission request asks to run, as a person and the log are shown it: its tool and the command, or every
+ * path or URL, its input names (src/core/call-targets.ts, as the rules read them, joined by ", ") ("execute: rm -rf ./build"), with the title after it where that says something else
  * ("execute: rm -rf ./build (Running command)"); with no such input, the title. Whole: its lines on one line, each
  * newline and control character shown (␊, ␛), never sent; secrets hidden (`redact`) before it is cut, and a cut
  * past MAX_SHOWN_TARGET said with how much is not shown.
  */
 export function actionText(action: InputAction, redact: (text: string) => string = (text) => text): string {
-  const args = action.args ?? {};
-  const target = [args.command, args.path, args.file_path, args.filePath, args.url].find(
-    (v): v is string => typeof v === "string" && v.trim() !== "",
-  );
+  const targets = inputTargets(action.args ?? {}).filter((target) => target.trim() !== "");
+  const target = targets.length > 0 ? targets.join(", ") : undefined;
   const title = action.description.trim();
   const shown = (text: string, max: number): string => showControls(cutSaid(redact(text), max));
   const name = showControls(action.name);

@@ -1,5 +1,6 @@
 import type { AnsweredBy } from "../../canonical/events.js";
 import { OptionError, type OptionNaming } from "../../core/errors.js";
+import { inputCommand, inputTargets } from "../../core/call-targets.js";
 import { asText, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
 import type { ApprovalsMode, PortableTool } from "../definition.js";
 import { parseRuleText, portableRule, ruleDecision, type ToolRule } from "../tool-rules.js";
@@ -131,33 +132,16 @@ export function callKind(call: Record<string, unknown>): string {
  */
 export function callTargets(call: Record<string, unknown>): string[] {
   const input = objectOrEmpty(call.rawInput);
-  const command = commandOf(input.command);
+  const command = inputCommand(input);
   if (command !== undefined) return [command];
   const locations = Array.isArray(call.locations) ? call.locations.filter(isObject) : [];
-  const changes = input.changes;
-  const named = [
-    input.path,
-    input.file_path,
-    input.filePath,
-    input.url,
-    ...(Array.isArray(input.paths) ? input.paths : []),
-    ...(Array.isArray(changes)
-      ? changes.map((change) => objectOrEmpty(change).path)
-      : Object.keys(objectOrEmpty(changes))),
-    ...locations.map((location) => location.path),
-  ]
-    .map(nonEmpty)
-    .filter((target) => target !== undefined);
-  if (named.length > 0) return [...new Set(named)];
+  const all = [
+    ...inputTargets(input),
+    ...locations.map((location) => nonEmpty(location.path)).filter((p) => p !== undefined),
+  ];
+  if (all.length > 0) return [...new Set(all)];
   const title = Object.keys(input).length === 0 && callKind(call) === "execute" ? nonEmpty(call.title) : undefined;
   return title === undefined ? [] : [title];
-}
-
-/** A command as text: a string as given, an argv array each word single-quoted. */
-function commandOf(command: unknown): string | undefined {
-  if (Array.isArray(command) && command.length > 0 && command.every((word) => typeof word === "string"))
-    return command.map((word: string) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ");
-  return nonEmpty(command);
 }
 
 /** The call's first target (callTargets): what a person or a log line is shown of it. */

@@ -415,6 +415,13 @@ describe("a request's line shows what will run: the command, path or URL of its 
     expect(say({}, "git push", { decision: "reject", by: "default" })).toContain("approve execute: git push (no one");
   });
 
+  it("an edit of several files names every one, as the rules read them (src/core/call-targets.ts)", () => {
+    const args = { changes: { "/srv/repo/a.ts": {}, "/etc/profile": {} } };
+    expect(say(args, "Edit files", { decision: "reject", by: "rule", rule: "write(/etc/**)" })).toBe(
+      "[agentstream] ✖ rejected execute: /srv/repo/a.ts, /etc/profile (Edit files) (rule write(/etc/**))\n",
+    );
+  });
+
   it("a long command is shown far past a line's first words, and its cut is said", () => {
     const command = `echo ${"a".repeat(5000)}; rm -rf ~`;
     const line = say({ command }, "echo", { decision: "allow", by: "rule", rule: "shell" });
