@@ -308,9 +308,12 @@ export class TranslationSession {
     for (const event of this.stream!.push(d, raw)) this.options.sink(event);
   }
 
-  /** A prompt as the stream carries it: its secrets hidden before it is cut (a secret cut in two would be found by no redactor after), then bounded. */
+  /**
+   * A prompt as the stream carries it: its secrets hidden before it is cut (a secret cut in two would be found
+   * by no redactor after), then bounded; `bytes` is the prompt's own size, not the redacted text's.
+   */
   private bounded(d: Draft<"prompt.submitted">): Draft<"prompt.submitted"> {
     const redact = this.options.redact ?? ((text: string) => text);
-    return { ...d, payload: shortenedPrompt(redact(d.payload.text), MAX_PROMPT_EVENT_CHARS) };
+    return { ...d, payload: shortenedPrompt(redact(d.payload.text), MAX_PROMPT_EVENT_CHARS, d.payload.text) };
   }
 }
