@@ -298,8 +298,13 @@ export class TranslationSession {
     this.emit({ type: "backend.unparsed", payload: { line: capLine(text), reason } });
   }
 
-  /** A translator's draft: a user message it read is the prompt only where agentstream did not give one (normalize). */
+  /**
+   * A translator's draft: a user message it read is the prompt only where agentstream did not give one
+   * (normalize); none, nor the user's words in another shape, where prompts are left out.
+   */
   private emit(d: Draft, raw?: unknown): void {
+    // The user's words the agent tells back (a loaded session's prompts) go where the prompt goes.
+    if (d.userWords && this.options.promptInStream === false) return;
     if (d.type !== "prompt.submitted") return this.push(d, raw);
     if (this.options.promptInStream !== false && this.options.prompt === undefined) this.push(this.bounded(d), raw);
   }

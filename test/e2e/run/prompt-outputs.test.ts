@@ -2,7 +2,8 @@
 // `--otlp-content` exports an ACP run's prompt (gen_ai.input.messages on the run's span) as it does any
 // other run's, though an ACP agent's command line does not hold it; `--no-prompt-in-stream` keeps the
 // prompt out of every output, stdout, --answer-file, --report, --atif and the OTLP trace with
-// --otlp-content, for run (natively and over ACP) and normalize.
+// --otlp-content, for run (natively and over ACP) and normalize, and with it the earlier prompts a resumed
+// ACP session tells back (user_message_chunk).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +28,21 @@ async function traceOf(collector: Collector, runId: string): Promise<CollectedSp
 
 const shown = (spans: CollectedSpan[]): string =>
   JSON.stringify(spans, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value));
+
+describe("the user's words an ACP agent tells back", () => {
+  it("run over ACP resuming a session: the loaded session's earlier prompt (user_message_chunk) is left out with the prompt", async () => {
+    const args = [...fakeAcpArgs("--resume", "s1"), "--", "hello again"];
+    const env = { FAKE_ACP_LOAD: "1" };
+    const kept = await runCli(args, { env });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain("the earlier prompt");
+    const left = await runCli([...args.slice(0, -2), "--no-prompt-in-stream", ...args.slice(-2)], { env });
+    expect(left.code, left.stderr).toBe(0);
+    expect(left.stdout).toContain("The earlier answer.");
+    expect(left.stdout).not.toContain("the earlier prompt");
+    expect(left.stdout).not.toContain("hello again");
+  });
+});
 
 describe.skipIf(!collectorBinary())("the prompt in every output", () => {
   let collector: Collector;
