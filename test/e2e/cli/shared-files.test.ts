@@ -189,6 +189,12 @@ const CASES: Case[] = [
     names: ["stdout", "the input c.jsonl"],
     stdout: "c.jsonl",
   },
+  {
+    name: "export atif FILE >> FILE",
+    args: ["export", "atif", "c.jsonl"],
+    names: ["stdout", "the input c.jsonl"],
+    stdout: "c.jsonl",
+  },
 ];
 
 describe("no output overwrites an input or another output", () => {
@@ -220,6 +226,20 @@ describe("no output overwrites an input or another output", () => {
       expect(snapshot(dir)).toEqual(contents);
     },
   );
+
+  it("export atif --out DIR: a run's document named as a stream it reads is refused (exit 2), the stream kept", async () => {
+    const dir = folder();
+    const runId = (JSON.parse(CANONICAL.split("\n")[0]!) as { run_id: string }).run_id;
+    mkdirSync(join(dir, "docs"));
+    writeFileSync(join(dir, "docs", `${runId}.json`), CANONICAL);
+    const result = await cliIn(dir, ["export", "atif", "--out", "docs", `docs/${runId}.json`]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      `agentstream: --out docs/${runId}.json and the input docs/${runId}.json are one file: the output would overwrite the input`,
+    );
+    expect(readdirSync(join(dir, "docs"))).toEqual([`${runId}.json`]);
+    expect(readFileSync(join(dir, "docs", `${runId}.json`), "utf8")).toBe(CANONICAL);
+  });
 
   it("the same options naming files of their own still run (normalize and run)", async () => {
     const dir = folder();
