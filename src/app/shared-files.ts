@@ -14,7 +14,13 @@ export interface UsedFile {
   named: Worded;
   /** Undefined: a file no output can be (a folder, a device, a pipe); compared with none. */
   identity: string | undefined;
+  /** An input read whole before anything is written (an option's file, a prompt on stdin), not as a stream. */
+  readFirst?: true;
+  /** An output only added to, never replaced: stdout redirected with `>>`, `>` having truncated it already. */
+  appends?: true;
 }
+
+const readFirst = true;
 
 /** The files a request's options name, by their rows: a path, or the file a variable names (--summary). */
 export function optionFiles<C extends Command>(
@@ -29,16 +35,21 @@ export function optionFiles<C extends Command>(
     const path = file.env === undefined ? value : env[file.env];
     if (typeof path !== "string" || path === "") return [];
     const shown = file.env === undefined ? path : `($${file.env} ${path})`;
-    return [
-      { role: file.role, named: (name: OptionNaming) => `${name(row.key)} ${shown}`, identity: fileIdentity(path) },
-    ];
+    const named = (name: OptionNaming): string => `${name(row.key)} ${shown}`;
+    // An option's file is read whole before anything is written.
+    return [{ role: file.role, named, identity: fileIdentity(path), ...(file.role === "reads" ? { readFirst } : {}) }];
   });
 }
 
-/** An input the command itself reads (its argument, a stream's file), `what` it is: `-` is stdin, where that is a file. */
-export function inputFile(path: string, what = "the input"): UsedFile {
-  if (path === "-") return { role: "reads", named: () => `stdin (${what})`, identity: descriptorIdentity(0) };
-  return { role: "reads", named: () => `${what} ${path}`, identity: fileIdentity(path) };
+/** An input the command itself reads as a stream (its argument, a stream's file): `-` is stdin, where that is a file. */
+export function inputFile(path: string): UsedFile {
+  if (path === "-") return { role: "reads", named: () => "stdin (the input)", identity: descriptorIdentity(0) };
+  return { role: "reads", named: () => `the input ${path}`, identity: fileIdentity(path) };
+}
+
+/** A run's prompt read from stdin (`run -`), where stdin is a file: read whole before the backend starts. */
+export function promptOnStdin(): UsedFile {
+  return { role: "reads", named: () => "stdin (the prompt)", identity: descriptorIdentity(0), readFirst: true };
 }
 
 /** An output a command's own flag names (report --out FILE). */
@@ -46,9 +57,13 @@ export function outputFile(flag: string, path: string): UsedFile {
   return { role: "writes", named: () => `${flag} ${path}`, identity: fileIdentity(path) };
 }
 
-/** The CLI's stdout, where it is a file: `normalize rec.jsonl >> rec.jsonl` would read what it writes. */
+/**
+ * The CLI's stdout, where it is a file: an output the others would replace (`--answer-file out > out`), and one
+ * a streamed input would read back (`normalize rec.jsonl >> rec.jsonl`). A file read whole first may be appended
+ * to: `run --continue-from log.jsonl >> log.jsonl` keeps adding runs to one log.
+ */
 export function stdoutFile(): UsedFile {
-  return { role: "writes", named: () => "stdout", identity: descriptorIdentity(1) };
+  return { role: "writes", named: () => "stdout", identity: descriptorIdentity(1), appends: true };
 }
 
 /** Refuses a request whose outputs overwrite an input or each other: its options' files and the command's own. */
@@ -64,7 +79,7 @@ export function refuseSharedFiles(files: readonly UsedFile[]): void {
   files.forEach((output, at) => {
     if (output.role !== "writes" || output.identity === undefined) return;
     for (const other of files.slice(0, at).concat(files.slice(at + 1))) {
-      if (other.identity !== output.identity) continue;
+      if (other.identity !== output.identity || (output.appends && other.readFirst)) continue;
       const why = other.role === "reads" ? "the output would overwrite the input" : "each output needs its own";
       throw new OptionError(
         (name) => `${output.named(name)} and ${other.named(name)} are one file: ${why}`,

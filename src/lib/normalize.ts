@@ -45,7 +45,7 @@ export async function* normalizeStream(
   // No output overwrites an input (a stream read from a file names it) or another output, before anything is read.
   const path = (input as { path?: unknown }).path;
   // A stream's file named "-" is that file, not stdin.
-  const own = typeof path === "string" ? [inputFile(path === "-" ? "./-" : path, "the input stream's file")] : [];
+  const own = typeof path === "string" ? [inputFile(path === "-" ? "./-" : path)] : [];
   try {
     refuseOverwrites("normalize", request, own);
   } catch (err) {

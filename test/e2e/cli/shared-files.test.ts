@@ -258,4 +258,18 @@ describe("no output overwrites an input or another output", () => {
     );
     expect(readFileSync(join(dir, "rec.jsonl"), "utf8")).toBe(RECORDING);
   });
+
+  it("stdout appended to a file read whole before the run (run --continue-from LOG >> LOG) is no overwrite: the log grows", async () => {
+    const dir = folder();
+    const record = scratch.recordPath();
+    const ran = await cliIn(dir, [...RUN, "--continue-from", "c.jsonl", "next"], {
+      stdout: "c.jsonl",
+      env: { STANDIN_RECORD: record, STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") },
+    });
+    expect(ran.code, ran.stderr).toBe(0);
+    expectNoneLeftRunning(record);
+    const log = readFileSync(join(dir, "c.jsonl"), "utf8");
+    expect(log.startsWith(CANONICAL)).toBe(true);
+    expect(log.slice(CANONICAL.length)).toMatch(/^\{"v":1,.*"type":"run.started"/);
+  });
 });
