@@ -11,6 +11,7 @@ import type { Clock } from "../core/clock.js";
 import { listed, type OptionNaming } from "../core/errors.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import type { StreamEndFacts } from "../core/translator.js";
+import { STEP_SUMMARY } from "../output/sink.js";
 import { approvalsHelp, binHelp, flagHelp, permissionHelp } from "./backend-help.js";
 import {
   above0,
@@ -93,7 +94,22 @@ export interface OptionRow<K extends string = string, T = unknown> {
   /** The library must be given it (the CLI has it as its argument); `unless` another option stands in. */
   required?: { unless?: string };
   relations?: readonly (Excludes | Needs)[];
+  /**
+   * The option names a file it reads or writes: its value, or (`env`) the file that variable names
+   * (--summary). No output may be an input or another output (src/app/shared-files.ts).
+   */
+  file?: FileUse;
 }
+
+/** A file an option reads (an input) or writes (an output). */
+export interface FileUse {
+  role: "reads" | "writes";
+  /** The file is the one this variable names, not the option's value. */
+  env?: string;
+}
+
+const READS = { role: "reads" } as const;
+const WRITES = { role: "writes" } as const;
 
 const NONE = "none";
 const RUN = ["run"] as const;
@@ -133,6 +149,7 @@ const TABLE = [
   {
     key: "promptFile",
     lifetime: "agent",
+    file: READS,
     cli: {
       flags: "--prompt-file <file>",
       help: "read the prompt from a file instead (one trailing newline dropped)",
@@ -296,6 +313,7 @@ const TABLE = [
   {
     key: "continueFrom",
     lifetime: "agent",
+    file: READS,
     cli: {
       flags: "--continue-from <file>",
       help: "continue the run a canonical stream recorded (its backend, and the session of its run.finished.resume, else its session_id); --backend may then be left out",
@@ -449,6 +467,7 @@ const TABLE = [
   {
     key: "report",
     lifetime: "outputs",
+    file: WRITES,
     cli: {
       flags: "--report <file>",
       help: "also write a report of the run to this file when it ends, its format from the extension: .md, .json or .html (see agentstream report)",
@@ -459,6 +478,7 @@ const TABLE = [
   {
     key: "summary",
     lifetime: "outputs",
+    file: { role: "writes", env: STEP_SUMMARY },
     cli: {
       flags: "--summary",
       help: "append the run's Markdown report to $GITHUB_STEP_SUMMARY (the GitHub Actions job summary)",
@@ -504,6 +524,7 @@ const TABLE = [
   {
     key: "stderr",
     lifetime: "recording",
+    file: READS,
     cli: {
       flags: "--stderr <file>",
       help: "the backend's recorded stderr: used for the resume hint, start-up errors and stderr_tail (default: none)",
@@ -516,6 +537,7 @@ const TABLE = [
   {
     key: "usageFile",
     lifetime: "recording",
+    file: READS,
     cli: {
       flags: "--usage-file <file>",
       help: "the usage file the recorded backend wrote beside its stream (Copilot CLI's --usage-output-file): its token counts go into the usage totals (default: none; Copilot's usage is then unknown)",
@@ -617,6 +639,7 @@ const TABLE = [
   {
     key: "answerFile",
     lifetime: "outputs",
+    file: WRITES,
     cli: {
       flags: "--answer-file <file>",
       help: "also write the final answer (as --output text prints it) to this file when the run ends; removed when there is none (default: none)",
@@ -627,6 +650,7 @@ const TABLE = [
   {
     key: "atif",
     lifetime: "outputs",
+    file: WRITES,
     cli: {
       flags: "--atif <file>",
       help: "also write the run as an ATIF trajectory (the document export atif makes of its stream) to this file when it ends, whatever its outcome (default: none)",
@@ -639,6 +663,7 @@ const TABLE = [
   {
     key: "outputSchema",
     lifetime: "agent",
+    file: READS,
     portable: true,
     cli: {
       flags: "--output-schema <file>",

@@ -66,7 +66,7 @@ export function part<C extends Command, L extends Lifetime>(command: C, request:
 }
 
 /** Every row a command's request holds: its CLI's and its library entry's. */
-function rowsOf(command: Command): OptionRow[] {
+export function rowsOf(command: Command): OptionRow[] {
   return [...new Set<OptionRow>([...cliRows(command), ...libraryRows(ENTRY_OF[command])])];
 }
 

@@ -7,6 +7,7 @@ import { showControls } from "../core/control-chars.js";
 import type { DocumentText } from "../export/atif/run-document.js";
 import { AtifInputError, AtifRuns, type WrittenRun } from "../export/atif/runs.js";
 import { ReplacedFile } from "../output/replaced-file.js";
+import { inputFile, outputFile, refuseSharedFiles, stdoutFile } from "../app/shared-files.js";
 import { runRedactor } from "../run/redact.js";
 import { forEachCanonicalEvent } from "./canonical-input.js";
 
@@ -24,6 +25,9 @@ export interface ExportAtifOptions {
 export async function exportAtifCommand(files: string[], opts: ExportAtifOptions): Promise<void> {
   const inputs = files.length === 0 ? ["-"] : files;
   if (inputs.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
+  // No document overwrites a stream it is made from: stdout (one run) now, each --out file as it is named.
+  const read = inputs.map((f) => inputFile(f));
+  refuseSharedFiles([...(opts.out === undefined ? [stdoutFile()] : []), ...read]);
   const out = opts.out === undefined ? undefined : outFolder(opts.out);
   // A stream may quote a key of this environment: hidden as normalize hides it.
   const redactor = runRedactor([], process.env);
@@ -51,7 +55,9 @@ export async function exportAtifCommand(files: string[], opts: ExportAtifOptions
         return;
       }
       try {
-        const target = ReplacedFile.open(join(out, fileName(run, names)), "--out");
+        const path = join(out, fileName(run, names));
+        refuseSharedFiles([outputFile("--out", path), ...read]);
+        const target = ReplacedFile.open(path, "--out");
         if (target.commit(run.document.chunks())) written++;
         else failed = true;
       } finally {

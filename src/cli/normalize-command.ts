@@ -9,6 +9,7 @@ import { stderrChalk } from "../human/colour.js";
 import { VERSION } from "../version.js";
 import { runRedactor } from "../run/redact.js";
 import { openCliSinks } from "../app/cli-sinks.js";
+import { inputFile, refuseOverwrites, stdoutFile } from "../app/shared-files.js";
 import { cliNaming } from "../app/options.js";
 import { part, requestFromCli, type NormalizeRequest } from "../app/request.js";
 import { reportBug } from "../output/event-check.js";
@@ -26,6 +27,8 @@ import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summ
 /** `agentstream normalize`: commander's parsed flags become the request, as normalizeStream()'s options do. */
 export async function normalizeCommand(file: string, parsed: Record<string, unknown>): Promise<void> {
   const { request: opts, notes } = requestFromCli("normalize", parsed);
+  // No output overwrites an input or another output: refused before anything is read.
+  refuseOverwrites("normalize", opts, [inputFile(file), stdoutFile()]);
   for (const note of notes) process.stderr.write(`agentstream: ${note(cliNaming)}\n`);
   const input = openInput(file);
   // A recording may echo a key of this environment: hidden as in run.

@@ -6,6 +6,7 @@ import type { ReportBuilder } from "../report/builder.js";
 import { runRedactor } from "../run/redact.js";
 import type { Redactor } from "../core/redactor.js";
 import { ReplacedFile } from "../output/replaced-file.js";
+import { inputFile, outputFile, refuseSharedFiles, stdoutFile } from "../app/shared-files.js";
 import { forEachCanonicalEvent } from "./canonical-input.js";
 
 export interface ReportOptions {
@@ -25,6 +26,9 @@ export async function reportCommand(files: string[], opts: ReportOptions): Promi
   const format = reportFormat(opts);
   const inputs = files.length === 0 ? ["-"] : files;
   if (inputs.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
+  // The report never replaces (nor is appended to) a stream it reads.
+  const output = opts.out === undefined ? stdoutFile() : outputFile("--out", opts.out);
+  refuseSharedFiles([output, ...inputs.map((f) => inputFile(f))]);
   const builder = await createReportBuilder(format);
   const out = opts.out === undefined ? undefined : ReplacedFile.open(opts.out, "--out");
   // A stream may quote a key of this environment: hidden as normalize hides it, in each event before the report renders it.

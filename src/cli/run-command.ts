@@ -5,6 +5,7 @@ import { prepareRun } from "../app/prepare-run.js";
 import { part, requestFromCli, type RunRequest } from "../app/request.js";
 import { ending, startRun } from "../app/session.js";
 import { openCliSinks } from "../app/cli-sinks.js";
+import { promptOnStdin, refuseOverwrites, stdoutFile } from "../app/shared-files.js";
 import { systemClock } from "../core/clock.js";
 import { wordedWith } from "../core/errors.js";
 import { EXIT_EPIPE } from "../core/exit-codes.js";
@@ -17,6 +18,9 @@ import { VERSION } from "../version.js";
 /** `agentstream run`: commander's parsed flags become the run's request, as the library's options do. */
 export async function runCommand(promptArgument: string | undefined, parsed: Record<string, unknown>): Promise<void> {
   const { request, notes } = requestFromCli("run", parsed);
+  // No output overwrites an input or another output: refused before anything is read or started.
+  const prompt = promptArgument === "-" && request.promptFile === undefined ? [promptOnStdin()] : [];
+  refuseOverwrites("run", request, [...prompt, stdoutFile()]);
   for (const note of notes) process.stderr.write(`agentstream: ${note(cliNaming)}\n`);
   // Stop signals before the backend is spawned; the supervisor hears them after.
   const stops = new EarlyStop();

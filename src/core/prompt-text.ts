@@ -9,11 +9,12 @@ export const PROMPT_LEFT_OUT = "[prompt left out]";
 
 /**
  * `text` cut to `max` characters, never inside a surrogate pair, with a marker saying where and how long it
- * was: `… [prompt shortened here: N bytes in all]`. The text itself where it fits.
+ * was: `… [prompt shortened here: N bytes in all]`. The text itself where it fits. `whole`: the prompt `text`
+ * was made from (its secrets hidden): N is its UTF-8 size, the prompt's own, not the text's.
  */
-export function shortenedPrompt(text: string, max: number): { text: string; bytes?: number } {
+export function shortenedPrompt(text: string, max: number, whole = text): { text: string; bytes?: number } {
   if (text.length <= max) return { text };
-  const bytes = Buffer.byteLength(text);
+  const bytes = Buffer.byteLength(whole);
   const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
   return { text: `${text.slice(0, end)}… [prompt shortened here: ${bytes} bytes in all]`, bytes };
 }

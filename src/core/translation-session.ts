@@ -308,8 +308,13 @@ export class TranslationSession {
     this.emit({ type: "backend.unparsed", payload: { line: capLine(text), reason } });
   }
 
-  /** A translator's draft: a user message it read is the prompt only where agentstream did not give one (normalize). */
+  /**
+   * A translator's draft: a user message it read is the prompt only where agentstream did not give one
+   * (normalize); none, nor the user's words in another shape, where prompts are left out.
+   */
   private emit(d: Draft, raw?: unknown): void {
+    // The user's words the agent tells back (a loaded session's prompts) go where the prompt goes.
+    if (d.userWords && this.options.promptInStream === false) return;
     if (d.type !== "prompt.submitted") return this.push(d, raw);
     if (this.options.promptInStream !== false && this.options.prompt === undefined) this.push(this.bounded(d), raw);
   }
@@ -321,9 +326,12 @@ export class TranslationSession {
     }
   }
 
-  /** A prompt as the stream carries it: its secrets hidden before it is cut (a secret cut in two would be found by no redactor after), then bounded. */
+  /**
+   * A prompt as the stream carries it: its secrets hidden before it is cut (a secret cut in two would be found
+   * by no redactor after), then bounded; `bytes` is the prompt's own size, not the redacted text's.
+   */
   private bounded(d: Draft<"prompt.submitted">): Draft<"prompt.submitted"> {
     const redact = this.options.redact ?? ((text: string) => text);
-    return { ...d, payload: shortenedPrompt(redact(d.payload.text), MAX_PROMPT_EVENT_CHARS) };
+    return { ...d, payload: shortenedPrompt(redact(d.payload.text), MAX_PROMPT_EVENT_CHARS, d.payload.text) };
   }
 }

@@ -26,6 +26,8 @@ interface DraftOf<T extends EventType> {
   nativeTs?: string;
   /** On session.started: the backend began another session of the same run; its outcome and usage are the last session's. */
   newSession?: true;
+  /** It holds the user's own words (an ACP agent's user_message_chunk): left out, as prompts are, under promptInStream false. */
+  userWords?: true;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   ATTR_GEN_AI_AGENT_ID,
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
   ATTR_GEN_AI_PROVIDER_NAME,
@@ -74,7 +75,14 @@ export const ATTR = {
   command: "agentstream.run.command",
   cwd: "agentstream.run.cwd",
   errorMessage: "agentstream.error.message",
+  promptsLeftOut: "agentstream.run.prompts_left_out",
 } as const;
+
+/**
+ * The prompts one span holds at most (characters of their texts, each bounded already by prompt.submitted):
+ * a recording of many user messages keeps the span's memory bounded; those past it are counted, not kept.
+ */
+const MAX_INPUT_CHARS = 1024 * 1024;
 
 export interface RunTraceOptions {
   tracer: Tracer;
@@ -93,6 +101,10 @@ class Node {
   model: string | undefined;
   provider: string | undefined;
   output: { text: string; finish?: string }[] = [];
+  /** The user's messages to this agent (prompt.submitted), with --otlp-content; those past the bound counted. */
+  input: string[] = [];
+  private inputChars = 0;
+  inputLeftOut = 0;
 
   constructor(
     readonly span: Span,
@@ -100,6 +112,15 @@ class Node {
     readonly kind: "agent" | "chat" | "tool",
   ) {
     this.ctx = trace.setSpan(parent, span);
+  }
+
+  addInput(text: string): void {
+    if (this.inputChars + text.length > MAX_INPUT_CHARS) {
+      this.inputLeftOut++;
+      return;
+    }
+    this.inputChars += text.length;
+    this.input.push(text);
   }
 
   addUsage(event: TokenCounts & { cost_source?: CostSource }): void {
@@ -161,6 +182,10 @@ export class RunTrace {
     switch (event.type) {
       case "session.started":
         this.root.node.span.setAttribute(ATTR_GEN_AI_CONVERSATION_ID, event.session_id);
+        break;
+      case "prompt.submitted":
+        // The prompt of every run, over ACP too (where run.started.command does not hold it).
+        if (this.options.content) agent.node.addInput(event.text);
         break;
       case "turn.started":
         if (agent.turn) this.endNode(agent.turn, at);
@@ -521,6 +546,12 @@ export class RunTrace {
     }
     const finishes = [...new Set(node.output.flatMap((part) => (part.finish ? [part.finish] : [])))];
     if (finishes.length > 0) span.setAttribute(ATTR_GEN_AI_RESPONSE_FINISH_REASONS, finishes);
+    if (this.options.content && node.input.length > 0)
+      span.setAttribute(
+        ATTR_GEN_AI_INPUT_MESSAGES,
+        JSON.stringify(node.input.map((text) => ({ role: "user", parts: [{ type: "text", content: text }] }))),
+      );
+    if (node.inputLeftOut > 0) span.setAttribute(ATTR.promptsLeftOut, node.inputLeftOut);
     const texts = node.output.filter((part) => part.text !== "");
     if (this.options.content && texts.length > 0) {
       // The spec's output-messages form, as a JSON string (span attributes cannot hold objects).

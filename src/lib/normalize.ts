@@ -4,6 +4,7 @@ import type { CanonicalEvent } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import type { RunOutcome } from "../core/outcome.js";
 import { startNormalize } from "../app/session.js";
+import { inputFile, refuseOverwrites } from "../app/shared-files.js";
 import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
 import { part, requestFromLibrary, type LibraryOptions } from "../app/request.js";
@@ -41,6 +42,15 @@ export async function* normalizeStream(
 ): AsyncGenerator<CanonicalEvent, RunOutcome> {
   checkEntryOptions("normalizeStream", options);
   const { request } = requestFromLibrary("normalize", options);
+  // No output overwrites an input (a stream read from a file names it) or another output, before anything is read.
+  const path = (input as { path?: unknown }).path;
+  // A stream's file named "-" is that file, not stdin.
+  const own = typeof path === "string" ? [inputFile(path === "-" ? "./-" : path)] : [];
+  try {
+    refuseOverwrites("normalize", request, own);
+  } catch (err) {
+    throw asLibraryError(err, "normalizeStream(): ");
+  }
   const outputSchema = options.outputSchema === undefined ? undefined : await schemaOption(options.outputSchema);
   const redactor = runRedactor([], process.env);
   // A process warning is printed on stderr: it may quote the agent, so it is shown as the CLI shows it.

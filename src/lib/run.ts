@@ -3,6 +3,7 @@ import { libraryNaming } from "../app/options.js";
 import { prepareRun } from "../app/prepare-run.js";
 import { requestFromLibrary, type LibraryOptions } from "../app/request.js";
 import { startRun } from "../app/session.js";
+import { refuseOverwrites } from "../app/shared-files.js";
 import type { CanonicalEvent } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { wordedWith, type Words } from "../core/errors.js";
@@ -36,6 +37,8 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
   const spec = await Promise.resolve()
     .then(() => {
       const { request } = requestFromLibrary("run", options);
+      // No output overwrites an input or another output: refused before anything is read or started.
+      refuseOverwrites("run", request, []);
       return prepareRun(request, () => passable(options.prompt, "the prompt"));
     })
     .catch((err: unknown) => {

@@ -6,16 +6,15 @@ import {
   fchmodSync,
   lstatSync,
   openSync,
-  readlinkSync,
-  realpathSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { UsageError } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
+import { linkTarget } from "../core/file-identity.js";
 
 /**
  * A file written once, at the end, into a temporary file in its folder that is
@@ -104,7 +103,7 @@ export class ReplacedFile {
 function existingTarget(path: string, what: string): string {
   let target = path;
   try {
-    if (lstatSync(path).isSymbolicLink()) target = danglingSafeTarget(path);
+    if (lstatSync(path).isSymbolicLink()) target = linkTarget(path);
   } catch {
     return path; // missing
   }
@@ -126,15 +125,6 @@ function existingTarget(path: string, what: string): string {
     throw new UsageError(`cannot write ${what} ${path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
   }
   return target;
-}
-
-/** Where a link points: its real path, or for a dangling link the path it names (the file is created there, the link kept). */
-function danglingSafeTarget(link: string): string {
-  try {
-    return realpathSync(link);
-  } catch {
-    return resolve(dirname(link), readlinkSync(link));
-  }
 }
 
 function existingMode(path: string): number | undefined {

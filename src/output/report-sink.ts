@@ -6,9 +6,7 @@ import type { ReportBuilder } from "../report/builder.js";
 import { formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
 import { createReportBuilder } from "../report/load-builder.js";
 import { ReplacedFile } from "./replaced-file.js";
-import type { Sink } from "./sink.js";
-
-const STEP_SUMMARY = "GITHUB_STEP_SUMMARY";
+import { STEP_SUMMARY, type Sink } from "./sink.js";
 
 /** A report builder fed one run: the events arrive redacted, so no report can quote a secret however it escapes. */
 async function runBuilder(format: ReportFormat): Promise<ReportBuilder> {

@@ -15,3 +15,6 @@ export interface Sink {
   /** The run was refused before it started: leave every file as it was, send nothing. */
   close?(): void;
 }
+
+/** The variable GitHub Actions names its job summary file in (`--summary` appends to that file). */
+export const STEP_SUMMARY = "GITHUB_STEP_SUMMARY";

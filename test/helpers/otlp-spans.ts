@@ -208,4 +208,14 @@ export function expectTraceOf(events: CanonicalEvent[], spans: FlatSpan[], optio
   if (!options.content) expect(contentKeys).toEqual([]);
   else if (finished?.result)
     expect(root.attributes["gen_ai.output.messages"]).toContain(JSON.stringify(finished.result.text).slice(1, -1));
+  // The prompts (prompt.submitted): the run's input messages, whatever the backend (ACP's included).
+  if (options.content) {
+    const prompts = events.flatMap((e) => (e.type === "prompt.submitted" && !e.agent ? [e.text] : []));
+    const input = root.attributes["gen_ai.input.messages"];
+    if (prompts.length === 0) expect(input).toBeUndefined();
+    else
+      expect(JSON.parse(input as string)).toEqual(
+        prompts.map((text) => ({ role: "user", parts: [{ type: "text", content: text }] })),
+      );
+  }
 }

@@ -234,8 +234,8 @@ export class AcpTranslator implements Translator {
     const params = objectOrEmpty(e.params);
     const update = objectOrEmpty(params.update);
     const kind = asText(update.sessionUpdate);
-    // The history of a session being loaded: what was said before this run.
-    if (this.loading) return [passThrough(e)];
+    // The history of a session being loaded: what was said before this run (the user's words as the prompts are kept).
+    if (this.loading) return [keptWhole(e, kind)];
     // Copilot CLI names its session in an update before its session/new response.
     const session = nonEmpty(params.sessionId);
     const out = session !== undefined ? this.sessionStarted(session, kind) : [];
@@ -271,9 +271,13 @@ export class AcpTranslator implements Translator {
         this.model = namedModel(nonEmpty(objectOrEmpty(update._meta)["_claude/model"])) ?? this.model;
         out.push(passThrough(e));
         break;
+      case "user_message_chunk":
+        // The user's words told back: kept whole unless prompts are left out.
+        out.push(keptWhole(e, kind));
+        break;
       default:
-        // plan, available_commands_update, current_mode_update, config_option_update, user_message_chunk
-        // (a loaded session's history) and kinds this version does not know: kept whole.
+        // plan, available_commands_update, current_mode_update, config_option_update and kinds this
+        // version does not know: kept whole.
         out.push(passThrough(e));
     }
     return out;
@@ -677,6 +681,11 @@ function answered(e: NativeEvent): Draft<"input.answered"> {
 
 function failed(code: ErrorInfo["code"], message: string): Outcome {
   return { status: "failed", error: { code, message, retryable: false }, resultText: null };
+}
+
+/** An update kept whole (backend.event); a user_message_chunk marked as the user's words, left out with the prompts. */
+function keptWhole(e: NativeEvent, kind: string | undefined): Draft {
+  return kind === "user_message_chunk" ? { ...passThrough(e), userWords: true } : passThrough(e);
 }
 
 /** The prompt response's tokens: ACP's `usage` (OpenCode, Copilot CLI), or Gemini CLI's `_meta.quota`. */

@@ -69,6 +69,21 @@ describe.concurrent("agentstream run: a long prompt", () => {
     expectNoneLeftRunning(record);
   });
 
+  it("a long prompt holding secrets: prompt.submitted.bytes and its marker give the prompt's own size, not the redacted text's", async () => {
+    const key = "sk-abcdefghijklmnopqrstuvwxyz012345";
+    // Cut in the event (past 65,536 characters), yet within the command line's 128 KiB.
+    const prompt = `${"a".repeat(70_000)}${` ${key} ü`.repeat(500)}`;
+    const result = await runCli(["run", "--backend", "evosci", "--bin", STAND_IN, "-"], {
+      input: prompt,
+      env: { STANDIN_RECORD: scratch.recordPath(), STANDIN_TRANSCRIPT: transcript("evosci-success.jsonl") },
+    });
+    const { events } = expectCanonical(result);
+    const bytes = Buffer.byteLength(prompt);
+    expect(events[1]).toMatchObject({ type: "prompt.submitted", bytes });
+    expect(events[1]!.text as string).toMatch(new RegExp(`… \\[prompt shortened here: ${bytes} bytes in all\\]$`));
+    expect(result.stdout).not.toContain(key);
+  });
+
   it("--no-prompt-in-stream: the backend gets the prompt, the stream holds it nowhere (no prompt.submitted, [prompt left out] in run.started.command)", async () => {
     const record = scratch.recordPath();
     const prompt = "the-words-that-must-not-be-recorded";

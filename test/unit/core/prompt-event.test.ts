@@ -78,11 +78,25 @@ describe("prompt.submitted", () => {
       const text = `${"a".repeat(at)}${SECRET}${"b".repeat(MAX_PROMPT_EVENT_CHARS)}`;
       const [event] = prompts(translate("gemini", [], { prompt: text })) as { text: string; bytes?: number }[];
       const whole = text.replace(SECRET, "[redacted]");
-      expect(event!.bytes).toBe(Buffer.byteLength(whole));
+      // The prompt's own UTF-8 size, not the redacted text's (issue 53 item 10).
+      expect(event!.bytes).toBe(Buffer.byteLength(text));
       expect(event!.text).toBe(
         `${whole.slice(0, MAX_PROMPT_EVENT_CHARS)}… [prompt shortened here: ${event!.bytes} bytes in all]`,
       );
       expect(event!.text).not.toContain(SECRET.slice(0, 6));
+    }
+  });
+
+  it("bytes is the prompt's own UTF-8 size in run and normalize, whatever its secrets and characters", () => {
+    const text = `é${SECRET}😀`.repeat(MAX_PROMPT_EVENT_CHARS / 8);
+    const ran = prompts(translate("gemini", [], { prompt: text }));
+    const read = prompts(translate("gemini", [{ type: "message", role: "user", content: text }]));
+    for (const [event] of [ran, read] as { text: string; bytes?: number }[][]) {
+      expect(event!.bytes).toBe(Buffer.byteLength(text));
+      expect(event!.text).toMatch(
+        new RegExp(`… \\[prompt shortened here: ${Buffer.byteLength(text)} bytes in all\\]$`),
+      );
+      expect(event!.text).not.toContain(SECRET);
     }
   });
 
