@@ -3,6 +3,7 @@ import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { usableAuthMethod } from "./auth.js";
 import { AgentChannel } from "./channel.js";
 import { AUTH_REQUIRED } from "./errors.js";
+import { CLIENT_CAPABILITIES, CLOSE_WAIT_MS, closesSessions } from "./capabilities.js";
 
 /** How a prompt turn ended, as the agent answered session/prompt; or that it was stopped before any prompt was sent. */
 export type TurnEnd = { stopReason: string } | { error: { code: unknown; message: string } } | { stopped: true };
@@ -32,10 +33,15 @@ export interface AcpClientOptions {
   onLoad?: (phase: "unsupported" | "loading" | "loaded", sessionId: string) => void;
   /** The agent's environment: an `env_var` auth method is used only where its variables are set. */
   env?: NodeJS.ProcessEnv;
+  /** The prompt's response (or its error) came: the turn is over, though session/close may still be awaited. */
+  onTurnEnd?: () => void;
+  /** How long session/close is waited for (CLOSE_WAIT_MS). */
+  closeWaitMs?: number;
 }
 
 /**
- * A minimal ACP client over an agent's stdio: initialize, session/new in `cwd`, one session/prompt.
+ * A minimal ACP client over an agent's stdio: initialize, session/new in `cwd`, one session/prompt, then
+ * session/close where the agent declares it (waited for CLOSE_WAIT_MS at most).
  * The agent's stdout is not read here: the run's one reading hands each parsed line to `read`, which
  * gives the SDK what it must answer or awaits (AgentChannel). Permission requests go to
  * `answerPermission` with their params as sent (never refused by the SDK's own checks, which the
@@ -95,7 +101,7 @@ export class AcpClientRun {
         const init = await untilStopped(
           agent.request("initialize", {
             protocolVersion: PROTOCOL_VERSION,
-            clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+            clientCapabilities: CLIENT_CAPABILITIES,
             clientInfo: { name: o.clientName ?? "agentstream", version: "0" },
           }),
         );
@@ -128,16 +134,20 @@ export class AcpClientRun {
         );
         if (this.cancelAsked) throw STOPPED;
         this.prompted = true;
-        try {
-          const response = await agent.request("session/prompt", {
-            sessionId: session.sessionId,
-            prompt: [{ type: "text", text: o.prompt }],
-          });
-          return { stopReason: response.stopReason };
-        } catch (err) {
-          const e = err as { code?: unknown; message?: string };
-          return { error: { code: e.code, message: e.message ?? String(err) } };
-        }
+        const end: TurnEnd = await agent
+          .request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: o.prompt }] })
+          .then(
+            (response) => ({ stopReason: response.stopReason }),
+            (err: unknown) => {
+              const e = err as { code?: unknown; message?: string };
+              return { error: { code: e.code, message: e.message ?? String(err) } };
+            },
+          );
+        o.onTurnEnd?.();
+        // The session is closed where the agent declares session/close: bounded, and its answer (or error) is not the run's.
+        if (closesSessions(init))
+          await this.closeSession(agent.request("session/close", { sessionId: session.sessionId }));
+        return end;
       })
       .catch((err: unknown) => {
         if (err === STOPPED) return { stopped: true } as const;
@@ -154,6 +164,16 @@ export class AcpClientRun {
     this.cancelAsked = true;
     this.stopBeforePrompt?.();
     if (this.prompted) void this.sendCancel();
+  }
+
+  /** session/close's answer, or CLOSE_WAIT_MS (closeWaitMs) without one: either way the run goes on to end. */
+  private async closeSession(answer: Promise<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.closeWaitMs ?? CLOSE_WAIT_MS);
+    });
+    await Promise.race([answer.catch(() => undefined), waited]);
+    clearTimeout(timer);
   }
 
   private async sendCancel(): Promise<void> {

@@ -99,6 +99,9 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
         cwd,
         env,
         prompt,
+        onTurnEnd: () => {
+          turnOver = true;
+        },
         ...(resume !== undefined
           ? {
               resume,
