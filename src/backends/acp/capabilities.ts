@@ -8,6 +8,8 @@ import type { ClientCapabilities } from "@agentclientprotocol/sdk";
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
   fs: { readTextFile: false, writeTextFile: false },
   terminal: false,
+  // Each mapped (src/backends/acp/translator.ts): notices kept as data or read as a retry, compactions as compaction.*.
+  session: { notices: {}, compaction: {} },
 };
 
 /** An agent that never answers session/close is not waited for longer than this: the run ends as it would have. */

@@ -44,6 +44,7 @@ import {
   toldByDriver,
 } from "./permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
+import { AcpCompactions } from "./compaction.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
 interface Call {
@@ -116,6 +117,8 @@ export class AcpTranslator implements Translator {
   /** An error told in message text (Copilot CLI): the run failed, whatever the turn's stop reason. */
   private textFailure: ErrorInfo | undefined;
   private retries = 0;
+  /** ACP's compaction updates, by compactionId (session.compaction is declared). */
+  private readonly compactions = new AcpCompactions();
   /** Token counts came from a model call (Qwen Code's per-call usage): the prompt's own totals would count them twice. */
   private callUsage = false;
   private tokenUsage = false;
@@ -271,6 +274,13 @@ export class AcpTranslator implements Translator {
         this.model = namedModel(nonEmpty(objectOrEmpty(update._meta)["_claude/model"])) ?? this.model;
         out.push(passThrough(e));
         break;
+      case "compaction_update":
+      case "compaction_summary_chunk":
+        out.push(...(this.compactions.update(kind, update, kind) ?? [passThrough(e)]));
+        break;
+      case "notice":
+        out.push(this.notice(e, update, kind));
+        break;
       case "user_message_chunk":
         // The user's words told back: kept whole unless prompts are left out.
         out.push(keptWhole(e, kind));
@@ -340,6 +350,17 @@ export class AcpTranslator implements Translator {
     return [
       draft("retry.started", { scope: "request", attempt: ++this.retries, delay_ms: 0, error: said }, { native }),
     ];
+  }
+
+  /**
+   * ACP's `notice` (session.notices is declared): information for the user that is no part of the session's
+   * history nor of the answer, kept whole (backend.event), whatever its severity; one whose title reads as a retry
+   * the agent starts ("Retrying (attempt 1/3, waiting 2s)...") is that retry (retry.started).
+   */
+  private notice(event: NativeEvent, update: Record<string, unknown>, native: string): Draft {
+    const title = asText(update.title);
+    const retry = RETRY_NOTICE.exec(title);
+    return retry ? this.noticeRetry(title, retry, native) : passThrough(event);
   }
 
   /** Copilot CLI: "Info: Request failed due to a transient API error. Retrying..." */
