@@ -6,9 +6,18 @@ import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
 import { FIXTURE_RUN_ID, FIXTURE_VERSION } from "../../src/cli/fixture-identity.js";
 import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "../../src/app/output-schema.js";
+import { showControlsInLines } from "../../src/core/control-chars.js";
 
 // The run id and version `AGENTSTREAM_TEST_FIXTURE=1` gives the CLI: goldens and examples reproduce from the command line.
 export const TEST_RUN_ID = FIXTURE_RUN_ID;
+
+/**
+ * Where a test's translator bug goes when the test does not listen for it: a process warning, as the
+ * library's host says it (the core says nothing itself), so a failing translator shows in the test output.
+ */
+export function warnOfTranslatorBug(message: string): void {
+  process.emitWarning(showControlsInLines(message), "AgentstreamWarning");
+}
 
 export interface TranslateOptions
   extends Partial<
@@ -68,7 +77,7 @@ function fed(
     deltas: options.deltas,
     maxLineBytes: options.maxLineBytes,
     liveDurations: options.liveDurations,
-    onTranslatorBug: options.onTranslatorBug,
+    onTranslatorBug: options.onTranslatorBug ?? warnOfTranslatorBug,
     ...(options.model !== undefined ? { model: () => options.model } : {}),
     sink: (e) => events.push(e),
   });

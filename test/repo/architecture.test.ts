@@ -99,6 +99,13 @@ describe("architecture", () => {
     expect(casting.map((f) => relative(SRC, f))).toEqual([]);
   });
 
+  it("only the hosts (src/lib/, src/cli/) emit a process warning: below them, the host says where a warning goes", () => {
+    const warning = files.filter(
+      (f) => !["lib", "cli"].includes(layerOf(f)) && /process\.emitWarning/.test(readFileSync(f, "utf8")),
+    );
+    expect(warning.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
   it("only src/backends/ names a backend", () => {
     const names = BACKENDS.map((b) => b.name);
     const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);

@@ -54,13 +54,14 @@ describe("a translator that throws", () => {
     expect(outcome.exitCode).toBe(0);
   });
 
-  it("is reported as a process warning when no one listens for it", () => {
+  it("through the library, is reported as a process warning when no one listens for it", async () => {
     breakOn("text");
     const warnings: string[] = [];
     const spy = vi
       .spyOn(process, "emitWarning")
       .mockImplementation((w: string | Error) => void warnings.push(String(w)));
-    const { events } = translate(STREAM, { from: "evosci" });
+    const events: CanonicalEvent[] = [];
+    for await (const event of normalizeStream([STREAM], { from: "evosci" })) events.push(event);
     expect(spy).toHaveBeenCalled();
     expect(warnings[0]).toContain('translating a "text" event failed (boom)');
     expect(events.filter((e) => e.type === "backend.event")).toHaveLength(2);
