@@ -106,6 +106,11 @@ describe("architecture", () => {
     expect(warning.map((f) => relative(SRC, f))).toEqual([]);
   });
 
+  it("defined() is written once, in src/core/fields.ts: translators, report and export leave out undefined fields alike", () => {
+    const writing = files.filter((f) => /function defined\b/.test(readFileSync(f, "utf8")));
+    expect(writing.map((f) => relative(SRC, f))).toEqual(["core/fields.ts"]);
+  });
+
   it("only src/backends/ names a backend", () => {
     const names = BACKENDS.map((b) => b.name);
     const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);

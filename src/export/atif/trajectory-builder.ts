@@ -1,5 +1,6 @@
 import type { CanonicalEvent, EventOf } from "../../canonical/events.js";
-import { type AtifResult, type AtifStep, type AtifToolCall, defined, type Extra, someExtra } from "./document.js";
+import { defined } from "../../core/fields.js";
+import { type AtifResult, type AtifStep, type AtifToolCall, type Extra, someExtra } from "./document.js";
 import type { SpilledRange, StepSpill } from "./step-spill.js";
 
 /** Token and cost sums of the usage reports (scope call or message) that one step holds. */
