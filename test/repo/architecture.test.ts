@@ -111,6 +111,16 @@ describe("architecture", () => {
     expect(writing.map((f) => relative(SRC, f))).toEqual(["core/fields.ts"]);
   });
 
+  it("no generic file of src/backends/ imports from a backend's folder, the registry aside: a backend's parts point up to them", () => {
+    const generic = files.filter((f) => relative(SRC, dirname(f)) === "backends" && !f.endsWith("/registry.ts"));
+    const reaching = generic.flatMap((f) =>
+      importsOf(f)
+        .filter((to) => relative(SRC, to).startsWith("backends/") && relative(SRC, dirname(to)) !== "backends")
+        .map((to) => `${relative(SRC, f)} -> ${relative(SRC, to)}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
   it("only src/backends/ names a backend", () => {
     const names = BACKENDS.map((b) => b.name);
     const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);
