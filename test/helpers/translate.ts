@@ -55,6 +55,18 @@ export async function translateChecked(
   return { events, outcome: await session.endChecked(endFacts(options), options.interruption) };
 }
 
+/** What every test session is given alike: the fixed run id and version, a stepping clock, a normalization of stdin. */
+export function fixtureIdentity(): Pick<TranslationSessionOptions, "runId" | "clock" | "agentstreamVersion"> & {
+  started: { mode: "normalize"; input: string };
+} {
+  return {
+    runId: TEST_RUN_ID,
+    clock: steppingClock(),
+    agentstreamVersion: FIXTURE_VERSION,
+    started: { mode: "normalize", input: "-" },
+  };
+}
+
 function fed(
   native: string | Buffer,
   options: TranslateOptions,
