@@ -4,7 +4,7 @@ export { normalizeStream, type NormalizeOptions } from "./lib/normalize.js";
 export { run, type RunOptions } from "./lib/run.js";
 export type { PermissionCallback, ToolPermissionRequest } from "./backends/request.js";
 export { readCanonicalStream, CanonicalLineError } from "./core/read-canonical.js";
-export { TranslationSession, type TranslationSessionOptions } from "./core/translation-session.js";
+export { TranslationSession, type TranslationSessionOptions } from "./lib/translation-session.js";
 export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";
 import { AtomicTranslator as AtomicTranslatorClass } from "./backends/atomic/translator.js";
 import { EvosciTranslator as EvosciTranslatorClass } from "./backends/evosci/translator.js";

@@ -4,7 +4,7 @@
 // and the request types (src/app/request.ts) are made from this table. Errors about an option
 // (OptionError) name it by its key; each side words them from here, the CLI with its flag, the library
 // with its option name, so no flag name reaches a library caller.
-import { TRANSPORTS } from "../backends/acp/facet.js";
+import { TRANSPORTS } from "../backends/definition.js";
 import { APPROVALS_MODES, type PermissionCallback } from "../backends/request.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";

@@ -22,7 +22,8 @@ export interface OutputSchema extends AnswerSchema {
 export async function loadOutputSchema(given: object | string, stops: StopWatch = NO_STOPS): Promise<OutputSchema> {
   if (typeof given !== "string") return compiled(given, undefined);
   const read = await readWholeFile(given, { bound: MAX_SCHEMA_FILE_BYTES, stops });
-  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --output-schema ${given}`);
+  if ("stopped" in read)
+    throw new StoppedBeforeStart(read.stopped, (name) => `reading ${name("outputSchema")} ${given}`);
   if ("refused" in read) throw refused(given, `cannot read it: ${read.refused.problem}`);
   return outputSchemaOf(read.text.toString("utf8"), given);
 }

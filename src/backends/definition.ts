@@ -6,9 +6,8 @@ import type { PortableRequest } from "./request.js";
 
 // What src/backends/acp/permission-policy.ts names of the request.
 export type { ApprovalsMode } from "./request.js";
-import type { ArgvFrame, PlacedOptions, Supports } from "./support.js";
+import type { ArgvFrame, PlacedOptions, Reaches, Supports } from "./support.js";
 import type { Words } from "../core/errors.js";
-import type { AcpFacet } from "./acp/facet.js";
 
 /** What may tell the model of a run's usage where the backend's stream names none. */
 export interface UsageModelContext {
@@ -154,10 +153,54 @@ export interface DriverFacet {
   driver?(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver;
 }
 
+// ---- What only an agent that speaks the Agent Client Protocol has: how it is started to speak it
+// (`run --transport acp`), and that it is driven over it under a name of its own (Qwen Code). Any
+// backend's definition may carry it, so it is declared here, with the other facets. ----
+
+/**
+ * How an agent is started to speak the Agent Client Protocol (its argv before --backend-arg), and how its model
+ * is chosen there: a flag (`--model`), or another means (OpenCode's config variable); none where it has none.
+ */
+export interface AcpMode {
+  args: readonly string[];
+  model?: string | Reaches<"model">;
+  /** How its model provider is chosen there, where it takes one (Codex's adapter: MODEL_PROVIDER). */
+  provider?: Reaches<"provider">;
+  /**
+   * Where another program speaks ACP for the agent (Claude Code's and Codex's adapters from npm): how that
+   * program is found and installed. `--bin` then names the adapter, never the agent.
+   */
+  adapter?: AcpAdapter;
+}
+
+/** An adapter program that drives an agent and speaks ACP for it: how it is found (as a backend's executable is). */
+export interface AcpAdapter {
+  executableNames: readonly string[];
+  binEnvVar: string;
+  install: string;
+}
+
+/** How a run drives its agent: its own stream (native), or the Agent Client Protocol (acp). */
+export const TRANSPORTS = ["native", "acp"] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+/** The ACP facet of a backend definition: absent on a backend that does not speak ACP. */
+export interface AcpFacet {
+  /** It also speaks ACP (`run --transport acp`): how it is started to. */
+  acpMode?: AcpMode;
+  /**
+   * It is driven and read over ACP though its name is not `acp` (Qwen Code; `--transport acp`): run.started
+   * says so (`transport`), and a stream's content names the `acp` backend, never this one.
+   */
+  transport?: "acp";
+}
+
+// ---- end of the ACP facet ----
+
 /**
  * Everything agentstream knows of one agent, by concern: how it is launched and stopped, what it takes of the
  * portable options and its argv, how its stream is told apart and translated, its driver, and what only an
- * agent that speaks ACP has (src/backends/acp/facet.ts). Each consumer takes the facet it uses. One per folder
+ * agent that speaks ACP has (AcpFacet). Each consumer takes the facet it uses. One per folder
  * under src/backends/, listed in the registry.
  */
 export type BackendDefinition<Name extends string = string, Protocol extends string = string> = LaunchFacet<Name> &

@@ -1,6 +1,5 @@
 import type { BackendDetector, NativeEvent, Verdict } from "../core/translator.js";
-import type { AcpFacet } from "./acp/facet.js";
-import type { MemberDetector, StreamFacet } from "./definition.js";
+import type { AcpFacet, MemberDetector, StreamFacet } from "./definition.js";
 
 /** What telling a stream's backend apart reads of a backend: its stream facet, and whether it is driven over ACP. */
 type Detectable = StreamFacet & Pick<AcpFacet, "transport">;

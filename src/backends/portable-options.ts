@@ -2,8 +2,7 @@
 // backend's `supports` says, per option, how it reaches it or why it lacks it; a row here words the refusal
 // where the default ("--opt: X <why>") would not do.
 import { OptionError, wordedWith, type OptionNaming, type Worded } from "../core/errors.js";
-import type { AcpFacet } from "./acp/facet.js";
-import type { ArgvFacet, DriverFacet } from "./definition.js";
+import type { AcpFacet, ArgvFacet, DriverFacet } from "./definition.js";
 import { BACKENDS } from "./registry.js";
 import {
   REFUSABLE_OPTIONS,

@@ -1,7 +1,8 @@
+import { REQUIRED_ENVELOPE_KEYS } from "./envelope.js";
 import type { CanonicalEvent } from "./events.js";
 
-// The envelope's keys, in the order CanonicalStream writes them.
-const ENVELOPE_KEYS = ["v", "seq", "ts", "elapsed_ms", "run_id", "backend", "type"] as const;
+// The keys every event starts with, in the order CanonicalStream writes them (the template below writes them).
+const ENVELOPE_KEYS: readonly string[] = REQUIRED_ENVELOPE_KEYS;
 
 // ts changes once a millisecond and run_id once a run: quote each once, not per event.
 let lastTs = "";

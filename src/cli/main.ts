@@ -2,7 +2,7 @@ import { BACKEND_DISPLAY_NAMES } from "../app/backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { cliNaming, cliRows, type Command as TableCommand } from "../app/options.js";
 import { parseEndpoint } from "../app/option-values.js";
-import { AgentstreamError, OptionError } from "../core/errors.js";
+import { AgentstreamError, OptionError, StoppedBeforeStart } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
 import type { Redactor } from "../core/redactor.js";
@@ -314,7 +314,8 @@ function hidden(text: string): string {
 /** The one place that turns a thrown error into agentstream's exit status. */
 function exitCodeForError(thrown: unknown): number {
   // An error about run options names them as the command line spells them.
-  const err = thrown instanceof OptionError ? thrown.wordedAs(cliNaming) : thrown;
+  const err =
+    thrown instanceof OptionError || thrown instanceof StoppedBeforeStart ? thrown.wordedAs(cliNaming) : thrown;
   if (err instanceof CommanderError) {
     // --help and --version end here with code 0; bad flags with 2.
     return err.exitCode === 0 ? 0 : EXIT_USAGE;

@@ -65,10 +65,19 @@ export class OptionError extends UsageError {
 
 /** A stop signal before anything started (while the prompt was read): exit 130 or 143, nothing on stdout. */
 export class StoppedBeforeStart extends AgentstreamError {
-  constructor(signal: "SIGINT" | "SIGTERM" | "SIGHUP", while_: string) {
+  /** `while_`: what was being done, worded where it names an option ("reading --output-schema FILE"). */
+  constructor(
+    private readonly signal: "SIGINT" | "SIGTERM" | "SIGHUP",
+    private readonly while_: Words,
+  ) {
     super(
-      `${signal} while ${while_}: nothing was started`,
+      `${signal} while ${wordedWith(while_, bare)}: nothing was started`,
       exitCodeFor("cancelled", undefined, signal === "SIGINT" ? "SIGINT" : "SIGTERM"),
     );
+  }
+
+  /** The same stop, the options its words name spelt as one side spells them. */
+  wordedAs(name: OptionNaming): StoppedBeforeStart {
+    return new StoppedBeforeStart(this.signal, wordedWith(this.while_, name));
   }
 }

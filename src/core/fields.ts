@@ -67,9 +67,13 @@ export function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.map(asText) : [];
 }
 
-/** Keep only the keys whose value is defined (optional fields are absent, never undefined). */
-export function defined<T extends Record<string, unknown>>(o: T): T {
-  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+/**
+ * The object with its undefined fields deleted, in place, so a key is absent where nothing was said
+ * (optional fields are absent, never undefined; JSON and the schemas leave them out). Every caller,
+ * translators, report and ATIF export alike, hands it an object literal of its own: none is copied.
+ */
+export function defined<T extends object>(o: T): T {
+  for (const [k, v] of Object.entries(o)) if (v === undefined) Reflect.deleteProperty(o, k);
   return o;
 }
 

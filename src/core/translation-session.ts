@@ -13,7 +13,6 @@ import { CanonicalStream } from "./canonical-stream.js";
 import type { Clock } from "./clock.js";
 import { LineSplitter, type Line } from "./line-splitter.js";
 import { clip } from "./clip.js";
-import { showControlsInLines } from "./control-chars.js";
 import { capLine, parseNativeLine, type ParsedLine } from "./native-line.js";
 import { resolveOutcome, withAnswerVerdict, type Interruption, type OwnFailure, type RunOutcome } from "./outcome.js";
 import type { AnswerSchema } from "../schema/output-schema.js";
@@ -57,10 +56,11 @@ export interface TranslationSessionOptions {
   overlong?: (preview: string) => void;
   /**
    * A translator threw on a native event: a bug in agentstream. The event is
-   * kept as backend.event and the run goes on; this hears of it (default: a
-   * process warning).
+   * kept as backend.event and the run goes on; this hears of it. The host says
+   * where it goes (the CLI's stderr, the library's caller or a process warning):
+   * the core prints nothing itself.
    */
-  onTranslatorBug?: (message: string) => void;
+  onTranslatorBug: (message: string) => void;
   /**
    * Hides secrets in what a bug report quotes (an event's type, a translator's error), before it is
    * cut: a secret cut in two would be found by no redactor after (default: nothing hidden).
@@ -289,10 +289,7 @@ export class TranslationSession {
 
   /** A translator's failure, said for the first few events only and cut: a stream may trip it on every line. */
   private reportBug(event: NativeEvent, err: unknown): void {
-    // A process warning is printed on stderr: the native text it quotes has its controls shown.
-    const report =
-      this.options.onTranslatorBug ??
-      ((text: string) => process.emitWarning(showControlsInLines(text), "AgentstreamWarning"));
+    const report = this.options.onTranslatorBug;
     const redact = this.options.redact ?? ((text: string) => text);
     if (this.bugsReported > MAX_BUG_REPORTS) return;
     if (this.bugsReported++ === MAX_BUG_REPORTS) {

@@ -1,7 +1,7 @@
 // The library's options checked as the CLI checks its flags, by the option table: a wrong one is a
 // UsageError naming the option (timeoutMs, backendArgs), never a CLI flag nor a TypeError from deep inside.
 import { libraryNaming, libraryRows, type LibraryEntry, type OptionRow } from "../app/options.js";
-import { OptionError, UsageError } from "../core/errors.js";
+import { OptionError, StoppedBeforeStart, UsageError } from "../core/errors.js";
 
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -41,8 +41,10 @@ export function checkEntryOptions(entry: LibraryEntry, options: unknown): void {
 
 /**
  * A refusal from the run's planning in the library's words: an OptionError's options (and the backend's
- * reason it quotes) named as the library names them; anything else as it is.
+ * reason it quotes), and those a stop before the start names, named as the library names them; anything
+ * else as it is.
  */
 export function asLibraryError(err: unknown, prefix = "run(): "): unknown {
+  if (err instanceof StoppedBeforeStart) return err.wordedAs(libraryNaming);
   return err instanceof OptionError ? err.wordedAs(libraryNaming, prefix) : err;
 }

@@ -1,3 +1,4 @@
+import type { EnvelopeKey } from "../canonical/envelope.js";
 import type { CanonicalEvent } from "../canonical/events.js";
 import { loadSchema } from "../schema/schema-files.js";
 import { REPORT_LIMITS } from "./report-v1.js";
@@ -57,12 +58,12 @@ export interface SchemaNode {
   allOf?: SchemaNode[];
 }
 
-// Of the envelope, a report needs only what every line must carry to be read
-// at all (agentstream report checks these first); the rest is left out when
-// it breaks the schema.
-const ENVELOPE_REQUIRED = ["v", "seq", "run_id", "type"];
+// Of the envelope (src/canonical/envelope.ts), a report needs only what every line
+// must carry to be read at all (agentstream report checks these first); the rest is
+// left out when it breaks the schema.
+const ENVELOPE_REQUIRED: EnvelopeKey[] = ["v", "seq", "run_id", "type"];
 // A backend name the schema does not list yet (a later version's) is still a name.
-const ENVELOPE_RELAXED: Record<string, SchemaNode> = { backend: { type: "string", minLength: 1 } };
+const ENVELOPE_RELAXED: Partial<Record<EnvelopeKey, SchemaNode>> = { backend: { type: "string", minLength: 1 } };
 // What a report cannot do without, where it is less than the schema requires:
 // a call needs its id, name and status, not its output; a run.finished its
 // outcome. Every other field is left out when it breaks the schema.

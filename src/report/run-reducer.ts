@@ -13,6 +13,7 @@ import {
   type SubagentNote,
 } from "./report-v1.js";
 import { clip } from "../core/clip.js";
+import { defined } from "../core/fields.js";
 import { clipAgent, clipName } from "./text.js";
 import { ToolStats } from "./tool-stats.js";
 
@@ -235,9 +236,4 @@ function pendingNote(p: InputRequest): PendingNote {
     ...(p.tool_call_id !== undefined ? { tool_call_id: clipName(p.tool_call_id) } : {}),
     asks: asks.map((a) => clip(a, REPORT_LIMITS.outputChars)),
   };
-}
-
-/** The object without its undefined members (JSON leaves them out; the schema forbids null there). */
-function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

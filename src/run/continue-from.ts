@@ -56,7 +56,8 @@ export async function readContinuation(
     { maxLineBytes },
   );
   const read = await readFileBounded(file, { bound: MAX_RECORDING_BYTES, stops }, (chunk) => lines.push(chunk));
-  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --continue-from ${file}`);
+  if ("stopped" in read)
+    throw new StoppedBeforeStart(read.stopped, (name) => `reading ${name("continueFrom")} ${file}`);
   if ("refused" in read) {
     const { problem } = read.refused;
     throw new OptionError((name) => `${name("continueFrom")} ${file}: ${problem}`);

@@ -6,9 +6,18 @@ import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
 import { FIXTURE_RUN_ID, FIXTURE_VERSION } from "../../src/cli/fixture-identity.js";
 import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "../../src/app/output-schema.js";
+import { showControlsInLines } from "../../src/core/control-chars.js";
 
 // The run id and version `AGENTSTREAM_TEST_FIXTURE=1` gives the CLI: goldens and examples reproduce from the command line.
 export const TEST_RUN_ID = FIXTURE_RUN_ID;
+
+/**
+ * Where a test's translator bug goes when the test does not listen for it: a process warning, as the
+ * library's host says it (the core says nothing itself), so a failing translator shows in the test output.
+ */
+export function warnOfTranslatorBug(message: string): void {
+  process.emitWarning(showControlsInLines(message), "AgentstreamWarning");
+}
 
 export interface TranslateOptions
   extends Partial<
@@ -46,6 +55,18 @@ export async function translateChecked(
   return { events, outcome: await session.endChecked(endFacts(options), options.interruption) };
 }
 
+/** What every test session is given alike: the fixed run id and version, a stepping clock, a normalization of stdin. */
+export function fixtureIdentity(): Pick<TranslationSessionOptions, "runId" | "clock" | "agentstreamVersion"> & {
+  started: { mode: "normalize"; input: string };
+} {
+  return {
+    runId: TEST_RUN_ID,
+    clock: steppingClock(),
+    agentstreamVersion: FIXTURE_VERSION,
+    started: { mode: "normalize", input: "-" },
+  };
+}
+
 function fed(
   native: string | Buffer,
   options: TranslateOptions,
@@ -68,7 +89,7 @@ function fed(
     deltas: options.deltas,
     maxLineBytes: options.maxLineBytes,
     liveDurations: options.liveDurations,
-    onTranslatorBug: options.onTranslatorBug,
+    onTranslatorBug: options.onTranslatorBug ?? warnOfTranslatorBug,
     ...(options.model !== undefined ? { model: () => options.model } : {}),
     sink: (e) => events.push(e),
   });

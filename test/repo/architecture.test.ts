@@ -99,6 +99,28 @@ describe("architecture", () => {
     expect(casting.map((f) => relative(SRC, f))).toEqual([]);
   });
 
+  it("only the hosts (src/lib/, src/cli/) emit a process warning: below them, the host says where a warning goes", () => {
+    const warning = files.filter(
+      (f) => !["lib", "cli"].includes(layerOf(f)) && /process\.emitWarning/.test(readFileSync(f, "utf8")),
+    );
+    expect(warning.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it("defined() is written once, in src/core/fields.ts: translators, report and export leave out undefined fields alike", () => {
+    const writing = files.filter((f) => /function defined\b/.test(readFileSync(f, "utf8")));
+    expect(writing.map((f) => relative(SRC, f))).toEqual(["core/fields.ts"]);
+  });
+
+  it("no generic file of src/backends/ imports from a backend's folder, the registry aside: a backend's parts point up to them", () => {
+    const generic = files.filter((f) => relative(SRC, dirname(f)) === "backends" && !f.endsWith("/registry.ts"));
+    const reaching = generic.flatMap((f) =>
+      importsOf(f)
+        .filter((to) => relative(SRC, to).startsWith("backends/") && relative(SRC, dirname(to)) !== "backends")
+        .map((to) => `${relative(SRC, f)} -> ${relative(SRC, to)}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
   it("only src/backends/ names a backend", () => {
     const names = BACKENDS.map((b) => b.name);
     const pattern = new RegExp(`["'\`](${names.join("|")})["'\`]`);

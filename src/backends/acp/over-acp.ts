@@ -4,8 +4,7 @@
 // ACP arguments is the generic ACP backend's: the same driver (permission requests answered live by the
 // rules), translator and limits; every event's `backend` is the name the user gave.
 import { acp } from "./index.js";
-import type { BackendDefinition } from "../definition.js";
-import type { AcpMode, Transport } from "./facet.js";
+import type { AcpMode, BackendDefinition, Transport } from "../definition.js";
 import { OptionError } from "../../core/errors.js";
 
 /** Who the agent is: what `--backend` names and how its executable is found. */

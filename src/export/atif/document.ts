@@ -80,11 +80,6 @@ export function someExtra(extra: Extra): Extra | undefined {
   return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
-/** The object without its undefined fields, so a key is absent where the stream said nothing. */
-export function defined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
 /** A document as agentstream writes it, by `export atif` and by `run --atif`: indented JSON and a newline. */
 export function atifText(document: AtifTrajectory): string {
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -5,10 +5,10 @@ import {
   type AtifStep,
   type AtifTrajectory,
   atifText,
-  defined,
   type Extra,
   someExtra,
 } from "./document.js";
+import { defined } from "../../core/fields.js";
 import { StepSpill } from "./step-spill.js";
 import { payloadOf, TrajectoryBuilder } from "./trajectory-builder.js";
 

@@ -1,5 +1,7 @@
+import { ENVELOPE_KEYS } from "../../canonical/envelope.js";
 import type { CanonicalEvent, EventOf } from "../../canonical/events.js";
-import { type AtifResult, type AtifStep, type AtifToolCall, defined, type Extra, someExtra } from "./document.js";
+import { defined } from "../../core/fields.js";
+import { type AtifResult, type AtifStep, type AtifToolCall, type Extra, someExtra } from "./document.js";
 import type { SpilledRange, StepSpill } from "./step-spill.js";
 
 /** Token and cost sums of the usage reports (scope call or message) that one step holds. */
@@ -64,20 +66,8 @@ const NOTED = new Set([
   "input.answered",
 ]);
 
-const ENVELOPE = new Set([
-  "v",
-  "seq",
-  "ts",
-  "elapsed_ms",
-  "run_id",
-  "backend",
-  "session_id",
-  "agent",
-  "native",
-  "native_ts",
-  "synthetic",
-  "raw",
-]);
+// The envelope's keys but its type, which the payload keeps to say what it is.
+const ENVELOPE = new Set<string>(ENVELOPE_KEYS.filter((key) => key !== "type"));
 
 /** An event's payload with its type, without the envelope. */
 export function payloadOf(event: CanonicalEvent): Extra {

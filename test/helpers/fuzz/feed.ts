@@ -2,7 +2,7 @@ import { TRANSLATORS } from "../../../src/backends/registry.js";
 import type { CanonicalEvent } from "../../../src/canonical/events.js";
 import { steppingClock } from "../../../src/core/clock.js";
 import { TranslationSession } from "../../../src/core/translation-session.js";
-import { TEST_RUN_ID, type TranslateOptions } from "../translate.js";
+import { TEST_RUN_ID, type TranslateOptions, warnOfTranslatorBug } from "../translate.js";
 
 export interface Fed {
   /** The events each write produced, one list per chunk. */
@@ -18,11 +18,12 @@ export interface Fed {
 export function feedChunks(chunks: Buffer[], options: Omit<TranslateOptions, "chunkBytes" | "outputSchema">): Fed {
   let current: CanonicalEvent[] = [];
   const perChunk: CanonicalEvent[][] = [];
-  const { from = "auto", end, interruption, model, ...flags } = options;
+  const { from = "auto", end, interruption, model, onTranslatorBug = warnOfTranslatorBug, ...flags } = options;
   // Run id, clock and run.started as translate() sets them, so the outputs compare equal.
   const started = { mode: "normalize" as const, input: "-" };
   const session = new TranslationSession({
     ...flags,
+    onTranslatorBug,
     ...(model !== undefined ? { model: () => model } : {}),
     from,
     translators: TRANSLATORS,

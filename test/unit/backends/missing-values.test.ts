@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { planRun, type AgentRequest } from "../../../src/app/agent-run.js";
 import { BACKEND_NAMES } from "../../../src/backends/registry.js";
-import { TRANSPORTS } from "../../../src/backends/acp/facet.js";
+import { TRANSPORTS } from "../../../src/backends/definition.js";
 import { UsageError } from "../../../src/core/errors.js";
 import { run } from "../../../src/index.js";
 import { runCli } from "../../helpers/cli.js";

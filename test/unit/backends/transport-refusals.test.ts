@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { cliNaming, libraryNaming } from "../../../src/app/options.js";
 import type { BackendDefinition } from "../../../src/backends/definition.js";
-import { TRANSPORTS } from "../../../src/backends/acp/facet.js";
+import { TRANSPORTS } from "../../../src/backends/definition.js";
 import { reachBackend } from "../../../src/backends/native-input.js";
 import { withTransport } from "../../../src/backends/acp/over-acp.js";
 import { refuseLacking } from "../../../src/backends/portable-options.js";

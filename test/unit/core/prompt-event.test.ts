@@ -8,6 +8,7 @@ import { MAX_PROMPT_EVENT_CHARS, shortenedPrompt } from "../../../src/core/promp
 import { Redactor } from "../../../src/core/redactor.js";
 import { TranslationSession, type TranslationSessionOptions } from "../../../src/core/translation-session.js";
 import { TRANSLATORS } from "../../../src/backends/registry.js";
+import { warnOfTranslatorBug } from "../../helpers/translate.js";
 
 const SECRET = "s3cr3t-value-of-the-env";
 
@@ -22,6 +23,7 @@ function translate(from: string, lines: object[], options: Partial<TranslationSe
     agentstreamVersion: "0.0.0-test",
     started: { mode: options.prompt === undefined ? "normalize" : "run" },
     redact: (text) => redactor.text(text),
+    onTranslatorBug: warnOfTranslatorBug,
     sink: (e) => events.push(e),
     ...options,
   });

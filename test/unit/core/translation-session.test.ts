@@ -6,6 +6,7 @@ import { steppingClock } from "../../../src/core/clock.js";
 import { TranslationSession } from "../../../src/core/translation-session.js";
 import { draft, type NativeEvent, type Translator, type TranslatorCatalog } from "../../../src/core/translator.js";
 import { TRANSLATORS } from "../../../src/backends/registry.js";
+import { warnOfTranslatorBug } from "../../helpers/translate.js";
 
 /** Two drafts per native event (one of them synthetic), one more at the end; `at` is the time a line states. */
 function timedTranslator(withNativeTime: boolean): Translator {
@@ -35,6 +36,7 @@ function run(withNativeTime: boolean): CanonicalEvent[] {
     clock: steppingClock(),
     agentstreamVersion: "0.0.0-test",
     started: { mode: "normalize", input: "-" },
+    onTranslatorBug: warnOfTranslatorBug,
     sink: (e) => events.push(e),
   });
   session.write(

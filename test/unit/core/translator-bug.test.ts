@@ -4,10 +4,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CanonicalEvent } from "../../../src/canonical/events.js";
 import { normalizeStream } from "../../../src/lib/normalize.js";
+import { TranslationSession, TRANSLATORS } from "../../../src/index.js";
 import { EvosciTranslator } from "../../../src/backends/evosci/translator.js";
 import type { NativeEvent } from "../../../src/core/translator.js";
 import { parseJsonl, runCli } from "../../helpers/cli.js";
-import { translate } from "../../helpers/translate.js";
+import { fixtureIdentity, translate } from "../../helpers/translate.js";
 
 const BREAK_TRANSLATOR = new URL("../../fixtures/break-translator.mjs", import.meta.url).href;
 
@@ -54,17 +55,35 @@ describe("a translator that throws", () => {
     expect(outcome.exitCode).toBe(0);
   });
 
-  it("is reported as a process warning when no one listens for it", () => {
+  it("through the library, is reported as a process warning when no one listens for it", async () => {
     breakOn("text");
     const warnings: string[] = [];
     const spy = vi
       .spyOn(process, "emitWarning")
       .mockImplementation((w: string | Error) => void warnings.push(String(w)));
-    const { events } = translate(STREAM, { from: "evosci" });
+    const events: CanonicalEvent[] = [];
+    for await (const event of normalizeStream([STREAM], { from: "evosci" })) events.push(event);
     expect(spy).toHaveBeenCalled();
     expect(warnings[0]).toContain('translating a "text" event failed (boom)');
     expect(events.filter((e) => e.type === "backend.event")).toHaveLength(2);
     expect(events.at(-1)?.type).toBe("run.finished");
+  });
+
+  it("a TranslationSession the library exports, used alone, reports it as a process warning when no one listens", () => {
+    breakOn("text");
+    const warnings: string[] = [];
+    vi.spyOn(process, "emitWarning").mockImplementation((w: string | Error) => void warnings.push(String(w)));
+    const events: CanonicalEvent[] = [];
+    const session = new TranslationSession({
+      ...fixtureIdentity(),
+      from: "evosci",
+      translators: TRANSLATORS,
+      sink: (e) => events.push(e),
+    });
+    session.write(Buffer.from(`${STREAM}\n`));
+    session.end({ backendExit: null, stderrTail: [] });
+    expect(warnings[0]).toContain('translating a "text" event failed (boom)');
+    expect(events.filter((e) => e.type === "backend.event")).toHaveLength(2);
   });
 
   it("through the library, tells onTranslatorBug and keeps the event", async () => {
