@@ -3,9 +3,7 @@ import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
 import type { StopWatch } from "../run/stop-signals.js";
 import type { PortableRequest } from "./request.js";
-
-// What src/backends/acp/permission-policy.ts names of the request.
-export type { ApprovalsMode } from "./request.js";
+import type { PortableTool } from "../policy/portable-tools.js";
 import type { ArgvFrame, PlacedOptions, Reaches, Supports } from "./support.js";
 import type { Words } from "../core/errors.js";
 
@@ -38,9 +36,8 @@ export interface ProbeContext {
 
 // ---- Permissions and continuing a run (run --allow-tool, --deny-tool, --approvals, --resume) ----
 
-/** Tool names every backend is asked in (`--allow-tool shell`): each backend maps them to its own. */
-export const PORTABLE_TOOLS = ["shell", "read", "write", "edit", "web_fetch", "web_search"] as const;
-export type PortableTool = (typeof PORTABLE_TOOLS)[number];
+// The portable tool names are the policy's (src/policy/portable-tools.ts): each backend maps them to its own.
+export { PORTABLE_TOOLS, type PortableTool } from "../policy/portable-tools.js";
 
 /** What a tool.started name of a backend is to its rules (Copilot CLI's kinds): the name a rule gives it, or why no rule can. */
 export type RuleKind = { native: string } | { lacks: Words };

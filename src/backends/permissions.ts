@@ -4,13 +4,13 @@
 import { OptionError, wordedWith, type Words } from "../core/errors.js";
 import type { ArgvFacet } from "./definition.js";
 import type { PortableRequest } from "./request.js";
-import { isPortable, parseRuleText, portableRule } from "./tool-rules.js";
+import { isPortable, parseRuleText, portableRule } from "../policy/tool-rules.js";
 
 type RuleOption = "allowTools" | "denyTools";
 
 /**
  * One rule in the backend's own names (more than one where its patterns need two to decide the same), or an
- * OptionError. The grammar and a portable pattern's meaning are src/backends/tool-rules.ts's; a portable
+ * OptionError. The grammar and a portable pattern's meaning are src/policy/tool-rules.ts's; a portable
  * pattern reaches a backend only where its `toolNames.patterns` turns it into native rules that decide the
  * same, else it is refused: never widened or narrowed in silence.
  */

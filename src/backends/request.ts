@@ -3,12 +3,10 @@
 // supplies (the usage file). Every backend's `supports` map is keyed by the same names; the argv frame
 // (prompt, `--`, --backend-arg) and the driver (the live permission callback) take the rest.
 
-/**
- * never: a request that needs a human ends the run needs_input; auto: the backend's own auto-approval; ask: a
- * person at the terminal answers each request no rule decides (a backend asked live only).
- */
-export const APPROVALS_MODES = ["never", "auto", "ask"] as const;
-export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
+import { APPROVALS_MODES, type ApprovalsMode, type PermissionCallback } from "../policy/permission-request.js";
+
+// The approvals modes and a live permission request are the policy's terms (src/policy/permission-request.ts).
+export { APPROVALS_MODES, type ApprovalsMode, type PermissionCallback } from "../policy/permission-request.js";
 
 /** --output-schema as a backend is given it. */
 export interface OutputSchemaValue {
@@ -19,26 +17,6 @@ export interface OutputSchemaValue {
   /** ajv compiles it, less its `$schema`, as draft-07 in strict mode (told when it was compiled, in its bounds). */
   strictDraft07: boolean;
 }
-
-/** A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it. */
-export interface ToolPermissionRequest {
-  /** The request's id, as input.requested and input.answered name it. */
-  requestId: string;
-  toolCallId?: string;
-  /** The call's ACP kind: execute, read, edit, fetch, delete, move, search, think, other. */
-  kind: string;
-  /** What the agent calls it (its title). */
-  title?: string;
-  /** The command, path or URL NAME(PATTERN) rules match, where the call names one. */
-  target?: string;
-  /** The call's input, as the agent sent it (empty where it sent none). */
-  input: Record<string, unknown>;
-}
-
-/** Answers a request live: "allow" or "reject", or undefined to leave it to the rules. */
-export type PermissionCallback = (
-  request: ToolPermissionRequest,
-) => "allow" | "reject" | undefined | Promise<"allow" | "reject" | undefined>;
 
 /** Each option a backend's `supports` answers for, with the value its entry is given when it is asked. */
 export interface PortableValues {

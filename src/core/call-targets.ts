@@ -4,7 +4,7 @@ import { nonEmpty, objectOrEmpty } from "./fields.js";
  * What a tool call's input says it will run or reach: its command (an argv array read as one command line, each
  * word single-quoted), else every path or URL it names (`path`, `file_path`, `filePath`, `url`, each of `paths`,
  * each key of `changes` or each change's `path`), each once, in that order. The rules match these
- * (src/backends/tool-rules.ts) and a person and the log are shown them (src/human/format.ts): one reading for both.
+ * (src/policy/tool-rules.ts) and a person and the log are shown them (src/human/format.ts): one reading for both.
  */
 export function inputTargets(input: Record<string, unknown>): string[] {
   const command = inputCommand(input);

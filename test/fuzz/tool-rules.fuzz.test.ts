@@ -1,11 +1,11 @@
-// Property-based tests of the rules' shell reading (src/backends/tool-rules.ts, shell-parts.ts): a command line
+// Property-based tests of the rules' shell reading (src/policy/tool-rules.ts, shell-parts.ts): a command line
 // built of simple commands joined by any operator, quoted any way, nested in substitutions or subshells, is
 // split back into those commands; a deny pattern matching any of them denies the line; the line is allowed only
 // when every command is. Replay a failure as test/helpers/fuzz/settings.ts says.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { shellParts, WILD } from "../../src/backends/shell-parts.js";
-import { commandMatches, ruleDecision, type ToolRule } from "../../src/backends/tool-rules.js";
+import { shellParts, WILD } from "../../src/policy/shell-parts.js";
+import { commandMatches, ruleDecision, type ToolRule } from "../../src/policy/tool-rules.js";
 import { fuzzParameters, fuzzTimeoutMs } from "../helpers/fuzz/settings.js";
 
 // Words a shell reads as its own constructs (a line naming one first is not split: not generated here).

@@ -19,6 +19,9 @@ const RANK: Record<string, number> = {
   verify: 2,
   report: 2,
   export: 2,
+  // The permission policy: the rules' grammar, the shell reading and the live answerers, which every
+  // backend's native mapping and the ACP driver use.
+  policy: 2.5,
   backends: 3,
   output: 3,
   app: 4,

@@ -15,10 +15,10 @@ import {
   stoppedEvent,
   turnHaltedEvent,
   turnStoppedEvent,
-} from "./permission-answer.js";
-import { acpPolicy, ruleAnswer, unruledAnswer } from "./permission-policy.js";
-import { noTerminal } from "./approve-person.js";
-import { liveAnswerer } from "./live-answerer.js";
+} from "../../policy/permission-answer.js";
+import { acpPolicy, ruleAnswer, unruledAnswer } from "../../policy/permission-policy.js";
+import { noTerminal } from "../../policy/approve-person.js";
+import { liveAnswerer } from "../../policy/live-answerer.js";
 
 /** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
 const NEVER_ASKS_UNGOVERNED =
@@ -33,7 +33,7 @@ const STOPPED = Symbol("stopped while the answerer decided");
 /**
  * One run of an ACP agent: initialize, session/new in `cwd`, one session/prompt; each
  * session/request_permission answered by a deny rule, else an allow rule, else the run's answerer (the
- * library's callback, --approve-with's command, a person with --approvals ask: src/backends/acp/live-answerer.ts),
+ * library's callback, --approve-with's command, a person with --approvals ask: src/policy/live-answerer.ts),
  * else --approvals auto, else the default; the answer is told the translation (input.answered). A request no one
  * decided (or whose decision no option offered can carry) ends the turn (session/cancel, the request answered
  * cancelled as the protocol asks): the translator then ends the run needs_input with the call pending; one a

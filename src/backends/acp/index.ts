@@ -2,7 +2,7 @@ import type { BackendDefinition } from "../definition.js";
 import type { Words } from "../../core/errors.js";
 import { USAGE_IN_STREAM, byDefault } from "../support.js";
 import { acpDriver } from "./driver.js";
-import { ACP_KINDS } from "./permission-policy.js";
+import { ACP_KINDS } from "../../policy/permission-policy.js";
 import { ACP_CATALOG } from "./native-catalog.js";
 import { AcpTranslator } from "./translator.js";
 import { SCHEMA_IN_PROMPT } from "../schema-in-prompt.js";
@@ -56,7 +56,7 @@ export const acp: BackendDefinition<"acp", "acp"> = {
     // Each portable name as the ACP tool kind it is matched against in a permission request.
     tools: Object.fromEntries([...ACP_KINDS].filter(([, kind]) => kind !== undefined)),
     argumentPrefix: true,
-    // Answered live by agentstream's own reading of the pattern (src/backends/tool-rules.ts).
+    // Answered live by agentstream's own reading of the pattern (src/policy/tool-rules.ts).
     patterns: {
       tools: ["shell", "read", "write", "edit", "web_fetch"],
       rules: (kind, pattern) => [`${kind}(${pattern})`],

@@ -42,7 +42,7 @@ import {
   TURN_STOPPED,
   requestIdOf,
   toldByDriver,
-} from "./permission-answer.js";
+} from "../../policy/permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 import { AcpCompactions } from "./compaction.js";
 

@@ -9,7 +9,7 @@ import type { NativePatterns } from "../definition.js";
  * agentstream's `P` (the command, or it with more arguments) is `Bash(P)` and `Bash(P *)`, and its `P *`
  * (also `P` alone) is `Bash(P *)` and `Bash(P)`. (`P:*`, its prefix form, is refused by the grammar itself.)
  * A deny pattern is refused: agentstream's reads a command past redirections, wrappers, paths, git's options and
- * expansions (src/backends/shell-runs.ts); Claude Code 2.1.336's binary unwraps wrappers of its own list (time,
+ * expansions (src/policy/shell-runs.ts); Claude Code 2.1.336's binary unwraps wrappers of its own list (time,
  * command, builtin, noglob, env, nice, nohup, sudo, doas, stdbuf, timeout; it asks for watch, setsid and the
  * like) by rules of its own, and no run shows it denies each of the conformance table's spellings, so a deny
  * pattern goes over ACP (`--transport acp`), where agentstream answers.

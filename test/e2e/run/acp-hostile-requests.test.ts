@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_WAITING_ANSWERS } from "../../../src/backends/acp/live-answerer.js";
+import { MAX_WAITING_ANSWERS } from "../../../src/policy/live-answerer.js";
 import { BIN, parseJsonl, peakRssMiB, REPORT_PEAK_RSS } from "../../helpers/cli.js";
 import { fakeAcpArgs } from "../../helpers/fake-acp.js";
 import { spawn } from "node:child_process";

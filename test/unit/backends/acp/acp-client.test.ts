@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { AcpClientRun, type TurnEnd } from "../../../../src/backends/acp/client.js";
-import { acpPolicy, answerPermission } from "../../../../src/backends/acp/permission-policy.js";
+import { acpPolicy, answerPermission } from "../../../../src/policy/permission-policy.js";
 import { LineSplitter } from "../../../../src/core/line-splitter.js";
 import { parseNativeLine } from "../../../../src/core/native-line.js";
 import { translate } from "../../../helpers/translate.js";

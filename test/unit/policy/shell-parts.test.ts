@@ -1,7 +1,7 @@
-// src/backends/shell-parts.ts: a command line as the simple commands it runs, or nothing where it cannot be
+// src/policy/shell-parts.ts: a command line as the simple commands it runs, or nothing where it cannot be
 // split for certain (then no pattern allows it: docs/permissions.md "Rules").
 import { describe, expect, it } from "vitest";
-import { shellParts, WILD } from "../../../src/backends/shell-parts.js";
+import { shellParts, WILD } from "../../../src/policy/shell-parts.js";
 
 const texts = (command: string) => shellParts(command)?.map((part) => part.text);
 

@@ -3,10 +3,10 @@
 // stderr may be a log, and /dev/tty is the one place a person is sure to be, where there is one.
 import { closeSync, openSync, writeSync } from "node:fs";
 import { ReadStream } from "node:tty";
-import { showControls } from "../../core/control-chars.js";
-import { clip } from "../../core/clip.js";
-import { actionText } from "../../human/format.js";
-import { isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
+import { showControls } from "../core/control-chars.js";
+import { clip } from "../core/clip.js";
+import { actionText } from "../human/format.js";
+import { isObject, nonEmpty, objectOrEmpty } from "../core/fields.js";
 import type { CommandVerdict } from "./approve-command.js";
 
 const TERMINAL = "/dev/tty";

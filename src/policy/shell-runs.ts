@@ -18,7 +18,7 @@ const open = (word: ShellWord): boolean => word.shape.includes(WILD);
 const shapeOf = (words: readonly ShellWord[]): string => words.map((word) => word.shape).join(" ");
 
 /**
- * The shapes (src/backends/shell-parts.ts: text with a WILD where it is known only when run) a deny pattern is
+ * The shapes (src/policy/shell-parts.ts: text with a WILD where it is known only when run) a deny pattern is
  * matched against for one part, the part as written first; undefined where what it runs cannot be known.
  */
 export function partReadings(part: ShellPart): string[] | undefined {

@@ -3,13 +3,13 @@
 // the request, answers allow or reject (the callback may leave it undecided: then --approvals auto, else the
 // default), and its answer is told as input.answered with its `by`. One answer at a time: a request waits
 // its turn, and where too many wait, the next is left to no one (the default: the run ends needs_input).
-import type { AnsweredBy } from "../../canonical/events.js";
-import type { OptionNaming, Words } from "../../core/errors.js";
-import type { PortableRequest } from "../request.js";
+import type { AnsweredBy } from "../canonical/events.js";
+import type { OptionNaming, Words } from "../core/errors.js";
 import { runApproveCommand, type CommandVerdict } from "./approve-command.js";
 import { askPerson } from "./approve-person.js";
 import { callerAnswer } from "./permission-answer.js";
 import { decided, type PermissionAnswer } from "./permission-policy.js";
+import type { ApprovalsMode, PermissionCallback } from "./permission-request.js";
 
 /** How long --approve-with's command or a person has to answer one request, unless told (--answer-timeout). */
 export const DEFAULT_ANSWER_TIMEOUT_MS = 60_000;
@@ -30,6 +30,14 @@ const MAX_SHOWN_BYTES = 4 * 1024 * 1024;
 /** Answers one request no rule decided; undefined leaves it to --approvals auto or the default. */
 export type LiveAnswerer = (requestId: string, params: unknown) => Promise<PermissionAnswer | undefined>;
 
+/** What of a run's request chooses its answerer and its time (the backends' PortableRequest carries them). */
+export interface AnswererOptions {
+  approvals?: ApprovalsMode;
+  approveWith?: string;
+  onPermissionRequest?: PermissionCallback;
+  answerTimeoutMs?: number;
+}
+
 export interface AnswererLink {
   /** A warning on the run's note path (redacted, escaped and cut there). */
   warn(text: Words): void;
@@ -39,7 +47,7 @@ export interface AnswererLink {
 
 /** The run's answerer, where it has one, and what it must be told of the stream (each request as shown). */
 export function liveAnswerer(
-  request: PortableRequest,
+  request: AnswererOptions,
   link: AnswererLink,
 ): { answer: LiveAnswerer; requestShown(requestId: string, line: string): void } | undefined {
   const timeoutMs = request.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;

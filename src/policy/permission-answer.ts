@@ -1,7 +1,7 @@
-import { clip } from "../../core/clip.js";
-import { isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
-import type { NativeEvent } from "../../core/translator.js";
-import type { PermissionCallback, ToolPermissionRequest } from "../request.js";
+import { clip } from "../core/clip.js";
+import { isObject, nonEmpty, objectOrEmpty } from "../core/fields.js";
+import type { NativeEvent } from "../core/translator.js";
+import type { PermissionCallback, ToolPermissionRequest } from "./permission-request.js";
 import { callArgument, callKind, decided, type PermissionAnswer } from "./permission-policy.js";
 
 /**

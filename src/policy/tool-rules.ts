@@ -1,10 +1,10 @@
 // The one grammar of --allow-tool/--deny-tool rules and what a rule's pattern matches (docs/permissions.md
-// "Rules"): the live answerer (src/backends/acp/permission-policy.ts) decides by it, and each backend's
+// "Rules"): the live answerer (src/policy/permission-policy.ts) decides by it, and each backend's
 // native mapping (src/backends/permissions.ts) either turns a pattern into native rules that decide the same
 // or refuses it.
 import { posix } from "node:path";
 import { OptionError, type OptionNaming } from "../core/errors.js";
-import { PORTABLE_TOOLS, type PortableTool } from "./definition.js";
+import { PORTABLE_TOOLS, type PortableTool } from "./portable-tools.js";
 import { shellParts, WILD } from "./shell-parts.js";
 import { partReadings } from "./shell-runs.js";
 
@@ -155,7 +155,7 @@ export function glob(pattern: string, text: string): boolean {
 
 /**
  * Whether some text is matched both by `pattern` (`*` any characters) and by `shape`, text in which each WILD
- * (src/backends/shell-parts.ts) stands for any characters: a command a deny pattern could match once its
+ * (src/policy/shell-parts.ts) stands for any characters: a command a deny pattern could match once its
  * expansions are known. Where the shape has no WILD it is glob(); else one pass over the pattern × shape table,
  * two rows kept; a table over MEETS_BOUND cells is not filled: the answer is yes (a deny pattern denies).
  */

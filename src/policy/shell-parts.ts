@@ -1,4 +1,4 @@
-// A shell command as the simple commands it would run, for the shell rules of src/backends/tool-rules.ts.
+// A shell command as the simple commands it would run, for the shell rules of src/policy/tool-rules.ts.
 // Strict on purpose: what this small splitter cannot read for certain (an unclosed quote, a heredoc, a
 // `case`, a loop, arithmetic, a command named by an expansion) is not split at all, and a command that
 // cannot be split is never allowed by a pattern (docs/permissions.md "Rules").

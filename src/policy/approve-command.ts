@@ -1,8 +1,8 @@
 // `run --approve-with CMD`: one permission request answered by the caller's command. It runs as `sh -c CMD`
 // (a command line, as git runs core.editor), the request on its stdin, never in its command line: no text of
 // the agent's is ever read by a shell. Exit 0 allows, exit 1 rejects; anything else rejects and says why.
-import { clip } from "../../core/clip.js";
-import { BackendProcess } from "../../run/backend-process.js";
+import { clip } from "../core/clip.js";
+import { BackendProcess } from "../run/backend-process.js";
 
 /** What the command decided, and, where it did not answer 0 or 1, why the call is rejected. */
 export interface CommandVerdict {

@@ -1,9 +1,10 @@
-import type { AnsweredBy } from "../../canonical/events.js";
-import { OptionError, type OptionNaming } from "../../core/errors.js";
-import { inputCommand, inputTargets } from "../../core/call-targets.js";
-import { asText, isObject, nonEmpty, objectOrEmpty } from "../../core/fields.js";
-import type { ApprovalsMode, PortableTool } from "../definition.js";
-import { parseRuleText, portableRule, ruleDecision, type ToolRule } from "../tool-rules.js";
+import type { AnsweredBy } from "../canonical/events.js";
+import { OptionError, type OptionNaming } from "../core/errors.js";
+import { inputCommand, inputTargets } from "../core/call-targets.js";
+import { asText, isObject, nonEmpty, objectOrEmpty } from "../core/fields.js";
+import type { ApprovalsMode } from "./permission-request.js";
+import type { PortableTool } from "./portable-tools.js";
+import { parseRuleText, portableRule, ruleDecision, type ToolRule } from "./tool-rules.js";
 
 /**
  * The portable tool names (--allow-tool, --deny-tool) as ACP tool kinds. ACP does not tell a new file
@@ -20,7 +21,7 @@ export const ACP_KINDS: ReadonlyMap<PortableTool, string | undefined> = new Map<
   ["web_search", undefined],
 ]);
 
-/** One rule (src/backends/tool-rules.ts): a portable name with its pattern, and the ACP kind it governs. */
+/** One rule (src/policy/tool-rules.ts): a portable name with its pattern, and the ACP kind it governs. */
 interface Rule extends ToolRule {
   kind: string;
 }
@@ -123,7 +124,7 @@ export function callKind(call: Record<string, unknown>): string {
 }
 
 /**
- * What a rule's pattern is matched against (src/backends/tool-rules.ts): the command of a shell call, else every
+ * What a rule's pattern is matched against (src/policy/tool-rules.ts): the command of a shell call, else every
  * path or URL it names, from its rawInput (`path`, `file_path`, `filePath`, `url`, each of `paths`, each key of
  * `changes`, a patch's files) and its locations, in that order, each once. Gemini CLI sends no rawInput: the
  * title of its shell call is the command (test/fixtures/live/gemini-acp-0.61.0), so a shell call with no input

@@ -1,13 +1,13 @@
 // One rule, one meaning (issue 47 item 1): the conformance table (test/fixtures/rules/conformance.json), rules x
-// calls x decisions, run against the live answerer (src/backends/acp/permission-policy.ts, which decides by
-// src/backends/tool-rules.ts) and against each backend's native mapping (src/backends/permissions.ts).
+// calls x decisions, run against the live answerer (src/policy/permission-policy.ts, which decides by
+// src/policy/tool-rules.ts) and against each backend's native mapping (src/backends/permissions.ts).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { acpPolicy, answerPermission } from "../../../src/backends/acp/permission-policy.js";
+import { acpPolicy, answerPermission } from "../../../src/policy/permission-policy.js";
 import { nativeRules } from "../../../src/backends/permissions.js";
 import { BACKENDS, backendNamed } from "../../../src/backends/registry.js";
-import { WILD } from "../../../src/backends/shell-parts.js";
-import { commandMatches, glob, globMeets, normalPath, normalUrl } from "../../../src/backends/tool-rules.js";
+import { WILD } from "../../../src/policy/shell-parts.js";
+import { commandMatches, glob, globMeets, normalPath, normalUrl } from "../../../src/policy/tool-rules.js";
 
 interface DecisionRow {
   allow: string[];
