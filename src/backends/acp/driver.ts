@@ -3,7 +3,7 @@ import type { Driver, DriverLink } from "../../run/driver.js";
 import { clip } from "../../core/clip.js";
 import type { Worded } from "../../core/errors.js";
 import type { PortableRequest } from "../request.js";
-import { AcpClientRun } from "./client.js";
+import { AcpClientRun, type AcpClientOptions } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
 import { agentInfoOf, quirksOf } from "./agents.js";
 import { OptionError } from "../../core/errors.js";
@@ -16,7 +16,7 @@ import {
   turnHaltedEvent,
   turnStoppedEvent,
 } from "../../policy/permission-answer.js";
-import { acpPolicy, ruleAnswer, unruledAnswer } from "../../policy/permission-policy.js";
+import { acpPolicy, ruleAnswer, unruledAnswer, type AcpPolicy } from "../../policy/permission-policy.js";
 import { noTerminal } from "../../policy/approve-person.js";
 import { liveAnswerer } from "../../policy/live-answerer.js";
 
@@ -43,159 +43,227 @@ const STOPPED = Symbol("stopped while the answerer decided");
  * answerer is deciding, the request is answered cancelled at once (a command killed, a question taken back).
  */
 export function acpDriver(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver {
-  const { allowTools = [], denyTools = [], approvals, resume } = request;
-  // The rules as given, in portable names, each mapped to the ACP kind it matches here, once. Checked while
-  // the run is planned: a rule no ACP kind matches is refused before anything starts.
+  const run = plannedRun(request, prompt, cwd, env);
+  return {
+    attach: (link) => attach(run, link),
+    read: (event) => run.attached?.client.read(event) ?? true,
+    overlong: (preview) => overlong(run, preview),
+    inputEnded: () => run.attached?.client.inputEnded(),
+    requestShown: (requestId, line) => run.attached?.answerer?.requestShown(requestId, line),
+    stop: () => stop(run),
+  };
+}
+
+/** One ACP run as its driver keeps it: what was asked, fixed once planned, and what it learns as the run goes. */
+interface AcpRun {
+  readonly request: PortableRequest;
+  readonly prompt: string;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The rules as given, in portable names, each mapped to the ACP kind it matches here, once. */
+  readonly policy: AcpPolicy;
+  /** Rules were given: an agent that would not ask is refused them, never run ungoverned in silence. */
+  readonly governed: boolean;
+  /**
+   * Whether a request no rule allows must be refused (every policy but --approvals auto): an agent that
+   * asks only in some mode is set to it then, even with no rule given, so that the default holds.
+   */
+  readonly mustAsk: boolean;
+  /** Aborted when the run stops, when the turn ends and when it is stopped for a request no one decided: the answerer stops asking. */
+  readonly stopping: AbortController;
+  /** Requests waiting for the answerer: a stop answers them cancelled at once. */
+  readonly waiting: Set<() => void>;
+  /** Once the agent was spawned: the run's link, its answerer (where it has one) and the ACP client. */
+  attached?: { link: DriverLink; answerer: ReturnType<typeof liveAnswerer>; client: AcpClientRun };
+  /** The run was asked to stop (before or after the agent was spawned). */
+  stopAsked: boolean;
+  /** The prompt's response came (or the turn failed): a request after it asks no answerer (no command runs for it). */
+  turnOver: boolean;
+}
+
+/** The run as planned; a rule no ACP kind matches, or --approvals ask with no terminal, is refused before anything starts. */
+function plannedRun(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): AcpRun {
+  const { allowTools = [], denyTools = [], approvals } = request;
+  // Checked while the run is planned: a rule no ACP kind matches is refused before anything starts.
   const policy = acpPolicy(allowTools, denyTools, approvals, cwd);
-  // Rules were given: an agent that would not ask is refused them, never run ungoverned in silence.
   const governed =
     allowTools.length + denyTools.length > 0 ||
     approvals === "never" ||
     approvals === "ask" ||
     request.onPermissionRequest !== undefined ||
     request.approveWith !== undefined;
-  // A person is asked on the terminal: where there is none, refused before anything starts (exit 2).
-  const terminalMissing = approvals === "ask" ? noTerminal() : undefined;
+  if (approvals === "ask") refuseWithoutTerminal();
+  return {
+    request,
+    prompt,
+    cwd,
+    env,
+    policy,
+    governed,
+    mustAsk: governed || approvals !== "auto",
+    stopping: new AbortController(),
+    waiting: new Set(),
+    stopAsked: false,
+    turnOver: false,
+  };
+}
+
+/** A person is asked on the terminal: where there is none, refused before anything starts (exit 2). */
+function refuseWithoutTerminal(): void {
+  const terminalMissing = noTerminal();
   if (terminalMissing !== undefined)
     throw new OptionError(
       (name) => `${name("approvals")} ask needs a terminal to ask a person on: ${terminalMissing}`,
       (name) =>
         `answer from a script with ${name("approveWith")} CMD, or decide with ${name("allowTools")}/${name("denyTools")}`,
     );
-  // Aborted when the run stops, when the turn ends and when it is stopped for a request no one decided: the answerer stops asking.
-  const stopping = new AbortController();
-  let answerer: ReturnType<typeof liveAnswerer>;
-  // Whether a request no rule allows must be refused (every policy but --approvals auto): an agent that
-  // asks only in some mode is set to it then, even with no rule given, so that the default holds.
-  const mustAsk = governed || approvals !== "auto";
-  let client: AcpClientRun | undefined;
-  let stopAsked = false;
-  /** The prompt's response came (or the turn failed): a request after it asks no answerer (no command runs for it). */
-  let turnOver = false;
-  let tellStop = (): void => undefined;
-  let linkWarn: DriverLink["warn"] = () => undefined;
-  /** Requests waiting for the answerer: a stop answers them cancelled at once. */
-  const waiting = new Set<() => void>();
-  /** The answerer's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
-  const untilStopped = <T>(answer: Promise<T>): Promise<T | typeof STOPPED> => {
-    let cancel = (): void => undefined;
-    const stopped = new Promise<typeof STOPPED>((resolve) => {
-      cancel = () => resolve(STOPPED);
+}
+
+/** The agent was spawned: the client talks to it, and the conversation is over however its turn ends. */
+function attach(run: AcpRun, link: DriverLink): void {
+  const answerer = liveAnswerer(run.request, { warn: link.warn, stop: run.stopping.signal });
+  if (run.stopAsked) link.tell(turnStoppedEvent());
+  // The agent gone while we wrote: its exit says how the run ended.
+  link.stdin.on("error", () => {});
+  const client = new AcpClientRun(clientOptions(run, link));
+  run.attached = { link, answerer, client };
+  if (run.stopAsked) client.cancel();
+  // However the turn ended (its response, its error, the agent gone, a stop before the prompt), the conversation is over.
+  void client
+    .run()
+    .catch(() => undefined)
+    .finally(() => {
+      run.turnOver = true;
+      run.stopping.abort();
+      link.stdin.end();
     });
-    waiting.add(cancel);
-    if (stopAsked) cancel();
-    return Promise.race([answer, stopped]).finally(() => waiting.delete(cancel));
-  };
+}
+
+function clientOptions(run: AcpRun, link: DriverLink): AcpClientOptions {
   return {
-    attach({ stdin, tell, warn, graceMs, halt }) {
-      linkWarn = warn;
-      answerer = liveAnswerer(request, { warn, stop: stopping.signal });
-      tellStop = () => tell(turnStoppedEvent());
-      if (stopAsked) tellStop();
-      // The agent gone while we wrote: its exit says how the run ended.
-      stdin.on("error", () => {});
-      const run = new AcpClientRun({
-        toAgent: stdin,
-        cwd,
-        env,
-        prompt,
-        onTurnEnd: () => {
-          turnOver = true;
-        },
-        ...(resume !== undefined
-          ? {
-              resume,
-              onLoad: (phase, id) =>
-                tell(
-                  phase === "unsupported"
-                    ? refusedEvent(
-                        `--resume ${id}: the agent cannot load a session (its initialize response does not say agentCapabilities.loadSession)`,
-                      )
-                    : loadEvent(phase, id),
-                ),
-            }
-          : {}),
-        beforePrompt: async (init, setMode) => {
-          const agent = agentInfoOf(objectOrEmpty(init));
-          const asks = quirksOf(agent).asks;
-          if (typeof asks === "object") return mustAsk ? setMode(asks.inMode) : undefined;
-          if (asks === "always") return;
-          if (!governed) {
-            if (mustAsk) warn(NEVER_ASKS_UNGOVERNED(agent?.name));
-            return;
-          }
-          const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals, --approve-with and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
-          tell(refusedEvent(refusal));
-          throw new Error(refusal);
-        },
-        answerPermission: async (params, id) => {
-          const requestId = requestIdOf(id) ?? "request";
-          const ruled = ruleAnswer(policy, params);
-          const asked =
-            ruled === undefined && answerer && !turnOver
-              ? await untilStopped(answerer.answer(requestId, params))
-              : undefined;
-          // Stopped while the answerer decided: the turn is being cancelled, and so is the request.
-          if (asked === STOPPED) {
-            tell(stoppedEvent(requestId, params));
-            return CANCELLED;
-          }
-          const answer = ruled ?? asked ?? unruledAnswer(policy, params);
-          tell(answeredEvent(requestId, params, answer));
-          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too. The agent
-          // has the grace period to answer the prompt (cancelled); one that does not is stopped, never waited for.
-          if (answer.needsInput && !stopping.signal.aborted) {
-            stopping.abort();
-            run.cancel();
-            setTimeout(() => {
-              if (turnOver) return;
-              warn(
-                () =>
-                  `the agent did not end its turn within the grace period after session/cancel (request ${requestId} was left to no one): it is stopped`,
-              );
-              tell(turnHaltedEvent());
-              halt();
-            }, graceMs).unref();
-          }
-          return answer.response;
-        },
-      });
-      client = run;
-      if (stopAsked) run.cancel();
-      // However the turn ended (its response, its error, the agent gone, a stop before the prompt), the conversation is over.
-      void run
-        .run()
-        .catch(() => undefined)
-        .finally(() => {
-          turnOver = true;
-          stopping.abort();
-          stdin.end();
-        });
+    toAgent: link.stdin,
+    cwd: run.cwd,
+    env: run.env,
+    prompt: run.prompt,
+    onTurnEnd: () => {
+      run.turnOver = true;
     },
-    read(event) {
-      return client?.read(event) ?? true;
-    },
-    overlong(preview) {
-      const request = client?.overlong(preview);
-      if (request === undefined) return;
-      const what = `${JSON.stringify(clip(request.method, 80))} request ${JSON.stringify(clip(String(request.id), 80))}`;
-      linkWarn(
-        (name) =>
-          `the agent's ${what} is longer than ${name("maxLineBytes")} and could not be read: it is answered with an error (-32600), never allowed (raise ${name("maxLineBytes")} to have such a request read and decided)`,
-      );
-    },
-    inputEnded() {
-      client?.inputEnded();
-    },
-    requestShown(requestId, line) {
-      answerer?.requestShown(requestId, line);
-    },
-    stop() {
-      if (!stopAsked) tellStop();
-      stopAsked = true;
-      stopping.abort();
-      client?.cancel();
-      for (const cancel of waiting) cancel();
-    },
+    ...resumeOptions(run.request.resume, link),
+    beforePrompt: (init, setMode) => beforePrompt(run, link, init, setMode),
+    answerPermission: (params, id) => answerPermission(run, link, params, id),
   };
+}
+
+/** --resume: session/load, each phase told the translation; refused where the agent cannot load a session. */
+function resumeOptions(resume: string | undefined, link: DriverLink): Pick<AcpClientOptions, "resume" | "onLoad"> {
+  if (resume === undefined) return {};
+  return {
+    resume,
+    onLoad: (phase, id) =>
+      link.tell(
+        phase === "unsupported"
+          ? refusedEvent(
+              `--resume ${id}: the agent cannot load a session (its initialize response does not say agentCapabilities.loadSession)`,
+            )
+          : loadEvent(phase, id),
+      ),
+  };
+}
+
+/**
+ * Before the prompt: an agent that asks only in some mode is set to it where it must ask; one that never asks
+ * runs as it is where nothing governs it (said, unless --approvals auto), and is refused the rules otherwise.
+ */
+async function beforePrompt(
+  run: AcpRun,
+  link: DriverLink,
+  init: unknown,
+  setMode: (modeId: string) => Promise<void>,
+): Promise<void> {
+  const agent = agentInfoOf(objectOrEmpty(init));
+  const asks = quirksOf(agent).asks;
+  if (typeof asks === "object") return run.mustAsk ? setMode(asks.inMode) : undefined;
+  if (asks === "always") return;
+  if (!run.governed) {
+    if (run.mustAsk) link.warn(NEVER_ASKS_UNGOVERNED(agent?.name));
+    return;
+  }
+  const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals, --approve-with and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
+  link.tell(refusedEvent(refusal));
+  throw new Error(refusal);
+}
+
+/** One session/request_permission: a rule, else the answerer (while the turn goes on), else --approvals; told the translation. */
+async function answerPermission(
+  run: AcpRun,
+  link: DriverLink,
+  params: unknown,
+  id: unknown,
+): Promise<RequestPermissionResponse> {
+  const requestId = requestIdOf(id) ?? "request";
+  const ruled = ruleAnswer(run.policy, params);
+  const answerer = run.attached?.answerer;
+  const asked =
+    ruled === undefined && answerer && !run.turnOver
+      ? await untilStopped(run, answerer.answer(requestId, params))
+      : undefined;
+  // Stopped while the answerer decided: the turn is being cancelled, and so is the request.
+  if (asked === STOPPED) {
+    link.tell(stoppedEvent(requestId, params));
+    return CANCELLED;
+  }
+  const answer = ruled ?? asked ?? unruledAnswer(run.policy, params);
+  link.tell(answeredEvent(requestId, params, answer));
+  if (answer.needsInput && !run.stopping.signal.aborted) stopUndecided(run, link, requestId);
+  return answer.response;
+}
+
+/**
+ * No one decided: the turn is stopped, and what waits for the answerer is left to no one too. The agent has the
+ * grace period to answer the prompt (cancelled); one that does not is stopped, never waited for.
+ */
+function stopUndecided(run: AcpRun, link: DriverLink, requestId: string): void {
+  run.stopping.abort();
+  run.attached?.client.cancel();
+  setTimeout(() => {
+    if (run.turnOver) return;
+    link.warn(
+      () =>
+        `the agent did not end its turn within the grace period after session/cancel (request ${requestId} was left to no one): it is stopped`,
+    );
+    link.tell(turnHaltedEvent());
+    link.halt();
+  }, link.graceMs).unref();
+}
+
+/** The answerer's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
+function untilStopped<T>(run: AcpRun, answer: Promise<T>): Promise<T | typeof STOPPED> {
+  let cancel = (): void => undefined;
+  const stopped = new Promise<typeof STOPPED>((resolve) => {
+    cancel = () => resolve(STOPPED);
+  });
+  run.waiting.add(cancel);
+  if (run.stopAsked) cancel();
+  return Promise.race([answer, stopped]).finally(() => run.waiting.delete(cancel));
+}
+
+/** A request too long to be read was answered with an error by the client: said, with the way to have it read. */
+function overlong(run: AcpRun, preview: string): void {
+  const attached = run.attached;
+  const request = attached?.client.overlong(preview);
+  if (attached === undefined || request === undefined) return;
+  const what = `${JSON.stringify(clip(request.method, 80))} request ${JSON.stringify(clip(String(request.id), 80))}`;
+  attached.link.warn(
+    (name) =>
+      `the agent's ${what} is longer than ${name("maxLineBytes")} and could not be read: it is answered with an error (-32600), never allowed (raise ${name("maxLineBytes")} to have such a request read and decided)`,
+  );
+}
+
+/** The run is stopped: told once, the turn cancelled its protocol's way, what waits for the answerer answered cancelled. */
+function stop(run: AcpRun): void {
+  if (!run.stopAsked) run.attached?.link.tell(turnStoppedEvent());
+  run.stopAsked = true;
+  run.stopping.abort();
+  run.attached?.client.cancel();
+  for (const cancel of run.waiting) cancel();
 }
