@@ -154,7 +154,7 @@ function clientOptions(run: AcpRun, link: DriverLink): AcpClientOptions {
   };
 }
 
-/** --resume: session/load, each phase told the translation; refused where the agent cannot load a session. */
+/** A session to resume: session/load, each phase told the translation; refused where the agent cannot load a session (said in words: the stream is the library's too). */
 function resumeOptions(resume: string | undefined, link: DriverLink): Pick<AcpClientOptions, "resume" | "onLoad"> {
   if (resume === undefined) return {};
   return {
@@ -163,7 +163,7 @@ function resumeOptions(resume: string | undefined, link: DriverLink): Pick<AcpCl
       link.tell(
         phase === "unsupported"
           ? refusedEvent(
-              `--resume ${id}: the agent cannot load a session (its initialize response does not say agentCapabilities.loadSession)`,
+              `session ${id} cannot be resumed: the agent cannot load a session (its initialize response does not say agentCapabilities.loadSession)`,
             )
           : loadEvent(phase, id),
       ),
@@ -188,7 +188,8 @@ async function beforePrompt(
     if (run.mustAsk) link.warn(NEVER_ASKS_UNGOVERNED(agent?.name));
     return;
   }
-  const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: --allow-tool, --deny-tool, --approvals, --approve-with and onPermissionRequest cannot govern it (run it without them, or in its own sandbox)`;
+  // Said in the stream, which the CLI and the library share: in words, not in either side's option names.
+  const refusal = `${agent?.name ?? "the agent"} never asks before a tool call: no tool rule, approval mode, approving command or permission callback can govern it (run it without them, or in its own sandbox)`;
   link.tell(refusedEvent(refusal));
   throw new Error(refusal);
 }

@@ -321,6 +321,46 @@ describe("run --backend acp", () => {
     expect(next.value).toMatchObject({ status: "succeeded", resultText: "Made x.", exitCode: 0 });
   });
 
+  describe("the driver's refusals in run.finished are the library's to read too: they name no CLI flag", () => {
+    /** The library's run of the fake agent under `env` (its name, whether it loads sessions): run.finished. */
+    async function finishedUnder(env: Record<string, string>, options: Partial<RunOptions>) {
+      const saved = Object.keys(env).map((key) => [key, process.env[key]] as const);
+      Object.assign(process.env, env);
+      try {
+        const running = runAgentLibrary({
+          backend: "acp",
+          bin: process.execPath,
+          backendArgs: [FAKE_AGENT],
+          prompt: "ask",
+          ...options,
+        });
+        let finished: CanonicalEvent | undefined;
+        for (let next = await running.next(); !next.done; next = await running.next())
+          if (next.value.type === "run.finished") finished = next.value;
+        return finished as Extract<CanonicalEvent, { type: "run.finished" }>;
+      } finally {
+        for (const [key, value] of saved)
+          if (value === undefined) delete process.env[key];
+          else process.env[key] = value;
+      }
+    }
+
+    it('an agent that never asks, given rules (before: "--allow-tool, --deny-tool, --approvals, --approve-with")', async () => {
+      const finished = await finishedUnder({ FAKE_ACP_NAME: "pi-acp" }, { denyTools: ["shell"] });
+      expect(finished).toMatchObject({ status: "failed", error: { code: "usage" } });
+      expect(finished.error!.message).toContain("pi-acp never asks before a tool call");
+      expect(finished.error!.message).not.toMatch(/--[a-z]/);
+    });
+
+    it('a session to resume where the agent cannot load one (before: "--resume old-7")', async () => {
+      const finished = await finishedUnder({ FAKE_ACP_LOAD: "0" }, { resume: "old-7" });
+      expect(finished).toMatchObject({ status: "failed", error: { code: "usage" } });
+      expect(finished.error!.message).toContain("old-7");
+      expect(finished.error!.message).toContain("cannot load a session");
+      expect(finished.error!.message).not.toMatch(/--[a-z]/);
+    });
+  });
+
   describe("the library's onPermissionRequest answers a request live", () => {
     async function library(options: Partial<RunOptions> & { prompt: string }) {
       const running = runAgentLibrary({ backend: "acp", bin: process.execPath, backendArgs: [FAKE_AGENT], ...options });
