@@ -1,6 +1,6 @@
-// Running an agent, the steps the CLI's `run` and the library's run() share:
-// plan it (options checked, executable found, argv built) before anything
-// starts, then supervise the backend and translate its stdout as it arrives.
+// Planning a run, the step the CLI's `run`, the library's run() and any command that runs agents share:
+// the request's agent checked, its executable found, its argv built and its prompt read, before anything
+// starts. The plan is all src/app/supervise-run.ts needs to start and watch the backend.
 import { resolve } from "node:path";
 import type { BackendDefinition } from "../backends/definition.js";
 import { withTransport } from "../backends/acp/over-acp.js";
@@ -8,40 +8,33 @@ import { reachBackend } from "../backends/native-input.js";
 import type { PortableRequest } from "../backends/request.js";
 import { fitRequest } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
-import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
-import type { CanonicalEvent } from "../canonical/events.js";
-import { serializeEvent } from "../canonical/serialize.js";
-import type { Interruption, RunOutcome } from "../core/outcome.js";
+import { BACKENDS, backendNamed } from "../backends/registry.js";
 import type { Redactor } from "../core/redactor.js";
-import type { OutputPipeline } from "../output/pipeline.js";
 import { readContinuation } from "../run/continue-from.js";
 import { checkPassable } from "../core/argv-value.js";
-import { OptionError, wordedWith } from "../core/errors.js";
-import { fileErrorReason } from "../core/file-errors.js";
-import { tempFolderError } from "../core/temp-folder.js";
+import { OptionError } from "../core/errors.js";
 import { checkExecutableNamed, findExecutable, type ExecutableLookup } from "../run/executable.js";
 import type { Driver } from "../run/driver.js";
-import { watchLimits } from "../run/limits.js";
-import type { Part } from "./request.js";
+import { part, type Part, type RunRequest } from "./request.js";
 import { RUN_OPTIONS } from "./options.js";
-import type { RunHost } from "../run/host.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
 import { PROMPT_LEFT_OUT } from "../core/prompt-text.js";
-import { redactSecrets, runRedactor, shownWarning } from "../run/redact.js";
-import { NO_STOPS, onStopSignals, type StopWatch } from "../run/stop-signals.js";
-import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
+import { redactSecrets, runRedactor } from "../run/redact.js";
+import { NO_STOPS, type StopWatch } from "../run/stop-signals.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
 import { checkArgvFits } from "./argv-fits.js";
-import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "./output-schema.js";
+import { loadOutputSchema, type OutputSchema } from "./output-schema.js";
 import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
-import { VERSION } from "../version.js";
 
 /**
  * What to run: the run request's agent and limits (src/app/options.ts, rows of lifetime agent and limits),
  * each optional here: planRun fills in what the request's defaults would.
  */
 export type AgentRequest = Partial<Part<"run", "agent"> & Part<"run", "limits">>;
+
+/** What planning reads of a run's request: its agent and limits, how long a probe may take, whether the prompt is recorded. */
+export type PlanRequest = AgentRequest & Pick<RunRequest, "graceMs"> & Partial<Pick<RunRequest, "promptInStream">>;
 
 /** A run checked and ready to start. */
 export interface RunPlan {
@@ -124,11 +117,10 @@ function portableRequestOf(request: AgentRequest, resume: string | undefined): P
  * stdin is waited for). Throws a UsageError.
  */
 export async function planRun(
-  request: AgentRequest,
+  request: PlanRequest,
   readPrompt: (backend: string) => string | Promise<string>,
-  probing: { graceMs: number; stops?: StopWatch; promptInStream?: boolean },
+  stops: StopWatch = NO_STOPS,
 ): Promise<RunPlan> {
-  const stops = probing.stops ?? NO_STOPS;
   const continued = await continuing(request, stops);
   // Only the library can be given these with a NUL byte (a command line cannot hold one).
   if (request.bin !== undefined) checkPassable("bin", request.bin);
@@ -162,10 +154,10 @@ export async function planRun(
   // An option a backend takes in words (--output-schema without a native means) joins the prompt here.
   const caller = await readPrompt(definition.name);
   const prompt = reached.prompt(caller);
-  const recorded = probing.promptInStream !== false;
+  const recorded = request.promptInStream !== false;
   const backendArgs = asked.backendArgs ?? [];
   const promptTerminator = executable.found
-    ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: probing.graceMs, stops })
+    ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: request.graceMs, stops })
     : false;
   const file = executable.found ? executable.path : (executable.tried ?? definition.executableNames[0]!);
   const args = reached.argv({ prompt, promptTerminator, backendArgs });
@@ -214,289 +206,39 @@ class LazyRunFiles {
   }
 }
 
-/** A run: its plan (the request checked, the command built), and how it is translated, limited and timed. */
+/**
+ * A run ready to start: its plan (the request checked, the command built), how it is translated, limited
+ * and timed, and the outputs its request asks for (opened by the session, src/app/session.ts).
+ */
 export interface RunSpec {
   plan: RunPlan;
   translation: Part<"run", "translation">;
   limits: Part<"run", "limits">;
   timing: Part<"run", "timing">;
-}
-
-/** Where a supervised run's events go: redacted once, then to every sink, and what they are written to. */
-export interface RunOutput {
-  events: OutputPipeline;
-  /** What the events are written to: the backend's stdout is paused while it needs draining. */
-  output: OutputSink;
-  /** Groups the events of one chunk of the backend's stdout (the CLI hands their lines to the system together). */
-  batch?<T>(work: () => T): T;
-}
-
-/** How a run ended: its outcome (with what the CLI says of a launch failure), or that its reader went away first. */
-export type OutcomeOrReaderGone =
-  | {
-      kind: "finished";
-      outcome: RunOutcome;
-      /** why a backend could not be started: its launch error's code */
-      launchCode?: string;
-      hint?: string;
-    }
-  | { kind: "stdout_closed" };
-
-const NOT_STARTED = { backendExit: null, stderrTail: [] };
-
-/** A started run: how it ends, and how to say its reader is gone (the backend is then stopped). */
-export interface RunningAgent {
-  ended: Promise<OutcomeOrReaderGone>;
-  readerGone(): void;
+  outputs: Part<"run", "outputs">;
 }
 
 /**
- * The model of usage its stream names none of: the backend's files are read once per session (a usage
- * stream of thousands of calls does not read them each time), and what they said is kept.
+ * A run's request made ready to start, the same for the CLI, the library and any command that runs
+ * agents: its agent planned (options checked, executable found, argv built; the prompt read once the
+ * options are known good), and its translation, limits, times and outputs as the request holds them.
  */
-function usageModelSource({
-  definition,
-  model,
-  env,
-  cwd,
-}: RunPlan): (sessionId: string | undefined) => string | undefined {
-  if (!definition.usageModel) return () => model;
-  const ask = definition.usageModel.bind(definition);
-  let asked: { sessionId: string | undefined; model: string | undefined } | undefined;
-  return (sessionId) => {
-    if (asked === undefined || (asked.model === undefined && asked.sessionId !== sessionId))
-      asked = { sessionId, model: ask({ env, cwd, sessionId, ...(model !== undefined ? { model } : {}) }) };
-    return asked.model;
-  };
-}
-
-/** Start the planned backend, translate its stdout as it arrives, and end with run.finished. */
-export function superviseRun(spec: RunSpec, host: RunHost, out: RunOutput): RunningAgent {
-  let supervisor: RunSupervisor | undefined;
-  let gone = false;
-  const ended = supervise({ ...spec, host, out }, (created) => {
-    supervisor = created;
-    if (gone) created.readerGone();
-  });
-  return {
-    ended,
-    readerGone: () => {
-      gone = true;
-      supervisor?.readerGone();
-    },
-  };
-}
-
-/** One supervised run: what it is, its host, where its events go. */
-interface Supervised extends RunSpec {
-  host: RunHost;
-  out: RunOutput;
-}
-
-async function supervise(run: Supervised, created: (supervisor: RunSupervisor) => void): Promise<OutcomeOrReaderGone> {
-  const { plan } = run;
-  // Before anything is written: a folder that cannot be made is refused as the check in planRun would have.
-  plan.files?.make();
-  try {
-    writeFiles(plan);
-    return await superviseBackend(run, created);
-  } finally {
-    // run.finished may be written: removing the files can only warn, never throw.
-    const problem = plan.files?.remove();
-    if (problem !== undefined) run.host.onWarning(problem);
-  }
-}
-
-function writeFiles({ writtenFiles = [] }: RunPlan): void {
-  for (const file of writtenFiles)
-    try {
-      file.write();
-    } catch (err) {
-      throw tempFolderError(`cannot write ${file.path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
-    }
-}
-
-/** The usage file's text; when it was there but could not be read, the warning says why (usage then unknown). */
-async function usageFileText(plan: RunPlan, host: RunHost): Promise<string | undefined> {
-  const read = await plan.usageFile?.read();
-  if (read === undefined || "stopped" in read) return undefined;
-  if ("text" in read) return read.text;
-  host.onWarning(
-    `${plan.definition.displayName}'s usage file ${plan.usageFile!.path} was not read: ${read.problem}; the run's usage is unknown`,
+export async function prepareRun(
+  request: RunRequest,
+  readPrompt: (backend: string) => string | Promise<string>,
+  stops?: StopWatch,
+): Promise<RunSpec> {
+  const limits = part("run", request, "limits");
+  const plan = await planRun(
+    { ...part("run", request, "agent"), ...limits, graceMs: request.graceMs, promptInStream: request.promptInStream },
+    readPrompt,
+    stops,
   );
-  return undefined;
-}
-
-async function superviseBackend(
-  { plan, translation, limits, timing, host, out }: Supervised,
-  created: (supervisor: RunSupervisor) => void,
-): Promise<OutcomeOrReaderGone> {
-  const { definition } = plan;
-  let supervisor: RunSupervisor | undefined;
-  const session = out.events.translate({
-    from: definition.name,
-    // The plan's definition translates: over ACP (--transport acp) it is not the registry's.
-    translators: { create: () => definition.createTranslator(), detector: TRANSLATORS.detector },
-    runId: host.runId,
-    clock: host.clock,
-    agentstreamVersion: VERSION,
-    started: {
-      mode: "run",
-      command: plan.command,
-      cwd: plan.cwd,
-      ...(definition.transport !== undefined ? { transport: definition.transport } : {}),
-      ...(plan.resumedFrom !== undefined ? { resumed_from: plan.resumedFrom } : {}),
-      ...(plan.outputSchema
-        ? { output_schema: outputSchemaShown(plan.outputSchema.schema, plan.outputSchema.via) }
-        : {}),
-    },
-    ...(plan.outputSchema ? { outputSchema: plan.outputSchema.schema } : {}),
-    includeRaw: translation.raw,
-    deltas: translation.deltas,
-    ...(plan.prompt !== undefined ? { prompt: plan.prompt } : {}),
-    promptInStream: translation.promptInStream,
-    liveDurations: true,
-    model: usageModelSource(plan),
-    maxLineBytes: translation.maxLineBytes,
-    onTranslatorBug: host.onTranslatorBug,
-    observe: observers(
-      watchLimits(limits, {
-        reached: (message) => supervisor?.limitReached(message),
-        note: host.onNote,
-        usageComplete: definition.createTranslator().usageComplete,
-      }),
-      requestsShown(plan),
-    ),
-    onNativeEvent: (event) => {
-      if (definition.terminalTypes.has(event.type)) supervisor?.terminal();
-    },
-    ...(plan.driver
-      ? { admit: plan.driver.read.bind(plan.driver), overlong: (preview) => plan.driver?.overlong?.(preview) }
-      : {}),
-  });
-
-  const stop = host.earlyStop?.signal;
-  if (stop) {
-    // Stopped after the prompt was read (while pi was asked its version): the backend never started.
-    host.earlyStop!.end();
-    return { kind: "finished", outcome: await session.endChecked(NOT_STARTED, { kind: "signal", signal: stop }) };
-  }
-  if (!plan.executable.found) {
-    const outcome = await session.endChecked(NOT_STARTED, undefined, {
-      code: "backend_not_found",
-      message: plan.executable.message,
-    });
-    return { kind: "finished", outcome, hint: plan.executable.hint };
-  }
-  const batch = out.batch ?? (<T>(work: () => T): T => work());
-  supervisor = new RunSupervisor({
-    spec: definition,
-    file: plan.file,
-    args: plan.args,
-    cwd: plan.cwd,
-    env: plan.env,
-    redact: (text) => plan.redactor.text(text),
-    ...timing,
-    writer: out.output,
-    onStderr: host.onStderr,
-    stderrShown: host.stderrShown,
-    onStatus: host.onStatus,
-    processSignals: host.processSignals,
-    abortSignal: host.abortSignal,
-    ...(plan.driver ? { driver: plan.driver } : {}),
-    onStdout: (chunk) => batch(() => session.write(chunk)),
-    onDriverEvent: (event) => batch(() => session.note(event)),
-    // The driver's word on the agent is a note: --quiet leaves it out.
-    onDriverWarning: (words) => host.onNote?.((name) => shownWarning(wordedWith(words, name), plan.redactor)),
-    onStdoutEnd: () => batch(() => session.flush()),
-  });
-  created(supervisor);
-  // run() hears stop signals before it returns: handed over with no gap.
-  const startedAt = performance.now();
-  const running = supervisor.run();
-  host.earlyStop?.end();
-  const end = await running;
-  switch (end.kind) {
-    case "stdout_closed":
-      return end;
-    case "launch_failed":
-      return {
-        kind: "finished",
-        outcome: await session.endChecked(NOT_STARTED, undefined, {
-          code: "backend_not_found",
-          message: end.message,
-        }),
-        launchCode: end.code,
-        hint:
-          end.code === "E2BIG"
-            ? "shorten the prompt, the --backend-arg values or the environment: together they must fit the system's limit (getconf ARG_MAX)"
-            : `check that ${plan.file} is a program that can run here, or point --bin / ${definition.binEnvVar} elsewhere`,
-      };
-    case "exited": {
-      // Heard only while the answer is checked: the supervisor heard them until now.
-      const stop = plan.outputSchema ? answerCheckStop(host, timing.timeoutMs, startedAt) : undefined;
-      try {
-        const outcome = await session.endChecked(
-          { backendExit: end.backendExit, stderrTail: end.stderrTail, usageFile: await usageFileText(plan, host) },
-          end.interruption,
-          undefined,
-          {
-            ...(stop ? { stop: stop.signal } : {}),
-            started: () => host.onStatus("checking the answer against the output schema"),
-          },
-        );
-        return { kind: "finished", outcome };
-      } finally {
-        stop?.dispose();
-      }
-    }
-  }
-}
-
-/** Every observer given, in order (none: undefined). */
-function observers(
-  ...all: (((event: CanonicalEvent) => void) | undefined)[]
-): ((event: CanonicalEvent) => void) | undefined {
-  const given = all.filter((o) => o !== undefined);
-  if (given.length === 0) return undefined;
-  return (event) => {
-    for (const observe of given) observe(event);
-  };
-}
-
-/** The driver is told each permission request as the stream shows it (one JSON line, redacted): its answerer is given that. */
-function requestsShown({ driver, redactor }: RunPlan): ((event: CanonicalEvent) => void) | undefined {
-  const shown = driver?.requestShown?.bind(driver);
-  if (shown === undefined) return undefined;
-  return (event) => {
-    if (event.type === "input.requested") shown(event.request_id, redactor.jsonLine(serializeEvent(event)));
-  };
-}
-
-/**
- * What stops the check of the answer (--output-schema), which runs once the backend ended: the rest of
- * --timeout, a stop signal (the CLI), the caller's AbortSignal (the library). Its reason is the interruption.
- */
-function answerCheckStop(
-  host: RunHost,
-  timeoutMs: number | undefined,
-  startedAt: number,
-): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const stop = (why: Interruption): void => controller.abort(why);
-  const left = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - (performance.now() - startedAt));
-  const timer = left === undefined ? undefined : setTimeout(() => stop({ kind: "timeout" }), left);
-  const unhear =
-    host.processSignals !== false ? onStopSignals((signal) => stop({ kind: "signal", signal })) : undefined;
-  const onAbort = (): void => stop({ kind: "aborted" });
-  host.abortSignal?.addEventListener("abort", onAbort, { once: true });
-  if (host.abortSignal?.aborted) onAbort();
   return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      unhear?.();
-      host.abortSignal?.removeEventListener("abort", onAbort);
-    },
+    plan,
+    translation: part("run", request, "translation"),
+    limits,
+    timing: part("run", request, "timing"),
+    outputs: part("run", request, "outputs"),
   };
 }

@@ -1,11 +1,9 @@
-// The one composition of a run and of a normalization, for the CLI and the
-// library alike: the caller hands a spec (what to run or read, how to
-// translate it, its limits and times) and a host (where the events go, what
-// the user is told, how it may be stopped); this is the only place an
-// OutputPipeline is built, so every event is redacted once, here, whoever
-// reads it. The caller reads `events` to the end (its return value is how the
-// run ended), then calls end() to close the sinks.
-import type { BackendName } from "../backends/registry.js";
+// The one composition of a run and of a normalization, for the CLI, the library and any other command:
+// the caller hands a spec (what to run or read as planned, how to translate it, its limits and times, the
+// outputs its request asks for) and a host (who the run is, where else the events go, what the user is
+// told, how it may be stopped); the outputs' sinks are opened here, and this is the only place an
+// OutputPipeline is built, so every event is redacted once, here, whoever reads it. The caller reads
+// `events` to the end (its return value is how the run ended), then calls end() to close the sinks.
 import { TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { CanonicalEvent, EventPayloads } from "../canonical/events.js";
 import type { Clock } from "../core/clock.js";
@@ -13,14 +11,17 @@ import type { Redactor } from "../core/redactor.js";
 import { EventQueue } from "../core/event-queue.js";
 import type { Interruption, RunOutcome } from "../core/outcome.js";
 import type { TranslationSession, TranslationSessionOptions } from "../core/translation-session.js";
-import type { StreamEndFacts, Verdict } from "../core/translator.js";
+import type { Verdict } from "../core/translator.js";
 import { OutputPipeline } from "../output/pipeline.js";
 import type { Sink } from "../output/sink.js";
 import type { RunHost } from "../run/host.js";
 import type { OutputSink } from "../run/supervisor.js";
-import { superviseRun, type OutcomeOrReaderGone, type RunSpec } from "./agent-run.js";
-import type { Part } from "./request.js";
-import { outputSchemaShown, type OutputSchema } from "./output-schema.js";
+import type { RunSpec } from "./agent-run.js";
+import type { NormalizeSpec } from "./normalize-plan.js";
+import { outputSchemaShown } from "./output-schema.js";
+import { openSinks, type OpenedSinks, type OutputsSide } from "./sinks.js";
+import { superviseRun, type OutcomeOrReaderGone } from "./supervise-run.js";
+import { VERSION } from "../version.js";
 
 /** Where the events go and what is said of a sink that fails: the part of a host every session has. */
 interface SinkHost {
@@ -30,13 +31,46 @@ interface SinkHost {
   warn(line: string): void;
 }
 
-/** A run's host (src/run/host.ts) with its sinks. */
-export interface RunSessionHost extends RunHost, SinkHost {
+/** What the events are written to, whose backpressure holds the backend or the reading. */
+export type SessionOutput = OutputSink & { batch?<T>(work: () => T): T };
+
+/**
+ * The host of every session, whatever the command (run, normalize, a command of its own) and the side
+ * (the CLI, the library): who the run is, where its events go besides the sinks its request's outputs
+ * open (those are opened here, as `outputs` says them), and what is said of a sink that fails. What a
+ * command adds is its own: a run's process (src/run/host.ts), a normalization's reading.
+ */
+export interface SessionHost extends SinkHost {
+  runId: string;
+  clock: Clock;
+  /** agentstream's version as run.started states it; the running one unless given (a test's fixture). */
+  agentstreamVersion?: string;
+  /** Hears of a translator bug (the event it threw on is kept as backend.event). */
+  onTranslatorBug(message: string): void;
   /**
-   * What the events are written to, whose backpressure pauses the backend (the CLI's stdout). Absent: the
-   * events are the session's to yield (the library), and the backend waits while they are not read.
+   * stdout (the CLI): the first sink, and what the events are written to, whose backpressure pauses the
+   * backend or the reading. Absent: the events are the session's to yield (the library), and the backend
+   * or the reading waits while they are not read.
    */
-  output?: OutputSink & { batch?<T>(work: () => T): T };
+  stdout?: Sink & { writer: SessionOutput };
+  /** How this side names and says the outputs its request asks for (src/app/sinks.ts). */
+  outputs: OutputsSide;
+}
+
+/** A run's host: the session's, and the run's own (src/run/host.ts). */
+export interface RunSessionHost extends RunHost, SessionHost {}
+
+/** A normalization's host: the session's, and how its reading is stopped and heard. */
+export interface NormalizeHost extends SessionHost {
+  /** Set once reading should stop (a stop signal): the stream ends cancelled. */
+  interruption?(): Interruption | undefined;
+  /** Aborted (its reason the Interruption) when a stop signal comes while the answer is checked (--output-schema). */
+  stopCheck?: AbortSignal;
+  /** A read error ends the run failed ("end", the CLI, which says it with `say`), or is thrown to the caller. */
+  readError: "end" | "throw";
+  say?(text: string): void;
+  onNativeEvent?(): void;
+  onGuess?(verdict: Verdict): void;
 }
 
 /** A started run or normalization. */
@@ -52,15 +86,31 @@ export interface RunSession extends Session<OutcomeOrReaderGone> {
   readerGone(): void;
 }
 
-/** Start the planned backend: its events to the host's sinks (and to `events` when the host has no output). */
-export function startRun(spec: RunSpec, host: RunSessionHost): RunSession {
-  const queue = host.output ? undefined : new EventQueue<CanonicalEvent>();
+/** The one output pipeline of a session: the caller's loop (when it yields), stdout, the outputs' sinks, the host's own. */
+function pipeline(
+  redactor: Redactor,
+  host: SessionHost,
+  opened: OpenedSinks,
+  caller: Sink | undefined,
+): OutputPipeline {
+  return new OutputPipeline(redactor, [caller, host.stdout, ...opened.sinks, ...host.sinks], host.warn);
+}
+
+/**
+ * Start the planned backend: the sinks its request's outputs ask for opened (a refused one is a usage
+ * error before anything starts), its events to every sink (and to `events` when the host has no stdout).
+ */
+export async function startRun(spec: RunSpec, host: RunSessionHost): Promise<RunSession> {
+  const opened = await openSinks(spec.outputs, spec.plan.redactor, host.outputs);
+  const queue = host.stdout ? undefined : new EventQueue<CanonicalEvent>();
   const caller = queue && { name: "run()", event: (event: CanonicalEvent) => queue.push(event), end: () => {} };
-  const output = new OutputPipeline(spec.plan.redactor, [caller, ...host.sinks], host.warn);
+  const output = pipeline(spec.plan.redactor, host, opened, caller);
+  const writer = host.stdout?.writer;
   const running = superviseRun(spec, host, {
     events: output,
-    output: host.output ?? queue!,
-    ...(host.output?.batch ? { batch: host.output.batch.bind(host.output) } : {}),
+    output: writer ?? queue!,
+    agentstreamVersion: host.agentstreamVersion ?? VERSION,
+    ...(writer?.batch ? { batch: writer.batch.bind(writer) } : {}),
   });
   const settled = running.ended.finally(() => queue?.end());
   async function* events(): AsyncGenerator<CanonicalEvent, OutcomeOrReaderGone> {
@@ -82,45 +132,6 @@ export function startRun(spec: RunSpec, host: RunSessionHost): RunSession {
   return { events: events(), end: () => output.end(), readerGone: running.readerGone };
 }
 
-/** A normalization: the recorded stream's protocol, how it is translated, and how the recorded backend ended. */
-export interface NormalizeSpec {
-  from: BackendName | "auto";
-  translation: Part<"normalize", "translation">;
-  /** The model the recorded run used, for usage whose stream names none. */
-  model?: string;
-  /** Shown as run.started.input. */
-  inputName?: string;
-  /** How the recorded backend ended, its stderr's tail and the usage file it wrote. */
-  end: StreamEndFacts;
-  /** --output-schema: the recording's answer is checked against it (run.started.output_schema.via "none"). */
-  outputSchema?: OutputSchema;
-}
-
-export interface NormalizeHost extends SinkHost {
-  runId: string;
-  clock: Clock;
-  /** Hears of a translator bug (the event it threw on is kept as backend.event). */
-  onTranslatorBug(message: string): void;
-  agentstreamVersion: string;
-  /** Hides the secrets of this environment that a recording may echo. */
-  redactor: Redactor;
-  /** Yield the events (the library), or only hand them to the sinks (the CLI). */
-  yieldEvents: boolean;
-  /** What the events are written to: the input is read on once it drained, and no more once it closed. */
-  output?: OutputSink & { batch?<T>(work: () => T): T };
-  /** Others that may hold the reading (an OTLP export whose queue is full). */
-  waitFor?: { readonly busy: boolean; drained(): Promise<void> }[];
-  /** Set once reading should stop (a stop signal): the stream ends cancelled. */
-  interruption?(): Interruption | undefined;
-  /** Aborted (its reason the Interruption) when a stop signal comes while the answer is checked (--output-schema). */
-  stopCheck?: AbortSignal;
-  /** A read error ends the run failed ("end", the CLI, which says it with `say`), or is thrown to the caller. */
-  readError: "end" | "throw";
-  say?(text: string): void;
-  onNativeEvent?(): void;
-  onGuess?(verdict: Verdict): void;
-}
-
 /** How a normalization ended: its outcome and what the CLI's summary says of it, or that stdout closed first. */
 export type NormalizeEnd =
   | {
@@ -131,35 +142,43 @@ export type NormalizeEnd =
     }
   | { kind: "stdout_closed" };
 
-/** Read a native stream to its end, translating each chunk as it arrives. */
-export function startNormalize(
+/**
+ * Read a native stream to its end, translating each chunk as it arrives: the sinks its request's outputs
+ * ask for opened first (a refused one is a usage error before anything is read), its events to every sink
+ * (and to `events` when the host has no stdout).
+ */
+export async function startNormalize(
   input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   spec: NormalizeSpec,
   host: NormalizeHost,
-): Session<NormalizeEnd> {
+): Promise<Session<NormalizeEnd>> {
+  const { plan } = spec;
+  const opened = await openSinks(spec.outputs, plan.redactor, host.outputs);
   let ready: CanonicalEvent[] = [];
-  const caller = host.yieldEvents
-    ? { name: "normalizeStream()", event: (event: CanonicalEvent) => ready.push(event), end: () => {} }
-    : undefined;
-  const output = new OutputPipeline(host.redactor, [caller, ...host.sinks], host.warn);
+  const caller = host.stdout
+    ? undefined
+    : { name: "normalizeStream()", event: (event: CanonicalEvent) => ready.push(event), end: () => {} };
+  const output = pipeline(plan.redactor, host, opened, caller);
+  // An OTLP export whose queue is full holds the reading.
+  const waitFor = opened.otlp ? [opened.otlp] : [];
   let reading = true;
   const translation: Omit<TranslationSessionOptions, "sink"> = {
-    from: spec.from,
+    from: plan.from,
     translators: TRANSLATORS,
     runId: host.runId,
     clock: host.clock,
-    agentstreamVersion: host.agentstreamVersion,
+    agentstreamVersion: host.agentstreamVersion ?? VERSION,
     started: {
       mode: "normalize",
-      ...(spec.inputName !== undefined ? { input: spec.inputName } : {}),
-      ...(spec.outputSchema ? { output_schema: outputSchemaShown(spec.outputSchema, "none") } : {}),
-      ...transportOf(spec.from),
+      ...(plan.inputName !== undefined ? { input: plan.inputName } : {}),
+      ...(plan.outputSchema ? { output_schema: outputSchemaShown(plan.outputSchema, "none") } : {}),
+      ...transportOf(plan.from),
     },
-    ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
+    ...(plan.outputSchema ? { outputSchema: plan.outputSchema } : {}),
     includeRaw: spec.translation.raw,
     deltas: spec.translation.deltas,
     promptInStream: spec.translation.promptInStream,
-    ...(spec.model !== undefined ? { model: () => spec.model } : {}),
+    ...(plan.model !== undefined ? { model: () => plan.model } : {}),
     maxLineBytes: spec.translation.maxLineBytes,
     onTranslatorBug: host.onTranslatorBug,
     ...(host.onNativeEvent ? { onNativeEvent: host.onNativeEvent } : {}),
@@ -167,7 +186,7 @@ export function startNormalize(
     ...(host.onGuess ? { onGuess: (verdict: Verdict) => reading && host.onGuess!(verdict) } : {}),
   };
   const session = output.translate(translation);
-  const writer = host.output;
+  const writer = host.stdout?.writer;
   const batch = writer?.batch ? writer.batch.bind(writer) : <T>(work: () => T): T => work();
   const interrupted = host.interruption ?? (() => undefined);
 
@@ -185,20 +204,20 @@ export function startNormalize(
           yield* taken;
         }
         if (writer?.needsDrain) await writer.drained();
-        for (const other of host.waitFor ?? []) if (other.busy) await other.drained();
+        for (const other of waitFor) if (other.busy) await other.drained();
         if (writer?.closed || interrupted()) break;
       }
     } catch (err) {
       if (host.readError === "throw") throw err;
       // Destroyed by a stop signal: not a read error. Otherwise the stream still ends with run.finished:
       // what was read is translated, the run failed on our side.
-      if (!interrupted()) readError = `cannot read ${inputShown(spec.inputName)}: ${(err as Error).message}`;
+      if (!interrupted()) readError = `cannot read ${inputShown(plan.inputName)}: ${(err as Error).message}`;
     }
     if (writer?.closed) return { kind: "stdout_closed" };
     if (readError) host.say?.(readError);
     reading = false;
     const outcome = await session.endChecked(
-      spec.end,
+      plan.end,
       interrupted(),
       readError ? { code: "internal", message: readError } : undefined,
       host.stopCheck ? { stop: host.stopCheck } : {},

@@ -1,24 +1,17 @@
 import type { Readable } from "node:stream";
 import type { CanonicalEvent, EventOf } from "../canonical/events.js";
-import { StoppedBeforeStart, UsageError } from "../core/errors.js";
 import type { Interruption } from "../core/outcome.js";
-import { TailBuffer } from "../core/tail-buffer.js";
-import type { Redactor } from "../core/redactor.js";
 import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import { stderrChalk } from "../human/colour.js";
-import { VERSION } from "../version.js";
-import { runRedactor } from "../run/redact.js";
-import { openCliSinks } from "../app/cli-sinks.js";
 import { inputFile, refuseOverwrites, stdoutFile } from "../app/shared-files.js";
 import { cliNaming } from "../app/options.js";
-import { part, requestFromCli, type NormalizeRequest } from "../app/request.js";
+import { requestFromCli, type NormalizeRequest } from "../app/request.js";
+import { prepareNormalize, type NormalizeSpec } from "../app/normalize-plan.js";
 import { reportBug } from "../output/event-check.js";
 import { ending, startNormalize } from "../app/session.js";
-import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
+import { cliOutputs } from "../app/sinks.js";
 import { stdoutSink } from "../output/stdout-sink.js";
-import { readUsageFile } from "../run/usage-file.js";
-import { MAX_RECORDING_BYTES, readFileBounded } from "../run/bounded-file.js";
-import { EarlyStop, STOP_SIGNALS, type StopSignal, type StopWatch } from "../run/stop-signals.js";
+import { EarlyStop, STOP_SIGNALS, type StopSignal } from "../run/stop-signals.js";
 import { showControls } from "../core/control-chars.js";
 import { runIdentity } from "./fixture-identity.js";
 import { openInput } from "./input.js";
@@ -26,19 +19,22 @@ import { guessNotice, normalizeSummary, TERMINAL_NOTICE } from "./normalize-summ
 
 /** `agentstream normalize`: commander's parsed flags become the request, as normalizeStream()'s options do. */
 export async function normalizeCommand(file: string, parsed: Record<string, unknown>): Promise<void> {
-  const { request: opts, notes } = requestFromCli("normalize", parsed);
+  const { request, notes } = requestFromCli("normalize", parsed);
   // No output overwrites an input or another output: refused before anything is read.
-  refuseOverwrites("normalize", opts, [inputFile(file), stdoutFile()]);
+  refuseOverwrites("normalize", request, [inputFile(file), stdoutFile()]);
   for (const note of notes) process.stderr.write(`agentstream: ${note(cliNaming)}\n`);
   const input = openInput(file);
-  // A recording may echo a key of this environment: hidden as in run.
-  const redactor = runRedactor([], process.env);
-  let read: OptionFiles;
+  // The files the options name are read before the stream: a stop signal meanwhile (a FIFO no one writes
+  // to) ends agentstream with nothing on stdout.
+  const stops = new EarlyStop();
+  let spec: NormalizeSpec;
   try {
-    read = await readOptionFiles(opts, redactor);
+    spec = await prepareNormalize(request, { inputName: file, stops });
   } catch (err) {
     input.destroy();
     throw err;
+  } finally {
+    stops.end();
   }
   if (file === "-" && process.stdin.isTTY) process.stderr.write(TERMINAL_NOTICE);
   // A signal while reading (a pipe, a FIFO, a slow stdin) stops the reading;
@@ -54,64 +50,23 @@ export async function normalizeCommand(file: string, parsed: Record<string, unkn
   };
   // Kept to the end (they hold no event loop open): a signal while stdout drains must not cut run.finished.
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-  await translateInput(input, file, opts, read, redactor, {
+  await translateInput(input, file, request, spec, {
     interruption: () => interruption,
     stopCheck: stopCheck.signal,
   });
-}
-
-/** What the options' files say, read before the stream. */
-interface OptionFiles {
-  stderrTail: string[];
-  usageFile?: string;
-  outputSchema?: OutputSchema;
-}
-
-/**
- * The files the options name, read before anything is written: each no further than its bound, and a
- * stop signal meanwhile (a FIFO no one writes to) ends agentstream with nothing on stdout.
- */
-async function readOptionFiles(opts: NormalizeRequest, redactor: Redactor): Promise<OptionFiles> {
-  const stops = new EarlyStop();
-  try {
-    const stderrTail = opts.stderr ? await readStderrTail(opts.stderr, stops, redactor) : [];
-    const usageFile = opts.usageFile === undefined ? undefined : await usageFileText(opts.usageFile, stops);
-    const outputSchema = opts.outputSchema === undefined ? undefined : await loadOutputSchema(opts.outputSchema, stops);
-    return { stderrTail, ...(usageFile !== undefined ? { usageFile } : {}), ...(outputSchema ? { outputSchema } : {}) };
-  } finally {
-    stops.end();
-  }
-}
-
-/** Read before the stream: a file that is not there is the caller's mistake, said before any output. */
-async function usageFileText(path: string, stops: StopWatch): Promise<string> {
-  const read = await readUsageFile(path, stops);
-  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --usage-file ${path}`);
-  if ("problem" in read)
-    throw new UsageError(
-      `--usage-file ${path}: ${read.problem}`,
-      "give the file the backend wrote its usage to (Copilot CLI: --usage-output-file)",
-    );
-  return read.text;
 }
 
 async function translateInput(
   input: Readable,
   file: string,
   opts: NormalizeRequest,
-  { stderrTail, usageFile, outputSchema }: OptionFiles,
-  redactor: Redactor,
+  spec: NormalizeSpec,
   stops: { interruption: () => Interruption | undefined; stopCheck: AbortSignal },
 ): Promise<void> {
-  const backendExit = opts.end?.backendExit ?? null;
+  const { redactor } = spec.plan;
   // Every line normalize says may quote the recording: written through the redactor, as run's are.
   const stderr = redactor.stream(process.stderr);
   const stdout = await stdoutSink(opts.output, { validate: opts.validate, onGone: () => input.destroy() });
-  const { sinks, otlp } = await openCliSinks(part("normalize", opts, "outputs"), {
-    redactor,
-    version: VERSION,
-    say: (message) => stderr.write(redactor.shown(`agentstream: ${message}\n`)),
-  });
   let finished: EventOf<"run.finished"> | undefined;
   // The first and last times the stream states: native_ts strings share one format, so they compare as text.
   let firstNative: string | undefined;
@@ -131,22 +86,12 @@ async function translateInput(
   };
   const writer = stdout.writer;
   let nativeEvents = 0;
-  const spec = {
-    from: opts.from,
-    translation: part("normalize", opts, "translation"),
-    ...(opts.model !== undefined ? { model: opts.model } : {}),
-    inputName: file,
-    ...(outputSchema ? { outputSchema } : {}),
-    end: { backendExit, stderrTail, ...(usageFile !== undefined ? { usageFile } : {}) },
-  };
-  const session = startNormalize(input, spec, {
+  const session = await startNormalize(input, spec, {
     ...runIdentity(),
-    redactor,
-    sinks: [stdout, ...sinks, finishedSink],
+    stdout,
+    outputs: cliOutputs((message) => stderr.write(redactor.shown(`agentstream: ${message}\n`))),
+    sinks: [finishedSink],
     warn: (line) => stderr.write(redactor.shown(line)),
-    yieldEvents: false,
-    output: writer,
-    waitFor: otlp ? [otlp] : [],
     ...stops,
     readError: "end",
     say: (text) => stderr.write(`agentstream: ${showControls(text)}\n`),
@@ -178,16 +123,4 @@ async function translateInput(
     };
     stderr.write(normalizeSummary(facts, stderrChalk()));
   }
-}
-
-/** The last lines of a recorded stderr, read in chunks: only the tail is kept. */
-async function readStderrTail(path: string, stops: StopWatch, redactor: Redactor): Promise<string[]> {
-  // Redacted before it is cut: a secret the cut would halve is still found whole.
-  const tail = new TailBuffer(undefined, undefined, (text) => redactor.text(text));
-  const read = await readFileBounded(path, { bound: MAX_RECORDING_BYTES, stops, chunkBytes: 1024 * 1024 }, (chunk) =>
-    tail.push(chunk),
-  );
-  if ("stopped" in read) throw new StoppedBeforeStart(read.stopped, `reading --stderr ${path}`);
-  if ("refused" in read) throw new UsageError(`cannot read --stderr ${path}: ${read.refused.problem}`);
-  return tail.snapshot();
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { CanonicalEvent } from "../canonical/events.js";
 import { cliNaming } from "../app/options.js";
-import { prepareRun } from "../app/prepare-run.js";
-import { part, requestFromCli, type RunRequest } from "../app/request.js";
+import { prepareRun } from "../app/agent-run.js";
+import { requestFromCli, type RunRequest } from "../app/request.js";
 import { ending, startRun } from "../app/session.js";
-import { openCliSinks } from "../app/cli-sinks.js";
+import { cliOutputs } from "../app/sinks.js";
 import { promptOnStdin, refuseOverwrites, stdoutFile } from "../app/shared-files.js";
 import { systemClock } from "../core/clock.js";
 import { wordedWith } from "../core/errors.js";
@@ -13,7 +13,6 @@ import { HumanRenderer, type Verbosity } from "../human/renderer.js";
 import { stdoutSink } from "../output/stdout-sink.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
-import { VERSION } from "../version.js";
 
 /** `agentstream run`: commander's parsed flags become the run's request, as the library's options do. */
 export async function runCommand(promptArgument: string | undefined, parsed: Record<string, unknown>): Promise<void> {
@@ -57,19 +56,15 @@ async function runWith(stops: EarlyStop, promptArgument: string | undefined, req
     process.exitCode = stdout.writer.lostExitCode;
   };
   const stdout = await stdoutSink(request.output, { validate: request.validate, onGone });
-  const { sinks } = await openCliSinks(part("run", request, "outputs"), {
-    redactor,
-    version: VERSION,
-    say: (message) => renderer.message(message),
-  });
   const human = { name: "stderr", event: (event: CanonicalEvent) => renderer.event(event), end: () => {} };
-  const session = startRun(spec, {
+  const session = await startRun(spec, {
     runId: randomUUID(),
     clock: systemClock,
-    sinks: [stdout, ...sinks, human],
+    stdout,
+    outputs: cliOutputs((message) => renderer.message(message)),
+    sinks: [human],
     // A warning may quote the agent (its name, a sink's failure on its text).
     warn: (line) => stderr.write(redactor.shown(line)),
-    output: stdout.writer,
     onStderr: (chunk) => renderer.backendStderr(chunk),
     stderrShown: renderer,
     onStatus: (text) => renderer.status(text),

@@ -5,12 +5,11 @@ import { systemClock } from "../core/clock.js";
 import type { RunOutcome } from "../core/outcome.js";
 import { startNormalize } from "../app/session.js";
 import { inputFile, refuseOverwrites } from "../app/shared-files.js";
-import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
+import { prepareNormalize } from "../app/normalize-plan.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
-import { part, requestFromLibrary, type LibraryOptions } from "../app/request.js";
-import { AtifFile } from "../output/atif-sink.js";
-import { runRedactor } from "../run/redact.js";
-import { VERSION } from "../version.js";
+import { requestFromLibrary, type LibraryOptions } from "../app/request.js";
+import { libraryOutputs } from "../app/sinks.js";
+import { processWarning } from "./library-host.js";
 
 /**
  * The options of normalizeStream(), one per row of the option table (src/app/options.ts; docs/library.md
@@ -27,15 +26,6 @@ export type NormalizeOptions = LibraryOptions<"normalizeStream">;
  * hidden as the CLI hides them: the values of this process's secret-looking
  * environment variables and the token shapes agentstream knows.
  */
-/** The outputSchema option read (its type was checked): a UsageError naming it. */
-async function schemaOption(given: unknown): Promise<OutputSchema> {
-  try {
-    return await loadOutputSchema(given as object | string);
-  } catch (err) {
-    throw asLibraryError(err, "normalizeStream(): ");
-  }
-}
-
 export async function* normalizeStream(
   input: Readable | AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
   options: NormalizeOptions = {},
@@ -51,32 +41,17 @@ export async function* normalizeStream(
   } catch (err) {
     throw asLibraryError(err, "normalizeStream(): ");
   }
-  const outputSchema = options.outputSchema === undefined ? undefined : await schemaOption(options.outputSchema);
-  const redactor = runRedactor([], process.env);
-  // A process warning is printed on stderr: it may quote the agent, so it is shown as the CLI shows it.
-  const warn = (text: string): void => void process.emitWarning(redactor.shown(text.trimEnd()), "AgentstreamWarning");
-  const spec = {
-    from: request.from,
-    translation: part("normalize", request, "translation"),
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.inputName !== undefined ? { inputName: options.inputName } : {}),
-    ...(outputSchema ? { outputSchema } : {}),
-    end: {
-      backendExit: options.end?.backendExit ?? null,
-      stderrTail: options.end?.stderrTail ?? [],
-      ...(options.end?.usageFile !== undefined ? { usageFile: options.end.usageFile } : {}),
-    },
-  };
-  // Checked before anything is read, as --atif: a file that cannot be written is refused.
-  const atif = AtifFile.open(options.atif, "atif");
-  const session = startNormalize(input, spec, {
+  const spec = await prepareNormalize(request).catch((err: unknown) => {
+    throw asLibraryError(err, "normalizeStream(): ");
+  });
+  const warn = processWarning(spec.plan.redactor);
+  // Its output (atif) is checked before anything is read: a file that cannot be written is refused.
+  const session = await startNormalize(input, spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
-    agentstreamVersion: VERSION,
-    redactor,
-    sinks: [atif],
+    outputs: libraryOutputs(warn),
+    sinks: [],
     warn,
-    yieldEvents: true,
     readError: "throw",
     onTranslatorBug: options.onTranslatorBug ?? warn,
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { libraryNaming } from "../app/options.js";
-import { prepareRun } from "../app/prepare-run.js";
+import { prepareRun } from "../app/agent-run.js";
 import { requestFromLibrary, type LibraryOptions } from "../app/request.js";
 import { startRun } from "../app/session.js";
 import { refuseOverwrites } from "../app/shared-files.js";
@@ -8,11 +8,10 @@ import type { CanonicalEvent } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { wordedWith, type Words } from "../core/errors.js";
 import type { RunOutcome } from "../core/outcome.js";
-import { AtifFile } from "../output/atif-sink.js";
-import { openOtlpSink, type OtlpSink } from "../output/otlp-sink.js";
 import { passable } from "../run/prompt.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
-import { VERSION } from "../version.js";
+import { libraryOutputs } from "../app/sinks.js";
+import { processWarning } from "./library-host.js";
 
 /**
  * The options of run(), one per row of the option table (src/app/options.ts; docs/library.md lists them):
@@ -44,30 +43,15 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     .catch((err: unknown) => {
       throw asLibraryError(err);
     });
-  const { redactor } = spec.plan;
-  // A process warning is printed on stderr: it may quote the agent, so it is shown as the CLI shows it.
-  const warn = (text: string): void => void process.emitWarning(redactor.shown(text.trimEnd()), "AgentstreamWarning");
-  // Checked before anything starts, as --atif: a file that cannot be written is refused.
-  const atif = AtifFile.open(options.atif, "atif");
-  let otlp: OtlpSink | undefined;
-  try {
-    otlp = options.otlp
-      ? await openOtlpSink(
-          { endpoint: options.otlp.endpoint, content: options.otlp.content === true, version: VERSION },
-          redactor,
-          warn,
-        )
-      : undefined;
-  } catch (err) {
-    atif?.close();
-    throw err;
-  }
+  const warn = processWarning(spec.plan.redactor);
   // A note that names options names them as the library does.
   const note = (words: Words): void => (options.onNote ?? warn)(wordedWith(words, libraryNaming));
-  const session = startRun(spec, {
+  // Its outputs (atif, otlp) are checked before anything starts: a file that cannot be written is refused.
+  const session = await startRun(spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
-    sinks: [otlp, atif],
+    outputs: libraryOutputs(warn),
+    sinks: [],
     warn,
     onStderr: options.onStderr ?? (() => {}),
     stderrShown: NEVER_FULL,

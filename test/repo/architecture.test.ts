@@ -135,10 +135,10 @@ describe("architecture", () => {
 describe("one pipeline for every output", () => {
   const files = sourceFiles(SRC);
   const SESSION = join(SRC, "app/session.ts");
-  // The CLI's sinks are opened by app/cli-sinks.ts, which reads the request's outputs.
+  // The outputs' sinks are opened by app/sinks.ts, which reads the request's outputs, for every command and side.
   const SINK_MODULES = [
     ...["stdout-sink", "answer-file", "report-sink", "otlp-sink"].map((name) => join(SRC, `output/${name}.ts`)),
-    join(SRC, "app/cli-sinks.ts"),
+    join(SRC, "app/sinks.ts"),
   ];
 
   it("only src/output/pipeline.ts builds a TranslationSession", () => {
@@ -158,11 +158,20 @@ describe("one pipeline for every output", () => {
     expect(starting.map((f) => relative(SRC, f))).toEqual(["app/session.ts"]);
   });
 
+  it("only src/app/sinks.ts opens the sinks a request's outputs ask for: one place for run and normalize, the CLI and the library", () => {
+    const opening = files
+      .filter((f) => !f.startsWith(join(SRC, "output/")))
+      .filter((f) =>
+        /\b(?:AnswerFile|ReportFile|AtifFile|JobSummary)\.open\(|\bopenOtlpSink\(/.test(readFileSync(f, "utf8")),
+      );
+    expect(opening.map((f) => relative(SRC, f))).toEqual(["app/sinks.ts"]);
+  });
+
   it("a file that opens a sink hands it to the session (the one place that redacts and fans out)", () => {
     const wrong = files
       .filter((f) => !f.startsWith(join(SRC, "output/")) && !SINK_MODULES.includes(f))
       .filter((f) => importsOf(f).some((target) => SINK_MODULES.includes(target)))
-      .filter((f) => !importsOf(f).includes(SESSION));
+      .filter((f) => f !== SESSION && !importsOf(f).includes(SESSION));
     expect(wrong.map((f) => relative(SRC, f))).toEqual([]);
   });
 

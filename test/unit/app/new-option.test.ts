@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliNaming, libraryNaming, RUN_OPTIONS, type OptionRow } from "../../../src/app/options.js";
 import { checkOf } from "../../../src/app/option-values.js";
-import { prepareRun } from "../../../src/app/prepare-run.js";
+import { prepareRun } from "../../../src/app/agent-run.js";
 import { requestFromCli, requestFromLibrary } from "../../../src/app/request.js";
 import { BACKENDS } from "../../../src/backends/registry.js";
 import { buildProgram } from "../../../src/cli/main.js";

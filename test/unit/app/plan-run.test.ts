@@ -36,7 +36,7 @@ const DRIVEN = BACKEND_NAMES.flatMap((backend) => [{ backend }, { backend, trans
 async function refusalOf(request: AgentRequest): Promise<string | undefined> {
   const env = { PATH: "/nonexistent" };
   try {
-    await planRun({ bin: "/nonexistent/agent", env, ...request }, () => "hi", { graceMs: 0 });
+    await planRun({ bin: "/nonexistent/agent", env, ...request, graceMs: 0 }, () => "hi");
     return undefined;
   } catch (err) {
     if (!(err instanceof OptionError)) throw err;
@@ -98,9 +98,9 @@ describe("a driven backend (ACP)", () => {
         allowTools: ["write", "shell(git *)"],
         denyTools: ["web_fetch"],
         approvals: "auto",
+        graceMs: 0,
       },
       () => "hi",
-      { graceMs: 0 },
     );
     expect(plan.driver).toBeDefined();
     expect(seen).toEqual([
@@ -110,9 +110,8 @@ describe("a driven backend (ACP)", () => {
 
   it("refuses a rule in ACP kinds, which no portable name is (before, `execute` was taken as `shell`)", async () => {
     const planned = planRun(
-      { backend: "acp", bin: "/nonexistent/agent", env: { PATH: "/nonexistent" }, allowTools: ["execute"] },
+      { backend: "acp", bin: "/nonexistent/agent", env: { PATH: "/nonexistent" }, allowTools: ["execute"], graceMs: 0 },
       () => "hi",
-      { graceMs: 0 },
     );
     await expect(planned).rejects.toThrow(/not a portable tool name/);
   });
@@ -127,9 +126,9 @@ describe("the command run.started shows", () => {
         bin: "/nonexistent/claude",
         env: { PATH: "/nonexistent", GH_TOKEN: "ghtoken-value-0123" },
         backendArgs: ["--api-key", secret],
+        graceMs: 0,
       },
       () => `use ${secret} and ghtoken-value-0123`,
-      { graceMs: 0 },
     );
     expect(plan.args.join(" ")).toContain(secret);
     expect(plan.command.join(" ")).not.toContain(secret);

@@ -46,9 +46,10 @@ describe("run --backend acp without --bin", () => {
   });
 
   it("AGENTSTREAM_ACP_BIN stands in for it", async () => {
-    const plan = await planRun({ backend: "acp", env: { AGENTSTREAM_ACP_BIN: "/no/such/agent" } }, () => "hi", {
-      graceMs: 0,
-    });
+    const plan = await planRun(
+      { backend: "acp", env: { AGENTSTREAM_ACP_BIN: "/no/such/agent" }, graceMs: 0 },
+      () => "hi",
+    );
     expect(plan.command).toEqual(["/no/such/agent"]);
   });
 });
@@ -83,7 +84,7 @@ describe("every backend, transport and option, with no executable to be found", 
             const request = { backend, transport, env, ...extra };
             const said = `${backend} ${transport ?? ""} ${JSON.stringify(extra)} ${Object.keys(env).join()}`;
             try {
-              const plan = await planRun(request, () => "hi", { graceMs: 0 });
+              const plan = await planRun({ ...request, graceMs: 0 }, () => "hi");
               const named = plan.executable.found || !/looked for +on PATH/.test(plan.executable.message);
               if (!plan.command.every((word) => typeof word === "string") || plan.file === "" || !named)
                 wrong.push(`${said}: ${JSON.stringify(plan.command)} ${JSON.stringify(plan.executable)}`);
