@@ -19,6 +19,8 @@ import {
 import { acpPolicy, ruleAnswer, unruledAnswer } from "./permission-policy.js";
 import { noTerminal } from "./approve-person.js";
 import { liveAnswerer } from "./live-answerer.js";
+import { readForm } from "./elicitation.js";
+import { questionAnsweredEvent } from "./question-events.js";
 
 /** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
 const NEVER_ASKS_UNGOVERNED =
@@ -54,6 +56,11 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
     approvals === "ask" ||
     request.onPermissionRequest !== undefined ||
     request.approveWith !== undefined;
+  // Questions are offered (form elicitation declared) where someone can answer them, or where asked to be left pending.
+  const questions = request.questions ?? "answer";
+  const hasAnswerer =
+    request.onPermissionRequest !== undefined || request.approveWith !== undefined || approvals === "ask";
+  const offersQuestions = questions === "pending" || (questions === "answer" && hasAnswerer);
   // A person is asked on the terminal: where there is none, refused before anything starts (exit 2).
   const terminalMissing = approvals === "ask" ? noTerminal() : undefined;
   if (terminalMissing !== undefined)
@@ -74,6 +81,8 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
   let turnOver = false;
   let tellStop = (): void => undefined;
   let linkWarn: DriverLink["warn"] = () => undefined;
+  /** No one decided a request (or answered a question): the turn is stopped, the run ends needs_input. */
+  let leftToNoOne = (_requestId: string): void => undefined;
   /** Requests waiting for the answerer: a stop answers them cancelled at once. */
   const waiting = new Set<() => void>();
   /** The answerer's answer, unless the run is stopped first (then STOPPED: answered cancelled, told no one). */
@@ -91,6 +100,22 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
       linkWarn = warn;
       answerer = liveAnswerer(request, { warn, stop: stopping.signal });
       tellStop = () => tell(turnStoppedEvent());
+      leftToNoOne = (requestId) => {
+        // What waits for the answerer is left to no one too. The agent has the grace period to answer the prompt
+        // (cancelled); one that does not is stopped, never waited for.
+        if (stopping.signal.aborted) return;
+        stopping.abort();
+        run.cancel();
+        setTimeout(() => {
+          if (turnOver) return;
+          warn(
+            () =>
+              `the agent did not end its turn within the grace period after session/cancel (request ${requestId} was left to no one): it is stopped`,
+          );
+          tell(turnHaltedEvent());
+          halt();
+        }, graceMs).unref();
+      };
       if (stopAsked) tellStop();
       // The agent gone while we wrote: its exit says how the run ended.
       stdin.on("error", () => {});
@@ -142,23 +167,33 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
           }
           const answer = ruled ?? asked ?? unruledAnswer(policy, params);
           tell(answeredEvent(requestId, params, answer));
-          // No one decided: the turn is stopped, and what waits for the answerer is left to no one too. The agent
-          // has the grace period to answer the prompt (cancelled); one that does not is stopped, never waited for.
-          if (answer.needsInput && !stopping.signal.aborted) {
-            stopping.abort();
-            run.cancel();
-            setTimeout(() => {
-              if (turnOver) return;
-              warn(
-                () =>
-                  `the agent did not end its turn within the grace period after session/cancel (request ${requestId} was left to no one): it is stopped`,
-              );
-              tell(turnHaltedEvent());
-              halt();
-            }, graceMs).unref();
-          }
+          if (answer.needsInput) leftToNoOne(requestId);
           return answer.response;
         },
+        ...(offersQuestions
+          ? {
+              answerQuestion: async (params, id) => {
+                const requestId = requestIdOf(id) ?? "question";
+                const reading = readForm(params);
+                if ("refused" in reading) {
+                  warn(() => `the agent's question ${requestId} is ${reading.refused}: it is refused, asked of no one`);
+                  return { refused: `agentstream does not take this elicitation: ${reading.refused}` };
+                }
+                const asked =
+                  answerer && !turnOver
+                    ? await untilStopped(answerer.question(requestId, params, reading.form))
+                    : undefined;
+                // Stopped while the answerer was asked: the question stays open, the stop ends the run.
+                if (asked === STOPPED) return { action: "cancel" as const };
+                const answer = asked ?? { action: "cancel" as const, by: "default" as const };
+                tell(questionAnsweredEvent(requestId, params, answer));
+                if (answer.action === "cancel") leftToNoOne(requestId);
+                return answer.action === "accept"
+                  ? { action: "accept" as const, content: answer.content }
+                  : { action: answer.action };
+              },
+            }
+          : {}),
       });
       client = run;
       if (stopAsked) run.cancel();

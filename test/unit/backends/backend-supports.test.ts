@@ -55,6 +55,8 @@ function asking(backend: BackendDefinition, option: PortableOption, choice?: App
       return { ...BASE, approvals: choice };
     case "approveWith":
       return { ...BASE, approveWith: "./approve.sh" };
+    case "questions":
+      return { ...BASE, questions: "pending" };
     case "resume":
       return { ...BASE, resume: "session-1" };
     case "maxTurns":
