@@ -99,8 +99,10 @@ export class AcpTranslator implements Translator {
   private failedAfterAsking = false;
   /** The agent asked a question (elicitation/create) of no call: in a cancelled turn, the answer it waits for. */
   private questionAsked = false;
-  /** A question was left unanswered (answered cancel): the resume hint says to answer it. */
+  /** A question was left unanswered (answered cancel, or asked in a recording): the resume hint says to answer it. */
   private questionPending = false;
+  /** A question was asked (a recording holds no answer: one that stops needs_input waits for it). */
+  private questionSeen = false;
   /** The calls agentstream refused or whose request it answered cancelled: one the agent runs anyway ran unapproved. */
   private readonly refused = new Set<string>();
   /**
@@ -195,9 +197,10 @@ export class AcpTranslator implements Translator {
       this.canLoad && this.sessionId !== undefined && this.outcome?.status === "needs_input"
         ? {
             session_id: this.sessionId,
-            hint: this.questionPending
-              ? `agentstream run --continue-from FILE -- ANSWER (FILE: this stream; the answer to the question as the prompt: the agent goes on with session ${session})`
-              : `agentstream run --backend acp --bin AGENT --resume ${session} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
+            hint:
+              this.questionPending || (this.questionSeen && !this.answersTold)
+                ? `agentstream run --continue-from FILE -- ANSWER (FILE: this stream; the answer to the question as the prompt: the agent goes on with session ${session})`
+                : `agentstream run --backend acp --bin AGENT --resume ${session} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
           }
         : undefined;
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
@@ -518,6 +521,7 @@ export class AcpTranslator implements Translator {
   private question(e: NativeEvent): Draft[] {
     const asked = questionRequested(e);
     if (asked === undefined) return [passThrough(e)];
+    this.questionSeen = true;
     const call = asked.payload.tool_call_id === undefined ? undefined : this.calls.get(asked.payload.tool_call_id);
     if (call) call.asked = true;
     else this.questionAsked = true;
