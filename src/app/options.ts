@@ -304,7 +304,7 @@ const TABLE = [
     lifetime: "agent",
     cli: {
       flags: "--answer-timeout <seconds>",
-      help: "how long --approve-with's command or a person (--approvals ask) has to answer one request, then it is rejected",
+      help: "how long --approve-with's command or a person (--approvals ask) has to answer one request (then it is rejected) or question (then it is cancelled)",
       commands: RUN,
       parse: secondsParser(false),
       shownDefault: "60",
