@@ -68,12 +68,7 @@ export type QuestionContent = Record<string, string | number | boolean | string[
  */
 export type PermissionCallback = (
   request: ToolPermissionRequest,
-) =>
-  | "allow"
-  | "reject"
-  | undefined
-  | QuestionContent
-  | Promise<"allow" | "reject" | undefined | QuestionContent>;
+) => "allow" | "reject" | undefined | QuestionContent | Promise<"allow" | "reject" | undefined | QuestionContent>;
 
 /** Each option a backend's `supports` answers for, with the value its entry is given when it is asked. */
 export interface PortableValues {

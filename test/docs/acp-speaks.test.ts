@@ -89,7 +89,9 @@ describe("docs/protocols/acp.md: what agentstream speaks", () => {
     expect(clientCapabilities(true).elicitation).toEqual({ form: {} });
     const without = clientCapabilities(false);
     expect(without.elicitation).toBeUndefined();
-    expect(without).toEqual(Object.fromEntries(Object.entries(CLIENT_CAPABILITIES).filter(([k]) => k !== "elicitation")));
+    expect(without).toEqual(
+      Object.fromEntries(Object.entries(CLIENT_CAPABILITIES).filter(([k]) => k !== "elicitation")),
+    );
     expect(DOC).toMatch(/never\s+`elicitation\.url`/);
   });
 

@@ -79,14 +79,17 @@ for (const { target, launch } of claude) {
       ]);
     });
 
-    it.skipIf(!HAS_TMUX)("answered by a person (--approvals ask) at a real terminal, the choice by its number", async () => {
-      const done = await inTerminal(target, launch, captured);
-      expect(done.finished, done.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
-      expect(eventsOfType(done, "input.answered")).toEqual([
-        expect.objectContaining({ action: "accept", by: "person", answers: { question_0: "Red" } }),
-      ]);
-      expect(done.finished.result.text).toContain(`"${QUESTION.question}"="Red"`);
-    });
+    it.skipIf(!HAS_TMUX)(
+      "answered by a person (--approvals ask) at a real terminal, the choice by its number",
+      async () => {
+        const done = await inTerminal(target, launch, captured);
+        expect(done.finished, done.stderr).toMatchObject({ status: "succeeded", exit_code: 0 });
+        expect(eventsOfType(done, "input.answered")).toEqual([
+          expect.objectContaining({ action: "accept", by: "person", answers: { question_0: "Red" } }),
+        ]);
+        expect(done.finished.result.text).toContain(`"${QUESTION.question}"="Red"`);
+      },
+    );
   });
 }
 
@@ -94,51 +97,66 @@ for (const { target, launch } of claude) {
 async function inTerminal(target: LiveTarget, launch: AcpLaunch, captured: CaptureEntry[]) {
   const scratch = join(tmpdir(), `agentstream-question-capture-${process.pid}-person.jsonl`);
   const run = CAPTURING ? teed(target, launch, scratch) : { target, acp: launch };
-  return withScenarioHome(launch.home, "question", async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
-    const dir = mkdtempSync(join(tmpdir(), "agentstream-question-term-"));
-    const out = join(dir, "out.jsonl");
-    const err = join(dir, "err.txt");
-    const env = { ...home.env, ...run.acp.env, TERM: "xterm" };
-    const args = [
-      BIN,
-      "run",
-      "--backend",
-      launch.transport!.backend,
-      "--transport",
-      "acp",
-      "--bin",
-      run.target.executable,
-      ...launch.transport!.runArgs,
-      "--cwd",
-      home.cwd,
-      "--timeout",
-      "300",
-      "--approvals",
-      "ask",
-      SCENARIOS.question.prompt,
-    ];
-    // Only the run's own environment (env -i), as the other live runs have: nothing of the suite's leaks in.
-    const pairs = Object.entries(env).map(([name, value]) => sh(`${name}=${value}`));
-    const script = `env -i ${pairs.join(" ")} ${sh(process.execPath)} ${args.map(sh).join(" ")} > ${sh(out)} 2> ${sh(err)}`;
-    const terminal = new Terminal(dir, script, { width: 200 });
-    const said = () => (existsSync(err) ? readFileSync(err, "utf8") : "");
-    try {
-      await terminal.waitForScreen((s) => s.includes("  2) Blue"), "the question on the terminal").catch((e: Error) => {
-        throw new Error(`${e.message}\nagentstream's stderr:\n${said()}`);
-      });
-      expect(terminal.screen()).toContain(`agentstream: the agent asks: ${QUESTION.question}`);
-      terminal.keys("1", "Enter");
-      await terminal.waitForScreen((s) => s.includes("[2/2]"), "the Other field");
-      terminal.keys("Enter");
-      const exitCode = await terminal.exited();
-      const stdout = existsSync(out) ? readFileSync(out, "utf8") : "";
-      const events = parseJsonl(stdout);
-      const done = { events, finished: events.at(-1)!, exitCode, stdout, stderr: readFileSync(err, "utf8"), server, files: [] };
-      if (CAPTURING) captured.push(keepCapture(target, "question-person", scratch, done as LiveRun, ["--approvals", "ask"]));
-      return done as LiveRun;
-    } finally {
-      terminal.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  return withScenarioHome(
+    launch.home,
+    "question",
+    async (home: { cwd: string; env: Record<string, string> }, server: ServerRecord) => {
+      const dir = mkdtempSync(join(tmpdir(), "agentstream-question-term-"));
+      const out = join(dir, "out.jsonl");
+      const err = join(dir, "err.txt");
+      const env = { ...home.env, ...run.acp.env, TERM: "xterm" };
+      const args = [
+        BIN,
+        "run",
+        "--backend",
+        launch.transport!.backend,
+        "--transport",
+        "acp",
+        "--bin",
+        run.target.executable,
+        ...launch.transport!.runArgs,
+        "--cwd",
+        home.cwd,
+        "--timeout",
+        "300",
+        "--approvals",
+        "ask",
+        SCENARIOS.question.prompt,
+      ];
+      // Only the run's own environment (env -i), as the other live runs have: nothing of the suite's leaks in.
+      const pairs = Object.entries(env).map(([name, value]) => sh(`${name}=${value}`));
+      const script = `env -i ${pairs.join(" ")} ${sh(process.execPath)} ${args.map(sh).join(" ")} > ${sh(out)} 2> ${sh(err)}`;
+      const terminal = new Terminal(dir, script, { width: 200 });
+      const said = () => (existsSync(err) ? readFileSync(err, "utf8") : "");
+      try {
+        await terminal
+          .waitForScreen((s) => s.includes("  2) Blue"), "the question on the terminal")
+          .catch((e: Error) => {
+            throw new Error(`${e.message}\nagentstream's stderr:\n${said()}`);
+          });
+        expect(terminal.screen()).toContain(`agentstream: the agent asks: ${QUESTION.question}`);
+        terminal.keys("1", "Enter");
+        await terminal.waitForScreen((s) => s.includes("[2/2]"), "the Other field");
+        terminal.keys("Enter");
+        const exitCode = await terminal.exited();
+        const stdout = existsSync(out) ? readFileSync(out, "utf8") : "";
+        const events = parseJsonl(stdout);
+        const done = {
+          events,
+          finished: events.at(-1)!,
+          exitCode,
+          stdout,
+          stderr: readFileSync(err, "utf8"),
+          server,
+          files: [],
+        };
+        if (CAPTURING)
+          captured.push(keepCapture(target, "question-person", scratch, done as LiveRun, ["--approvals", "ask"]));
+        return done as LiveRun;
+      } finally {
+        terminal.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 }

@@ -93,17 +93,20 @@ export function liveAnswerer(
     const line = answeredBy === "callback" ? "" : shown.take(requestId);
     if (line === undefined) {
       link.warn(
-        () => `question ${requestId} came among too many requests at once to be kept for its answer: it is left to no one`,
+        () =>
+          `question ${requestId} came among too many requests at once to be kept for its answer: it is left to no one`,
       );
       return Promise.resolve(undefined);
     }
-    return inLine(answeredBy, requestId, () => undefined, () =>
-      askQuestion({ by: answeredBy, request, link, timeoutMs }, requestId, params, form, line),
+    return inLine(
+      answeredBy,
+      requestId,
+      () => undefined,
+      () => askQuestion({ by: answeredBy, request, link, timeoutMs }, requestId, params, form, line),
     );
   };
   return { answer, question, requestShown: (id, line) => shown.add(id, line) };
 }
-
 
 /**
  * One answer at a time, in the order asked. A request that finds MAX_WAITING_ANSWERS waiting is answered at
@@ -111,7 +114,12 @@ export function liveAnswerer(
  */
 function oneAtATime(
   link: AnswererLink,
-): <T>(by: AnsweredBy, requestId: string, overflow: () => T, answer: () => Promise<T | undefined>) => Promise<T | undefined> {
+): <T>(
+  by: AnsweredBy,
+  requestId: string,
+  overflow: () => T,
+  answer: () => Promise<T | undefined>,
+) => Promise<T | undefined> {
   let tail: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let said = false;

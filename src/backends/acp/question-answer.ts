@@ -86,6 +86,8 @@ export async function callerQuestion(
   }
   const problem = await check(said);
   if (problem === undefined) return { action: "accept", content: said as QuestionContent };
-  onProblem(`onPermissionRequest's answer to question ${requestId} does not fit its form (${problem}): it is not sent, the question is cancelled`);
+  onProblem(
+    `onPermissionRequest's answer to question ${requestId} does not fit its form (${problem}): it is not sent, the question is cancelled`,
+  );
   return { action: "cancel" };
 }

@@ -2,10 +2,9 @@
 // compiled first (a form whose schema does not compile is cancelled unasked, said), then the callback, the
 // command or the person; what they did not answer well is said as a warning.
 import type { AnsweredBy } from "../../canonical/events.js";
-import type { OptionNaming } from "../../core/errors.js";
+import type { OptionNaming, Words } from "../../core/errors.js";
 import type { PortableRequest } from "../request.js";
 import type { Form } from "./elicitation.js";
-import type { AnswererLink } from "./live-answerer.js";
 import { callerQuestion, formCheck, type QuestionVerdict } from "./question-answer.js";
 import { commandQuestion } from "./question-command.js";
 import type { QuestionAnswer } from "./question-events.js";
@@ -17,7 +16,8 @@ export type QuestionAsker = (requestId: string, params: unknown, form: Form) => 
 export interface Asking {
   by: AnsweredBy;
   request: PortableRequest;
-  link: AnswererLink;
+  /** The answerer's link to the run (live-answerer.ts's AnswererLink): its warnings, and its stop. */
+  link: { warn(text: Words): void; stop: AbortSignal };
   timeoutMs: number;
 }
 
@@ -32,7 +32,9 @@ export async function askQuestion(
   try {
     check = await formCheck(form);
   } catch (err) {
-    link.warn(() => `question ${requestId}: its form cannot be checked (${(err as Error).message}): it is cancelled unasked`);
+    link.warn(
+      () => `question ${requestId}: its form cannot be checked (${(err as Error).message}): it is cancelled unasked`,
+    );
     return { action: "cancel", by: "default" };
   }
   if (link.stop.aborted) return undefined;
@@ -47,7 +49,10 @@ export async function askQuestion(
   if (verdict === undefined || link.stop.aborted) return undefined;
   const { problem } = verdict as { problem?: string };
   if (problem !== undefined && by !== "callback")
-    link.warn((name) => `${answererName(by, name)} ${problem}: question ${requestId} is ${verdict.action === "decline" ? "declined" : "cancelled"}`);
+    link.warn(
+      (name) =>
+        `${answererName(by, name)} ${problem}: question ${requestId} is ${verdict.action === "decline" ? "declined" : "cancelled"}`,
+    );
   return verdict.action === "accept"
     ? { action: "accept", by, content: verdict.content }
     : { action: verdict.action, by };

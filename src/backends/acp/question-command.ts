@@ -29,6 +29,9 @@ export async function commandQuestion(
   }
   const problem = await options.check(content, options.stop);
   if (problem !== undefined)
-    return { action: "cancel", problem: `exited 0 with an answer that does not fit the form (${problem}): it is not sent` };
+    return {
+      action: "cancel",
+      problem: `exited 0 with an answer that does not fit the form (${problem}): it is not sent`,
+    };
   return { action: "accept", content: content as QuestionContent };
 }

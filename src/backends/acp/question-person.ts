@@ -128,7 +128,7 @@ async function converse(line: string, form: Form, talk: Talk): Promise<QuestionC
     const choices = Array.isArray(asShown.choices) ? asShown.choices.map(String) : [];
     const question = typeof asShown.question === "string" ? asShown.question : field.id;
     talk.say(`[${index + 1}/${form.fields.length}] ${showControls(question)}${hintOf(field)}\n`);
-    choices.forEach((choice, n) => talk.say(`  ${n + 1}) ${showControls(choice)}\n`));
+    for (const [n, choice] of choices.entries()) talk.say(`  ${n + 1}) ${showControls(choice)}\n`);
     let taken = false;
     for (let tries = 0; tries < TRIES && !taken; tries++) {
       talk.say("> ");
@@ -147,7 +147,7 @@ async function converse(line: string, form: Form, talk: Talk): Promise<QuestionC
         talk.say("(an answer is required)\n");
         continue;
       }
-      const read = valueOf(field, typed);
+      const read = typedValue(field, typed);
       if ("problem" in read) {
         talk.say(`(${read.problem})\n`);
         continue;
@@ -180,7 +180,10 @@ function hintOf(field: FormField): string {
 }
 
 /** The typed line as the field's value, or why it is none. */
-function valueOf(field: FormField, typed: string): { value: string | number | boolean | string[] } | { problem: string } {
+function typedValue(
+  field: FormField,
+  typed: string,
+): { value: string | number | boolean | string[] } | { problem: string } {
   const text = typed.trim();
   const choices = field.choices ?? [];
   const pick = (word: string): string | undefined => {

@@ -87,7 +87,13 @@ describe("the library's onPermissionRequest answers a question", () => {
   });
 
   it("content that does not fit, or a callback that throws: not sent, cancelled", async () => {
-    for (const callback of [() => ({ colour: "green" }), () => ({ colour: "red", more: 1 }), () => { throw new Error("boom"); }]) {
+    for (const callback of [
+      () => ({ colour: "green" }),
+      () => ({ colour: "red", more: 1 }),
+      () => {
+        throw new Error("boom");
+      },
+    ]) {
       const { sent, answered, outcome } = await library(callback as PermissionCallback);
       expect(sent).toEqual({ action: "cancel" });
       expect(answered).toMatchObject([{ action: "cancel", by: "callback" }]);

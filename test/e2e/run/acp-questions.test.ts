@@ -31,7 +31,9 @@ async function ask(flags: string[], params?: unknown, env: Record<string, string
     },
   );
   const events = parseJsonl(run.stdout);
-  const sent = existsSync(answerFile) ? (JSON.parse(readFileSync(answerFile, "utf8")) as Record<string, unknown>) : undefined;
+  const sent = existsSync(answerFile)
+    ? (JSON.parse(readFileSync(answerFile, "utf8")) as Record<string, unknown>)
+    : undefined;
   return { ...run, events, sent, finished: events.at(-1)!, ofType: (t: string) => events.filter((e) => e.type === t) };
 }
 
@@ -94,7 +96,17 @@ describe("--approve-with answers a question: its stdout the content, checked aga
     ["integer", { type: "integer", minimum: 1 }, 3],
     ["boolean", { type: "boolean", description: "Go on?" }, true],
     ["choice", { type: "string", enum: ["a", "b"] }, "b"],
-    ["choice", { type: "string", oneOf: [{ const: "x", title: "Ex" }, { const: "y", title: "Why" }] }, "x"],
+    [
+      "choice",
+      {
+        type: "string",
+        oneOf: [
+          { const: "x", title: "Ex" },
+          { const: "y", title: "Why" },
+        ],
+      },
+      "x",
+    ],
     ["choices", { type: "array", items: { type: "string", enum: ["p", "q", "r"] }, minItems: 1 }, ["p", "r"]],
     ["choices", { type: "array", items: { anyOf: [{ const: "m", title: "Em" }] } }, ["m"]],
   ];
@@ -177,12 +189,28 @@ describe("a hostile form: refused clearly (an error answer), never put to anyone
   // As deep as a line the run reads may be (MAX_NATIVE_DEPTH 128): a deeper line is not JSON to it, and unanswered.
   for (let i = 0; i < 60; i++) deep = { type: "object", properties: { d: deep } };
   const HOSTILE: [string, unknown, string][] = [
-    ["huge: 10,000 fields", { mode: "form", message: "x", requestedSchema: { type: "object", properties: many } }, "it has 10000 fields"],
+    [
+      "huge: 10,000 fields",
+      { mode: "form", message: "x", requestedSchema: { type: "object", properties: many } },
+      "it has 10000 fields",
+    ],
     ["deep: an object field 60 levels down", oneField(deep), 'field "f": its type "object" is none of'],
     ["a pattern that does not compile", oneField({ type: "string", pattern: "(" }), "its pattern does not compile"],
-    ["a required field it does not ask", { mode: "form", message: "x", requestedSchema: { properties: {}, required: ["z"] } }, 'it requires "z"'],
-    ["a URL elicitation", { mode: "url", message: "log in", url: "https://example.com/", elicitationId: "e1" }, "a URL elicitation"],
-    ["a choice list of 100,000", oneField({ type: "string", enum: Array.from({ length: 100_000 }, (_, i) => `c${i}`) }), "it offers 100000 choices"],
+    [
+      "a required field it does not ask",
+      { mode: "form", message: "x", requestedSchema: { properties: {}, required: ["z"] } },
+      'it requires "z"',
+    ],
+    [
+      "a URL elicitation",
+      { mode: "url", message: "log in", url: "https://example.com/", elicitationId: "e1" },
+      "a URL elicitation",
+    ],
+    [
+      "a choice list of 100,000",
+      oneField({ type: "string", enum: Array.from({ length: 100_000 }, (_, i) => `c${i}`) }),
+      "it offers 100000 choices",
+    ],
   ];
   it.each(HOSTILE)("%s", async (_name, params, said) => {
     const run = await ask(answering({ f: "a" }), params);
@@ -200,7 +228,10 @@ describe("a hostile form: refused clearly (an error answer), never put to anyone
   it("escapes and a secret in a readable form's text: shown escaped and hidden on stderr and stdout", async () => {
     const secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345";
     const huge = "x".repeat(1024 * 1024);
-    const params = { ...oneField({ type: "string" }, false), message: `Key ${secret}? \u001b]0;pwned\u0007 ok ${huge}` };
+    const params = {
+      ...oneField({ type: "string" }, false),
+      message: `Key ${secret}? \u001b]0;pwned\u0007 ok ${huge}`,
+    };
     const run = await ask(["--questions", "pending"], params);
     expect(run.code).toBe(3);
     // A megabyte of message is cut where the question is shown (4000 characters), the cut marked.

@@ -154,7 +154,10 @@ export function replyFor(scenario, request, attempt) {
         return { chunks: [...textChunks(`${ANSWERS.questionAnswered} ${request.toolResult ?? ""}`)], finish: "stop" };
       if (!request.tools.some((t) => t.name === QUESTION_TOOL))
         return { chunks: [...textChunks(ANSWERS.questionGuess)], finish: "stop" };
-      return { chunks: [{ tool_call: { name: QUESTION_TOOL, arguments: { questions: [QUESTION] } } }], finish: "tool_use" };
+      return {
+        chunks: [{ tool_call: { name: QUESTION_TOOL, arguments: { questions: [QUESTION] } } }],
+        finish: "tool_use",
+      };
     case "subtask":
       return { chunks: [...textChunks(ANSWERS.subagentReport)], finish: "stop" };
     case "structured":
