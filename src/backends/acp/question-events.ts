@@ -44,7 +44,7 @@ export function questionAnsweredEvent(requestId: string, params: unknown, answer
   });
 }
 
-/** The driver's answer to a question as input.received: allow where accepted, else reject; the action tells which. */
+/** The driver's answer to a question as input.answered: allow where accepted, else reject; the action tells which. */
 export function questionAnswered(e: NativeEvent): Draft<"input.answered"> {
   const action: QuestionAction = (QUESTION_ACTIONS as readonly unknown[]).includes(e.action)
     ? (e.action as QuestionAction)
