@@ -225,6 +225,14 @@ describe("a hostile form: refused clearly (an error answer), never put to anyone
     expect(run.ofType("input.answered")).toEqual([]);
   });
 
+  it("a pattern that backtracks for ever: the answer's check stops at its bound (10 s), the question cancelled, said", async () => {
+    const params = oneField({ type: "string", pattern: "^(a+)+$" });
+    const run = await ask(answering({ f: `${"a".repeat(40)}!` }), params);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.sent).toEqual({ action: "cancel" });
+    expect(run.stderr).toContain("it could not be checked against the form (it took longer than the bound of 10 s");
+  });
+
   it("escapes and a secret in a readable form's text: shown escaped and hidden on stderr and stdout", async () => {
     const secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345";
     const huge = "x".repeat(1024 * 1024);
