@@ -2,7 +2,12 @@
 export type * from "./canonical/events.js";
 export { normalizeStream, type NormalizeOptions } from "./lib/normalize.js";
 export { run, type RunOptions } from "./lib/run.js";
-export type { PermissionCallback, ToolPermissionRequest } from "./policy/permission-request.js";
+export type {
+  PermissionCallback,
+  QuestionContent,
+  QuestionField,
+  ToolPermissionRequest,
+} from "./policy/permission-request.js";
 export { readCanonicalStream, CanonicalLineError } from "./core/read-canonical.js";
 export { TranslationSession, type TranslationSessionOptions } from "./lib/translation-session.js";
 export { CanonicalStream, type CanonicalStreamOptions } from "./core/canonical-stream.js";

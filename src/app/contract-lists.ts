@@ -11,6 +11,7 @@ import {
   DETECTIONS,
   ERROR_CODES,
   EXIT_CODES,
+  QUESTION_ACTIONS,
   RUN_STATUSES,
   TOOL_STATUSES,
 } from "../canonical/events.js";
@@ -36,6 +37,7 @@ export const LIST_COPIES: readonly ListCopy[] = [
   { schema: "canonical-v1", path: ["$defs", "compaction_reason"], values: COMPACTION_REASONS },
   { schema: "canonical-v1", path: ["$defs", "run.started", "properties", "detection"], values: DETECTIONS },
   { schema: "canonical-v1", path: ["$defs", "input.answered", "properties", "by"], values: ANSWERED_BY },
+  { schema: "canonical-v1", path: ["$defs", "input.answered", "properties", "action"], values: QUESTION_ACTIONS },
   { schema: "canonical-v1", path: [...RUN_FINISHED, "status"], values: RUN_STATUSES },
   // A report also knows a run whose stream ended before run.finished.
   { schema: "report-v1", path: ["$defs", "status"], values: [...RUN_STATUSES, "incomplete"] },

@@ -5,7 +5,7 @@
 // (OptionError) name it by its key; each side words them from here, the CLI with its flag, the library
 // with its option name, so no flag name reaches a library caller.
 import { TRANSPORTS } from "../backends/definition.js";
-import { APPROVALS_MODES, type PermissionCallback } from "../backends/request.js";
+import { APPROVALS_MODES, QUESTIONS_MODES, type PermissionCallback } from "../backends/request.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
 import { listed, type OptionNaming } from "../core/errors.js";
@@ -283,12 +283,28 @@ const TABLE = [
     check: func<PermissionCallback>(),
     relations: [{ excludes: "approveWith" }, { excludes: "approvals", value: "ask" }],
   },
+  // Questions (ACP form elicitation): answered by the run's answerer, or left pending (docs/permissions.md).
+  {
+    key: "questions",
+    lifetime: "agent",
+    portable: true,
+    cli: {
+      flags: "--questions <mode>",
+      help: "offer the agent questions (ACP form elicitation): answer (where the run has an answerer: --approve-with, --approvals ask), pending (also where it has none: a question ends the run needs_input with it pending), never (backends asked live only: docs/permissions.md)",
+      commands: RUN,
+      choices: QUESTIONS_MODES,
+      shownDefault: "answer",
+    },
+    library: LIB_RUN,
+    check: oneOf(QUESTIONS_MODES),
+    default: "answer",
+  },
   {
     key: "answerTimeoutMs",
     lifetime: "agent",
     cli: {
       flags: "--answer-timeout <seconds>",
-      help: "how long --approve-with's command or a person (--approvals ask) has to answer one request, then it is rejected",
+      help: "how long --approve-with's command or a person (--approvals ask) has to answer one request (then it is rejected) or question (then it is cancelled)",
       commands: RUN,
       parse: secondsParser(false),
       shownDefault: "60",

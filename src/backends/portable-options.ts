@@ -112,6 +112,7 @@ function asksLive(option: RefusableOption, asked: Asking): boolean {
   return (
     option === "onPermissionRequest" ||
     option === "approveWith" ||
+    option === "questions" ||
     (option === "approvals" && asked.approvals === "ask")
   );
 }

@@ -8,6 +8,13 @@ import { APPROVALS_MODES, type ApprovalsMode, type PermissionCallback } from "..
 // The approvals modes and a live permission request are the policy's terms (src/policy/permission-request.ts).
 export { APPROVALS_MODES, type ApprovalsMode, type PermissionCallback } from "../policy/permission-request.js";
 
+/**
+ * Whether a run offers an agent questions (ACP form elicitation): answer (the default) where the run has an
+ * answerer; pending also where it has none (a question then ends the run needs_input with it pending); never.
+ */
+export const QUESTIONS_MODES = ["answer", "pending", "never"] as const;
+export type QuestionsMode = (typeof QUESTIONS_MODES)[number];
+
 /** --output-schema as a backend is given it. */
 export interface OutputSchemaValue {
   /** The JSON Schema, parsed. */
@@ -33,6 +40,8 @@ export interface PortableValues {
   approvals: ApprovalsMode;
   /** A command line (`sh -c`) that answers each request no rule decides: a backend asked live only. */
   approveWith: string;
+  /** Whether questions are offered (the non-default only is asked): a backend asked live only. */
+  questions: QuestionsMode;
   /** The session to continue. */
   resume: string;
   maxTurns: number;
@@ -82,6 +91,7 @@ const ORDER = {
   denyTools: 0,
   approvals: 0,
   approveWith: 0,
+  questions: 0,
   resume: 0,
   onPermissionRequest: 0,
   usageFile: 0,

@@ -62,7 +62,7 @@ export type Support<K extends PortableOption> = Reaches<K> | Lacks;
  * What only a backend asked live has (a driver that answers each permission request: ACP): a backend without
  * an entry for one is refused it, its reason said in one place (src/backends/portable-options.ts).
  */
-export type LiveOption = "approveWith";
+export type LiveOption = "approveWith" | "questions";
 export type LiveChoice = "ask";
 
 /**

@@ -91,6 +91,8 @@ export interface InputAction {
 }
 
 export interface InputQuestion {
+  /** The field's key, as an answer names it (an ACP form's property name): added in 0.2.0. */
+  id?: string;
   question: string;
   type: string;
   choices?: unknown[];
@@ -103,6 +105,8 @@ export interface InputRequest {
   tool_call_id?: string;
   actions?: InputAction[];
   questions?: InputQuestion[];
+  /** What a question asks as a whole (an ACP form's message): added in 0.2.0. */
+  message?: string;
 }
 
 /** Who decided a permission request agentstream answered live (ACP): see input.answered. */
@@ -124,7 +128,17 @@ export interface InputAnswer {
   by: AnsweredBy;
   /** The rule as given; the rules that allowed a compound shell command's commands, joined by ", ". */
   rule?: string;
+  /**
+   * A question's answer (ACP's elicitation action): accept (with `answers`), decline (the answerer said no) or
+   * cancel (no answer: none came, in time or at all, or the run stopped; the question stays pending).
+   */
+  action?: QuestionAction;
+  /** What was answered, by field id (the content sent to the agent; secrets hidden as anywhere in the stream). */
+  answers?: Record<string, unknown>;
 }
+
+export const QUESTION_ACTIONS = ["accept", "decline", "cancel"] as const;
+export type QuestionAction = (typeof QUESTION_ACTIONS)[number];
 
 export interface ErrorInfo {
   code: ErrorCode;

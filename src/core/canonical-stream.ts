@@ -367,8 +367,10 @@ function roundCost(x: number): number {
 
 /**
  * An answer that leaves its request waiting for the user: rejected by default (no rule allowed the call),
- * or answered cancelled because no option offered could carry the decision (the call did not run as decided).
+ * or answered cancelled because no option offered could carry the decision (the call did not run as decided);
+ * a question's, only where it was cancelled (no answer came: accepted and declined are answers).
  */
 export function answerLeavesPending(answer: InputAnswer): boolean {
+  if (answer.action !== undefined) return answer.action === "cancel";
   return answer.by === "default" || answer.option_id === undefined;
 }

@@ -243,7 +243,9 @@ export class HumanRenderer {
   /** "✔ allowed execute: touch x (rule shell(touch ))", "? needs input: approve execute: no rule allows it". */
   private answerLine(e: EventOf<"input.answered">): string {
     const at = this.asked.findIndex((asked) => answers(e, asked));
-    const action = at < 0 ? undefined : this.asked.splice(at, 1)[0]!.actions?.[0];
+    const asked = at < 0 ? undefined : this.asked.splice(at, 1)[0]!;
+    if (e.action !== undefined) return this.questionAnswerLine(e, asked);
+    const action = asked?.actions?.[0];
     const what = action ? actionText(action, (text) => this.redact(text)) : `request ${showControls(e.request_id)}`;
     if (e.by === "default")
       return `${this.c.yellow("?")} needs input: approve ${what} ${this.c.dim("(no one decided: no rule, no answer)")}`;
@@ -252,13 +254,28 @@ export class HumanRenderer {
     return e.decision === "allow" ? `${this.c.green("✔")} ${said}` : `${this.c.red("✖")} ${said}`;
   }
 
+  /** "✔ answered: Which colour? (by command)", "? needs input: answer Which colour? (no answer: cancelled)". */
+  private questionAnswerLine(e: EventOf<"input.answered">, asked: EventOf<"input.requested"> | undefined): string {
+    const what = asked ? this.questionText(asked) : `question ${showControls(e.request_id)}`;
+    const by = e.by === "rule" || e.by === "default" ? e.by : ANSWERER[e.by];
+    if (e.action === "accept") return `${this.c.green("✔")} answered ${what} ${this.c.dim(`(${showControls(by)})`)}`;
+    if (e.action === "decline") return `${this.c.red("✖")} declined ${what} ${this.c.dim(`(${showControls(by)})`)}`;
+    const who = e.by === "default" ? "no one can answer" : `no answer: ${by}`;
+    return `${this.c.yellow("?")} needs input: answer ${what} ${this.c.dim(`(${showControls(who)})`)}`;
+  }
+
+  /** A question as one line: its message, else its first field's question. */
+  private questionText(e: EventOf<"input.requested">): string {
+    return this.firstLine(e.message ?? e.questions?.[0]?.question ?? "a question", 120);
+  }
+
   private describeRequest(e: EventOf<"input.requested">): string {
     if (e.kind === "approval") {
       const actions = e.actions ?? [];
       if (actions.length === 1) return `approve ${actionText(actions[0]!, (text) => this.redact(text))}`;
       return `approve ${showControls(actions.map((a) => a.name).join(", ")) || "an action"}`;
     }
-    return this.firstLine(e.questions?.[0]?.question ?? "a question", 120);
+    return this.questionText(e);
   }
 
   /** One line of the backend's stderr as shown: its secrets hidden, then cut, then its controls shown. */

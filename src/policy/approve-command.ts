@@ -29,7 +29,26 @@ export async function runApproveCommand(
   line: string,
   options: { timeoutMs: number; stop: AbortSignal },
 ): Promise<CommandVerdict> {
-  if (options.stop.aborted) return { decision: "reject", problem: "the run was stopped" };
+  const end = await runAnswerCommand(command, line, options);
+  if ("problem" in end) return { decision: "reject", problem: end.problem };
+  return verdictOf(end.code, end.signal, end.stderr);
+}
+
+/** How an answering command ended: its exit status with what it wrote (stdout only where kept), or why it gave none. */
+export type CommandEnd =
+  | { code: number | null; signal: string | null; stdout: string; stdoutOverflow: boolean; stderr: string }
+  | { problem: string };
+
+/**
+ * Run CMD for one request as runApproveCommand does, keeping up to `keepStdout` bytes of its stdout (a
+ * question's answer; the rest is read and dropped, and said to overflow).
+ */
+export async function runAnswerCommand(
+  command: string,
+  line: string,
+  options: { timeoutMs: number; stop: AbortSignal; keepStdout?: number },
+): Promise<CommandEnd> {
+  if (options.stop.aborted) return { problem: "the run was stopped" };
   const child = new BackendProcess({
     file: "/bin/sh",
     args: ["-c", command],
@@ -39,31 +58,41 @@ export async function runApproveCommand(
     pipeStdin: true,
   });
   let stderr = "";
-  let early: CommandVerdict | undefined;
-  const killFor = (verdict: CommandVerdict): void => {
-    early ??= verdict;
+  let early: string | undefined;
+  const killFor = (problem: string): void => {
+    early ??= problem;
     child.kill();
   };
-  const onStop = (): void => killFor({ decision: "reject", problem: "the run was stopped" });
+  const onStop = (): void => killFor("the run was stopped");
   const timer = setTimeout(
-    () => killFor({ decision: "reject", problem: `gave no answer within ${options.timeoutMs / 1000} s (killed)` }),
+    () => killFor(`gave no answer within ${options.timeoutMs / 1000} s (killed)`),
     options.timeoutMs,
   );
   options.stop.addEventListener("abort", onStop, { once: true });
   // A command that does not read its stdin (or exits first) closes it: nothing to say.
   child.stdin?.on("error", () => {});
   child.stdin?.end(`${line}\n`);
-  child.stdout.resume();
+  const keep = options.keepStdout ?? 0;
+  let stdout = "";
+  let stdoutOverflow = false;
+  if (keep > 0) child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string | Buffer) => {
+    if (keep === 0 || stdoutOverflow) return;
+    stdout += chunk;
+    if (stdout.length > keep) {
+      stdoutOverflow = true;
+      stdout = "";
+    }
+  });
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-KEPT_STDERR);
   });
   try {
     const end = await child.ended;
-    if (early !== undefined) return early;
-    if (!end.launched)
-      return { decision: "reject", problem: `could not start (${end.error.code ?? end.error.message})` };
-    return verdictOf(end.exit.code, end.exit.signal, stderr);
+    if (early !== undefined) return { problem: early };
+    if (!end.launched) return { problem: `could not start (${end.error.code ?? end.error.message})` };
+    return { code: end.exit.code, signal: end.exit.signal, stdout, stdoutOverflow, stderr };
   } finally {
     clearTimeout(timer);
     options.stop.removeEventListener("abort", onStop);
@@ -73,9 +102,14 @@ export async function runApproveCommand(
 function verdictOf(code: number | null, signal: string | null, stderr: string): CommandVerdict {
   if (code === 0) return { decision: "allow" };
   if (code === 1) return { decision: "reject" };
+  return { decision: "reject", problem: otherExit(code, signal, stderr, "0 (allow) or 1 (reject)") };
+}
+
+/** A command's exit that is no answer, said: how it ended, what was expected, the last line of its stderr. */
+export function otherExit(code: number | null, signal: string | null, stderr: string, expected: string): string {
   const how = signal !== null ? `was killed by ${signal}` : `exited ${code}`;
   const said = lastLine(stderr);
-  return { decision: "reject", problem: `${how}, not 0 (allow) or 1 (reject)${said ? ` (stderr: ${said})` : ""}` };
+  return `${how}, not ${expected}${said ? ` (stderr: ${said})` : ""}`;
 }
 
 /** The last non-empty line of what the command wrote on stderr, cut. */

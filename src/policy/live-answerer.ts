@@ -4,12 +4,14 @@
 // default), and its answer is told as input.answered with its `by`. One answer at a time: a request waits
 // its turn, and where too many wait, the next is left to no one (the default: the run ends needs_input).
 import type { AnsweredBy } from "../canonical/events.js";
-import type { OptionNaming, Words } from "../core/errors.js";
+import type { Words } from "../core/errors.js";
 import { runApproveCommand, type CommandVerdict } from "./approve-command.js";
 import { askPerson } from "./approve-person.js";
 import { callerAnswer } from "./permission-answer.js";
 import { decided, type PermissionAnswer } from "./permission-policy.js";
 import type { ApprovalsMode, PermissionCallback } from "./permission-request.js";
+import type { Form } from "./elicitation.js";
+import { answererName, askQuestion, type QuestionAsker } from "./question-ask.js";
 
 /** How long --approve-with's command or a person has to answer one request, unless told (--answer-timeout). */
 export const DEFAULT_ANSWER_TIMEOUT_MS = 60_000;
@@ -49,19 +51,23 @@ export interface AnswererLink {
 export function liveAnswerer(
   request: AnswererOptions,
   link: AnswererLink,
-): { answer: LiveAnswerer; requestShown(requestId: string, line: string): void } | undefined {
+): { answer: LiveAnswerer; question: QuestionAsker; requestShown(requestId: string, line: string): void } | undefined {
   const timeoutMs = request.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
   const shown = new ShownRequests();
+  // Permission requests and questions wait in one line: one command, one question at the terminal at a time.
+  const inLine = oneAtATime(link);
   // The request's line is taken when it is asked (its handler runs after it was shown), its answer in its turn.
+  const noOne = (params: unknown) => () => decided(params, "reject", "default");
   const outside = (by: "command" | "person", run: (line: string) => Promise<CommandVerdict>): LiveAnswerer => {
-    const inTurn = oneAtATime(by, link, async (requestId, params, line: string) => {
-      const verdict = await run(line);
-      // Stopped meanwhile (the run, or the turn for a request no one decided): no one decided this one either.
-      if (link.stop.aborted) return undefined;
-      if (verdict.problem !== undefined)
-        link.warn((name) => `${answererName(by, name)} ${verdict.problem}: request ${requestId} is rejected`);
-      return decided(params, verdict.decision, by);
-    });
+    const inTurn = (requestId: string, params: unknown, line: string) =>
+      inLine(by, requestId, noOne(params), async () => {
+        const verdict = await run(line);
+        // Stopped meanwhile (the run, or the turn for a request no one decided): no one decided this one either.
+        if (link.stop.aborted) return undefined;
+        if (verdict.problem !== undefined)
+          link.warn((name) => `${answererName(by, name)} ${verdict.problem}: request ${requestId} is rejected`);
+        return decided(params, verdict.decision, by);
+      });
     return (requestId, params) => {
       const line = shown.take(requestId);
       if (line !== undefined) return inTurn(requestId, params, line);
@@ -74,35 +80,58 @@ export function liveAnswerer(
   };
   const { approveWith, approvals, onPermissionRequest } = request;
   let answer: LiveAnswerer | undefined;
+  let by: AnsweredBy | undefined;
   if (onPermissionRequest !== undefined) {
-    const inTurn = oneAtATime("callback", link, (requestId, params, _: undefined) =>
-      callerAnswer(onPermissionRequest, requestId, params, (text) => link.warn(text)),
-    );
-    answer = (requestId, params) => inTurn(requestId, params, undefined);
-  } else if (approveWith !== undefined)
+    by = "callback";
+    answer = (requestId, params) =>
+      inLine("callback", requestId, noOne(params), () =>
+        callerAnswer(onPermissionRequest, requestId, params, (text) => link.warn(text)),
+      );
+  } else if (approveWith !== undefined) {
+    by = "command";
     answer = outside("command", (line) => runApproveCommand(approveWith, line, { timeoutMs, stop: link.stop }));
-  else if (approvals === "ask") answer = outside("person", (line) => askPerson(line, { timeoutMs, stop: link.stop }));
-  return answer === undefined ? undefined : { answer, requestShown: (id, line) => shown.add(id, line) };
-}
-
-/** The answerer as a warning names it, each side its way: "--approve-with", "--approvals ask". */
-function answererName(by: AnsweredBy, name: OptionNaming): string {
-  return by === "command" ? name("approveWith") : `${name("approvals")} ask`;
+  } else if (approvals === "ask") {
+    by = "person";
+    answer = outside("person", (line) => askPerson(line, { timeoutMs, stop: link.stop }));
+  }
+  if (answer === undefined || by === undefined) return undefined;
+  const answeredBy = by;
+  const question: QuestionAsker = (requestId, params, form: Form) => {
+    // The callback is given the form itself; a command or a person the question as the stream showed it.
+    const line = answeredBy === "callback" ? "" : shown.take(requestId);
+    if (line === undefined) {
+      link.warn(
+        () =>
+          `question ${requestId} came among too many requests at once to be kept for its answer: it is left to no one`,
+      );
+      return Promise.resolve(undefined);
+    }
+    return inLine(
+      answeredBy,
+      requestId,
+      () => undefined,
+      () => askQuestion({ by: answeredBy, request, link, timeoutMs }, requestId, params, form, line),
+    );
+  };
+  return { answer, question, requestShown: (id, line) => shown.add(id, line) };
 }
 
 /**
  * One answer at a time, in the order asked. A request that finds MAX_WAITING_ANSWERS waiting is answered at
- * once by no one (the default: the turn is stopped, the run ends needs_input), said once.
+ * once by no one (`overflow`, the default: the turn is stopped, the run ends needs_input), said once.
  */
-function oneAtATime<Given>(
-  by: AnsweredBy,
+function oneAtATime(
   link: AnswererLink,
-  answer: (requestId: string, params: unknown, given: Given) => Promise<PermissionAnswer | undefined>,
-): (requestId: string, params: unknown, given: Given) => Promise<PermissionAnswer | undefined> {
+): <T>(
+  by: AnsweredBy,
+  requestId: string,
+  overflow: () => T,
+  answer: () => Promise<T | undefined>,
+) => Promise<T | undefined> {
   let tail: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let said = false;
-  return (requestId, params, given) => {
+  return (by, requestId, overflow, answer) => {
     if (waiting > MAX_WAITING_ANSWERS) {
       if (!said)
         link.warn(
@@ -110,10 +139,10 @@ function oneAtATime<Given>(
             `more than ${MAX_WAITING_ANSWERS} permission requests wait for an answer (${by}): request ${requestId} and any more are left unanswered (the run ends needs_input)`,
         );
       said = true;
-      return Promise.resolve(decided(params, "reject", "default"));
+      return Promise.resolve(overflow());
     }
     waiting++;
-    const turn = tail.then(() => (link.stop.aborted ? undefined : answer(requestId, params, given)));
+    const turn = tail.then(() => (link.stop.aborted ? undefined : answer()));
     const settled = turn.finally(() => waiting--);
     tail = settled.catch(() => undefined);
     return settled;

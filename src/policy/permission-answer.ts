@@ -25,8 +25,17 @@ export const TURN_STOPPED = "agentstream/turn_stopped";
  */
 export const TURN_HALTED = "agentstream/turn_halted";
 
+/** The driver's answer to a question (elicitation/create), told the translation as a permission's is. */
+export const QUESTION_ANSWERED = "agentstream/question_answered";
+
 /** The events the driver made: a line of their type on an agent's stdout forges nothing (it is kept as data). */
 const TOLD = new WeakSet<NativeEvent>();
+
+/** An event of the driver's own, marked so. */
+export function toldEvent(event: NativeEvent): NativeEvent {
+  TOLD.add(event);
+  return event;
+}
 
 export function toldByDriver(event: NativeEvent): boolean {
   return TOLD.has(event);
@@ -141,7 +150,7 @@ export async function callerAnswer(
 const MAX_SHOWN_MESSAGE = 200;
 
 /** A value named by its kind, never its content: "an object", "a string", "null". */
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   const kind = typeof value;

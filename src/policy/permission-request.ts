@@ -8,22 +8,45 @@
 export const APPROVALS_MODES = ["never", "auto", "ask"] as const;
 export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
 
-/** A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it. */
+/**
+ * A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it; or
+ * a question it asks (an ACP form: kind "question", with `questions` and `message`).
+ */
 export interface ToolPermissionRequest {
   /** The request's id, as input.requested and input.answered name it. */
   requestId: string;
   toolCallId?: string;
-  /** The call's ACP kind: execute, read, edit, fetch, delete, move, search, think, other. */
+  /** The call's ACP kind: execute, read, edit, fetch, delete, move, search, think, other; "question" for a question. */
   kind: string;
-  /** What the agent calls it (its title). */
+  /** What the agent calls it (its title); a question's message. */
   title?: string;
   /** The command, path or URL NAME(PATTERN) rules match, where the call names one. */
   target?: string;
-  /** The call's input, as the agent sent it (empty where it sent none). */
+  /** The call's input, as the agent sent it (empty where it sent none, and for a question). */
   input: Record<string, unknown>;
+  /** A question's fields (kind "question"), each answered under its `id`. */
+  questions?: QuestionField[];
 }
 
-/** Answers a request live: "allow" or "reject", or undefined to leave it to the rules. */
+/** One field of a question, as the library's callback is given it (input.requested's questions, uncut). */
+export interface QuestionField {
+  id: string;
+  /** text, number, integer, boolean, choice (one of `choices`), choices (several of them). */
+  type: "text" | "number" | "integer" | "boolean" | "choice" | "choices";
+  question: string;
+  title?: string;
+  choices?: { value: string; title: string }[];
+  required: boolean;
+}
+
+/** A question's answer: each field's value by its id (a choice's value, several as a list). */
+export type QuestionContent = Record<string, string | number | boolean | string[]>;
+
+/**
+ * Answers a request live: "allow" or "reject", or undefined to leave it to the rules. A question (kind
+ * "question") is answered with its content (an object), declined with "reject", or left unanswered with
+ * undefined (the run ends needs_input with it pending); "allow" carries no answer: it declines.
+ */
 export type PermissionCallback = (
   request: ToolPermissionRequest,
-) => "allow" | "reject" | undefined | Promise<"allow" | "reject" | undefined>;
+) => "allow" | "reject" | undefined | QuestionContent | Promise<"allow" | "reject" | undefined | QuestionContent>;

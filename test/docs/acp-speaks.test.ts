@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CLIENT_CAPABILITIES } from "../../src/backends/acp/capabilities.js";
+import { CLIENT_CAPABILITIES, clientCapabilities } from "../../src/backends/acp/capabilities.js";
 
 type Schema = { $ref?: string; allOf?: Schema[]; anyOf?: Schema[]; properties?: Record<string, Schema> } & Record<
   string,
@@ -80,6 +80,19 @@ describe("docs/protocols/acp.md: what agentstream speaks", () => {
     for (const [name, yes] of rows) expect(`${name}: ${declared(name!) ? "yes" : "no"}`).toBe(`${name}: ${yes}`);
     // Nothing declared that the schema (and so the table) lacks.
     for (const path of setPaths(CLIENT_CAPABILITIES)) expect(rows.map((r) => r[0])).toContain(path);
+  });
+
+  it("declares form elicitation only where the run offers questions, as its row says; URL elicitation never", () => {
+    const row = table("Client capabilities agentstream declares").find((r) => r[0] === "elicitation.form")!;
+    expect(row[2]).toMatch(/^only where the run offers questions/);
+    expect(clientCapabilities(true)).toEqual(CLIENT_CAPABILITIES);
+    expect(clientCapabilities(true).elicitation).toEqual({ form: {} });
+    const without = clientCapabilities(false);
+    expect(without.elicitation).toBeUndefined();
+    expect(without).toEqual(
+      Object.fromEntries(Object.entries(CLIENT_CAPABILITIES).filter(([k]) => k !== "elicitation")),
+    );
+    expect(DOC).toMatch(/never\s+`elicitation\.url`/);
   });
 
   it("lists every agent capability of the v1 schema", () => {

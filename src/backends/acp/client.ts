@@ -1,9 +1,9 @@
 import type { Writable } from "node:stream";
-import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
+import type { CreateElicitationResponse, RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import { usableAuthMethod } from "./auth.js";
 import { AgentChannel } from "./channel.js";
 import { AUTH_REQUIRED } from "./errors.js";
-import { CLIENT_CAPABILITIES, CLOSE_WAIT_MS, closesSessions } from "./capabilities.js";
+import { CLOSE_WAIT_MS, clientCapabilities, closesSessions } from "./capabilities.js";
 
 /** How a prompt turn ended, as the agent answered session/prompt; or that it was stopped before any prompt was sent. */
 export type TurnEnd = { stopReason: string } | { error: { code: unknown; message: string } } | { stopped: true };
@@ -21,6 +21,11 @@ export interface AcpClientOptions {
     params: unknown,
     requestId: unknown,
   ) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  /**
+   * Answers one elicitation/create (its params as sent, and its JSON-RPC id), live: given, form elicitation is
+   * declared (the run offers questions); absent, it is not, and a request of the agent's is "method not found".
+   */
+  answerQuestion?: (params: unknown, requestId: unknown) => Promise<CreateElicitationResponse | { refused: string }>;
   clientName?: string;
   /**
    * After the session started, before the prompt: may set the session's mode; throwing refuses the
@@ -86,8 +91,13 @@ export class AcpClientRun {
     const o = this.options;
     // Raw params: the request is answered as the translation reads it, whatever the SDK's schema would say of it.
     const app = client({ name: o.clientName ?? "agentstream" }).onRequest("*", ({ method, params, requestId }) => {
-      if (method !== "session/request_permission") throw RequestError.methodNotFound(method);
-      return o.answerPermission(params, requestId);
+      if (method === "session/request_permission") return o.answerPermission(params, requestId);
+      if (method === "elicitation/create" && o.answerQuestion)
+        return o.answerQuestion(params, requestId).then((answer) => {
+          if ("refused" in answer) throw RequestError.invalidParams(undefined, String(answer.refused));
+          return answer;
+        });
+      throw RequestError.methodNotFound(method);
     });
     // Until the prompt is sent, a stop abandons what is awaited: nothing more is asked of the agent.
     const untilStopped = <T>(step: Promise<T>): Promise<T> =>
@@ -101,7 +111,7 @@ export class AcpClientRun {
         const init = await untilStopped(
           agent.request("initialize", {
             protocolVersion: PROTOCOL_VERSION,
-            clientCapabilities: CLIENT_CAPABILITIES,
+            clientCapabilities: clientCapabilities(o.answerQuestion !== undefined),
             clientInfo: { name: o.clientName ?? "agentstream", version: "0" },
           }),
         );

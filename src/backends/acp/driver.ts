@@ -19,6 +19,8 @@ import {
 import { acpPolicy, ruleAnswer, unruledAnswer, type AcpPolicy } from "../../policy/permission-policy.js";
 import { noTerminal } from "../../policy/approve-person.js";
 import { liveAnswerer } from "../../policy/live-answerer.js";
+import { readForm } from "../../policy/elicitation.js";
+import { questionAnsweredEvent } from "../../policy/question-events.js";
 
 /** pi-acp with no rule: it runs as it is, but not in silence (docs/protocols/acp.md "Permissions"). */
 const NEVER_ASKS_UNGOVERNED =
@@ -69,6 +71,8 @@ interface AcpRun {
    * asks only in some mode is set to it then, even with no rule given, so that the default holds.
    */
   readonly mustAsk: boolean;
+  /** Questions are offered (form elicitation declared) where someone can answer them, or where asked to be left pending. */
+  readonly offersQuestions: boolean;
   /** Aborted when the run stops, when the turn ends and when it is stopped for a request no one decided: the answerer stops asking. */
   readonly stopping: AbortController;
   /** Requests waiting for the answerer: a stop answers them cancelled at once. */
@@ -92,6 +96,9 @@ function plannedRun(request: PortableRequest, prompt: string, cwd: string, env: 
     approvals === "ask" ||
     request.onPermissionRequest !== undefined ||
     request.approveWith !== undefined;
+  const questions = request.questions ?? "answer";
+  const hasAnswerer =
+    request.onPermissionRequest !== undefined || request.approveWith !== undefined || approvals === "ask";
   if (approvals === "ask") refuseWithoutTerminal();
   return {
     request,
@@ -101,6 +108,7 @@ function plannedRun(request: PortableRequest, prompt: string, cwd: string, env: 
     policy,
     governed,
     mustAsk: governed || approvals !== "auto",
+    offersQuestions: questions === "pending" || (questions === "answer" && hasAnswerer),
     stopping: new AbortController(),
     waiting: new Set(),
     stopAsked: false,
@@ -151,6 +159,7 @@ function clientOptions(run: AcpRun, link: DriverLink): AcpClientOptions {
     ...resumeOptions(run.request.resume, link),
     beforePrompt: (init, setMode) => beforePrompt(run, link, init, setMode),
     answerPermission: (params, id) => answerPermission(run, link, params, id),
+    ...(run.offersQuestions ? { answerQuestion: (params, id) => answerQuestion(run, link, params, id) } : {}),
   };
 }
 
@@ -217,6 +226,29 @@ async function answerPermission(
   link.tell(answeredEvent(requestId, params, answer));
   if (answer.needsInput && !run.stopping.signal.aborted) stopUndecided(run, link, requestId);
   return answer.response;
+}
+
+type QuestionResponse = Awaited<ReturnType<NonNullable<AcpClientOptions["answerQuestion"]>>>;
+
+/** One elicitation/create (a form): read bounded, else refused; the answerer's answer, else cancelled (left to no one); told the translation. */
+async function answerQuestion(run: AcpRun, link: DriverLink, params: unknown, id: unknown): Promise<QuestionResponse> {
+  const requestId = requestIdOf(id) ?? "question";
+  const reading = readForm(params);
+  if ("refused" in reading) {
+    link.warn(() => `the agent's question ${requestId} is ${reading.refused}: it is refused, asked of no one`);
+    return { refused: `agentstream does not take this elicitation: ${reading.refused}` };
+  }
+  const answerer = run.attached?.answerer;
+  const asked =
+    answerer && !run.turnOver ? await untilStopped(run, answerer.question(requestId, params, reading.form)) : undefined;
+  // Stopped while the answerer was asked: the question stays open, the stop ends the run.
+  if (asked === STOPPED) return { action: "cancel" as const };
+  const answer = asked ?? { action: "cancel" as const, by: "default" as const };
+  link.tell(questionAnsweredEvent(requestId, params, answer));
+  if (answer.action === "cancel" && !run.stopping.signal.aborted) stopUndecided(run, link, requestId);
+  return answer.action === "accept"
+    ? { action: "accept" as const, content: answer.content }
+    : { action: answer.action };
 }
 
 /**

@@ -41,6 +41,7 @@ export const acp: BackendDefinition<"acp", "acp"> = {
       ask: byDefault("a person at the terminal answers what no rule decides"),
     },
     approveWith: byDefault("the command answers what no rule decides"),
+    questions: byDefault("form elicitation (elicitation/create), answered live"),
     // Refused after initialize (exit 2) where the agent cannot load sessions (agentCapabilities.loadSession).
     resume: byDefault("session/load SESSION"),
     model: { lacks: NO_FLAG },

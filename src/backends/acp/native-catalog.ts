@@ -10,6 +10,8 @@ export const ACP_CATALOG: NativeCatalog = {
   [JSON_RPC_ERROR]: ["jsonrpc", "id", "error"],
   "session/update": ["jsonrpc", "method", "params"],
   "session/request_permission": ["jsonrpc", "id", "method", "params"],
+  // A question (form elicitation), where the client declared it: input.requested of kind question.
+  "elicitation/create": ["jsonrpc", "id", "method", "params"],
   // Qwen Code's own request (it goes on after "method not found"), kept whole.
   "craft/drainMidTurnQueue": [],
   // Claude Code's adapter (claude-agent-acp) tells its login state in a notification of its own, kept whole.

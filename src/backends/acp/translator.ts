@@ -36,6 +36,7 @@ import { bodyTextError, rpcError, textError, type AcpError } from "./errors.js";
 import { acpType } from "./message.js";
 import {
   PERMISSION_ANSWERED,
+  QUESTION_ANSWERED,
   RULES_REFUSED,
   SESSION_LOAD,
   TURN_HALTED,
@@ -45,6 +46,7 @@ import {
 } from "../../policy/permission-answer.js";
 import { acpUsage, geminiQuotaUsage, reportedCostUsd } from "./usage.js";
 import { AcpCompactions } from "./compaction.js";
+import { questionAnswered, questionRequested } from "../../policy/question-events.js";
 
 /** One tool call as its updates told it so far (ACP sends a call's fields in pieces). */
 interface Call {
@@ -95,6 +97,12 @@ export class AcpTranslator implements Translator {
   private unnamedCalls = 0;
   /** A call failed after a permission request named it: in a cancelled turn, the approval it waits for. */
   private failedAfterAsking = false;
+  /** The agent asked a question (elicitation/create) of no call: in a cancelled turn, the answer it waits for. */
+  private questionAsked = false;
+  /** A question was left unanswered (answered cancel, or asked in a recording): the resume hint says to answer it. */
+  private questionPending = false;
+  /** A question was asked (a recording holds no answer: one that stops needs_input waits for it). */
+  private questionSeen = false;
   /** The calls agentstream refused or whose request it answered cancelled: one the agent runs anyway ran unapproved. */
   private readonly refused = new Set<string>();
   /**
@@ -155,6 +163,10 @@ export class AcpTranslator implements Translator {
         return this.permission(e);
       case PERMISSION_ANSWERED:
         return toldByDriver(e) ? this.answered(e) : [passThrough(e)];
+      case "elicitation/create":
+        return this.question(e);
+      case QUESTION_ANSWERED:
+        return toldByDriver(e) ? this.questionAnswered(e) : [passThrough(e)];
       case SESSION_LOAD:
         return toldByDriver(e) ? this.sessionLoad(e) : [passThrough(e)];
       case RULES_REFUSED:
@@ -180,11 +192,15 @@ export class AcpTranslator implements Translator {
     // response (the outcome is known by then) are closed too, never left a delta without its message.
     const drafts = this.closeAll(this.outcome ? "end" : "error");
     // An agent that loads sessions: a run that stopped for an approval goes on with --resume (session/load).
+    const session = this.sessionId === undefined ? "" : pastedValue(this.sessionId, "SESSION");
     const resume =
       this.canLoad && this.sessionId !== undefined && this.outcome?.status === "needs_input"
         ? {
             session_id: this.sessionId,
-            hint: `agentstream run --backend acp --bin AGENT --resume ${pastedValue(this.sessionId, "SESSION")} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
+            hint:
+              this.questionPending || (this.questionSeen && !this.answersTold)
+                ? `agentstream run --continue-from FILE -- ANSWER (FILE: this stream; the answer to the question as the prompt: the agent goes on with session ${session})`
+                : `agentstream run --backend acp --bin AGENT --resume ${session} --allow-tool NAME -- PROMPT (allow the call, then go on with the session)`,
           }
         : undefined;
     return { drafts, outcome: this.outcome, ...(resume ? { resume } : {}) };
@@ -501,6 +517,29 @@ export class AcpTranslator implements Translator {
     return out;
   }
 
+  /** elicitation/create: the agent asks the client a question (a form it reads), else kept whole. */
+  private question(e: NativeEvent): Draft[] {
+    const asked = questionRequested(e);
+    if (asked === undefined) return [passThrough(e)];
+    this.questionSeen = true;
+    const call = asked.payload.tool_call_id === undefined ? undefined : this.calls.get(asked.payload.tool_call_id);
+    if (call) call.asked = true;
+    else this.questionAsked = true;
+    return [...this.closeAll(e.type), asked];
+  }
+
+  /** agentstream's answer to a question, as the driver told it: a cancelled one leaves the run waiting for it. */
+  private questionAnswered(e: NativeEvent): Draft[] {
+    this.answersTold = true;
+    const d = questionAnswered(e);
+    if (answerLeavesPending(d.payload)) {
+      this.awaitingInput = true;
+      this.questionPending = true;
+      if (this.outcome !== undefined) this.outcome = this.waiting();
+    }
+    return [d];
+  }
+
   /** The driver refused the run's rules to this agent before prompting it: agentstream was called wrongly (exit 2). */
   private rulesRefused(e: NativeEvent): Draft[] {
     const error: ErrorInfo = { code: "usage", message: asText(e.message), retryable: false };
@@ -602,7 +641,10 @@ export class AcpTranslator implements Translator {
       case "cancelled":
         // Read from a recording, cancelled after a permission request whose call never ran: it needs an approval
         // (the client had no rule for it; agents mark the call failed once the request is answered cancelled).
-        if (!this.answersTold && (this.failedAfterAsking || [...this.calls.values()].some((c) => c.asked)))
+        if (
+          !this.answersTold &&
+          (this.failedAfterAsking || this.questionAsked || [...this.calls.values()].some((c) => c.asked))
+        )
           return { status: "needs_input", resultText: answer };
         // Not stopped by agentstream, it ended the turn on a call agentstream rejected (Codex's adapter: its only
         // reject option, "No, and tell Codex what to do differently", aborts the turn): the answer was given and

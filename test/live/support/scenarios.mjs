@@ -16,7 +16,23 @@ export const ANSWERS = {
   allowedFinal: "I created the file.",
   subagentReport: "Sub-agent here: the folder holds notes.txt and data.csv.",
   subagentFinal: "The sub-agent says the folder holds notes.txt and data.csv.",
+  /** The question scenario's model where it has no AskUserQuestion tool: it guesses. */
+  questionGuess: "No one to ask: I guess blue.",
+  /** Before the tool's result (the answer, as Claude Code words it), quoted after it. */
+  questionAnswered: "The user answered:",
 };
+
+/** What the question scenario's model asks with Claude Code's AskUserQuestion tool (issue 56). */
+export const QUESTION = {
+  question: "Which colour should the button be?",
+  header: "Colour",
+  options: [
+    { label: "Red", description: "Warm and loud" },
+    { label: "Blue", description: "Calm" },
+  ],
+  multiSelect: false,
+};
+export const QUESTION_TOOL = "AskUserQuestion";
 
 /** Token counts each completed model call reports, so totals can be checked exactly. */
 export const USAGE_PER_CALL = { input_tokens: 40, output_tokens: 9 };
@@ -44,6 +60,9 @@ export const SCENARIOS = {
   // honour): their retries then run out in seconds, not the 70-95 s of their own backoff.
   overloaded: { prompt: "scenario:overloaded the service is always overloaded, retry soon", extra: true },
   subagent: { prompt: "scenario:subagent ask a sub-agent to list the files", extra: true },
+  // Claude Code's AskUserQuestion where it is offered (its ACP adapter offers it where the client declares form
+  // elicitation), else a guess.
+  question: { prompt: "scenario:question ask the user which colour", extra: true },
   // --output-schema (STRUCTURED_SCHEMA): an answer that matches it, and one that does not.
   structured: { prompt: "scenario:structured give the verdict as JSON", extra: true },
   structuredbad: { prompt: "scenario:structuredbad give the verdict as JSON", extra: true },
@@ -130,6 +149,15 @@ export function replyFor(scenario, request, attempt) {
     case "subagent":
       if (request.lastRole === "tool") return { chunks: [...textChunks(ANSWERS.subagentFinal)], finish: "stop" };
       return { chunks: [{ tool_call: subagentCall(request) }], finish: "tool_use" };
+    case "question":
+      if (request.lastRole === "tool")
+        return { chunks: [...textChunks(`${ANSWERS.questionAnswered} ${request.toolResult ?? ""}`)], finish: "stop" };
+      if (!request.tools.some((t) => t.name === QUESTION_TOOL))
+        return { chunks: [...textChunks(ANSWERS.questionGuess)], finish: "stop" };
+      return {
+        chunks: [{ tool_call: { name: QUESTION_TOOL, arguments: { questions: [QUESTION] } } }],
+        finish: "tool_use",
+      };
     case "subtask":
       return { chunks: [...textChunks(ANSWERS.subagentReport)], finish: "stop" };
     case "structured":

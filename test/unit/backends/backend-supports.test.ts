@@ -55,6 +55,8 @@ function asking(backend: BackendDefinition, option: PortableOption, choice?: App
       return { ...BASE, approvals: choice };
     case "approveWith":
       return { ...BASE, approveWith: "./approve.sh" };
+    case "questions":
+      return { ...BASE, questions: "pending" };
     case "resume":
       return { ...BASE, resume: "session-1" };
     case "maxTurns":
@@ -215,7 +217,7 @@ describe("every option a backend lacks is refused before start, saying why", () 
 
   it("every backend has every portable option or says why not (a live one only where it is asked live)", () => {
     const options = [...PORTABLE_OPTION_NAMES].sort();
-    const live = ["approveWith"];
+    const live = ["approveWith", "questions"];
     for (const backend of BACKENDS)
       expect(Object.keys(backend.supports).sort(), backend.name).toEqual(
         backend.driver ? options : options.filter((o) => !live.includes(o)),

@@ -28,6 +28,7 @@ const SAMPLE: Omit<PortableValues, "approvals"> = {
   allowTools: ["some_tool"],
   denyTools: ["some_tool"],
   approveWith: "./approve.sh",
+  questions: "pending",
   resume: "session-1",
   maxTurns: 1,
   maxTokens: 1,

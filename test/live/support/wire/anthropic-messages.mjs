@@ -60,6 +60,8 @@ export const anthropicMessages = {
         .join("\n"),
       // A user turn made of tool results answers a tool call.
       lastRole: last?.role === "user" && hasToolResult(last.content) ? "tool" : last?.role,
+      // The last tool result's text (the question scenario quotes it).
+      toolResult: toolResultText(last?.content),
       tools: (body.tools ?? [])
         .filter((t) => t.name)
         .map((t) => ({ name: SCENARIO_TOOL_NAMES[t.name] ?? t.name, parameters: t.input_schema })),
@@ -173,6 +175,12 @@ function wireToolName(name) {
 function userTextOf(content) {
   if (!Array.isArray(content)) return textOf(content);
   return textOf(content.filter((part) => part?.type === "text"));
+}
+
+function toolResultText(content) {
+  if (!Array.isArray(content)) return undefined;
+  const result = content.filter((part) => part?.type === "tool_result").at(-1);
+  return result === undefined ? undefined : textOf(result.content);
 }
 
 function hasToolResult(content) {
