@@ -1,12 +1,9 @@
 // Running an agent, the steps the CLI's `run` and the library's run() share:
 // plan it (options checked, executable found, argv built) before anything
 // starts, then supervise the backend and translate its stdout as it arrives.
-import { resolve } from "node:path";
 import type { BackendDefinition } from "../backends/definition.js";
 import { withTransport } from "../backends/acp/over-acp.js";
 import { reachBackend } from "../backends/native-input.js";
-import type { PortableRequest } from "../backends/request.js";
-import { fitRequest } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
 import { BACKENDS, TRANSLATORS, backendNamed } from "../backends/registry.js";
 import type { CanonicalEvent } from "../canonical/events.js";
@@ -15,15 +12,16 @@ import type { Interruption, RunOutcome } from "../core/outcome.js";
 import type { Redactor } from "../core/redactor.js";
 import type { OutputPipeline } from "../output/pipeline.js";
 import { readContinuation } from "../run/continue-from.js";
-import { checkPassable } from "../core/argv-value.js";
+import { checkArguments } from "../core/option-row.js";
 import { OptionError, wordedWith } from "../core/errors.js";
 import { fileErrorReason } from "../core/file-errors.js";
 import { tempFolderError } from "../core/temp-folder.js";
 import { checkExecutableNamed, findExecutable, type ExecutableLookup } from "../run/executable.js";
 import type { Driver } from "../run/driver.js";
-import { watchLimits } from "../run/limits.js";
+import { watchLimits } from "./limit-watch.js";
 import type { Part } from "./request.js";
-import { RUN_OPTIONS } from "./options.js";
+import { OPTIONS } from "./options.js";
+import { askBackend } from "./portable-request.js";
 import type { RunHost } from "../run/host.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
 import { PROMPT_LEFT_OUT } from "../core/prompt-text.js";
@@ -32,7 +30,7 @@ import { NO_STOPS, onStopSignals, type StopWatch } from "../run/stop-signals.js"
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
 import { checkArgvFits } from "./argv-fits.js";
-import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "./output-schema.js";
+import { outputSchemaShown, type OutputSchema } from "../run/output-schema.js";
 import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
 import { VERSION } from "../version.js";
@@ -96,27 +94,6 @@ async function continuing(request: AgentRequest, stops: StopWatch): Promise<{ ba
 }
 
 /**
- * The request to the backend: every portable row's value as the request holds it (the output schema once
- * it is read), the working directory absolute, the session from --continue-from, if any.
- */
-function portableRequestOf(request: AgentRequest, resume: string | undefined): PortableRequest {
-  const given = request as Record<string, unknown>;
-  // A default asks nothing (autoMode: true): only what differs from it reaches the backend's entries.
-  const values = Object.fromEntries(
-    RUN_OPTIONS.filter((row) => row.portable && given[row.key] !== row.default).map((row) => [row.key, given[row.key]]),
-  );
-  return {
-    ...values,
-    workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
-    resume,
-    outputSchema: undefined,
-    backendArgs: request.backendArgs ?? [],
-    onPermissionRequest: request.onPermissionRequest,
-    answerTimeoutMs: request.answerTimeoutMs,
-  };
-}
-
-/**
  * Check the request and build the command, before anything is started, in one pass: the values no backend
  * can take, then what this backend lacks (refused once, over the whole request), then the rules in its own
  * names; the backend is reached once, and one redactor hides the run's secrets everywhere, the command
@@ -130,19 +107,16 @@ export async function planRun(
 ): Promise<RunPlan> {
   const stops = probing.stops ?? NO_STOPS;
   const continued = await continuing(request, stops);
-  // Only the library can be given these with a NUL byte (a command line cannot hold one).
-  if (request.bin !== undefined) checkPassable("bin", request.bin);
-  if (request.cwd !== undefined) checkPassable("cwd", request.cwd);
+  // The session from --continue-from, if any, is the one resumed.
+  const given = { ...request, resume: continued.resume };
+  // What no backend can be given (a name read as a flag, a NUL byte: only the library can give one), by the rows.
+  checkArguments(OPTIONS.rows, given);
   const definition = withTransport(backendNamed(continued.backend), request.transport, BACKENDS);
   const callerEnv = request.env ?? process.env;
   checkExecutableNamed(definition, request.bin, callerEnv);
-  const asked = portableRequestOf(request, continued.resume);
-  // The schema asked is read after the request was checked: a backend's lack of it is said first.
-  const rules = fitRequest(definition, { ...asked, outputSchema: request.outputSchema });
   // Read before the prompt: a bad schema file is said before stdin is waited for.
-  const schema = request.outputSchema === undefined ? undefined : await loadOutputSchema(request.outputSchema, stops);
-  if (schema) asked.outputSchema = { schema: schema.schema, text: schema.text, strictDraft07: schema.strictDraft07 };
-  const native: PortableRequest = { ...asked, ...rules };
+  const { driven, native } = await askBackend(definition, given, { stops });
+  const schema = driven.outputSchema;
   const cwd = workingDirectory(request.cwd);
   // Variables the options set (OpenCode's rules) are none of those that find the executable.
   const executable = findExecutable(definition, request.bin, callerEnv);
@@ -163,7 +137,7 @@ export async function planRun(
   const caller = await readPrompt(definition.name);
   const prompt = reached.prompt(caller);
   const recorded = probing.promptInStream !== false;
-  const backendArgs = asked.backendArgs ?? [];
+  const backendArgs = request.backendArgs ?? [];
   const promptTerminator = executable.found
     ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: probing.graceMs, stops })
     : false;
@@ -187,7 +161,7 @@ export async function planRun(
     file,
     args,
     // The driver is given the request as asked: its rules in portable names.
-    ...(definition.driver ? { driver: definition.driver(asked, prompt, cwd, env) } : {}),
+    ...(definition.driver ? { driver: definition.driver(driven, prompt, cwd, env) } : {}),
     command,
     ...(recorded ? { prompt: caller } : {}),
     redactor,

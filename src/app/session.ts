@@ -20,7 +20,7 @@ import type { RunHost } from "../run/host.js";
 import type { OutputSink } from "../run/supervisor.js";
 import { superviseRun, type OutcomeOrReaderGone, type RunSpec } from "./agent-run.js";
 import type { Part } from "./request.js";
-import { outputSchemaShown, type OutputSchema } from "./output-schema.js";
+import { outputSchemaShown, type OutputSchema } from "../run/output-schema.js";
 
 /** Where the events go and what is said of a sink that fails: the part of a host every session has. */
 interface SinkHost {

@@ -14,7 +14,7 @@ import { cliNaming } from "../app/options.js";
 import { part, requestFromCli, type NormalizeRequest } from "../app/request.js";
 import { reportBug } from "../output/event-check.js";
 import { ending, startNormalize } from "../app/session.js";
-import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
+import { loadOutputSchema, type OutputSchema } from "../run/output-schema.js";
 import { stdoutSink } from "../output/stdout-sink.js";
 import { readUsageFile } from "../run/usage-file.js";
 import { MAX_RECORDING_BYTES, readFileBounded } from "../run/bounded-file.js";

@@ -5,7 +5,7 @@ import { systemClock } from "../core/clock.js";
 import type { RunOutcome } from "../core/outcome.js";
 import { startNormalize } from "../app/session.js";
 import { inputFile, refuseOverwrites } from "../app/shared-files.js";
-import { loadOutputSchema, type OutputSchema } from "../app/output-schema.js";
+import { loadOutputSchema, type OutputSchema } from "../run/output-schema.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
 import { part, requestFromLibrary, type LibraryOptions } from "../app/request.js";
 import { AtifFile } from "../output/atif-sink.js";

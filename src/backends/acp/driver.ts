@@ -2,7 +2,7 @@ import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { Driver, DriverLink } from "../../run/driver.js";
 import { clip } from "../../core/clip.js";
 import type { Worded } from "../../core/errors.js";
-import type { PortableRequest } from "../request.js";
+import type { DriverRequest } from "../request.js";
 import { AcpClientRun } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
 import { agentInfoOf, quirksOf } from "./agents.js";
@@ -42,7 +42,7 @@ const STOPPED = Symbol("stopped while the answerer decided");
  * each line to `read` before translating it. Stopped before the prompt, nothing is prompted; stopped while the
  * answerer is deciding, the request is answered cancelled at once (a command killed, a question taken back).
  */
-export function acpDriver(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver {
+export function acpDriver(request: DriverRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver {
   const { allowTools = [], denyTools = [], approvals, resume } = request;
   // The rules as given, in portable names, each mapped to the ACP kind it matches here, once. Checked while
   // the run is planned: a rule no ACP kind matches is refused before anything starts.

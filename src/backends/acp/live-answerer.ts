@@ -5,14 +5,11 @@
 // its turn, and where too many wait, the next is left to no one (the default: the run ends needs_input).
 import type { AnsweredBy } from "../../canonical/events.js";
 import type { OptionNaming, Words } from "../../core/errors.js";
-import type { PortableRequest } from "../request.js";
+import type { DriverRequest } from "../request.js";
 import { runApproveCommand, type CommandVerdict } from "./approve-command.js";
 import { askPerson } from "./approve-person.js";
 import { callerAnswer } from "./permission-answer.js";
 import { decided, type PermissionAnswer } from "./permission-policy.js";
-
-/** How long --approve-with's command or a person has to answer one request, unless told (--answer-timeout). */
-export const DEFAULT_ANSWER_TIMEOUT_MS = 60_000;
 
 /**
  * The most requests waiting for the answerer besides the one it is answering: an agent that floods requests
@@ -39,10 +36,10 @@ export interface AnswererLink {
 
 /** The run's answerer, where it has one, and what it must be told of the stream (each request as shown). */
 export function liveAnswerer(
-  request: PortableRequest,
+  request: DriverRequest,
   link: AnswererLink,
 ): { answer: LiveAnswerer; requestShown(requestId: string, line: string): void } | undefined {
-  const timeoutMs = request.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
+  const timeoutMs = request.answerTimeoutMs;
   const shown = new ShownRequests();
   // The request's line is taken when it is asked (its handler runs after it was shown), its answer in its turn.
   const outside = (by: "command" | "person", run: (line: string) => Promise<CommandVerdict>): LiveAnswerer => {

@@ -8,7 +8,8 @@ import { UsageError } from "../../../src/core/errors.js";
 import { checkEntryOptions } from "../../../src/lib/options.js";
 const checkRunOptions = (options: unknown): void => checkEntryOptions("run", options);
 import { normalizeStream } from "../../../src/lib/normalize.js";
-import { libraryRows } from "../../../src/app/options.js";
+import { cliRows, libraryRows } from "../../../src/app/options.js";
+import { clisOf } from "../../../src/core/option-row.js";
 
 function commandNamed(name: string): Command {
   return buildProgram().commands.find((command) => command.name() === name)!;
@@ -17,7 +18,7 @@ function commandNamed(name: string): Command {
 describe("the option table", () => {
   it.each(["run", "normalize"] as const)("every option of %s comes from the table, in its order", (name) => {
     const declared = commandNamed(name).options.map((option) => option.flags);
-    const table = RUN_OPTIONS.flatMap(({ cli }) => (cli?.commands.includes(name) ? [cli.flags] : []));
+    const table = cliRows(name).map(({ cli }) => cli.flags);
     expect(declared).toEqual(table);
   });
 
@@ -67,9 +68,7 @@ describe("the option table", () => {
   });
 
   it("a row has a flag, a library name or both; no flag and no library name is declared twice", () => {
-    const flags = RUN_OPTIONS.flatMap(({ cli }) =>
-      cli === undefined ? [] : cli.commands.map((c) => `${c} ${cli.flags}`),
-    );
+    const flags = RUN_OPTIONS.flatMap((row) => clisOf(row).flatMap((cli) => cli.commands.map((c) => `${c} ${cli.flags}`)));
     expect(RUN_OPTIONS.every((row) => row.cli !== undefined || row.key !== undefined)).toBe(true);
     expect(new Set(flags).size).toBe(flags.length);
     for (const entry of ["run", "normalizeStream"] as const) {

@@ -1,24 +1,40 @@
-// What an option's value may be: the library's checks (each typed with the value it admits, so the
-// request types are derived from the table) and the CLI's parsers (text to that value).
+// What an option's value may be, declared once per kind of value: the check (the library's, typed with the
+// value it admits, so the request types are derived from the table), the CLI's parser of a flag's text into
+// that value, and the default as --help shows it.
 import type { BackendExit } from "../canonical/events.js";
-import { MAX_DELAY_MS, MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "../core/limits.js";
+import { MAX_DELAY_MS, MAX_LINE_BYTES_LIMIT, MAX_SECONDS } from "./limits.js";
 
 /** What is wrong with a value, or undefined when nothing is; `T` is the type of a value it admits. */
 export interface Check<T> {
   (value: unknown): string | undefined;
   /** Never set: the type a value it admits has, for the request types. */
   readonly admits?: T;
+  /** The CLI's parser of a flag's text (throws an Error saying what was expected); none: commander's text as is. */
+  readonly parse?: (text: string, previous: unknown) => T;
+  /** A default as --help shows it; none: as commander shows it. */
+  shown?(value: T): string;
 }
 
-/** A check of values of type T. */
-export const checkOf = <T>(check: (value: unknown) => string | undefined): Check<T> => check;
+/** How the CLI reads and shows a value of this kind. */
+interface CliForm<T> {
+  parse?: (text: string, previous: unknown) => T;
+  shown?: (value: T) => string;
+}
+
+/** A check of values of type T (with the CLI's parser and shown default of such values, where they differ from commander's). */
+export const checkOf = <T>(check: (value: unknown) => string | undefined, cli: CliForm<T> = {}): Check<T> =>
+  Object.assign((value: unknown) => check(value), cli);
 
 export const string = checkOf<string>((v) => (typeof v === "string" ? undefined : "expected a string"));
 export const nonEmpty = (what: string): Check<string> =>
   checkOf((v) => (typeof v === "string" && v !== "" ? undefined : `expected ${what}`));
-export const boolean = checkOf<boolean>((v) => (typeof v === "boolean" ? undefined : "expected true or false"));
-export const strings = checkOf<readonly string[]>((v) =>
-  Array.isArray(v) && v.every((item) => typeof item === "string") ? undefined : "expected an array of strings",
+export const boolean = checkOf<boolean>((v) => (typeof v === "boolean" ? undefined : "expected true or false"), {
+  shown: (on) => (on ? "on" : "off"),
+});
+/** A list: on the CLI a repeatable flag, each value joining it. */
+export const strings = checkOf<readonly string[]>(
+  (v) => (Array.isArray(v) && v.every((item) => typeof item === "string") ? undefined : "expected an array of strings"),
+  { parse: (value, previous) => [...(previous as string[]), value], shown: (list) => list.join(", ") || "none" },
 );
 export const plainObject = <T extends object>(what: string): Check<T> =>
   checkOf((v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? undefined : `expected ${what}`));
@@ -26,31 +42,40 @@ export const func = <T extends (...args: never[]) => unknown>(): Check<T> =>
   checkOf((v) => (typeof v === "function" ? undefined : "expected a function"));
 export const oneOf = <const V extends string>(values: readonly V[]): Check<V> =>
   checkOf((v) => ((values as readonly unknown[]).includes(v) ? undefined : `expected one of ${values.join(", ")}`));
+/** A time: milliseconds in the library and the request, seconds on the CLI (and in --help's default). */
 export const milliseconds = (allowZero: boolean): Check<number> =>
-  checkOf((v) =>
-    typeof v === "number" && Number.isFinite(v) && (allowZero ? v >= 0 : v > 0) && v <= MAX_DELAY_MS
-      ? undefined
-      : `expected a number of milliseconds ${allowZero ? "from 0" : "greater than 0"} up to ${MAX_DELAY_MS}`,
+  checkOf(
+    (v) =>
+      typeof v === "number" && Number.isFinite(v) && (allowZero ? v >= 0 : v > 0) && v <= MAX_DELAY_MS
+        ? undefined
+        : `expected a number of milliseconds ${allowZero ? "from 0" : "greater than 0"} up to ${MAX_DELAY_MS}`,
+    { parse: secondsParser(allowZero), shown: (ms) => String(ms / 1000) },
   );
 /** A limit: a whole number above 0 (--max-turns, --max-tokens), or any number above 0 (--max-cost-usd). */
 export const above0 = (whole: boolean): Check<number> =>
-  checkOf((v) =>
-    typeof v === "number" && Number.isFinite(v) && v > 0 && (!whole || Number.isSafeInteger(v))
-      ? undefined
-      : `expected a ${whole ? "whole number" : "number"} greater than 0`,
+  checkOf(
+    (v) =>
+      typeof v === "number" && Number.isFinite(v) && v > 0 && (!whole || Number.isSafeInteger(v))
+        ? undefined
+        : `expected a ${whole ? "whole number" : "number"} greater than 0`,
+    { parse: whole ? parseCount : parseUsd },
   );
-export const lineBytes = checkOf<number>((v) =>
-  Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_LINE_BYTES_LIMIT
-    ? undefined
-    : `expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT}`,
+export const lineBytes = checkOf<number>(
+  (v) =>
+    Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_LINE_BYTES_LIMIT
+      ? undefined
+      : `expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT}`,
+  { parse: parseLineBytes },
 );
-export const backendExit = checkOf<BackendExit | null>((v) =>
-  v === null ||
-  (typeof v === "object" &&
-    ((v as BackendExit).code === null || Number.isInteger((v as BackendExit).code)) &&
-    ((v as BackendExit).signal === null || typeof (v as BackendExit).signal === "string"))
-    ? undefined
-    : "expected null or { code: number | null, signal: string | null }",
+export const backendExit = checkOf<BackendExit | null>(
+  (v) =>
+    v === null ||
+    (typeof v === "object" &&
+      ((v as BackendExit).code === null || Number.isInteger((v as BackendExit).code)) &&
+      ((v as BackendExit).signal === null || typeof (v as BackendExit).signal === "string"))
+      ? undefined
+      : "expected null or { code: number | null, signal: string | null }",
+  { parse: parseBackendExit },
 );
 
 export function otlpEndpoint(v: unknown): string | undefined {
@@ -69,7 +94,7 @@ export function otlpEndpoint(v: unknown): string | undefined {
 const DECIMAL_INTEGER = /^\d+$/;
 const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-export function parseLineBytes(value: string): number {
+function parseLineBytes(value: string): number {
   const n = Number(value);
   if (!DECIMAL_INTEGER.test(value) || n <= 0 || n > MAX_LINE_BYTES_LIMIT)
     throw new Error(`expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT} (256 MiB).`);
@@ -77,7 +102,7 @@ export function parseLineBytes(value: string): number {
 }
 
 /** Seconds as the CLI takes them, milliseconds as the request holds them. */
-export function secondsParser(allowZero: boolean): (value: string) => number {
+function secondsParser(allowZero: boolean): (value: string) => number {
   const range = `${allowZero ? "from 0" : "greater than 0"} up to ${MAX_SECONDS} (about 24.8 days)`;
   return (value) => {
     const n = Number(value);
@@ -88,7 +113,7 @@ export function secondsParser(allowZero: boolean): (value: string) => number {
 }
 
 /** --max-turns, --max-tokens: a whole number above 0. */
-export function parseCount(value: string): number {
+function parseCount(value: string): number {
   const n = Number(value);
   if (!DECIMAL_INTEGER.test(value) || n <= 0 || !Number.isSafeInteger(n))
     throw new Error("expected a whole number greater than 0, e.g. 20.");
@@ -96,7 +121,7 @@ export function parseCount(value: string): number {
 }
 
 /** --max-cost-usd: a decimal number above 0. */
-export function parseUsd(value: string): number {
+function parseUsd(value: string): number {
   const n = Number(value);
   if (!DECIMAL_NUMBER.test(value) || !(n > 0) || !Number.isFinite(n))
     throw new Error("expected a decimal number of US dollars greater than 0, e.g. 0.50.");
@@ -104,7 +129,7 @@ export function parseUsd(value: string): number {
 }
 
 /** --backend-exit: how the recorded backend ended, an exit code or a signal's name. */
-export function parseBackendExit(value: string): BackendExit {
+function parseBackendExit(value: string): BackendExit {
   if (/^SIG[A-Z0-9]+$/.test(value)) return { code: null, signal: value };
   if (/^\d{1,3}$/.test(value) && Number(value) <= 255) return { code: Number(value), signal: null };
   throw new Error("expected an exit code (0-255) or a signal name such as SIGTERM.");
@@ -121,5 +146,3 @@ export function parseEndpoint(value: string): string {
   );
 }
 
-/** A repeatable flag: each value joins the list. */
-export const collect = (value: string, previous: unknown): string[] => [...(previous as string[]), value];
