@@ -30,7 +30,7 @@ import type { StreamEndFacts } from "../core/translator.js";
 import { STEP_SUMMARY } from "../output/sink.js";
 import { binHelp } from "./backend-help.js";
 
-export type { Command, LibraryEntry, Lifetime, OptionRow } from "../core/option-row.js";
+export type { Command, OptionRow } from "../core/option-row.js";
 export { longFlag } from "../core/option-row.js";
 
 const READS = { role: "reads" } as const;

@@ -210,11 +210,7 @@ export type BackendDefinition<
   Name extends string = string,
   Protocol extends string = string,
   V = PortableValues,
-> = LaunchFacet<Name> &
-  ArgvFacet<Name, V> &
-  StreamFacet<Name, Protocol> &
-  DriverFacet &
-  AcpFacet;
+> = LaunchFacet<Name> & ArgvFacet<Name, V> & StreamFacet<Name, Protocol> & DriverFacet & AcpFacet;
 
 /** Tells the backends of one protocol apart by what their streams carry. */
 export interface MemberDetector {

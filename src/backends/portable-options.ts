@@ -84,7 +84,10 @@ const limitRefusal =
     const limits = rows.filter((row) => row.portable.refusal !== undefined && "limit" in row.portable.refusal);
     const named = limits.flatMap(({ key }) => {
       const support = supportOf(backend.supports, key as PortableOption);
-      return asked[key as PortableOption] !== undefined && support !== undefined && !reaches(support) && support.lacks === lack.lacks
+      return asked[key as PortableOption] !== undefined &&
+        support !== undefined &&
+        !reaches(support) &&
+        support.lacks === lack.lacks
         ? [key]
         : [];
     });
@@ -157,11 +160,7 @@ function supportFor(backend: Refusable, row: PortableRow, asked: Asking): Suppor
  * Refuse the first option of the request that is asked and the backend lacks (in the order of the portable
  * rows), before anything starts: the one check of a whole request against a backend.
  */
-export function refuseLacking(
-  backend: Refusable,
-  asked: Asking,
-  rows: readonly PortableRow[] = PORTABLE_ROWS,
-): void {
+export function refuseLacking(backend: Refusable, asked: Asking, rows: readonly PortableRow[] = PORTABLE_ROWS): void {
   for (const row of rows) {
     if (!isAsked(asked[row.key as PortableOption])) continue;
     const support = supportFor(backend, row, asked);

@@ -145,4 +145,3 @@ export function parseEndpoint(value: string): string {
       : `${problem} (to use the OTEL_EXPORTER_OTLP_* variables or the default, give --otlp with no value, after the prompt or file, or write --otlp=URL).`,
   );
 }
-

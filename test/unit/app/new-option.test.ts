@@ -98,8 +98,6 @@ describe("a portable option added as a typed row and supports entry", () => {
     );
     expect(refusal).toBeInstanceOf(OptionError);
     expect((refusal as OptionError).wordedAs(table.cliNaming).message).toMatch(/^--temperature: pi does not take it/);
-    expect((refusal as OptionError).wordedAs(table.libraryNaming).message).toMatch(
-      /^option temperature: pi does not/,
-    );
+    expect((refusal as OptionError).wordedAs(table.libraryNaming).message).toMatch(/^option temperature: pi does not/);
   });
 });

@@ -68,7 +68,9 @@ describe("the option table", () => {
   });
 
   it("a row has a flag, a library name or both; no flag and no library name is declared twice", () => {
-    const flags = RUN_OPTIONS.flatMap((row) => clisOf(row).flatMap((cli) => cli.commands.map((c) => `${c} ${cli.flags}`)));
+    const flags = RUN_OPTIONS.flatMap((row) =>
+      clisOf(row).flatMap((cli) => cli.commands.map((c) => `${c} ${cli.flags}`)),
+    );
     expect(RUN_OPTIONS.every((row) => row.cli !== undefined || row.key !== undefined)).toBe(true);
     expect(new Set(flags).size).toBe(flags.length);
     for (const entry of ["run", "normalizeStream"] as const) {

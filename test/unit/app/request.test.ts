@@ -93,7 +93,9 @@ describe("one request from either side", () => {
     const library = requestFromLibrary("run", {}).request;
     const defaults = Object.fromEntries(
       RUN_OPTIONS.filter(
-        (row) => row.default !== undefined && (row.library?.includes("run") || clisOf(row).some((cli) => cli.commands.includes("run"))),
+        (row) =>
+          row.default !== undefined &&
+          (row.library?.includes("run") || clisOf(row).some((cli) => cli.commands.includes("run"))),
       ).map((row) => [row.key, row.default]),
     );
     expect(library).toEqual(defaults);
