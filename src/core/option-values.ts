@@ -42,6 +42,24 @@ export const func = <T extends (...args: never[]) => unknown>(): Check<T> =>
   checkOf((v) => (typeof v === "function" ? undefined : "expected a function"));
 export const oneOf = <const V extends string>(values: readonly V[]): Check<V> =>
   checkOf((v) => ((values as readonly unknown[]).includes(v) ? undefined : `expected one of ${values.join(", ")}`));
+// Plain decimal notation only: Number() would also take "0x10", "1e3" or "0b1".
+const DECIMAL_INTEGER = /^\d+$/;
+const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * A number, checked once: the library's value by `check`; the CLI's text written in this decimal notation, then
+ * the same check, its refusal in the CLI's words (`expected`, with an example).
+ */
+function decimal(notation: RegExp, check: (value: unknown) => string | undefined, expected: string): Check<number> {
+  return checkOf(check, {
+    parse: (text) => {
+      const n = Number(text);
+      if (!notation.test(text) || check(n) !== undefined) throw new Error(expected);
+      return n;
+    },
+  });
+}
+
 /** A time: milliseconds in the library and the request, seconds on the CLI (and in --help's default). */
 export const milliseconds = (allowZero: boolean): Check<number> =>
   checkOf(
@@ -51,21 +69,25 @@ export const milliseconds = (allowZero: boolean): Check<number> =>
         : `expected a number of milliseconds ${allowZero ? "from 0" : "greater than 0"} up to ${MAX_DELAY_MS}`,
     { parse: secondsParser(allowZero), shown: (ms) => String(ms / 1000) },
   );
-/** A limit: a whole number above 0 (--max-turns, --max-tokens), or any number above 0 (--max-cost-usd). */
+/** A limit: a whole number above 0 (--max-turns, --max-tokens), or any number above 0 (--max-cost-usd, in US dollars). */
 export const above0 = (whole: boolean): Check<number> =>
-  checkOf(
+  decimal(
+    whole ? DECIMAL_INTEGER : DECIMAL_NUMBER,
     (v) =>
       typeof v === "number" && Number.isFinite(v) && v > 0 && (!whole || Number.isSafeInteger(v))
         ? undefined
         : `expected a ${whole ? "whole number" : "number"} greater than 0`,
-    { parse: whole ? parseCount : parseUsd },
+    whole
+      ? "expected a whole number greater than 0, e.g. 20."
+      : "expected a decimal number of US dollars greater than 0, e.g. 0.50.",
   );
-export const lineBytes = checkOf<number>(
+export const lineBytes = decimal(
+  DECIMAL_INTEGER,
   (v) =>
     Number.isSafeInteger(v) && (v as number) > 0 && (v as number) <= MAX_LINE_BYTES_LIMIT
       ? undefined
       : `expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT}`,
-  { parse: parseLineBytes },
+  `expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT} (256 MiB).`,
 );
 export const backendExit = checkOf<BackendExit | null>(
   (v) =>
@@ -90,16 +112,6 @@ export function otlpEndpoint(v: unknown): string | undefined {
   return url.port === "0" ? "port 0 names no collector: give the collector's port" : undefined;
 }
 
-// Plain decimal notation only: Number() would also take "0x10", "1e3" or "0b1".
-const DECIMAL_INTEGER = /^\d+$/;
-const DECIMAL_NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-
-function parseLineBytes(value: string): number {
-  const n = Number(value);
-  if (!DECIMAL_INTEGER.test(value) || n <= 0 || n > MAX_LINE_BYTES_LIMIT)
-    throw new Error(`expected a whole number of bytes from 1 to ${MAX_LINE_BYTES_LIMIT} (256 MiB).`);
-  return n;
-}
 
 /** Seconds as the CLI takes them, milliseconds as the request holds them. */
 function secondsParser(allowZero: boolean): (value: string) => number {
@@ -112,21 +124,6 @@ function secondsParser(allowZero: boolean): (value: string) => number {
   };
 }
 
-/** --max-turns, --max-tokens: a whole number above 0. */
-function parseCount(value: string): number {
-  const n = Number(value);
-  if (!DECIMAL_INTEGER.test(value) || n <= 0 || !Number.isSafeInteger(n))
-    throw new Error("expected a whole number greater than 0, e.g. 20.");
-  return n;
-}
-
-/** --max-cost-usd: a decimal number above 0. */
-function parseUsd(value: string): number {
-  const n = Number(value);
-  if (!DECIMAL_NUMBER.test(value) || !(n > 0) || !Number.isFinite(n))
-    throw new Error("expected a decimal number of US dollars greater than 0, e.g. 0.50.");
-  return n;
-}
 
 /** --backend-exit: how the recorded backend ended, an exit code or a signal's name. */
 function parseBackendExit(value: string): BackendExit {
