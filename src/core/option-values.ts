@@ -112,7 +112,6 @@ export function otlpEndpoint(v: unknown): string | undefined {
   return url.port === "0" ? "port 0 names no collector: give the collector's port" : undefined;
 }
 
-
 /** Seconds as the CLI takes them, milliseconds as the request holds them. */
 function secondsParser(allowZero: boolean): (value: string) => number {
   const range = `${allowZero ? "from 0" : "greater than 0"} up to ${MAX_SECONDS} (about 24.8 days)`;
@@ -123,7 +122,6 @@ function secondsParser(allowZero: boolean): (value: string) => number {
     return Math.round(n * 1000);
   };
 }
-
 
 /** --backend-exit: how the recorded backend ended, an exit code or a signal's name. */
 function parseBackendExit(value: string): BackendExit {
