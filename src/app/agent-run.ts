@@ -1,29 +1,27 @@
 // Planning a run, the step the CLI's `run`, the library's run() and any command that runs agents share:
 // the request's agent checked, its executable found, its argv built and its prompt read, before anything
 // starts. The plan is all src/app/supervise-run.ts needs to start and watch the backend.
-import { resolve } from "node:path";
 import type { BackendDefinition } from "../backends/definition.js";
 import { withTransport } from "../backends/acp/over-acp.js";
 import { reachBackend } from "../backends/native-input.js";
-import type { PortableRequest } from "../backends/request.js";
-import { fitRequest } from "../backends/request-fits.js";
 import { reaches } from "../backends/support.js";
 import { BACKENDS, backendNamed } from "../backends/registry.js";
 import type { Redactor } from "../core/redactor.js";
 import { readContinuation } from "../run/continue-from.js";
-import { checkPassable } from "../core/argv-value.js";
+import { checkArguments } from "../core/option-row.js";
 import { OptionError } from "../core/errors.js";
 import { checkExecutableNamed, findExecutable, type ExecutableLookup } from "../run/executable.js";
 import type { Driver } from "../run/driver.js";
 import { part, type Part, type RunRequest } from "./request.js";
-import { RUN_OPTIONS } from "./options.js";
+import { OPTIONS } from "./options.js";
+import { askBackend } from "./portable-request.js";
 import { promptAsShown, workingDirectory } from "../run/prompt.js";
 import { PROMPT_LEFT_OUT } from "../core/prompt-text.js";
 import { redactSecrets, runRedactor } from "../run/redact.js";
 import { NO_STOPS, type StopWatch } from "../run/stop-signals.js";
 import { planWrittenFile, type WrittenFile } from "../run/written-file.js";
 import { checkArgvFits } from "./argv-fits.js";
-import { loadOutputSchema, type OutputSchema } from "./output-schema.js";
+import type { OutputSchema } from "../run/output-schema.js";
 import { RunFiles } from "../run/run-files.js";
 import { planUsageFile, type UsageFile } from "../run/usage-file.js";
 
@@ -89,27 +87,6 @@ async function continuing(request: AgentRequest, stops: StopWatch): Promise<{ ba
 }
 
 /**
- * The request to the backend: every portable row's value as the request holds it (the output schema once
- * it is read), the working directory absolute, the session from --continue-from, if any.
- */
-function portableRequestOf(request: AgentRequest, resume: string | undefined): PortableRequest {
-  const given = request as Record<string, unknown>;
-  // A default asks nothing (autoMode: true): only what differs from it reaches the backend's entries.
-  const values = Object.fromEntries(
-    RUN_OPTIONS.filter((row) => row.portable && given[row.key] !== row.default).map((row) => [row.key, given[row.key]]),
-  );
-  return {
-    ...values,
-    workdir: request.workdir === undefined ? undefined : resolve(request.workdir),
-    resume,
-    outputSchema: undefined,
-    backendArgs: request.backendArgs ?? [],
-    onPermissionRequest: request.onPermissionRequest,
-    answerTimeoutMs: request.answerTimeoutMs,
-  };
-}
-
-/**
  * Check the request and build the command, before anything is started, in one pass: the values no backend
  * can take, then what this backend lacks (refused once, over the whole request), then the rules in its own
  * names; the backend is reached once, and one redactor hides the run's secrets everywhere, the command
@@ -122,19 +99,16 @@ export async function planRun(
   stops: StopWatch = NO_STOPS,
 ): Promise<RunPlan> {
   const continued = await continuing(request, stops);
-  // Only the library can be given these with a NUL byte (a command line cannot hold one).
-  if (request.bin !== undefined) checkPassable("bin", request.bin);
-  if (request.cwd !== undefined) checkPassable("cwd", request.cwd);
+  // The session from --continue-from, if any, is the one resumed.
+  const given = { ...request, resume: continued.resume };
+  // What no backend can be given (a name read as a flag, a NUL byte: only the library can give one), by the rows.
+  checkArguments(OPTIONS.rows, given);
   const definition = withTransport(backendNamed(continued.backend), request.transport, BACKENDS);
   const callerEnv = request.env ?? process.env;
   checkExecutableNamed(definition, request.bin, callerEnv);
-  const asked = portableRequestOf(request, continued.resume);
-  // The schema asked is read after the request was checked: a backend's lack of it is said first.
-  const rules = fitRequest(definition, { ...asked, outputSchema: request.outputSchema });
   // Read before the prompt: a bad schema file is said before stdin is waited for.
-  const schema = request.outputSchema === undefined ? undefined : await loadOutputSchema(request.outputSchema, stops);
-  if (schema) asked.outputSchema = { schema: schema.schema, text: schema.text, strictDraft07: schema.strictDraft07 };
-  const native: PortableRequest = { ...asked, ...rules };
+  const { driven, native } = await askBackend(definition, given, { stops });
+  const schema = driven.outputSchema;
   const cwd = workingDirectory(request.cwd);
   // Variables the options set (OpenCode's rules) are none of those that find the executable.
   const executable = findExecutable(definition, request.bin, callerEnv);
@@ -155,7 +129,7 @@ export async function planRun(
   const caller = await readPrompt(definition.name);
   const prompt = reached.prompt(caller);
   const recorded = request.promptInStream !== false;
-  const backendArgs = asked.backendArgs ?? [];
+  const backendArgs = request.backendArgs ?? [];
   const promptTerminator = executable.found
     ? await definition.promptTerminator(executable.path, prompt, { env, graceMs: request.graceMs, stops })
     : false;
@@ -179,7 +153,7 @@ export async function planRun(
     file,
     args,
     // The driver is given the request as asked: its rules in portable names.
-    ...(definition.driver ? { driver: definition.driver(asked, prompt, cwd, env) } : {}),
+    ...(definition.driver ? { driver: definition.driver(driven, prompt, cwd, env) } : {}),
     command,
     ...(recorded ? { prompt: caller } : {}),
     redactor,

@@ -10,7 +10,7 @@ import { MAX_RECORDING_BYTES, readFileBounded } from "../run/bounded-file.js";
 import { runRedactor } from "../run/redact.js";
 import { NO_STOPS, type StopWatch } from "../run/stop-signals.js";
 import { readUsageFile } from "../run/usage-file.js";
-import { loadOutputSchema, type OutputSchema } from "./output-schema.js";
+import { loadOutputSchema, type OutputSchema } from "../run/output-schema.js";
 import { part, type NormalizeRequest, type Part } from "./request.js";
 
 /** A normalization checked and ready to read: what the recording is, and how its backend ended. */

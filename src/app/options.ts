@@ -1,117 +1,41 @@
 // The options of run and normalize, declared once, one row each: the request's field and its lifetime,
 // the CLI's flag (how it is parsed, its help), the library's entry points that take it, its check, its
 // default and its relations to other options. Commander's options, the library's checks, the defaults
-// and the request types (src/app/request.ts) are made from this table. Errors about an option
-// (OptionError) name it by its key; each side words them from here, the CLI with its flag, the library
-// with its option name, so no flag name reaches a library caller.
+// and the request types (src/app/request.ts) are made from this table. The rows a backend is given
+// (portable) are src/backends/portable-rows.ts's, placed here where --help shows them. Errors about an
+// option (OptionError) name it by its key; each side words them from here, the CLI with its flag, the
+// library with its option name, so no flag name reaches a library caller.
 import { TRANSPORTS } from "../backends/definition.js";
-import { APPROVALS_MODES, QUESTIONS_MODES, type PermissionCallback } from "../backends/request.js";
+import { PORTABLE_ROWS } from "../backends/portable-rows.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 import type { Clock } from "../core/clock.js";
-import { listed, type OptionNaming } from "../core/errors.js";
-import { MAX_HELD_BYTES } from "../core/translation-session.js";
-import type { StreamEndFacts } from "../core/translator.js";
-import { STEP_SUMMARY } from "../output/sink.js";
-import { approvalsHelp, binHelp, flagHelp, permissionHelp } from "./backend-help.js";
+import { optionTable, spelledAt, type OptionRow, type TableEntry } from "../core/option-row.js";
 import {
-  above0,
   backendExit,
   boolean,
-  type Check,
   checkOf,
-  collect,
   func,
   lineBytes,
   milliseconds,
   nonEmpty,
   oneOf,
   otlpEndpoint,
-  parseBackendExit,
-  parseCount,
   parseEndpoint,
-  parseLineBytes,
-  parseUsd,
   plainObject,
-  secondsParser,
   string,
   strings,
-} from "./option-values.js";
+} from "../core/option-values.js";
+import { MAX_HELD_BYTES } from "../core/translation-session.js";
+import type { StreamEndFacts } from "../core/translator.js";
+import { STEP_SUMMARY } from "../output/sink.js";
+import { binHelp } from "./backend-help.js";
 
-export type Command = "run" | "normalize";
-
-/** The library's entry points: run() and normalizeStream(). */
-export type LibraryEntry = "run" | "normalizeStream";
-
-/**
- * When a value is used, which decides where the request hands it: what to run (agent), how native events
- * become canonical (translation), what stops the run (limits, timing), where the events go (outputs), what
- * the caller supplies and hears (host), what a recording's run was (recording).
- */
-export type Lifetime = "agent" | "translation" | "limits" | "timing" | "outputs" | "host" | "recording";
-
-/** An option as the CLI has it: what commander is given. */
-export interface CliOption {
-  /** Commander's flags, as --help shows them: "--max-turns <n>", "-q, --quiet". */
-  flags: string;
-  help: string;
-  commands: readonly Command[];
-  /** Turns the text given into the request's value; throws an Error saying what was expected. */
-  parse?: (text: string, previous: unknown) => unknown;
-  choices?: readonly string[];
-  /** Commander is given the row's default, and --help shows it so (true: as commander shows it). */
-  shownDefault?: string | true;
-  /** The request's value of what commander parsed, where the two differ in shape (--otlp's URL or nothing). */
-  toRequest?: (parsed: unknown) => unknown;
-}
-
-/** Two options that cannot be given together (`value`: only when the other has this value). */
-export interface Excludes {
-  excludes: string;
-  value?: string;
-}
-
-/** An option that does nothing without another: said, not refused. */
-export interface Needs {
-  needs: string;
-}
-
-export interface OptionRow<K extends string = string, T = unknown> {
-  /** The request's field; the library's option name (otlp.endpoint: a field of the otlp object). */
-  key: K;
-  lifetime: Lifetime;
-  /** The library's check of a value (the CLI's flags are parsed first, then checked the same). */
-  check: Check<T>;
-  /** The CLI's option, or none when only the library has it. */
-  cli?: CliOption;
-  /** The library's entry points that take it; none: only the CLI has it. */
-  library?: readonly LibraryEntry[];
-  /** The request's value when none is given, on both sides. */
-  default?: T;
-  /** The flag is the value's opposite: --no-auto-mode is autoMode: false. */
-  negated?: boolean;
-  /** The backend is given it: its value goes into the portable request, each backend's `supports` says what it becomes. */
-  portable?: true;
-  /** The library must be given it (the CLI has it as its argument); `unless` another option stands in. */
-  required?: { unless?: string };
-  relations?: readonly (Excludes | Needs)[];
-  /**
-   * The option names a file it reads or writes: its value, or (`env`) the file that variable names
-   * (--summary). No output may be an input or another output (src/app/shared-files.ts).
-   */
-  file?: FileUse;
-}
-
-/** A file an option reads (an input) or writes (an output). */
-export interface FileUse {
-  role: "reads" | "writes";
-  /** The file is the one this variable names, not the option's value. */
-  env?: string;
-}
+export type { Command, OptionRow } from "../core/option-row.js";
+export { longFlag } from "../core/option-row.js";
 
 const READS = { role: "reads" } as const;
 const WRITES = { role: "writes" } as const;
 
-const NONE = "none";
 const RUN = ["run"] as const;
 const BOTH = ["run", "normalize"] as const;
 const LIB_RUN = ["run"] as const;
@@ -119,8 +43,16 @@ const LIB_BOTH = ["run", "normalizeStream"] as const;
 const LIB_NORMALIZE = ["normalizeStream"] as const;
 const FROM = ["auto", ...BACKEND_NAMES] as const;
 
-/** The options of run and normalize: the CLI's in the order --help shows them, the library's in the order it checks them. */
-const TABLE = [
+/** The portable rows by key, to place them. */
+const P = Object.fromEntries(PORTABLE_ROWS.map((row) => [row.key, row])) as {
+  [R in (typeof PORTABLE_ROWS)[number] as R["key"]]: R;
+};
+
+/**
+ * The options of run and normalize: the CLI's in the order --help shows them, the library's in the order it
+ * checks them (a portable row not placed here comes last).
+ */
+export const TABLE_ROWS = [
   // Required, but checked after the unknown options (main.ts): `--backnd` is named as a typo.
   {
     key: "backend",
@@ -138,7 +70,7 @@ const TABLE = [
       help: "how the agent is driven: native (its own stream) or acp (the Agent Client Protocol, permission requests answered live by the rules; Gemini CLI, OpenCode, Copilot CLI, and Claude Code and Codex through their ACP adapters)",
       commands: RUN,
       choices: TRANSPORTS,
-      shownDefault: true,
+      showDefault: true,
     },
     library: LIB_RUN,
     check: oneOf(TRANSPORTS),
@@ -163,6 +95,7 @@ const TABLE = [
     cli: { flags: "--bin <path>", help: binHelp(), commands: RUN },
     library: LIB_RUN,
     check: string,
+    argument: { kind: "passable" },
   },
   {
     key: "cwd",
@@ -170,135 +103,20 @@ const TABLE = [
     cli: { flags: "--cwd <dir>", help: "directory the backend runs in (default: the current one)", commands: RUN },
     library: LIB_RUN,
     check: string,
+    argument: { kind: "passable" },
   },
-  {
-    key: "model",
-    lifetime: "agent",
-    portable: true,
-    cli: { flags: "--model <id>", help: flagHelp("model", "the model", "the backend's own"), commands: RUN },
-    library: LIB_RUN,
-    check: string,
-  },
-  {
-    key: "provider",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--provider <name>",
-      help: flagHelp("provider", "the provider", "the backend's own"),
-      commands: RUN,
-    },
-    library: LIB_RUN,
-    check: string,
-  },
-  {
-    key: "workdir",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--workdir <dir>",
-      help: flagHelp("workdir", "the agent's working directory (its /), created if missing", "the backend's own"),
-      commands: RUN,
-    },
-    library: LIB_RUN,
-    check: string,
-  },
-  {
-    key: "autoMode",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--no-auto-mode",
-      help: flagHelp("autoMode", "approvals and questions stop the run with exit 3", "auto mode"),
-      commands: RUN,
-    },
-    library: LIB_RUN,
-    negated: true,
-    check: boolean,
-    default: true,
-    relations: [{ excludes: "approvals", value: "auto" }],
-  },
-  {
-    key: "allowTools",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--allow-tool <name>",
-      help: permissionHelp(
-        "allowTools",
-        "let the backend run this tool without asking (repeatable; NAME(PATTERN) where it can)",
-      ),
-      commands: RUN,
-      parse: collect,
-      shownDefault: NONE,
-    },
-    library: LIB_RUN,
-    check: strings,
-    default: [],
-  },
-  {
-    key: "denyTools",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--deny-tool <name>",
-      help: permissionHelp("denyTools", "keep the backend from running this tool (repeatable)"),
-      commands: RUN,
-      parse: collect,
-      shownDefault: NONE,
-    },
-    library: LIB_RUN,
-    check: strings,
-    default: [],
-  },
-  {
-    key: "approvals",
-    lifetime: "agent",
-    portable: true,
-    cli: { flags: "--approvals <mode>", help: approvalsHelp(), commands: RUN, choices: APPROVALS_MODES },
-    library: LIB_RUN,
-    check: oneOf(APPROVALS_MODES),
-  },
+  P.model,
+  P.provider,
+  P.workdir,
+  P.autoMode,
+  P.allowTools,
+  P.denyTools,
+  P.approvals,
   // The answerers of a permission request no rule decides (an ACP agent's, asked live): one per run.
-  {
-    key: "approveWith",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--approve-with <cmd>",
-      help: "answer each permission request no rule decides by running CMD (sh -c) with the input.requested event on its stdin: exit 0 allows, anything else rejects (backends asked live only: docs/permissions.md)",
-      commands: RUN,
-    },
-    library: LIB_RUN,
-    check: nonEmpty("a command line (a non-empty string)"),
-    relations: [
-      { excludes: "approvals", value: "ask" },
-      { excludes: "approvals", value: "auto" },
-    ],
-  },
-  {
-    key: "onPermissionRequest",
-    lifetime: "agent",
-    library: LIB_RUN,
-    check: func<PermissionCallback>(),
-    relations: [{ excludes: "approveWith" }, { excludes: "approvals", value: "ask" }],
-  },
+  P.approveWith,
+  P.onPermissionRequest,
   // Questions (ACP form elicitation): answered by the run's answerer, or left pending (docs/permissions.md).
-  {
-    key: "questions",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--questions <mode>",
-      help: "offer the agent questions (ACP form elicitation): answer (where the run has an answerer: --approve-with, --approvals ask), pending (also where it has none: a question ends the run needs_input with it pending), never (backends asked live only: docs/permissions.md)",
-      commands: RUN,
-      choices: QUESTIONS_MODES,
-      shownDefault: "answer",
-    },
-    library: LIB_RUN,
-    check: oneOf(QUESTIONS_MODES),
-    default: "answer",
-  },
+  P.questions,
   {
     key: "answerTimeoutMs",
     lifetime: "agent",
@@ -306,26 +124,13 @@ const TABLE = [
       flags: "--answer-timeout <seconds>",
       help: "how long --approve-with's command or a person (--approvals ask) has to answer one request (then it is rejected) or question (then it is cancelled)",
       commands: RUN,
-      parse: secondsParser(false),
-      shownDefault: "60",
+      showDefault: true,
     },
     library: LIB_RUN,
     check: milliseconds(false),
     default: 60_000,
   },
-  {
-    key: "resume",
-    lifetime: "agent",
-    portable: true,
-    cli: {
-      flags: "--resume <session>",
-      help: permissionHelp("resume", "continue this session of the backend with the prompt"),
-      commands: RUN,
-    },
-    library: LIB_RUN,
-    check: nonEmpty("a session id (a non-empty string)"),
-    relations: [{ excludes: "continueFrom" }],
-  },
+  P.resume,
   {
     key: "continueFrom",
     lifetime: "agent",
@@ -345,12 +150,13 @@ const TABLE = [
       flags: "--backend-arg <arg>",
       help: "pass one more argument to the backend, before the prompt (repeatable)",
       commands: RUN,
-      parse: collect,
-      shownDefault: NONE,
+      showDefault: true,
     },
     library: LIB_RUN,
     check: strings,
     default: [],
+    // Passed as given; a value may hold a secret: named by its place, never quoted.
+    argument: { kind: "passable" },
   },
   {
     key: "env",
@@ -370,50 +176,13 @@ const TABLE = [
       flags: "--timeout <seconds>",
       help: "stop the backend after this long (at most 2147483): run.finished timed_out, exit 124 (default: no limit)",
       commands: RUN,
-      parse: secondsParser(false),
     },
     library: LIB_RUN,
     check: milliseconds(false),
   },
-  {
-    key: "maxTurns",
-    lifetime: "limits",
-    portable: true,
-    cli: {
-      flags: "--max-turns <n>",
-      help: "stop the backend when turn n+1 (model call) begins: run.finished failed, error budget, exit 1 (default: no limit)",
-      commands: RUN,
-      parse: parseCount,
-    },
-    library: LIB_RUN,
-    check: above0(true),
-  },
-  {
-    key: "maxTokens",
-    lifetime: "limits",
-    portable: true,
-    cli: {
-      flags: "--max-tokens <n>",
-      help: "stop the backend once this run's input + output tokens reach n: failed, budget, exit 1 (default: no limit)",
-      commands: RUN,
-      parse: parseCount,
-    },
-    library: LIB_RUN,
-    check: above0(true),
-  },
-  {
-    key: "maxCostUsd",
-    lifetime: "limits",
-    portable: true,
-    cli: {
-      flags: "--max-cost-usd <usd>",
-      help: "stop the backend once this run's cost (reported, else estimated) reaches this: failed, budget, exit 1; a model without a known price stops it at its first usage (default: no limit)",
-      commands: RUN,
-      parse: parseUsd,
-    },
-    library: LIB_RUN,
-    check: above0(false),
-  },
+  P.maxTurns,
+  P.maxTokens,
+  P.maxCostUsd,
   {
     key: "lingerMs",
     lifetime: "timing",
@@ -421,7 +190,6 @@ const TABLE = [
       flags: "--linger <seconds>",
       help: "after the backend's final event, wait at most this long for it to exit, then stop it; the outcome stays (default: wait for the exit)",
       commands: RUN,
-      parse: secondsParser(true),
     },
     library: LIB_RUN,
     check: milliseconds(true),
@@ -433,8 +201,7 @@ const TABLE = [
       flags: "--grace <seconds>",
       help: "how long a stopped backend gets before it is killed; 0 kills at once",
       commands: RUN,
-      parse: secondsParser(true),
-      shownDefault: "5",
+      showDefault: true,
     },
     library: LIB_RUN,
     check: milliseconds(true),
@@ -511,7 +278,7 @@ const TABLE = [
       help: `protocol of the input; auto tells it by content, reading at most ${MAX_HELD_BYTES / 1024 / 1024} MiB before it guesses`,
       commands: ["normalize"],
       choices: FROM,
-      shownDefault: true,
+      showDefault: true,
     },
     library: LIB_NORMALIZE,
     check: oneOf(FROM),
@@ -531,7 +298,6 @@ const TABLE = [
       flags: "--backend-exit <code|signal>",
       help: "how the recorded backend process ended (e.g. 0, 1, SIGTERM); decides the outcome of a stream with no terminal event (default: unknown, so such a stream is backend_crashed, exit 76)",
       commands: ["normalize"],
-      parse: parseBackendExit,
     },
     library: LIB_NORMALIZE,
     check: backendExit,
@@ -550,29 +316,9 @@ const TABLE = [
   },
   { key: "end.stderrTail", lifetime: "recording", library: LIB_NORMALIZE, check: strings },
   // A file on the CLI, its text in the library (end.usageFile): the CLI reads it into that.
-  {
-    key: "usageFile",
-    lifetime: "recording",
-    file: READS,
-    cli: {
-      flags: "--usage-file <file>",
-      help: "the usage file the recorded backend wrote beside its stream (Copilot CLI's --usage-output-file): its token counts go into the usage totals (default: none; Copilot's usage is then unknown)",
-      commands: ["normalize"],
-    },
-    check: string,
-  },
+  P.usageFile,
+  spelledAt(P.model, "normalize"),
   { key: "end.usageFile", lifetime: "recording", library: LIB_NORMALIZE, check: string },
-  {
-    key: "model",
-    lifetime: "recording",
-    cli: {
-      flags: "--model <name>",
-      help: "the model the recorded run used, as the price table names it (gpt-5, claude-sonnet-4-5): usage whose stream names no model (Codex, EvoScientist, OpenCode) is priced as it (default: none, so such usage has no cost)",
-      commands: ["normalize"],
-    },
-    library: LIB_NORMALIZE,
-    check: string,
-  },
   { key: "inputName", lifetime: "recording", library: LIB_NORMALIZE, check: string },
   // What shapes the translation itself, the same for run and normalize.
   {
@@ -582,7 +328,7 @@ const TABLE = [
       flags: "--raw",
       help: "attach each native object to its canonical event as `raw`",
       commands: BOTH,
-      shownDefault: "off",
+      showDefault: true,
     },
     library: LIB_BOTH,
     check: boolean,
@@ -621,7 +367,6 @@ const TABLE = [
       flags: "--max-line-bytes <n>",
       help: "longest native line kept whole, in bytes; longer ones become backend.unparsed (default: 16777216, 16 MiB; at most 268435456, 256 MiB)",
       commands: BOTH,
-      parse: parseLineBytes,
     },
     library: LIB_BOTH,
     check: lineBytes,
@@ -647,7 +392,7 @@ const TABLE = [
       help: "stdout: the canonical stream, only the run.finished object, or only the final answer",
       commands: BOTH,
       choices: ["jsonl", "json", "text"],
-      shownDefault: true,
+      showDefault: true,
     },
     check: oneOf(["jsonl", "json", "text"]),
     default: "jsonl",
@@ -676,23 +421,7 @@ const TABLE = [
     check: string,
   },
   // A file on the CLI; in the library the schema itself (an object) or a file's path.
-  {
-    key: "outputSchema",
-    lifetime: "agent",
-    file: READS,
-    portable: true,
-    cli: {
-      flags: "--output-schema <file>",
-      help: "a JSON Schema (draft 2020-12, or draft-07 by its $schema) the final answer must match: valid, run.finished.result.json holds it; else the run fails, error output_schema, exit 1 (docs/output-schema.md)",
-      commands: BOTH,
-    },
-    library: LIB_BOTH,
-    check: checkOf<object | string>((v) =>
-      (typeof v === "string" && v !== "") || (typeof v === "object" && v !== null && !Array.isArray(v))
-        ? undefined
-        : "expected a JSON Schema (an object) or the path of a JSON file",
-    ),
-  },
+  P.outputSchema,
   // A URL (or nothing) on the CLI, an object { endpoint?, content? } in the library.
   {
     key: "otlp",
@@ -720,43 +449,25 @@ const TABLE = [
     check: boolean,
     relations: [{ needs: "otlp" }],
   },
-] as const satisfies readonly OptionRow[];
+] as const satisfies readonly TableEntry[];
 
 /** Each row of the table with its own literal types: what the request types are derived from. */
-export type TableRow = (typeof TABLE)[number];
+export type TableRow = Extract<(typeof TABLE_ROWS)[number], OptionRow> | (typeof PORTABLE_ROWS)[number];
+
+/** The option table of run and normalize. */
+export const OPTIONS = optionTable(TABLE_ROWS, PORTABLE_ROWS);
 
 /** The table's rows, as code that reads them generically sees them. */
-export const RUN_OPTIONS: readonly OptionRow[] = TABLE;
-const ROWS = RUN_OPTIONS;
+export const RUN_OPTIONS: readonly OptionRow[] = OPTIONS.rows;
 
 /** The rows an entry point of the library takes, with their checks. */
-export function libraryRows(entry: LibraryEntry): OptionRow[] {
-  return ROWS.filter((row) => row.library?.includes(entry));
-}
+export const libraryRows = OPTIONS.libraryRows;
 
-/** The rows a command of the CLI takes, in the order --help shows them. */
-export function cliRows(command: Command): (OptionRow & { cli: CliOption })[] {
-  return ROWS.filter((row): row is OptionRow & { cli: CliOption } => row.cli?.commands.includes(command) === true);
-}
-
-/** The long flag of a CLI option, as messages name it: "--max-turns", "--quiet". */
-export function longFlag(cli: CliOption): string {
-  return /--[\w-]+/.exec(cli.flags)![0];
-}
-
-function row(key: string): OptionRow {
-  const found = ROWS.find((r) => r.key === key);
-  if (found === undefined) throw new Error(`no run option ${key}`);
-  return found;
-}
+/** The rows a command of the CLI takes, each with its CLI option for that command, in the order --help shows them. */
+export const cliRows = OPTIONS.cliRows;
 
 /** An option as the CLI says it: its flag; given values, the flag once for each ("--backend-arg=A --backend-arg=B"). */
-export const cliNaming: OptionNaming = (key, values) => {
-  const { cli } = row(key);
-  const flag = cli === undefined ? key : longFlag(cli);
-  return values === undefined ? flag : values.map((value) => `${flag}=${value}`).join(" ");
-};
+export const cliNaming = OPTIONS.cliNaming;
 
 /** An option as the library says it: "option maxTurns", "option autoMode: false"; given values, 'option backendArgs ["A", "B"]'. */
-export const libraryNaming: OptionNaming = (key, values) =>
-  `option ${key}${row(key).negated ? ": false" : ""}${values === undefined ? "" : ` ${listed(values)}`}`;
+export const libraryNaming = OPTIONS.libraryNaming;

@@ -3,16 +3,9 @@
 // become the same request: the same fields (the table's keys, in the library's units), the table's
 // defaults filled in, the table's relations checked. Its types are derived from the table.
 import { OptionError, type OptionNaming } from "../core/errors.js";
-import {
-  cliRows,
-  libraryRows,
-  type Command,
-  type LibraryEntry,
-  type Lifetime,
-  type OptionRow,
-  type TableRow,
-} from "./options.js";
-import type { Check } from "./option-values.js";
+import type { Command, LibraryEntry, Lifetime, OptionRow, OptionTable } from "../core/option-row.js";
+import type { Check } from "../core/option-values.js";
+import { OPTIONS, type TableRow } from "./options.js";
 
 type ValueOf<R> = R extends { check: Check<infer T> } ? T : never;
 /** A field of an object option (otlp.endpoint) is typed by its object's row. */
@@ -25,11 +18,13 @@ type LibraryRowsOf<E extends LibraryEntry, R = TableRow> = R extends { library: 
     ? R
     : never
   : never;
-type CliRowsOf<C extends Command, R = TableRow> = R extends { cli: { commands: readonly (infer X)[] } }
-  ? C extends X
-    ? R
-    : never
-  : never;
+/** The commands a row's CLI options are for (one option, or one per spelling). */
+type CommandsOf<R> = R extends { cli: { commands: readonly (infer X)[] } }
+  ? X
+  : R extends { cli: readonly { commands: readonly (infer X)[] }[] }
+    ? X
+    : never;
+type CliRowsOf<C extends Command, R = TableRow> = R extends unknown ? (C extends CommandsOf<R> ? R : never) : never;
 type IsRequired<R> = R extends { required: { unless: string } } ? false : R extends { required: object } ? true : false;
 type HasDefault<R> = R extends { default: unknown } ? true : false;
 
@@ -65,9 +60,10 @@ export function part<C extends Command, L extends Lifetime>(command: C, request:
   return Object.fromEntries(Object.entries(request).filter(([key]) => keys.has(key))) as Part<C, L>;
 }
 
-/** Every row a command's request holds: its CLI's and its library entry's. */
-export function rowsOf(command: Command): OptionRow[] {
-  return [...new Set<OptionRow>([...cliRows(command), ...libraryRows(ENTRY_OF[command])])];
+/** Every row a command's request holds: its CLI's, then its library entry's. */
+export function rowsOf(command: Command, table: OptionTable = OPTIONS): OptionRow[] {
+  const keys = new Set([...table.cliRows(command), ...table.libraryRows(ENTRY_OF[command])].map((row) => row.key));
+  return [...keys].map((key) => table.row(key));
 }
 
 function topKey(key: string): string {
@@ -86,24 +82,35 @@ export interface Made<R> {
   notes: ((name: OptionNaming) => string)[];
 }
 
-/** The request of a command from commander's parsed options: each flag's value at its row's key. */
-export function requestFromCli<C extends Command>(command: C, parsed: Record<string, unknown>): Made<Request<C>> {
+/**
+ * The request of a command from commander's parsed options: each flag's value at its row's key (a table of
+ * more rows, a test's, makes a request of more fields).
+ */
+export function requestFromCli<C extends Command>(
+  command: C,
+  parsed: Record<string, unknown>,
+  table: OptionTable = OPTIONS,
+): Made<Request<C>> {
   const given = new Map<string, unknown>();
-  for (const row of cliRows(command)) {
+  for (const row of table.cliRows(command)) {
     const value = parsed[attributeOf(row.cli.flags)];
     if (value !== undefined) given.set(row.key, row.cli.toRequest ? row.cli.toRequest(value) : value);
   }
-  return made(command, given);
+  return made(command, given, table);
 }
 
 /** The request of a command from the library's options (checked already by the entry point). */
-export function requestFromLibrary<C extends Command>(command: C, options: object): Made<Request<C>> {
+export function requestFromLibrary<C extends Command>(
+  command: C,
+  options: object,
+  table: OptionTable = OPTIONS,
+): Made<Request<C>> {
   const given = new Map<string, unknown>();
-  for (const row of libraryRows(ENTRY_OF[command])) {
+  for (const row of table.libraryRows(ENTRY_OF[command])) {
     const value = (options as Record<string, unknown>)[row.key];
     if (value !== undefined) given.set(row.key, value);
   }
-  return made(command, given);
+  return made(command, given, table);
 }
 
 /**
@@ -111,8 +118,12 @@ export function requestFromLibrary<C extends Command>(command: C, options: objec
  * (end.backendExit) set in its object. A field whose object has a flag of its own that was not given
  * (--otlp-content without --otlp) is not set: its `needs` relation says so.
  */
-function made<C extends Command>(command: C, given: ReadonlyMap<string, unknown>): Made<Request<C>> {
-  const rows = rowsOf(command);
+function made<C extends Command>(
+  command: C,
+  given: ReadonlyMap<string, unknown>,
+  table: OptionTable,
+): Made<Request<C>> {
+  const rows = rowsOf(command, table);
   const notes: Made<Request<C>>["notes"] = [];
   for (const row of rows)
     for (const relation of row.relations ?? []) {
@@ -128,7 +139,7 @@ function made<C extends Command>(command: C, given: ReadonlyMap<string, unknown>
       throw new OptionError((name) => `${name(row.key)} and ${name(relation.excludes)}${shown} exclude each other`);
     }
   const request: Record<string, unknown> = {};
-  const flagged = new Set(cliRows(command).map((row) => row.key));
+  const flagged = new Set(table.cliRows(command).map((row) => row.key));
   for (const row of rows) {
     const value = given.get(row.key) ?? row.default;
     if (value === undefined) continue;

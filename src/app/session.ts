@@ -18,7 +18,7 @@ import type { RunHost } from "../run/host.js";
 import type { OutputSink } from "../run/supervisor.js";
 import type { RunSpec } from "./agent-run.js";
 import type { NormalizeSpec } from "./normalize-plan.js";
-import { outputSchemaShown } from "./output-schema.js";
+import { outputSchemaShown } from "../run/output-schema.js";
 import { openSinks, type OpenedSinks, type OutputsSide } from "./sinks.js";
 import { superviseRun, type OutcomeOrReaderGone } from "./supervise-run.js";
 import { VERSION } from "../version.js";

@@ -9,12 +9,12 @@ import type { Interruption, RunOutcome } from "../core/outcome.js";
 import { tempFolderError } from "../core/temp-folder.js";
 import type { OutputPipeline } from "../output/pipeline.js";
 import type { RunHost } from "../run/host.js";
-import { watchLimits } from "../run/limits.js";
+import { watchLimits } from "./limit-watch.js";
 import { shownWarning } from "../run/redact.js";
 import { onStopSignals } from "../run/stop-signals.js";
 import { RunSupervisor, type OutputSink } from "../run/supervisor.js";
 import type { RunPlan, RunSpec } from "./agent-run.js";
-import { outputSchemaShown } from "./output-schema.js";
+import { outputSchemaShown } from "../run/output-schema.js";
 
 /** Where a supervised run's events go: redacted once, then to every sink, and what they are written to. */
 export interface RunOutput {

@@ -2,7 +2,7 @@ import type { Driver } from "../run/driver.js";
 import type { NativeEvent, Translator } from "../core/translator.js";
 import type { LaunchSpec } from "../run/launch-spec.js";
 import type { StopWatch } from "../run/stop-signals.js";
-import type { PortableRequest } from "./request.js";
+import type { DriverRequest, PortableValues } from "./request.js";
 import type { PortableTool } from "../policy/portable-tools.js";
 import type { ArgvFrame, PlacedOptions, Reaches, Supports } from "./support.js";
 import type { Words } from "../core/errors.js";
@@ -91,8 +91,11 @@ export interface LaunchFacet<Name extends string = string> extends LaunchSpec {
   promptTerminator(executable: string, prompt: string, probe: ProbeContext): boolean | Promise<boolean>;
 }
 
-/** What a backend takes of the portable options, and how its argv is written (src/backends/native-input.ts). */
-export interface ArgvFacet<Name extends string = string> {
+/**
+ * What a backend takes of the portable options, and how its argv is written (src/backends/native-input.ts). V:
+ * the portable values (a test's table may have one more).
+ */
+export interface ArgvFacet<Name extends string = string, V = PortableValues> {
   name: Name;
   displayName: string;
   /**
@@ -100,7 +103,7 @@ export interface ArgvFacet<Name extends string = string> {
    * backend and how --help and the docs show it, or why it lacks it (refused before start). Declared in
    * the order their arguments take in its argv.
    */
-  supports: Supports;
+  supports: Supports<V>;
   /** How its --allow-tool and --deny-tool rules name tools (README "Permissions and continuing a run"). */
   toolNames: ToolNames;
   /**
@@ -147,7 +150,7 @@ export interface DriverFacet {
    * itself, once) and the prompt, in `cwd`, with the backend's environment. Absent: it is launched with argv
    * and read (the argv driver).
    */
-  driver?(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver;
+  driver?(request: DriverRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver;
 }
 
 // ---- What only an agent that speaks the Agent Client Protocol has: how it is started to speak it
@@ -200,11 +203,11 @@ export interface AcpFacet {
  * agent that speaks ACP has (AcpFacet). Each consumer takes the facet it uses. One per folder
  * under src/backends/, listed in the registry.
  */
-export type BackendDefinition<Name extends string = string, Protocol extends string = string> = LaunchFacet<Name> &
-  ArgvFacet<Name> &
-  StreamFacet<Name, Protocol> &
-  DriverFacet &
-  AcpFacet;
+export type BackendDefinition<
+  Name extends string = string,
+  Protocol extends string = string,
+  V = PortableValues,
+> = LaunchFacet<Name> & ArgvFacet<Name, V> & StreamFacet<Name, Protocol> & DriverFacet & AcpFacet;
 
 /** Tells the backends of one protocol apart by what their streams carry. */
 export interface MemberDetector {

@@ -2,7 +2,7 @@
 // (placed by the backend's layout), the variables over the caller's environment, the files written for
 // the run. Nothing else writes a backend's flags for them, so what --help says is what it gets.
 import type { ArgvFacet } from "./definition.js";
-import { PORTABLE_OPTION_NAMES, askedOf, type PortableOption, type PortableRequest } from "./request.js";
+import { askedOf, type PortableOption, type PortableRequest } from "./request.js";
 import {
   reaches,
   supportOf,
@@ -44,7 +44,7 @@ export function reachBackend(
   placeFile: PlaceFile = () => undefined,
 ): Reached {
   const run: RunContext = { asked: askedOf(request), env };
-  const lacked = PORTABLE_OPTION_NAMES.find((option) => {
+  const lacked = (Object.keys(run.asked) as PortableOption[]).find((option) => {
     const support = supportOf(backend.supports, option, run.asked[option]);
     return run.asked[option] !== undefined && support !== undefined && !reaches(support);
   });

@@ -1,17 +1,18 @@
 // How a backend's lack of a portable option is said, and the one place a request's lacks are refused: a
-// backend's `supports` says, per option, how it reaches it or why it lacks it; a row here words the refusal
-// where the default ("--opt: X <why>") would not do.
-import { OptionError, wordedWith, type OptionNaming, type Worded } from "../core/errors.js";
+// backend's `supports` says, per option, how it reaches it or why it lacks it; the option's row
+// (src/backends/portable-rows.ts) words the refusal where the default ("--opt: X <why>") would not do, and
+// whether only a backend asked live has it.
+import { OptionError, wordedWith, type OptionNaming, type Words, type Worded } from "../core/errors.js";
+import type { PortableRow, RefusalWords } from "../core/option-row.js";
 import type { AcpFacet, ArgvFacet, DriverFacet } from "./definition.js";
+import { PORTABLE_ROWS } from "./portable-rows.js";
 import { BACKENDS } from "./registry.js";
 import {
-  REFUSABLE_OPTIONS,
   isAsked,
-  portableOptionsOf,
-  type ApprovalsMode,
+  type ChoiceOption,
   type PortableOption,
   type PortableRequest,
-  type RefusableOption,
+  type PortableValues,
 } from "./request.js";
 import { reaches, supportOf, type Lacks, type Support } from "./support.js";
 
@@ -25,7 +26,9 @@ interface RefusalContext {
 }
 
 /** A request as refusals read it: which options are asked (their values unread but the choices'). */
-export type Asking = { readonly [K in keyof PortableRequest]?: K extends "approvals" ? ApprovalsMode : unknown };
+export type Asking = {
+  readonly [K in keyof PortableRequest]?: K extends ChoiceOption ? PortableValues[K] : unknown;
+};
 
 /** The refusal of a backend that lacks an option: its message and hint. */
 type Refusal = (backend: Refusable, lack: Lacks, context: RefusalContext) => [Worded, Worded?];
@@ -45,11 +48,11 @@ function subjectOf(backend: Refusable, all: readonly Refusable[], name: OptionNa
  * A flag only some backends have: "has no model flag (Codex has it)", and why as the hint. A backend driven over
  * ACP is never among those said to have it; that its own stream has it is said apart.
  */
-function flagRefusal(option: string, noun: Worded, key: PortableOption): Refusal {
+function flagRefusal(option: PortableOption, noun: Words): Refusal {
   return (backend, lack, { all }) => {
     const native = nativeOf(backend, all);
     const has = (b: Refusable): boolean => {
-      const support = supportOf(b.supports, key);
+      const support = supportOf(b.supports, option);
       return support !== undefined && reaches(support);
     };
     const takers = all.filter((b) => b.name !== backend.name && has(b)).map((b) => b.displayName);
@@ -60,7 +63,7 @@ function flagRefusal(option: string, noun: Worded, key: PortableOption): Refusal
           ...(native && has(native) ? [`${native.displayName} has it without ${name("transport")} acp`] : []),
         ];
         const others = said.length > 0 ? ` (${said.join("; ")})` : "";
-        return `${name(option)}: ${subjectOf(backend, all, name)} has no ${noun(name)}${others}`;
+        return `${name(option)}: ${subjectOf(backend, all, name)} has no ${wordedWith(noun, name)}${others}`;
       },
       (name) => wordedWith(lack.lacks, name),
     ];
@@ -74,57 +77,60 @@ function reasonRefusal(said: (name: OptionNaming, asked: Asking) => string): Ref
   ];
 }
 
-const LIMITS = ["maxTurns", "maxTokens", "maxCostUsd"] as const;
-
 /** A limit: every limit asked that the backend lacks for the same reason named at once; --max-turns as the hint. */
-const limitRefusal: Refusal = (backend, lack, { all, asked }) => {
-  const named = LIMITS.filter((key) => {
-    const support = backend.supports[key];
-    return asked[key] !== undefined && !reaches(support) && support.lacks === lack.lacks;
-  });
-  return [
-    (name) =>
-      `${named.map((key) => name(key)).join(" and ")}: ${subjectOf(backend, all, name)} ${wordedWith(lack.lacks, name)}`,
-    reaches(backend.supports.maxTurns)
-      ? (name) => `${name("maxTurns")} stops it (each turn is seen as it begins)`
-      : undefined,
-  ];
-};
+const limitRefusal =
+  (rows: readonly PortableRow[]): Refusal =>
+  (backend, lack, { all, asked }) => {
+    const limits = rows.filter((row) => row.portable.refusal !== undefined && "limit" in row.portable.refusal);
+    const named = limits.flatMap(({ key }) => {
+      const support = supportOf(backend.supports, key as PortableOption);
+      return asked[key as PortableOption] !== undefined &&
+        support !== undefined &&
+        !reaches(support) &&
+        support.lacks === lack.lacks
+        ? [key]
+        : [];
+    });
+    return [
+      (name) =>
+        `${named.map((key) => name(key)).join(" and ")}: ${subjectOf(backend, all, name)} ${wordedWith(lack.lacks, name)}`,
+      reaches(backend.supports.maxTurns)
+        ? (name) => `${name("maxTurns")} stops it (each turn is seen as it begins)`
+        : undefined,
+    ];
+  };
 
-/** The words of a refusal, where the default (the option's name, then why the backend lacks it) would not do. */
-const REFUSALS: { readonly [K in RefusableOption]?: Refusal } = {
-  model: flagRefusal("model", () => "model flag", "model"),
-  provider: flagRefusal("provider", () => "provider flag", "provider"),
-  workdir: flagRefusal("workdir", () => "workdir flag", "workdir"),
-  autoMode: flagRefusal("autoMode", (name) => `${name("autoMode")} flag`, "autoMode"),
-  approvals: reasonRefusal((name, asked) => `${name("approvals")} ${asked.approvals}`),
-  maxTurns: limitRefusal,
-  maxTokens: limitRefusal,
-  maxCostUsd: limitRefusal,
-  usageFile: reasonRefusal(() => "usage file"),
-};
+/** The refusal of a backend that lacks this row's option, in the words its row gives (else its name, a choice's value after it). */
+function refusalOf(row: PortableRow, rows: readonly PortableRow[]): Refusal {
+  const option = row.key as PortableOption;
+  const words: RefusalWords | undefined = row.portable.refusal;
+  if (words === undefined)
+    return reasonRefusal((name, asked) =>
+      row.portable.choices === undefined ? name(option) : `${name(option)} ${String(asked[option])}`,
+    );
+  if ("flag" in words) return flagRefusal(option, words.flag);
+  if ("limit" in words) return limitRefusal(rows);
+  return reasonRefusal(() => words.named);
+}
 
 /** Only a driven backend (ACP) answers a permission request live. */
 const NOT_LIVE: Lacks = { lacks: "is not asked live: its permissions are fixed before it starts" };
 
-/** What asks a backend live: the library's callback, --approve-with, --approvals ask. */
-function asksLive(option: RefusableOption, asked: Asking): boolean {
-  return (
-    option === "onPermissionRequest" ||
-    option === "approveWith" ||
-    option === "questions" ||
-    (option === "approvals" && asked.approvals === "ask")
-  );
+/** What asks a backend live: the library's callback, --approve-with, --approvals ask (the rows' `live`, `liveChoices`). */
+function asksLive(row: PortableRow, asked: Asking): boolean {
+  const value = asked[row.key as PortableOption];
+  return row.portable.live !== undefined || row.portable.liveChoices?.includes(value as string) === true;
 }
 
 /**
  * A backend not asked live, refused an answerer: the hint names the transport that asks it live where it has
  * one (`--transport acp`), else the agents that are.
  */
-function liveRefusal(option: RefusableOption): Refusal {
+function liveRefusal(row: PortableRow): Refusal {
+  const option = row.key as PortableOption;
   return (backend, lack, { all, asked }) => [
     (name) =>
-      `${option === "approvals" ? `${name("approvals")} ${asked.approvals}` : name(option)}: ${subjectOf(backend, all, name)} ${wordedWith(lack.lacks, name)}`,
+      `${row.portable.choices !== undefined ? `${name(option)} ${String(asked[option])}` : name(option)}: ${subjectOf(backend, all, name)} ${wordedWith(lack.lacks, name)}`,
     (name) => {
       if (backend.acpMode !== undefined && backend.transport === undefined)
         return `${name("transport")} acp drives ${backend.displayName} over ACP, where each permission request is answered live`;
@@ -139,28 +145,27 @@ function liveRefusal(option: RefusableOption): Refusal {
 const NO_ENTRY: Lacks = { lacks: "does not take it (its supports map has no entry for it)" };
 
 /** What the backend says of this option, as asked: how it reaches it, or why it lacks it. */
-function supportFor(backend: Refusable, option: RefusableOption, asked: Asking): Support<PortableOption> | undefined {
-  if (option === "onPermissionRequest") return backend.driver ? undefined : NOT_LIVE;
+function supportFor(backend: Refusable, row: PortableRow, asked: Asking): Support<PortableOption> | undefined {
+  const option = row.key as PortableOption;
+  // Taken whole by a driver: only a driven backend has it.
+  if (row.portable.live === "driver") return backend.driver ? undefined : NOT_LIVE;
   // A live option or choice with no entry: the backend is not asked live.
   const support = supportOf(backend.supports, option, asked[option] as never);
-  if (support === undefined && asksLive(option, asked)) return NOT_LIVE;
+  if (support === undefined && asksLive(row, asked)) return NOT_LIVE;
   if (!Object.hasOwn(backend.supports, option)) return NO_ENTRY;
   return support;
 }
 
 /**
- * Refuse the first option of the request that is asked and the backend lacks (in the order of
- * REFUSABLE_OPTIONS), before anything starts: the one check of a whole request against a backend.
+ * Refuse the first option of the request that is asked and the backend lacks (in the order of the portable
+ * rows), before anything starts: the one check of a whole request against a backend.
  */
-export function refuseLacking(backend: Refusable, asked: Asking): void {
-  const options = [...REFUSABLE_OPTIONS, ...portableOptionsOf(asked).filter((o) => !REFUSABLE_OPTIONS.includes(o))];
-  for (const option of options) {
-    if (!isAsked(asked[option])) continue;
-    const support = supportFor(backend, option, asked);
+export function refuseLacking(backend: Refusable, asked: Asking, rows: readonly PortableRow[] = PORTABLE_ROWS): void {
+  for (const row of rows) {
+    if (!isAsked(asked[row.key as PortableOption])) continue;
+    const support = supportFor(backend, row, asked);
     if (support === undefined || reaches(support)) continue;
-    const refusal = asksLive(option, asked)
-      ? liveRefusal(option)
-      : (REFUSALS[option] ?? reasonRefusal((name) => name(option)));
+    const refusal = asksLive(row, asked) ? liveRefusal(row) : refusalOf(row, rows);
     const [message, hint] = refusal(backend, support, { all: BACKENDS, asked });
     throw new OptionError(message, hint);
   }

@@ -3,7 +3,16 @@
 // docs tables show that, or why the backend lacks it (refused before start, never dropped).
 
 import type { Words } from "../core/errors.js";
-import { isChoice, type Asked, type ChoiceOption, type PortableOption, type PortableValues } from "./request.js";
+import {
+  isChoice,
+  type Asked,
+  type ChoiceOption,
+  type DriverOption,
+  type LiveChoiceOf,
+  type LiveOption,
+  type PortableOption,
+  type PortableValues,
+} from "./request.js";
 
 /** A file run writes for the run (in its own temporary folder, removed when the run ends). */
 export interface RunFileInput {
@@ -38,11 +47,11 @@ export interface RunContext {
   env: NodeJS.ProcessEnv;
 }
 
-/** An option the backend has. */
-export interface Reaches<K extends PortableOption> {
+/** An option the backend has (of the values V: the portable rows', or a test's with one more). */
+export interface Reaches<K extends keyof V, V = PortableValues> {
   /** How it reaches the backend, as --help and the docs tables show it: its spelling first, then any note in parentheses. */
   via: string;
-  reaches(value: PortableValues[K], run: RunContext): NativeInput;
+  reaches(value: V[K], run: RunContext): NativeInput;
   /** What the backend gets when the option is not asked (Copilot CLI's --allow-all-tools without an allow list). */
   otherwise?(run: RunContext): NativeInput;
 }
@@ -56,36 +65,29 @@ export interface Lacks {
   lacks: Words;
 }
 
-export type Support<K extends PortableOption> = Reaches<K> | Lacks;
-
-/**
- * What only a backend asked live has (a driver that answers each permission request: ACP): a backend without
- * an entry for one is refused it, its reason said in one place (src/backends/portable-options.ts).
- */
-export type LiveOption = "approveWith" | "questions";
-export type LiveChoice = "ask";
+export type Support<K extends keyof V, V = PortableValues> = Reaches<K, V> | Lacks;
 
 /**
  * A choice option's entry: one per choice (a rule means the same on every backend; each mode is refused apart);
- * a live choice (`--approvals ask`) only where the backend is asked live.
+ * a live choice (`--approvals ask`) only where the backend is asked live (the row's `liveChoices`).
  */
 export type PerChoice<K extends ChoiceOption> = {
-  readonly [C in Exclude<PortableValues[K], LiveChoice>]: Support<K>;
-} & { readonly [C in Extract<PortableValues[K], LiveChoice>]?: Support<K> };
+  readonly [C in Exclude<PortableValues[K], LiveChoiceOf>]: Support<K>;
+} & { readonly [C in Extract<PortableValues[K], LiveChoiceOf>]?: Support<K> };
 
 /** An option's entry: how it reaches the backend or why it lacks it (per choice, for a choice). */
-export type Entry<K extends PortableOption> = K extends ChoiceOption ? PerChoice<K> : Support<K>;
+export type Entry<K extends keyof V, V = PortableValues> = K extends ChoiceOption ? PerChoice<K> : Support<K, V>;
 
 /**
- * One entry per portable option: adding an option to PortableValues makes every backend say how it takes it
- * (a live option only where the backend has it).
+ * One entry per portable row (src/backends/portable-rows.ts): adding a row makes every backend say how it takes
+ * it (a live option only where the backend has it; one the driver takes whole, the library's callback, none).
  */
-export type Supports = { [K in Exclude<PortableOption, LiveOption>]: Entry<K> } & {
-  [K in LiveOption]?: Entry<K>;
-};
+export type Supports<V = PortableValues> = {
+  [K in Exclude<keyof V, LiveOption | DriverOption>]: Entry<K, V>;
+} & { [K in LiveOption & keyof V]?: Entry<K, V> };
 
 /** Whether the backend has the option. */
-export function reaches<K extends PortableOption>(support: Support<K>): support is Reaches<K> {
+export function reaches<K extends keyof V, V = PortableValues>(support: Support<K, V>): support is Reaches<K, V> {
   return "reaches" in support;
 }
 
@@ -114,7 +116,7 @@ export function supportOf<K extends PortableOption>(
   option: K,
   value?: PortableValues[K],
 ): Support<K> | undefined {
-  const entry = supports[option];
+  const entry = (supports as Readonly<Record<string, Entry<PortableOption> | undefined>>)[option];
   if (entry === undefined) return undefined;
   if (!isChoice(option)) return entry as Support<K>;
   return value === undefined ? undefined : (entry as Readonly<Record<string, Support<K>>>)[value as string];

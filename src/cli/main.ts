@@ -1,7 +1,9 @@
 import { BACKEND_DISPLAY_NAMES } from "../app/backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { cliNaming, cliRows, type Command as TableCommand } from "../app/options.js";
-import { parseEndpoint } from "../app/option-values.js";
+import { helpText } from "../app/backend-help.js";
+import { OPTIONS, cliNaming } from "../app/options.js";
+import type { Command as TableCommand, OptionTable } from "../core/option-row.js";
+import { parseEndpoint } from "../core/option-values.js";
 import { AgentstreamError, OptionError, StoppedBeforeStart } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
 import { showControls, showControlsInLines } from "../core/control-chars.js";
@@ -27,21 +29,22 @@ function commanderParser<T>(parse: (text: string, previous: unknown) => T): (tex
 }
 
 /** Commander's options of one command, made from the option table, in its order. */
-function addTableOptions(command: Command, name: TableCommand): Command {
-  for (const row of cliRows(name)) {
-    const { cli } = row;
-    const option = new Option(cli.flags, cli.help);
-    if (cli.parse) option.argParser(commanderParser(cli.parse));
+function addTableOptions(command: Command, name: TableCommand, table: OptionTable): Command {
+  for (const row of table.cliRows(name)) {
+    const { cli, check } = row;
+    const option = new Option(cli.flags, helpText(cli.help));
+    const parse = cli.parse ?? check.parse;
+    if (parse) option.argParser(commanderParser(parse));
     if (cli.choices) option.choices(cli.choices);
     // The request fills in every default; commander is given those --help shows (and a list to add to).
-    if (cli.shownDefault !== undefined)
-      option.default(row.default, cli.shownDefault === true ? undefined : cli.shownDefault);
+    if (cli.showDefault) option.default(row.default, check.shown?.(row.default));
     command.addOption(option);
   }
   return command;
 }
 
-export function buildProgram(): Command {
+/** The program, its run and normalize options made from this table (a test's may have one more row). */
+export function buildProgram(table: OptionTable = OPTIONS): Command {
   const program = new Command("agentstream")
     .description(
       `Rewrite the JSONL events of AI agents (${BACKEND_DISPLAY_NAMES}) into one canonical, ` +
@@ -73,7 +76,7 @@ The exit status follows the run's outcome: 0 succeeded, 75 worth retrying (see r
     // A prompt typed unquoted, an option that is normalize's, a prompt starting with -: each gets a hint.
     .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, run)) });
   // Required, but --backend is checked after the unknown options (preAction below): `--backnd` is named as a typo.
-  addTableOptions(run, "run")
+  addTableOptions(run, "run", table)
     .addHelpText(
       "after",
       `
@@ -110,7 +113,7 @@ Exit status follows the run's outcome (see the exit-code table in the README):
     .description("Translate a recorded native stream (file or stdin) into canonical JSONL on stdout.")
     .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, normalize)) })
     .argument("[file]", "native JSONL transcript; - or nothing reads stdin", "-");
-  addTableOptions(normalize, "normalize")
+  addTableOptions(normalize, "normalize", table)
     .addHelpText(
       "after",
       `

@@ -1,6 +1,7 @@
 // The library's options checked as the CLI checks its flags, by the option table: a wrong one is a
 // UsageError naming the option (timeoutMs, backendArgs), never a CLI flag nor a TypeError from deep inside.
-import { libraryNaming, libraryRows, type LibraryEntry, type OptionRow } from "../app/options.js";
+import { OPTIONS, libraryNaming } from "../app/options.js";
+import type { LibraryEntry, OptionRow, OptionTable } from "../core/option-row.js";
 import { OptionError, StoppedBeforeStart, UsageError } from "../core/errors.js";
 
 function describe(value: unknown): string {
@@ -24,12 +25,12 @@ function check(row: OptionRow, value: unknown, given: Record<string, unknown>, p
  * this entry point; the CLI's limits, in the library's units. A field of an object option (otlp.endpoint,
  * end.backendExit) is checked once the object itself is.
  */
-export function checkEntryOptions(entry: LibraryEntry, options: unknown): void {
+export function checkEntryOptions(entry: LibraryEntry, options: unknown, table: OptionTable = OPTIONS): void {
   const prefix = `${entry}(): `;
   if (typeof options !== "object" || options === null)
     throw new UsageError(`${prefix}expected an options object, got ${describe(options)}`);
   const given = options as Record<string, unknown>;
-  for (const row of libraryRows(entry)) {
+  for (const row of table.libraryRows(entry)) {
     const [outer, inner] = row.key.split(".") as [string, string | undefined];
     if (inner === undefined) check(row, given[outer], given, prefix);
     else {

@@ -13,9 +13,6 @@ import type { ApprovalsMode, PermissionCallback } from "./permission-request.js"
 import type { Form } from "./elicitation.js";
 import { answererName, askQuestion, type QuestionAsker } from "./question-ask.js";
 
-/** How long --approve-with's command or a person has to answer one request, unless told (--answer-timeout). */
-export const DEFAULT_ANSWER_TIMEOUT_MS = 60_000;
-
 /**
  * The most requests waiting for the answerer besides the one it is answering: an agent that floods requests
  * gets no more than this many commands (one at a time) or questions before the rest are left to the default.
@@ -37,7 +34,7 @@ export interface AnswererOptions {
   approvals?: ApprovalsMode;
   approveWith?: string;
   onPermissionRequest?: PermissionCallback;
-  answerTimeoutMs?: number;
+  answerTimeoutMs: number;
 }
 
 export interface AnswererLink {
@@ -52,7 +49,7 @@ export function liveAnswerer(
   request: AnswererOptions,
   link: AnswererLink,
 ): { answer: LiveAnswerer; question: QuestionAsker; requestShown(requestId: string, line: string): void } | undefined {
-  const timeoutMs = request.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
+  const timeoutMs = request.answerTimeoutMs;
   const shown = new ShownRequests();
   // Permission requests and questions wait in one line: one command, one question at the terminal at a time.
   const inLine = oneAtATime(link);

@@ -9,6 +9,13 @@ export const APPROVALS_MODES = ["never", "auto", "ask"] as const;
 export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
 
 /**
+ * Whether a run offers an agent questions (ACP form elicitation): answer (the default) where the run has an
+ * answerer; pending also where it has none (a question then ends the run needs_input with it pending); never.
+ */
+export const QUESTIONS_MODES = ["answer", "pending", "never"] as const;
+export type QuestionsMode = (typeof QUESTIONS_MODES)[number];
+
+/**
  * A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it; or
  * a question it asks (an ACP form: kind "question", with `questions` and `message`).
  */

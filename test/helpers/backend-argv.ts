@@ -1,5 +1,7 @@
 // A backend request as the backend gets it, built as planRun builds it: from the backend's `supports` entries.
+import { OPTIONS } from "../../src/app/options.js";
 import type { BackendDefinition } from "../../src/backends/definition.js";
+import { checkArguments } from "../../src/core/option-row.js";
 import { reachBackend } from "../../src/backends/native-input.js";
 import type { PortableRequest } from "../../src/backends/request.js";
 import { fitRequest } from "../../src/backends/request-fits.js";
@@ -32,7 +34,11 @@ export function filesOf(backend: BackendDefinition, request: PortableRequest): R
   return files;
 }
 
-/** The request checked against the backend as planRun checks it, its rules in the backend's own names. */
+/**
+ * The request checked against the backend as planRun checks it (its values by their rows' `argument`, then
+ * what the backend lacks), its rules in the backend's own names.
+ */
 export function fitted<R extends PortableRequest>(backend: BackendDefinition, request: R): R {
+  checkArguments(OPTIONS.rows, request);
   return { ...request, ...fitRequest(backend, request) };
 }

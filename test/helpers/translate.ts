@@ -5,7 +5,7 @@ import { TranslationSession, type TranslationSessionOptions } from "../../src/co
 import type { StreamEndFacts } from "../../src/core/translator.js";
 import { TRANSLATORS } from "../../src/backends/registry.js";
 import { FIXTURE_RUN_ID, FIXTURE_VERSION } from "../../src/cli/fixture-identity.js";
-import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "../../src/app/output-schema.js";
+import { loadOutputSchema, outputSchemaShown, type OutputSchema } from "../../src/run/output-schema.js";
 import { showControlsInLines } from "../../src/core/control-chars.js";
 
 // The run id and version `AGENTSTREAM_TEST_FIXTURE=1` gives the CLI: goldens and examples reproduce from the command line.

@@ -2,7 +2,7 @@ import type { RequestPermissionResponse } from "@agentclientprotocol/sdk";
 import type { Driver, DriverLink } from "../../run/driver.js";
 import { clip } from "../../core/clip.js";
 import type { Worded } from "../../core/errors.js";
-import type { PortableRequest } from "../request.js";
+import type { DriverRequest } from "../request.js";
 import { AcpClientRun, type AcpClientOptions } from "./client.js";
 import { objectOrEmpty } from "../../core/fields.js";
 import { agentInfoOf, quirksOf } from "./agents.js";
@@ -44,7 +44,7 @@ const STOPPED = Symbol("stopped while the answerer decided");
  * each line to `read` before translating it. Stopped before the prompt, nothing is prompted; stopped while the
  * answerer is deciding, the request is answered cancelled at once (a command killed, a question taken back).
  */
-export function acpDriver(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver {
+export function acpDriver(request: DriverRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): Driver {
   const run = plannedRun(request, prompt, cwd, env);
   return {
     attach: (link) => attach(run, link),
@@ -58,7 +58,7 @@ export function acpDriver(request: PortableRequest, prompt: string, cwd: string,
 
 /** One ACP run as its driver keeps it: what was asked, fixed once planned, and what it learns as the run goes. */
 interface AcpRun {
-  readonly request: PortableRequest;
+  readonly request: DriverRequest;
   readonly prompt: string;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
@@ -86,7 +86,7 @@ interface AcpRun {
 }
 
 /** The run as planned; a rule no ACP kind matches, or --approvals ask with no terminal, is refused before anything starts. */
-function plannedRun(request: PortableRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): AcpRun {
+function plannedRun(request: DriverRequest, prompt: string, cwd: string, env: NodeJS.ProcessEnv): AcpRun {
   const { allowTools = [], denyTools = [], approvals } = request;
   // Checked while the run is planned: a rule no ACP kind matches is refused before anything starts.
   const policy = acpPolicy(allowTools, denyTools, approvals, cwd);

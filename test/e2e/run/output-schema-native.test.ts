@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadOutputSchema } from "../../../src/app/output-schema.js";
+import { loadOutputSchema } from "../../../src/run/output-schema.js";
 import { promptWithSchema } from "../../../src/backends/schema-in-prompt.js";
 import { expectCanonical, runStandIn, Scratch } from "../../helpers/stand-in.js";
 

@@ -8,7 +8,10 @@ import { UsageError } from "../../../src/core/errors.js";
 import { checkEntryOptions } from "../../../src/lib/options.js";
 const checkRunOptions = (options: unknown): void => checkEntryOptions("run", options);
 import { normalizeStream } from "../../../src/lib/normalize.js";
-import { libraryRows } from "../../../src/app/options.js";
+import { cliRows, libraryRows } from "../../../src/app/options.js";
+import { TABLE_ROWS } from "../../../src/app/options.js";
+import { PORTABLE_ROWS } from "../../../src/backends/portable-rows.js";
+import { clisOf, optionTable } from "../../../src/core/option-row.js";
 
 function commandNamed(name: string): Command {
   return buildProgram().commands.find((command) => command.name() === name)!;
@@ -17,7 +20,7 @@ function commandNamed(name: string): Command {
 describe("the option table", () => {
   it.each(["run", "normalize"] as const)("every option of %s comes from the table, in its order", (name) => {
     const declared = commandNamed(name).options.map((option) => option.flags);
-    const table = RUN_OPTIONS.flatMap(({ cli }) => (cli?.commands.includes(name) ? [cli.flags] : []));
+    const table = cliRows(name).map(({ cli }) => cli.flags);
     expect(declared).toEqual(table);
   });
 
@@ -67,8 +70,8 @@ describe("the option table", () => {
   });
 
   it("a row has a flag, a library name or both; no flag and no library name is declared twice", () => {
-    const flags = RUN_OPTIONS.flatMap(({ cli }) =>
-      cli === undefined ? [] : cli.commands.map((c) => `${c} ${cli.flags}`),
+    const flags = RUN_OPTIONS.flatMap((row) =>
+      clisOf(row).flatMap((cli) => cli.commands.map((c) => `${c} ${cli.flags}`)),
     );
     expect(RUN_OPTIONS.every((row) => row.cli !== undefined || row.key !== undefined)).toBe(true);
     expect(new Set(flags).size).toBe(flags.length);
@@ -89,5 +92,33 @@ describe("the option table", () => {
     for (const bad of [0, -0.5, Number.POSITIVE_INFINITY, "1"])
       expect(problem("maxCostUsd", bad), `${bad}`).toBeDefined();
     expect(problem("maxCostUsd", 0.01)).toBeUndefined();
+  });
+
+  it("one key, one row: a row says which commands take it (--model: run's and normalize's spellings)", () => {
+    const keys = RUN_OPTIONS.map(({ key }) => key);
+    expect(new Set(keys).size).toBe(keys.length);
+    const model = RUN_OPTIONS.find((row) => row.key === "model")!;
+    expect(clisOf(model).map((cli) => [cli.flags, cli.commands])).toEqual([
+      ["--model <id>", ["run"]],
+      ["--model <name>", ["normalize"]],
+    ]);
+  });
+
+  it("--help shows each default as its row holds it (a time in seconds, a list as none): change the row, the help follows", () => {
+    const row = (key: string) => TABLE_ROWS.find((r) => "key" in r && r.key === key)!;
+    const longer = { ...row("answerTimeoutMs"), default: 90_000 };
+    const slower = { ...row("graceMs"), default: 2500 };
+    const rows = TABLE_ROWS.map((r) => (r === row("answerTimeoutMs") ? longer : r === row("graceMs") ? slower : r));
+    const help = (program: Command) =>
+      program.commands
+        .find((c) => c.name() === "run")!
+        .helpInformation()
+        .replace(/\s+/g, " ");
+    expect(help(buildProgram())).toMatch(/rejected \(default: 60\)/);
+    expect(help(buildProgram())).toMatch(/kills at once \(default: 5\)/);
+    expect(help(buildProgram())).toMatch(/--backend-arg <arg> .*\(default: none\)/);
+    const changed = help(buildProgram(optionTable(rows, PORTABLE_ROWS)));
+    expect(changed).toMatch(/rejected \(default: 90\)/);
+    expect(changed).toMatch(/kills at once \(default: 2.5\)/);
   });
 });

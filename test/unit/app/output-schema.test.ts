@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadOutputSchema } from "../../../src/app/output-schema.js";
+import { loadOutputSchema } from "../../../src/run/output-schema.js";
 import { promptWithSchema, SCHEMA_INSTRUCTION } from "../../../src/backends/schema-in-prompt.js";
 import type { CanonicalEvent, EventOf } from "../../../src/canonical/events.js";
 import { checkAnswer } from "../../../src/core/answer-check.js";

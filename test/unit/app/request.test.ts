@@ -2,6 +2,7 @@
 // parsed flags through requestFromCli, the library's options through requestFromLibrary.
 import { describe, expect, it } from "vitest";
 import { RUN_OPTIONS } from "../../../src/app/options.js";
+import { clisOf } from "../../../src/core/option-row.js";
 import { requestFromCli, requestFromLibrary } from "../../../src/app/request.js";
 import { buildProgram } from "../../../src/cli/main.js";
 import { cliNaming, libraryNaming } from "../../../src/app/options.js";
@@ -92,7 +93,9 @@ describe("one request from either side", () => {
     const library = requestFromLibrary("run", {}).request;
     const defaults = Object.fromEntries(
       RUN_OPTIONS.filter(
-        (row) => row.default !== undefined && (row.library?.includes("run") || row.cli?.commands.includes("run")),
+        (row) =>
+          row.default !== undefined &&
+          (row.library?.includes("run") || clisOf(row).some((cli) => cli.commands.includes("run"))),
       ).map((row) => [row.key, row.default]),
     );
     expect(library).toEqual(defaults);

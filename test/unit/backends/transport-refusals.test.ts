@@ -34,7 +34,13 @@ const SAMPLE: Omit<PortableValues, "approvals"> = {
   maxTokens: 1,
   maxCostUsd: 1,
   usageFile: "/run/usage.json",
-  outputSchema: { schema: { type: "object" }, text: '{"type":"object"}', strictDraft07: true },
+  outputSchema: {
+    schema: { type: "object" },
+    text: '{"type":"object"}',
+    strictDraft07: true,
+    check: async () => ({ valid: true }),
+  },
+  onPermissionRequest: () => "allow",
 };
 
 /** Every backend as every transport it takes drives it. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { run, UsageError } from "../../../src/index.js";
 import { longFlag, RUN_OPTIONS } from "../../../src/app/options.js";
+import { clisOf } from "../../../src/core/option-row.js";
 import type { RunOptions } from "../../../src/lib/run.js";
 import { STAND_IN } from "../../helpers/stand-in.js";
 
@@ -93,7 +94,7 @@ describe("library run() options", () => {
 describe("library run() refusals from the run's planning", () => {
   // Every CLI flag of the option table: none of them may name an option to a library caller.
   const FLAGS = new RegExp(
-    RUN_OPTIONS.flatMap(({ cli }) => (cli === undefined ? [] : [`${longFlag(cli)}(?![\\w-])`])).join("|"),
+    RUN_OPTIONS.flatMap((row) => clisOf(row).map((cli) => `${longFlag(cli)}(?![\\w-])`)).join("|"),
   );
 
   it.each([

@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliNaming, libraryNaming, longFlag, RUN_OPTIONS } from "../../../src/app/options.js";
+import { clisOf } from "../../../src/core/option-row.js";
 import { withTransport } from "../../../src/backends/acp/over-acp.js";
 import { BACKEND_NAMES, BACKENDS, backendNamed } from "../../../src/backends/registry.js";
 import type { CanonicalEvent } from "../../../src/canonical/events.js";
@@ -38,7 +39,7 @@ const LONG_PROMPT = "x".repeat(200_000);
 const LONG_PROMPT_FILE = file("long-prompt.txt", LONG_PROMPT);
 
 /** agentstream's own flags, as messages name them. */
-const OUR_FLAGS = [...new Set(RUN_OPTIONS.flatMap((row) => (row.cli ? [longFlag(row.cli)] : [])))];
+const OUR_FLAGS = [...new Set(RUN_OPTIONS.flatMap((row) => clisOf(row).map(longFlag)))];
 /** What a message quotes ("--x", a backend's own ["--sandbox"]) is the caller's or the backend's, not a flag of ours. */
 const unquoted = (text: string): string => text.replace(/"(?:[^"\\]|\\.)*"/g, '""');
 

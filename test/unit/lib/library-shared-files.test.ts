@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { longFlag, RUN_OPTIONS } from "../../../src/app/options.js";
+import { clisOf } from "../../../src/core/option-row.js";
 import { UsageError } from "../../../src/core/errors.js";
 import { normalizeStream } from "../../../src/lib/normalize.js";
 import { run } from "../../../src/lib/run.js";
@@ -19,7 +20,7 @@ const SCHEMA = JSON.stringify({ type: "object" });
 const scratch = new Scratch();
 afterAll(() => scratch.remove());
 
-const FLAGS = [...new Set(RUN_OPTIONS.flatMap((row) => (row.cli ? [longFlag(row.cli)] : [])))];
+const FLAGS = [...new Set(RUN_OPTIONS.flatMap((row) => clisOf(row).map(longFlag)))];
 
 let folders = 0;
 function folder(): string {

@@ -1,7 +1,7 @@
 // A stop signal while a file option is read (issue 54 item 5): the words name the option as each side
 // spells it, the CLI its flag and the library its option, never a flag of the CLI in the library's words.
 import { describe, expect, it } from "vitest";
-import { loadOutputSchema } from "../../../src/app/output-schema.js";
+import { loadOutputSchema } from "../../../src/run/output-schema.js";
 import { cliNaming } from "../../../src/app/options.js";
 import { StoppedBeforeStart } from "../../../src/core/errors.js";
 import { asLibraryError } from "../../../src/lib/options.js";

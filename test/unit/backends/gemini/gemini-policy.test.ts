@@ -78,7 +78,7 @@ describe("Gemini CLI's policy file", () => {
           expect(err).toBeInstanceOf(UsageError);
           return;
         }
-        const [file] = filesOf(gemini, { backendArgs: [], ...asked });
+        const [file] = filesOf(gemini, asked);
         expect(denied(file!.text)).toEqual(asked.denyTools);
       }),
       { numRuns: 2000 },

@@ -2,8 +2,8 @@
 // read and compiled before anything starts, and the instruction that gives it
 // to a backend without a native means (docs/output-schema.md quotes it).
 import { OptionError, StoppedBeforeStart } from "../core/errors.js";
-import { readWholeFile } from "../run/bounded-file.js";
-import { NO_STOPS, type StopWatch } from "../run/stop-signals.js";
+import { readWholeFile } from "./bounded-file.js";
+import { NO_STOPS, type StopWatch } from "./stop-signals.js";
 import { compileAnswerSchema, type AnswerSchema } from "../schema/output-schema.js";
 import { jsonProblem } from "../core/json-problem.js";
 

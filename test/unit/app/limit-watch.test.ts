@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { CanonicalEvent } from "../../../src/canonical/events.js";
 import { resolveOutcome } from "../../../src/core/outcome.js";
-import { LimitWatch, type RunLimits } from "../../../src/run/limits.js";
+import { LimitWatch, type RunLimits } from "../../../src/app/limit-watch.js";
 import { cliNaming } from "../../../src/app/options.js";
 import { wordedWith } from "../../../src/core/errors.js";
 

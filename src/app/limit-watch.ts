@@ -1,20 +1,19 @@
-// --max-turns, --max-tokens, --max-cost-usd: the same limits on every backend,
+// The limits of a run (--max-turns, --max-tokens, --max-cost-usd): the same on every backend,
 // watched on the canonical events as they are written.
 import type { CanonicalEvent } from "../canonical/events.js";
 import { clip } from "../core/clip.js";
 import type { Words } from "../core/errors.js";
+import type { Part } from "./request.js";
 
-export interface RunLimits {
-  /** At most this many turns (model calls): the run stops when one more begins. */
-  maxTurns?: number;
-  /** Stop once input + output tokens (as the canonical usage counts them) reach this. */
-  maxTokens?: number;
-  /** Stop once the run's cost (reported, else estimated) reaches this many USD. */
-  maxCostUsd?: number;
-}
+/**
+ * The limits of a run, the option table's rows of lifetime limits: at most maxTurns turns (model calls: the run
+ * stops when one more begins); stop once input + output tokens (as the canonical usage counts them) reach
+ * maxTokens, or the run's cost (reported, else estimated) maxCostUsd.
+ */
+export type RunLimits = Part<"run", "limits">;
 
-/** Refuse a limit that is not a positive number (turns and tokens: a whole one). */
-export function hasLimits(limits: RunLimits | undefined): limits is RunLimits {
+/** Whether any limit is set. */
+function hasLimits(limits: RunLimits | undefined): limits is RunLimits {
   return limits !== undefined && Object.values(limits).some((v) => v !== undefined);
 }
 
