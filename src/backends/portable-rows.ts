@@ -17,15 +17,6 @@ import {
   type ApprovalsMode,
   type PermissionCallback,
 } from "../policy/permission-request.js";
-export { PORTABLE_TOOLS, type PortableTool } from "../policy/portable-tools.js";
-export {
-  APPROVALS_MODES,
-  QUESTIONS_MODES,
-  type ApprovalsMode,
-  type QuestionsMode,
-  type PermissionCallback,
-  type ToolPermissionRequest,
-} from "../policy/permission-request.js";
 
 /** What a portable row's transform may use: the stop signals heard while planning (a schema file may be a FIFO). */
 export interface PortableContext {

@@ -7,14 +7,8 @@ import type { PortableRow } from "../core/option-row.js";
 import type { Check } from "../core/option-values.js";
 import { PORTABLE_ROWS } from "./portable-rows.js";
 
-export {
-  APPROVALS_MODES,
-  QUESTIONS_MODES,
-  type ApprovalsMode,
-  type PermissionCallback,
-  type QuestionsMode,
-  type ToolPermissionRequest,
-} from "./portable-rows.js";
+// The approvals modes are the policy's (src/policy/permission-request.ts).
+export { APPROVALS_MODES, type ApprovalsMode } from "../policy/permission-request.js";
 
 type CheckedValue<R> = R extends { check: Check<infer T> } ? T : never;
 /** An option's default asks nothing (autoMode: true): a backend is given only the other values. */

@@ -13,7 +13,6 @@ export type ApprovalsMode = (typeof APPROVALS_MODES)[number];
  * answerer; pending also where it has none (a question then ends the run needs_input with it pending); never.
  */
 export const QUESTIONS_MODES = ["answer", "pending", "never"] as const;
-export type QuestionsMode = (typeof QUESTIONS_MODES)[number];
 
 /**
  * A permission request an agent asks while it runs (ACP), as the library's onPermissionRequest is given it; or
