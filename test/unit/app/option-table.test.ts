@@ -114,11 +114,11 @@ describe("the option table", () => {
         .find((c) => c.name() === "run")!
         .helpInformation()
         .replace(/\s+/g, " ");
-    expect(help(buildProgram())).toMatch(/rejected \(default: 60\)/);
+    expect(help(buildProgram())).toMatch(/cancelled\) \(default: 60\)/);
     expect(help(buildProgram())).toMatch(/kills at once \(default: 5\)/);
     expect(help(buildProgram())).toMatch(/--backend-arg <arg> .*\(default: none\)/);
     const changed = help(buildProgram(optionTable(rows, PORTABLE_ROWS)));
-    expect(changed).toMatch(/rejected \(default: 90\)/);
+    expect(changed).toMatch(/cancelled\) \(default: 90\)/);
     expect(changed).toMatch(/kills at once \(default: 2.5\)/);
   });
 });
