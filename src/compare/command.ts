@@ -80,6 +80,8 @@ export async function runCommand(
   const timer = setTimeout(() => stopGroup("timed_out"), options.timeoutMs);
   const onStop = (): void => stopGroup("stopped");
   options.stop.addEventListener("abort", onStop, { once: true });
+  // Listened to from the spawn: it may come as soon as the exit does.
+  const closed = once(child, "close").catch(() => undefined);
   const exited = new Promise<{ code: number | null; signal: string | null } | { error: Error }>((resolve) => {
     child.on("error", (error) => resolve({ error }));
     child.on("exit", (code, signal) => {
@@ -90,7 +92,7 @@ export async function runCommand(
   });
   const result = await exited;
   // Its pipes close once every process holding them is gone (killed above).
-  if (!("error" in result)) await once(child, "close").catch(() => undefined);
+  if (!("error" in result)) await closed;
   clearTimeout(timer);
   options.stop.removeEventListener("abort", onStop);
   if (tail !== "") log.write(options.redactor.text(`${tail}\n`));
