@@ -71,7 +71,10 @@ async function compareWith(
     host.progress.ended(row);
   }
   host.progress.done();
-  process.stderr.write(sideBySideText(sideBySide(rows)));
+  // In the plan's order, as a merge of its shards shows it.
+  const order = new Map(prepared.cells.map((cell) => [cell.id, cell.index]));
+  const planned = [...rows].sort((a, b) => order.get(a.cell_id)! - order.get(b.cell_id)!);
+  process.stderr.write(sideBySideText(sideBySide(planned)));
   return rows;
 }
 

@@ -264,7 +264,10 @@ Examples:
     .description(
       "Summarize canonical streams as Markdown (for a CI job summary), JSON or HTML: outcome, answer, tool calls, tokens, cost.",
     )
-    .argument("[files...]", "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin")
+    .argument(
+      "[files...]",
+      "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin; or compare --out folders (a compare's side by side)",
+    )
     .addOption(
       new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(
         REPORT_FORMAT_NAMES,
