@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { parseJsonl } from "./cli.js";
 
 export const COMPARE_AGENT = fileURLToPath(new URL("../fixtures/backends/compare-agent.mjs", import.meta.url));
@@ -39,8 +40,16 @@ export interface Row {
   paths: Record<string, string | null>;
 }
 
+const validateRow = new Ajv2020({ allErrors: true, strict: true }).compile(
+  JSON.parse(readFileSync(fileURLToPath(new URL("../../schemas/compare-row-v1.schema.json", import.meta.url)), "utf8")),
+);
+
+/** The rows of compare's stdout, each checked against schemas/compare-row-v1.schema.json (a row that fails throws). */
 export function rowsOf(stdout: string): Row[] {
-  return parseJsonl(stdout) as unknown as Row[];
+  const rows = parseJsonl(stdout);
+  for (const row of rows)
+    if (!validateRow(row)) throw new Error(`a row the schema refuses: ${JSON.stringify(validateRow.errors)}\n${JSON.stringify(row)}`);
+  return rows as unknown as Row[];
 }
 
 export interface AgentNote {

@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../helpers/cli.js";
 import { agentLog, agents, COMPARE_AGENT, mostAtOnce, rowsOf, scratchRepo } from "../../helpers/compare.js";
@@ -120,6 +121,36 @@ agents:
     // The one that never started never ran.
     expect(agentLog(log).filter((n) => n.model === "later")).toEqual([]);
     expect(result.code).toBe(1);
+  });
+
+  it("the replay backend, outside git: each cell in a copy of the folder, --repeat 2, --atif per cell", {
+    timeout: 60_000,
+  }, async () => {
+    const folder = scratch.path("plain");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "data.csv"), "a,b\n1,2\n");
+    const out = join(scratch.dir, "replay-out");
+    const replay = fileURLToPath(new URL("../../../examples/replay-backend.mjs", import.meta.url));
+    const result = await runCli(
+      ["compare", "--backend", "evosci", "--bin", replay, "--repeat", "2", "--atif", "x.json", "--out", out, "Summarize"],
+      { cwd: folder, env: { REPLAY_SPEED: "50" } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const rows = rowsOf(result.stdout);
+    expect(rows.map((row) => [row.backend, row.repeat, row.status]).sort()).toEqual([
+      ["evosci", 1, "succeeded"],
+      ["evosci", 2, "succeeded"],
+    ]);
+    for (const row of rows) {
+      expect(verifyLines(readFileSync(join(out, row.paths.stream!), "utf8").split("\n").filter(Boolean))).toEqual([]);
+      expect(JSON.parse(readFileSync(join(out, row.paths.atif!), "utf8")).schema_version).toMatch(/^ATIF/);
+      // The copy held the folder's file; the replay changed nothing in it.
+      expect(row.files_changed).toBe(0);
+      expect(readFileSync(join(out, row.paths.stderr!), "utf8")).toContain("[replay] not a live agent");
+    }
+    expect(existsSync(join(folder, "x.json"))).toBe(false);
+    expect(readdirSync(join(out, "work"))).toEqual([]);
   });
 
   it("refuses what cannot apply across cells before any starts", async () => {
