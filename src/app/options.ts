@@ -155,7 +155,12 @@ const COMPARE_ROWS = [
   {
     key: "repeat",
     lifetime: "compare",
-    cli: { flags: "--repeat <n>", help: "run each agent on each task n times (default: 1)", commands: COMPARE, parse: parseCount },
+    cli: {
+      flags: "--repeat <n>",
+      help: "run each agent on each task n times (default: 1)",
+      commands: COMPARE,
+      parse: parseCount,
+    },
     library: COMPARE,
     check: above0(true),
   },
@@ -246,7 +251,11 @@ const COMPARE_ROWS = [
   {
     key: "keep",
     lifetime: "compare",
-    cli: { flags: "--keep", help: "keep each cell's workspace (default: removed when the cell ends)", commands: COMPARE },
+    cli: {
+      flags: "--keep",
+      help: "keep each cell's workspace (default: removed when the cell ends)",
+      commands: COMPARE,
+    },
     library: COMPARE,
     check: boolean,
   },

@@ -24,7 +24,11 @@ export async function compareCommand(words: string[], parsed: Record<string, unk
   const { request, notes } = requestFromCli("run", runFlags);
   const { request: own } = requestFromCli("compare", parsed);
   const argument = words.length === 0 ? undefined : words.join(" ");
-  refuseOverwrites("run", request, argument === "-" && request.promptFile === undefined ? [promptOnStdin(), stdoutFile()] : [stdoutFile()]);
+  refuseOverwrites(
+    "run",
+    request,
+    argument === "-" && request.promptFile === undefined ? [promptOnStdin(), stdoutFile()] : [stdoutFile()],
+  );
   const progress = new Progress(process.stderr, request.quiet === true);
   for (const note of notes) progress.say(note(cliNaming));
   const stops = new EarlyStop();
@@ -56,8 +60,12 @@ async function compareWith(
       : await readPrompt(argument, request.promptFile, process.stdin, "NAME", host.stops);
   const prepared = await prepareCompare(own, request, prompt, { env: process.env, stops: host.stops });
   for (const note of prepared.notes) host.progress.say(note);
-  const shard = prepared.shard ? ` (shard ${prepared.shard.index}/${prepared.shard.total} of ${prepared.cells.length})` : "";
-  host.progress.say(`${prepared.mine.length} cell(s)${shard}, at most ${prepared.parallel} at once, in ${prepared.out}`);
+  const shard = prepared.shard
+    ? ` (shard ${prepared.shard.index}/${prepared.shard.total} of ${prepared.cells.length})`
+    : "";
+  host.progress.say(
+    `${prepared.mine.length} cell(s)${shard}, at most ${prepared.parallel} at once, in ${prepared.out}`,
+  );
   // Kept for the side by side only: a row is a few hundred bytes, whatever its cell's stream holds.
   const rows: CompareRow[] = [];
   for await (const row of compareRows(prepared, own, request, {
@@ -81,7 +89,15 @@ async function compareWith(
 function mergeCommand(dirs: string[]): void {
   const { rows, missing } = mergeFolders(dirs);
   for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
-  for (const cell of missing) process.stderr.write(`agentstream: missing: no folder holds the cell ${missingShown(cell)}\n`);
-  process.stderr.write(sideBySideText(sideBySide(rows, missing.map((cell) => cell.id))));
+  for (const cell of missing)
+    process.stderr.write(`agentstream: missing: no folder holds the cell ${missingShown(cell)}\n`);
+  process.stderr.write(
+    sideBySideText(
+      sideBySide(
+        rows,
+        missing.map((cell) => cell.id),
+      ),
+    ),
+  );
   process.exitCode = compareExitCode(rows, undefined, missing.length);
 }

@@ -33,7 +33,9 @@ export class Budget {
     if (event.cost_usd === undefined) {
       if (event.input_tokens + event.output_tokens === 0) return;
       const model = event.model === undefined ? "(unnamed)" : event.model.slice(0, 120);
-      stopCell(new HostStop({ kind: "budget", message: `max-total-cost-usd ${this.capUsd}: cannot price model ${model}` }));
+      stopCell(
+        new HostStop({ kind: "budget", message: `max-total-cost-usd ${this.capUsd}: cannot price model ${model}` }),
+      );
       return;
     }
     this.spent += event.cost_usd;

@@ -14,7 +14,7 @@ import { runCommand } from "./command.js";
 import { before, diffSince, type DiffStat } from "./diff.js";
 import type { Cell } from "./plan.js";
 import { writeRecord } from "./record.js";
-import { rowOf, type CellFacts, type CompareRow, type StepVerdict } from "./row.js";
+import { rowOf, type CellFacts, type CompareRow } from "./row.js";
 import { runCell } from "./run-cell.js";
 import type { Workspace, Workspaces } from "./workspace.js";
 
@@ -59,7 +59,12 @@ export async function runWholeCell(
     answer: null,
     workspace: null,
   };
-  const facts: CellFacts = { setup: cell.task.setup ? "skipped" : "none", check: cell.task.check ? "skipped" : "none", checkExitCode: null, paths };
+  const facts: CellFacts = {
+    setup: cell.task.setup ? "skipped" : "none",
+    check: cell.task.check ? "skipped" : "none",
+    checkExitCode: null,
+    paths,
+  };
   const mode = cell.task.workspace ?? context.workspace;
   let workspace: Workspace | undefined;
   try {
@@ -82,7 +87,10 @@ export async function runWholeCell(
         facts.error =
           setup.verdict === "stopped"
             ? stoppedError(stop)
-            : { code: "setup", message: `the setup ${setup.verdict === "timed_out" ? "timed out" : `failed (exit ${setup.exitCode ?? setup.signal})`}: see ${paths.setup_log}` };
+            : {
+                code: "setup",
+                message: `the setup ${setup.verdict === "timed_out" ? "timed out" : `failed (exit ${setup.exitCode ?? setup.signal})`}: see ${paths.setup_log}`,
+              };
         return finish(cell, dir, facts);
       }
     }
@@ -108,7 +116,7 @@ export async function runWholeCell(
     if (ran.finished) facts.finished = ran.finished;
     if (base) {
       paths.diff = rel("diff.patch");
-      facts.diff = await diffSince(base, join(dir, "diff.patch"), redactor) satisfies DiffStat;
+      facts.diff = (await diffSince(base, join(dir, "diff.patch"), redactor)) satisfies DiffStat;
     }
     // A cell stopped with the compare is not checked: its agent did not end on its own.
     if (cell.task.check && !(ran.finished?.status === "cancelled")) {

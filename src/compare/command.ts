@@ -38,7 +38,14 @@ const KILL_AFTER_MS = 2000;
 export async function runCommand(
   command: CommandSpec,
   named: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; log: string; redactor: Redactor; stop: AbortSignal },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    timeoutMs: number;
+    log: string;
+    redactor: Redactor;
+    stop: AbortSignal;
+  },
 ): Promise<CommandEnd> {
   const argv = argvOf(command, named);
   const log = createWriteStream(options.log);

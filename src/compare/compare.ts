@@ -21,7 +21,8 @@ export async function prepareCompare(
   prompt: string | undefined,
   options: { env: NodeJS.ProcessEnv; stops?: StopWatch },
 ): Promise<PreparedCompare> {
-  if (own.out === undefined) throw new OptionError((name) => `${name("out")} DIR is required: each cell's files are kept there`);
+  if (own.out === undefined)
+    throw new OptionError((name) => `${name("out")} DIR is required: each cell's files are kept there`);
   const out = resolve(own.out);
   const source = await sourceOf(resolve(request.cwd ?? process.cwd()));
   const planned = await planCompare(own, request, prompt, source, options.env, options.stops);

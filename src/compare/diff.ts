@@ -23,8 +23,7 @@ interface Snapshots {
 async function snapshots(workspace: Workspace): Promise<Snapshots | undefined> {
   if (workspace.root === undefined) return undefined;
   const index = `${workspace.root}.index`;
-  if (workspace.mode === "worktree")
-    return { cwd: workspace.root, env: { ...process.env, GIT_INDEX_FILE: index } };
+  if (workspace.mode === "worktree") return { cwd: workspace.root, env: { ...process.env, GIT_INDEX_FILE: index } };
   const gitDir = `${workspace.root}.git`;
   await git(["init", "--bare", "--quiet", gitDir], { cwd: workspace.root });
   return {

@@ -15,16 +15,6 @@ export interface Merged {
   missing: ManifestCell[];
 }
 
-/** Whether `dir` is a compare's folder (it holds compare.json). */
-export function isCompareFolder(dir: string): boolean {
-  try {
-    readFileSync(join(dir, MANIFEST));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function manifestIn(dir: string): Manifest {
   let manifest: Manifest;
   try {
@@ -32,7 +22,8 @@ function manifestIn(dir: string): Manifest {
   } catch (err) {
     throw new UsageError(`${dir} is not a compare's folder: no readable ${MANIFEST} (${(err as Error).message})`);
   }
-  if (manifest.v !== 1 || !Array.isArray(manifest.cells)) throw new UsageError(`${join(dir, MANIFEST)}: not a compare manifest of version 1`);
+  if (manifest.v !== 1 || !Array.isArray(manifest.cells))
+    throw new UsageError(`${join(dir, MANIFEST)}: not a compare manifest of version 1`);
   return manifest;
 }
 
@@ -42,7 +33,9 @@ export function mergeFolders(dirs: readonly string[]): Merged {
   const first = manifests[0]!;
   for (const { dir, manifest } of manifests)
     if (manifest.plan !== first.manifest.plan)
-      throw new UsageError(`${dir} and ${first.dir} are of different plans (their cells differ): a merge reads the shards of one compare`);
+      throw new UsageError(
+        `${dir} and ${first.dir} are of different plans (their cells differ): a merge reads the shards of one compare`,
+      );
   const found = new Map<string, { row: CompareRow; dir: string }>();
   for (const { dir, manifest } of manifests)
     for (const cell of manifest.cells) {
@@ -50,7 +43,9 @@ export function mergeFolders(dirs: readonly string[]): Merged {
       if (row === undefined) continue;
       const other = found.get(cell.id);
       if (other && other.dir !== dir)
-        throw new UsageError(`the cell ${cell.id} (${cell.task}, ${cell.backend}) is in both ${other.dir} and ${dir}: keep one (its shards overlapped)`);
+        throw new UsageError(
+          `the cell ${cell.id} (${cell.task}, ${cell.backend}) is in both ${other.dir} and ${dir}: keep one (its shards overlapped)`,
+        );
       found.set(cell.id, { row, dir });
     }
   const rows: CompareRow[] = [];

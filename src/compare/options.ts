@@ -22,12 +22,16 @@ export function shardFromEnv(env: NodeJS.ProcessEnv): ShardSpec {
     return text !== undefined && /^\d+$/.test(text) ? Number(text) : undefined;
   };
   const gitlab = { index: whole("CI_NODE_INDEX"), total: whole("CI_NODE_TOTAL") };
-  if (gitlab.index !== undefined && gitlab.total !== undefined) return checkedShard(gitlab.index, gitlab.total, "CI_NODE_INDEX/CI_NODE_TOTAL");
+  if (gitlab.index !== undefined && gitlab.total !== undefined)
+    return checkedShard(gitlab.index, gitlab.total, "CI_NODE_INDEX/CI_NODE_TOTAL");
   const k8s = whole("JOB_COMPLETION_INDEX");
   if (k8s !== undefined) {
     const total = whole("AGENTSTREAM_SHARD_TOTAL");
     if (total === undefined)
-      throw new OptionError((name) => `${name("shard")} auto: JOB_COMPLETION_INDEX is set, but not AGENTSTREAM_SHARD_TOTAL (the Job's completions)`);
+      throw new OptionError(
+        (name) =>
+          `${name("shard")} auto: JOB_COMPLETION_INDEX is set, but not AGENTSTREAM_SHARD_TOTAL (the Job's completions)`,
+      );
     // A Kubernetes Indexed Job counts from 0.
     return checkedShard(k8s + 1, total, "JOB_COMPLETION_INDEX + 1/AGENTSTREAM_SHARD_TOTAL");
   }
@@ -39,7 +43,9 @@ export function shardFromEnv(env: NodeJS.ProcessEnv): ShardSpec {
 
 function checkedShard(index: number, total: number, from: string): ShardSpec {
   if (index < 1 || index > total)
-    throw new OptionError((name) => `${name("shard")} auto: ${from} gives ${index}/${total}, not a shard from 1 to ${total}`);
+    throw new OptionError(
+      (name) => `${name("shard")} auto: ${from} gives ${index}/${total}, not a shard from 1 to ${total}`,
+    );
   return { index, total };
 }
 
@@ -48,7 +54,17 @@ function checkedShard(index: number, total: number, from: string): ShardSpec {
  * (no executable, folder, environment or callback); an output schema by its content.
  */
 function shapingOf(request: RunRequest): Record<string, unknown> {
-  const local = new Set(["bin", "cwd", "promptFile", "env", "backend", "prompt", "continueFrom", "resume", "onPermissionRequest"]);
+  const local = new Set([
+    "bin",
+    "cwd",
+    "promptFile",
+    "env",
+    "backend",
+    "prompt",
+    "continueFrom",
+    "resume",
+    "onPermissionRequest",
+  ]);
   const shaping: Record<string, unknown> = {};
   for (const lifetime of ["agent", "limits", "timing", "translation"] as const)
     for (const [key, value] of Object.entries(part("run", request, lifetime)))
@@ -85,12 +101,17 @@ export async function planCompare(
   stops?: StopWatch,
 ): Promise<PlannedCompare> {
   if (request.resume !== undefined)
-    throw new OptionError((name) => `${name("resume")} continues one session: it cannot apply to every cell of a compare`);
+    throw new OptionError(
+      (name) => `${name("resume")} continues one session: it cannot apply to every cell of a compare`,
+    );
   if (request.continueFrom !== undefined)
-    throw new OptionError((name) => `${name("continueFrom")} continues one run: it cannot apply to every cell of a compare`);
+    throw new OptionError(
+      (name) => `${name("continueFrom")} continues one run: it cannot apply to every cell of a compare`,
+    );
   if (request.summary === true)
     throw new OptionError(
-      (name) => `${name("summary")} writes one run's report: for a compare, write its report to the job summary (agentstream report DIR >> "$GITHUB_STEP_SUMMARY")`,
+      (name) =>
+        `${name("summary")} writes one run's report: for a compare, write its report to the job summary (agentstream report DIR >> "$GITHUB_STEP_SUMMARY")`,
     );
   const cells = cellsOf({
     agents: own.agents,
@@ -106,10 +127,14 @@ export async function planCompare(
   const notes: string[] = [];
   const workspace = own.workspace ?? (source.git ? "worktree" : "copy");
   if (workspace === "worktree" && !source.git)
-    throw new OptionError((name) => `${name("workspace")} worktree: ${source.dir} is in no git repository with a commit (use copy or none)`);
+    throw new OptionError(
+      (name) => `${name("workspace")} worktree: ${source.dir} is in no git repository with a commit (use copy or none)`,
+    );
   for (const cell of cells)
     if (cell.task.workspace === "worktree" && !source.git)
-      throw new UsageError(`the plan's task ${cell.task.id}: workspace worktree: ${source.dir} is in no git repository with a commit`);
+      throw new UsageError(
+        `the plan's task ${cell.task.id}: workspace worktree: ${source.dir} is in no git repository with a commit`,
+      );
   let parallel = own.parallel ?? Math.max(1, availableParallelism());
   const shared = mine.some((cell) => (cell.task.workspace ?? workspace) === "none");
   if (shared && parallel > 1 && mine.length > 1) {
@@ -118,7 +143,8 @@ export async function planCompare(
   }
   if (request.approvals === "ask" && parallel > 1 && mine.length > 1)
     throw new OptionError(
-      (name) => `${name("approvals")} ask asks one person on this terminal: with more than one cell at once the questions would mix (give ${name("parallel")} 1)`,
+      (name) =>
+        `${name("approvals")} ask asks one person on this terminal: with more than one cell at once the questions would mix (give ${name("parallel")} 1)`,
     );
   await checkAgents(cells, request, stops);
   return { cells, mine, shard, parallel, workspace, notes };

@@ -70,10 +70,12 @@ export function readPlan(plan: ComparePlan | string): { plan: ComparePlan; base:
 
 /** Every cell of the compare, in the plan's order; refuses a plan that names no task or no agent. */
 export function cellsOf(source: CellSource): Cell[] {
-  const { plan, base } = source.plan === undefined ? { plan: {} as ComparePlan, base: process.cwd() } : readPlan(source.plan);
+  const { plan, base } =
+    source.plan === undefined ? { plan: {} as ComparePlan, base: process.cwd() } : readPlan(source.plan);
   const tasks = tasksOf(plan, base, source);
   const agents = source.agents.length > 0 ? source.agents : agentsOf(plan, base);
-  if (agents.length === 0) throw new UsageError("no agent to compare: give --backend NAME[:MODEL] (or agents in --plan)");
+  if (agents.length === 0)
+    throw new UsageError("no agent to compare: give --backend NAME[:MODEL] (or agents in --plan)");
   const repeat = source.repeat ?? repeatOf(plan);
   const cells: Cell[] = [];
   for (const task of tasks)
@@ -96,7 +98,8 @@ export function shownAgent(agent: CompareAgent): string {
 function tasksOf(plan: ComparePlan, base: string, source: CellSource): Task[] {
   const given = plan.tasks;
   if (given === undefined || given.length === 0) {
-    if (source.prompt === undefined) throw new UsageError("no prompt: give it as the argument, --prompt-file FILE, or tasks in --plan");
+    if (source.prompt === undefined)
+      throw new UsageError("no prompt: give it as the argument, --prompt-file FILE, or tasks in --plan");
     return [withDefaults({ id: "prompt", prompt: source.prompt }, source)];
   }
   if (source.prompt !== undefined) throw new UsageError("a prompt and a plan's tasks: give one or the other");
@@ -113,7 +116,9 @@ function tasksOf(plan: ComparePlan, base: string, source: CellSource): Task[] {
     const prompt = promptOf(t, base, `the plan's task ${t.id}`);
     for (const key of ["setup", "check"] as const)
       if (t[key] !== undefined && !isCommand(t[key]))
-        throw new UsageError(`the plan's task ${t.id}: ${key}: expected a command line, a list of words or { shell: LINE }`);
+        throw new UsageError(
+          `the plan's task ${t.id}: ${key}: expected a command line, a list of words or { shell: LINE }`,
+        );
     if (t.workspace !== undefined && !(WORKSPACE_MODES as readonly unknown[]).includes(t.workspace))
       throw new UsageError(`the plan's task ${t.id}: workspace: expected one of ${WORKSPACE_MODES.join(", ")}`);
     return withDefaults(
@@ -145,7 +150,9 @@ function promptOf(t: Record<string, unknown>, base: string, named: string): stri
     try {
       return readFileSync(path, "utf8").replace(/\r?\n$/, "");
     } catch (err) {
-      throw new UsageError(`${named}: cannot read its prompt_file ${path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`);
+      throw new UsageError(
+        `${named}: cannot read its prompt_file ${path}: ${fileErrorReason(err as NodeJS.ErrnoException)}`,
+      );
     }
   }
   throw new UsageError(`${named}: expected a prompt or a prompt_file (one of them)`);
@@ -170,7 +177,7 @@ function agentsOf(plan: ComparePlan, base: string): CompareAgent[] {
     const problem = agentProblem(agent);
     if (problem) throw new UsageError(`the plan's agent ${at + 1}: ${problem}`);
     const { bin } = agent as CompareAgent;
-    return bin !== undefined && bin.includes("/") ? { ...(agent as CompareAgent), bin: resolve(base, bin) } : (agent as CompareAgent);
+    return bin?.includes("/") ? { ...(agent as CompareAgent), bin: resolve(base, bin) } : (agent as CompareAgent);
   });
 }
 

@@ -6,11 +6,13 @@ import { shownAgent } from "./plan.js";
 
 export function rowLine(row: CompareRow): string {
   const agent = row.model === null ? row.backend : `${row.backend}:${row.model}`;
-  const outcome = row.status === "not_run" ? `not run (${row.error?.code ?? "?"})` : `${row.status} (exit ${row.exit_code})`;
+  const outcome =
+    row.status === "not_run" ? `not run (${row.error?.code ?? "?"})` : `${row.status} (exit ${row.exit_code})`;
   const check = row.check === "none" ? "" : `, check ${row.check}`;
   const time = row.duration_ms === null ? "" : `, ${(row.duration_ms / 1000).toFixed(1)}s`;
   const cost = row.cost_usd === null ? "" : `, $${row.cost_usd.toFixed(4)}`;
-  const diff = row.files_changed === null ? "" : `, ${row.files_changed} files +${row.lines_added}/-${row.lines_removed}`;
+  const diff =
+    row.files_changed === null ? "" : `, ${row.files_changed} files +${row.lines_added}/-${row.lines_removed}`;
   return `${row.passed ? "PASS" : "FAIL"} ${row.task} ${agent} #${row.repeat}: ${outcome}${check}${time}${cost}${diff}${row.resumed ? " (resumed)" : ""}`;
 }
 

@@ -23,12 +23,20 @@ export function compareReport(dirs: readonly string[], format: ReportFormat): st
       "",
       `${summary.passed} of ${summary.cells} cells passed.`,
       "",
-      ...table(sides[0]!.map(inline), sides.slice(1).map((row) => row.map(inline))),
+      ...table(
+        sides[0]!.map(inline),
+        sides.slice(1).map((row) => row.map(inline)),
+      ),
       "",
-      ...(summary.missing.length > 0 ? [`Missing (no folder holds them): ${summary.missing.map(inline).join(", ")}`, ""] : []),
+      ...(summary.missing.length > 0
+        ? [`Missing (no folder holds them): ${summary.missing.map(inline).join(", ")}`, ""]
+        : []),
       "<details><summary>Cells</summary>",
       "",
-      ...table(cells[0]!.map(inline), cells.slice(1).map((row) => row.map(inline))),
+      ...table(
+        cells[0]!.map(inline),
+        cells.slice(1).map((row) => row.map(inline)),
+      ),
       "",
       "</details>",
       "",

@@ -69,7 +69,12 @@ export async function runCell(cell: CellRun): Promise<CellRunEnd> {
       warn: (line) => say(redactor.shown(line)),
       output: stream.writer,
       onStderr: (chunk) => stderr.write(chunk),
-      stderrShown: { get needsDrain() { return raw.writableNeedDrain; }, drained: () => once(raw, "drain").then(() => undefined) },
+      stderrShown: {
+        get needsDrain() {
+          return raw.writableNeedDrain;
+        },
+        drained: () => once(raw, "drain").then(() => undefined),
+      },
       onStatus: say,
       onTranslatorBug: say,
       onNote: (note) => say(wordedWith(note, cell.naming)),

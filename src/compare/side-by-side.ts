@@ -89,7 +89,18 @@ const usd = (v: number | null, unknown: number): string =>
 /** The side by side as table rows: a header, then one row per agent. */
 export function sideBySideCells(summary: SideBySide): string[][] {
   return [
-    ["agent", "cells", "succeeded", "check passed", "passed", "median time", "tokens in/out", "cost", "files", "lines +/-"],
+    [
+      "agent",
+      "cells",
+      "succeeded",
+      "check passed",
+      "passed",
+      "median time",
+      "tokens in/out",
+      "cost",
+      "files",
+      "lines +/-",
+    ],
     ...summary.agents.map((a) => [
       a.agent,
       String(a.cells),
@@ -109,7 +120,15 @@ export function sideBySideCells(summary: SideBySide): string[][] {
 export function sideBySideText(summary: SideBySide): string {
   const table = sideBySideCells(summary);
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
-  const lines = table.map((row) => row.map((cell, col) => cell.padEnd(widths[col]!)).join("  ").trimEnd());
-  const missing = summary.missing.length === 0 ? [] : [`missing: ${summary.missing.length} cell(s) no folder holds: ${summary.missing.join(", ")}`];
-  return [...lines, `${summary.passed} of ${summary.cells} cells passed`, ...missing].join("\n") + "\n";
+  const lines = table.map((row) =>
+    row
+      .map((cell, col) => cell.padEnd(widths[col]!))
+      .join("  ")
+      .trimEnd(),
+  );
+  const missing =
+    summary.missing.length === 0
+      ? []
+      : [`missing: ${summary.missing.length} cell(s) no folder holds: ${summary.missing.join(", ")}`];
+  return `${[...lines, `${summary.passed} of ${summary.cells} cells passed`, ...missing].join("\n")}\n`;
 }

@@ -12,7 +12,7 @@ import { git, gitTop } from "./git.js";
 /** What the cells' workspaces are made of: the folder the compare runs in, and its git commit where there is one. */
 export interface Source {
   dir: string;
-  git?: { top: string; commit: string; /** `dir` inside the work tree ("" at its top). */ sub: string };
+  git?: { top: string; commit: string /** `dir` inside the work tree ("" at its top). */; sub: string };
 }
 
 export interface Workspace {
@@ -47,7 +47,9 @@ export async function uncommitted(source: Source, out: string): Promise<string[]
     .split("\0")
     .filter((entry) => entry.length > 3)
     .map((entry) => entry.slice(3))
-    .filter((path) => outRel.startsWith("..") || !(`${path.replace(/\/$/, "")}/`.startsWith(`${outRel}/`) || path === outRel));
+    .filter(
+      (path) => outRel.startsWith("..") || !(`${path.replace(/\/$/, "")}/`.startsWith(`${outRel}/`) || path === outRel),
+    );
 }
 
 export class Workspaces {
@@ -67,10 +69,14 @@ export class Workspaces {
     killProcessesIn(this.root);
     for (const name of left) {
       const path = join(this.root, name);
-      if (this.source.git) await this.serial(() => git(["worktree", "remove", "--force", path], { cwd: this.source.git!.top }).catch(() => undefined));
+      if (this.source.git)
+        await this.serial(() =>
+          git(["worktree", "remove", "--force", path], { cwd: this.source.git!.top }).catch(() => undefined),
+        );
       await rm(path, { recursive: true, force: true });
     }
-    if (this.source.git) await this.serial(() => git(["worktree", "prune"], { cwd: this.source.git!.top }).catch(() => undefined));
+    if (this.source.git)
+      await this.serial(() => git(["worktree", "prune"], { cwd: this.source.git!.top }).catch(() => undefined));
     return left;
   }
 
@@ -102,7 +108,9 @@ export class Workspaces {
     if (workspace.root === undefined) return;
     const { root } = workspace;
     if (workspace.mode === "worktree")
-      await this.serial(() => git(["worktree", "remove", "--force", root], { cwd: this.source.git!.top }).catch(() => undefined));
+      await this.serial(() =>
+        git(["worktree", "remove", "--force", root], { cwd: this.source.git!.top }).catch(() => undefined),
+      );
     await rm(root, { recursive: true, force: true });
     await rm(`${root}.git`, { recursive: true, force: true });
     await rm(`${root}.index`, { force: true });

@@ -48,7 +48,8 @@ const validateRow = new Ajv2020({ allErrors: true, strict: true }).compile(
 export function rowsOf(stdout: string): Row[] {
   const rows = parseJsonl(stdout);
   for (const row of rows)
-    if (!validateRow(row)) throw new Error(`a row the schema refuses: ${JSON.stringify(validateRow.errors)}\n${JSON.stringify(row)}`);
+    if (!validateRow(row))
+      throw new Error(`a row the schema refuses: ${JSON.stringify(validateRow.errors)}\n${JSON.stringify(row)}`);
   return rows as unknown as Row[];
 }
 

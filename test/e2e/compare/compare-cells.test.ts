@@ -43,12 +43,16 @@ describe("agentstream compare", () => {
       expect([row.files_changed, row.lines_added]).toEqual([1, 1]);
     }
     // Each ran in a worktree of its own, none in the repository itself, and none is left.
-    const cwds = agentLog(log).filter((n) => n.at === "start").map((n) => n.cwd);
+    const cwds = agentLog(log)
+      .filter((n) => n.at === "start")
+      .map((n) => n.cwd);
     expect(new Set(cwds).size).toBe(2);
     for (const cwd of cwds) expect(cwd.startsWith(join(out, "work"))).toBe(true);
     expect(existsSync(join(repo, "same.txt"))).toBe(false);
     expect(readdirSync(join(out, "work"))).toEqual([]);
-    expect(execFileSync("git", ["worktree", "list"], { cwd: repo, encoding: "utf8" }).trim().split("\n")).toHaveLength(1);
+    expect(execFileSync("git", ["worktree", "list"], { cwd: repo, encoding: "utf8" }).trim().split("\n")).toHaveLength(
+      1,
+    );
     // stdout holds the rows and nothing else; stderr the side by side.
     expect(result.stdout.split("\n").filter(Boolean)).toHaveLength(2);
     expect(result.stderr).toMatch(/claude:m1 +1 +1 \(100%\) +1\/1 \(100%\)/);
@@ -90,15 +94,20 @@ agents:
     bin: ${COMPARE_AGENT}
 `,
     );
-    const result = await runCli(["compare", "--plan", plan, "--out", join(scratch.dir, "hang-out"), "--check-timeout", "1"], {
-      cwd: repo,
-    });
+    const result = await runCli(
+      ["compare", "--plan", plan, "--out", join(scratch.dir, "hang-out"), "--check-timeout", "1"],
+      {
+        cwd: repo,
+      },
+    );
     const rows = rowsOf(result.stdout);
     const byTask = Object.fromEntries(rows.map((row) => [row.task, row]));
     expect(byTask.hangs).toMatchObject({ status: "succeeded", check: "timed_out", passed: false });
     expect(byTask.fine).toMatchObject({ status: "succeeded", check: "passed", passed: true });
     expect(readFileSync(join(scratch.dir, "hang-out", byTask.fine!.paths.check_log!), "utf8")).toContain("checked\n");
-    expect(readFileSync(join(scratch.dir, "hang-out", byTask.hangs!.paths.check_log!), "utf8")).toContain("timed out after 1 s");
+    expect(readFileSync(join(scratch.dir, "hang-out", byTask.hangs!.paths.check_log!), "utf8")).toContain(
+      "timed out after 1 s",
+    );
     expect(result.code).toBe(1);
   });
 
@@ -109,8 +118,17 @@ agents:
     const log = scratch.path("log.jsonl");
     // In order, two at once: a long one, one that costs 1 USD at once, then one that never starts.
     const result = await runCli(
-      ["compare", ...agents("long-sleep-20000", "costly-cost-1.0", "later"), "--out", join(scratch.dir, "budget-out"),
-        "--parallel", "2", "--max-total-cost-usd", "0.5", "go"],
+      [
+        "compare",
+        ...agents("long-sleep-20000", "costly-cost-1.0", "later"),
+        "--out",
+        join(scratch.dir, "budget-out"),
+        "--parallel",
+        "2",
+        "--max-total-cost-usd",
+        "0.5",
+        "go",
+      ],
       { cwd: repo, env: { COMPARE_AGENT_LOG: log } },
     );
     const rows = Object.fromEntries(rowsOf(result.stdout).map((row) => [row.model, row]));
@@ -133,7 +151,20 @@ agents:
     const out = join(scratch.dir, "replay-out");
     const replay = fileURLToPath(new URL("../../../examples/replay-backend.mjs", import.meta.url));
     const result = await runCli(
-      ["compare", "--backend", "evosci", "--bin", replay, "--repeat", "2", "--atif", "x.json", "--out", out, "Summarize"],
+      [
+        "compare",
+        "--backend",
+        "evosci",
+        "--bin",
+        replay,
+        "--repeat",
+        "2",
+        "--atif",
+        "x.json",
+        "--out",
+        out,
+        "Summarize",
+      ],
       { cwd: folder, env: { REPLAY_SPEED: "50" } },
     );
     expect(result.code, result.stderr).toBe(0);

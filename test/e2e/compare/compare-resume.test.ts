@@ -70,7 +70,9 @@ describe("agentstream compare, stopped", () => {
     ]);
     // ...until the next run with that folder killed it.
     expect(isRunning(holder.pid)).toBe(false);
-    const starts = agentLog(log).filter((n) => n.at === "start").map((n) => n.model);
+    const starts = agentLog(log)
+      .filter((n) => n.at === "start")
+      .map((n) => n.model);
     expect(starts).toEqual(["first", "second-hold", "second-hold", "third"]);
     expect(readdirSync(join(out, "work"))).toEqual([]);
 
@@ -89,7 +91,15 @@ describe("agentstream compare, stopped", () => {
     const runs = scratch.path("runs");
     const { mkdirSync } = await import("node:fs");
     mkdirSync(runs);
-    const args = ["compare", ...agents("a-sleep-60000", "b-sleep-60000", "c-sleep-60000"), "--out", out, "--parallel", "2", "go"];
+    const args = [
+      "compare",
+      ...agents("a-sleep-60000", "b-sleep-60000", "c-sleep-60000"),
+      "--out",
+      out,
+      "--parallel",
+      "2",
+      "go",
+    ];
     const compare = startCompare(args, repo, { COMPARE_AGENT_LOG: log, COMPARE_AGENT_RUNS: runs });
     onTestFinished(() => {
       compare.child.kill("SIGKILL");

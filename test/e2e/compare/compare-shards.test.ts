@@ -31,7 +31,9 @@ describe("agentstream compare --shard and --merge", () => {
     const whole = await runCli(["compare", "--plan", plan, "--out", join(scratch.dir, "whole")], { cwd: repo });
     const shards = await Promise.all(
       [1, 2, 3].map((i) =>
-        runCli(["compare", "--plan", plan, "--out", join(scratch.dir, `shard-${i}`), "--shard", `${i}/3`], { cwd: repo }),
+        runCli(["compare", "--plan", plan, "--out", join(scratch.dir, `shard-${i}`), "--shard", `${i}/3`], {
+          cwd: repo,
+        }),
       ),
     );
     // Each shard ran its own third of the cells, none twice.
@@ -39,10 +41,14 @@ describe("agentstream compare --shard and --merge", () => {
     const ids = shards.flatMap((shard) => rowsOf(shard.stdout).map((row) => row.cell_id));
     expect(new Set(ids).size).toBe(6);
 
-    const merged = await runCli(["compare", "--merge", ...[1, 2, 3].map((i) => join(scratch.dir, `shard-${i}`))], { cwd: repo });
+    const merged = await runCli(["compare", "--merge", ...[1, 2, 3].map((i) => join(scratch.dir, `shard-${i}`))], {
+      cwd: repo,
+    });
     const wholeRows = rowsOf(whole.stdout);
     const inPlanOrder = (rows: Row[]): Row[] => {
-      const order = JSON.parse(readFileSync(join(scratch.dir, "whole", "compare.json"), "utf8")).cells.map((c: { id: string }) => c.id);
+      const order = JSON.parse(readFileSync(join(scratch.dir, "whole", "compare.json"), "utf8")).cells.map(
+        (c: { id: string }) => c.id,
+      );
       return [...rows].sort((a, b) => order.indexOf(a.cell_id) - order.indexOf(b.cell_id));
     };
     expect(rowsOf(merged.stdout).map(steady)).toEqual(inPlanOrder(wholeRows).map(steady));
@@ -50,22 +56,33 @@ describe("agentstream compare --shard and --merge", () => {
     expect(whole.code).toBe(1);
     // The side by side's counts are the same (its times may differ).
     const counts = (stderr: string): string[] =>
-      stderr.split("\n").filter((line) => /^claude:|cells passed/.test(line)).map((line) => line.replace(/\d+\.\ds/g, "T"));
+      stderr
+        .split("\n")
+        .filter((line) => /^claude:|cells passed/.test(line))
+        .map((line) => line.replace(/\d+\.\ds/g, "T"));
     expect(counts(merged.stderr)).toEqual(counts(whole.stderr));
 
     // `report DIR...` reads the same folders.
-    const report = await runCli(["report", "--format", "json", ...[1, 2, 3].map((i) => join(scratch.dir, `shard-${i}`))], { cwd: repo });
+    const report = await runCli(
+      ["report", "--format", "json", ...[1, 2, 3].map((i) => join(scratch.dir, `shard-${i}`))],
+      { cwd: repo },
+    );
     expect(report.code, report.stderr).toBe(0);
     const summary = JSON.parse(report.stdout);
     expect(summary.cells).toBe(6);
     expect(summary.passed).toBe(wholeRows.filter((row) => row.passed).length);
 
     // One shard missing: its cells are named, and the merge does not pass.
-    const partial = await runCli(["compare", "--merge", join(scratch.dir, "shard-1"), join(scratch.dir, "shard-2")], { cwd: repo });
+    const partial = await runCli(["compare", "--merge", join(scratch.dir, "shard-1"), join(scratch.dir, "shard-2")], {
+      cwd: repo,
+    });
     expect(partial.code).toBe(1);
-    for (const row of rowsOf(shards[2]!.stdout)) expect(partial.stderr).toContain(`no folder holds the cell ${row.cell_id}`);
+    for (const row of rowsOf(shards[2]!.stdout))
+      expect(partial.stderr).toContain(`no folder holds the cell ${row.cell_id}`);
     // A cell in two folders is refused.
-    const twice = await runCli(["compare", "--merge", join(scratch.dir, "shard-1"), join(scratch.dir, "whole")], { cwd: repo });
+    const twice = await runCli(["compare", "--merge", join(scratch.dir, "shard-1"), join(scratch.dir, "whole")], {
+      cwd: repo,
+    });
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/the cell \w+ .* is in both/);
     expect(twice.stdout).toBe("");
@@ -73,7 +90,16 @@ describe("agentstream compare --shard and --merge", () => {
 
   it("--shard auto takes a Kubernetes Indexed Job's 0-based index, or GitLab's 1-based one", async () => {
     const repo = scratchRepo(scratch.path("repo"));
-    const base = ["compare", "--backend", "claude:m1,claude:m2,claude:m3", "--bin", COMPARE_AGENT, "--shard", "auto", "go"];
+    const base = [
+      "compare",
+      "--backend",
+      "claude:m1,claude:m2,claude:m3",
+      "--bin",
+      COMPARE_AGENT,
+      "--shard",
+      "auto",
+      "go",
+    ];
     const k8s = await runCli([...base, "--out", join(scratch.dir, "k8s")], {
       cwd: repo,
       env: { JOB_COMPLETION_INDEX: "0", AGENTSTREAM_SHARD_TOTAL: "3" },

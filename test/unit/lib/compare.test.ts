@@ -10,7 +10,9 @@ const scratch = new Scratch();
 afterAll(() => scratch.remove());
 
 describe("compare()", () => {
-  it("yields a row per cell as it ends, the schema's rows, and returns the side by side", { timeout: 60_000 }, async () => {
+  it("yields a row per cell as it ends, the schema's rows, and returns the side by side", {
+    timeout: 60_000,
+  }, async () => {
     const repo = scratchRepo(scratch.path("repo"));
     const out = join(scratch.dir, "lib-out");
     const rows: CompareRow[] = [];
@@ -28,11 +30,16 @@ describe("compare()", () => {
     let next = await run.next();
     for (; !next.done; next = await run.next()) rows.push(next.value);
     // The rows are those the CLI prints: valid against schemas/compare-row-v1.schema.json.
-    expect(rowsOf(rows.map((row) => JSON.stringify(row)).join("\n")).map((row) => [row.model, row.status, row.passed]).sort()).toEqual([
+    expect(
+      rowsOf(rows.map((row) => JSON.stringify(row)).join("\n"))
+        .map((row) => [row.model, row.status, row.passed])
+        .sort(),
+    ).toEqual([
       ["m1", "succeeded", true],
       ["m2-fail", "failed", false],
     ]);
-    for (const row of rows) expect(JSON.parse(readFileSync(join(out, row.paths.dir, "record.json"), "utf8"))).toEqual(row);
+    for (const row of rows)
+      expect(JSON.parse(readFileSync(join(out, row.paths.dir, "record.json"), "utf8"))).toEqual(row);
     expect(next.value).toMatchObject({
       cells: 2,
       passed: 1,
@@ -44,11 +51,17 @@ describe("compare()", () => {
   });
 
   it("refuses in the library's words, before any cell starts", async () => {
-    const base = { agents: [{ backend: "claude" as const, bin: COMPARE_AGENT }], prompt: "x", out: scratch.path("refused") };
+    const base = {
+      agents: [{ backend: "claude" as const, bin: COMPARE_AGENT }],
+      prompt: "x",
+      out: scratch.path("refused"),
+    };
     await expect(compare({ ...base, out: undefined as unknown as string }).next()).rejects.toThrow(
       "compare(): option out: is required",
     );
-    await expect(compare({ ...base, maxTurns: 0 }).next()).rejects.toThrow("compare(): option maxTurns: expected a whole number");
+    await expect(compare({ ...base, maxTurns: 0 }).next()).rejects.toThrow(
+      "compare(): option maxTurns: expected a whole number",
+    );
     await expect(compare({ ...base, resume: "s" } as never).next()).rejects.toThrow(
       "compare(): option resume continues one session: it cannot apply to every cell of a compare",
     );
