@@ -58,7 +58,11 @@ describe("the cells of a compare", () => {
   it("shard i of n takes every n-th cell from the i-th; the shards together are the plan, once", () => {
     const cells = Array.from({ length: 7 }, (_, index) => ({ index }));
     const shards = [1, 2, 3].map((index) => shardCells(cells, { index, total: 3 }).map((c) => c.index));
-    expect(shards).toEqual([[0, 3, 6], [1, 4], [2, 5]]);
+    expect(shards).toEqual([
+      [0, 3, 6],
+      [1, 4],
+      [2, 5],
+    ]);
   });
 });
 
