@@ -71,6 +71,14 @@ describe("agentstream compare --shard and --merge", () => {
     const summary = JSON.parse(report.stdout);
     expect(summary.cells).toBe(6);
     expect(summary.passed).toBe(wholeRows.filter((row) => row.passed).length);
+    expect(summary.rows.map((row: Row) => row.cell_id)).toEqual(rowsOf(merged.stdout).map((row) => row.cell_id));
+    const shardDirs = [1, 2, 3].map((i) => join(scratch.dir, `shard-${i}`));
+    const md = await runCli(["report", ...shardDirs], { cwd: repo });
+    expect(md.stdout).toContain(`## agentstream compare\n\n${summary.passed} of 6 cells passed.`);
+    expect(md.stdout).toMatch(/\| claude:m1 \| 2 \| 2 \(100%\) \| 2\/2 \(100%\) \|/);
+    const html = await runCli(["report", "--format", "html", ...shardDirs], { cwd: repo });
+    expect(html.stdout).toMatch(/^<!doctype html>/);
+    expect(html.stdout).toContain("<td>claude:m3-fail</td>");
 
     // One shard missing: its cells are named, and the merge does not pass.
     const partial = await runCli(["compare", "--merge", join(scratch.dir, "shard-1"), join(scratch.dir, "shard-2")], {
