@@ -87,7 +87,11 @@ export class Workspaces {
     await rm(root, { recursive: true, force: true });
     if (mode === "worktree") {
       const repo = this.source.git!;
-      await this.serial(() => git(["worktree", "add", "--detach", "--quiet", root, repo.commit], { cwd: repo.top }));
+      // What a refused try left is removed before the next.
+      await this.serial(async () => {
+        await rm(root, { recursive: true, force: true });
+        await git(["worktree", "add", "--detach", "--quiet", root, repo.commit], { cwd: repo.top });
+      });
       const gitDir = (await git(["rev-parse", "--absolute-git-dir"], { cwd: root })).trim();
       return { mode, cwd: join(root, repo.sub), root, gitDir };
     }
@@ -117,9 +121,25 @@ export class Workspaces {
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.gitQueue.then(work, work);
+    const retried = (): Promise<T> => withLockRetries(work);
+    const next = this.gitQueue.then(retried, retried);
     this.gitQueue = next.catch(() => undefined);
     return next;
+  }
+}
+
+/**
+ * git refuses to write a file another git holds locked (the repository's config, its worktree list): other
+ * compares of the same repository (shards run side by side on one machine) make worktrees too. Tried again.
+ */
+async function withLockRetries<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= 8 || !/\block\b|\.lock'/i.test((err as Error).message)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }
 
