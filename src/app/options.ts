@@ -12,6 +12,7 @@ import type { Clock } from "../core/clock.js";
 import { optionTable, spelledAt, type OptionRow, type TableEntry } from "../core/option-row.js";
 import {
   backendExit,
+  above0,
   boolean,
   checkOf,
   func,
@@ -29,6 +30,7 @@ import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import type { StreamEndFacts } from "../core/translator.js";
 import { STEP_SUMMARY } from "../output/sink.js";
 import { binHelp } from "./backend-help.js";
+import { WORKSPACE_MODES, agentsCheck, planCheck, shardCheck } from "./compare-values.js";
 
 export type { Command, OptionRow } from "../core/option-row.js";
 export { longFlag } from "../core/option-row.js";
@@ -42,6 +44,173 @@ const LIB_RUN = ["run"] as const;
 const LIB_BOTH = ["run", "normalizeStream"] as const;
 const LIB_NORMALIZE = ["normalizeStream"] as const;
 const FROM = ["auto", ...BACKEND_NAMES] as const;
+
+// compare's own options (agentstream compare, the library's compare()), one block: every run option that shapes
+// one run applies to each of its cells besides these (src/compare/options.ts says which it refuses).
+const COMPARE = ["compare"] as const;
+const COMPARE_ROWS = [
+  {
+    key: "agents",
+    lifetime: "compare",
+    cli: {
+      flags: "--backend <name[:model]>",
+      help: "an agent to compare: a backend, optionally a colon and its model (repeatable, or a comma list: --backend claude:sonnet,codex)",
+      commands: COMPARE,
+      showDefault: true,
+    },
+    library: COMPARE,
+    check: agentsCheck,
+    default: [],
+  },
+  {
+    key: "plan",
+    lifetime: "compare",
+    file: READS,
+    cli: {
+      flags: "--plan <file>",
+      help: "a plan, JSON or YAML: tasks [{id, prompt | prompt_file, setup, check, workspace}] x agents [{backend, model, args, bin}] x repeat (docs/compare.md)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: planCheck,
+  },
+  {
+    key: "repeat",
+    lifetime: "compare",
+    cli: {
+      flags: "--repeat <n>",
+      help: "run each agent on each task n times (default: 1)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: above0(true),
+  },
+  {
+    key: "workspace",
+    lifetime: "compare",
+    cli: {
+      flags: "--workspace <mode>",
+      help: "each cell's folder: a git worktree of HEAD (the default in a git repository), a copy of the folder (the default elsewhere), or none (the folder itself; cells then run one at a time)",
+      commands: COMPARE,
+      choices: WORKSPACE_MODES,
+    },
+    library: COMPARE,
+    check: oneOf(WORKSPACE_MODES),
+  },
+  {
+    key: "setup",
+    lifetime: "compare",
+    cli: {
+      flags: "--setup <cmd>",
+      help: "run this in each cell's workspace before its agent (split into words, no shell; 'sh -c \"...\"' for one)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: nonEmpty("a command line (a non-empty string)"),
+  },
+  {
+    key: "check",
+    lifetime: "compare",
+    cli: {
+      flags: "--check <cmd>",
+      help: "run this in each cell's workspace after its agent: exit 0 passed, else failed (split into words, no shell)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: nonEmpty("a command line (a non-empty string)"),
+  },
+  {
+    key: "checkTimeoutMs",
+    lifetime: "compare",
+    cli: {
+      flags: "--check-timeout <seconds>",
+      help: "stop a setup or check command after this long: it then failed",
+      commands: COMPARE,
+      showDefault: true,
+    },
+    library: COMPARE,
+    check: milliseconds(false),
+    default: 600_000,
+  },
+  {
+    key: "parallel",
+    lifetime: "compare",
+    cli: {
+      flags: "--parallel <k>",
+      help: "run at most k cells at once (default: the machine's CPU count)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: above0(true),
+  },
+  {
+    key: "out",
+    lifetime: "compare",
+    cli: {
+      flags: "--out <dir>",
+      help: "the compare's folder (required): each cell's stream, stderr, diff, check log and record; run again with it to resume",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: nonEmpty("a folder name"),
+    required: {},
+  },
+  {
+    key: "retry",
+    lifetime: "compare",
+    cli: {
+      flags: "--retry <which>",
+      help: "resuming: also run again the cells that finished without passing",
+      commands: COMPARE,
+      choices: ["failed"],
+    },
+    library: COMPARE,
+    check: oneOf(["failed"]),
+  },
+  {
+    key: "keep",
+    lifetime: "compare",
+    cli: {
+      flags: "--keep",
+      help: "keep each cell's workspace (default: removed when the cell ends)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: boolean,
+  },
+  {
+    key: "maxTotalCostUsd",
+    lifetime: "compare",
+    cli: {
+      flags: "--max-total-cost-usd <usd>",
+      help: "a budget for the whole compare (reported, else estimated cost): no cell starts once it is spent, and the running ones stop at it (failed, budget)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: above0(false),
+  },
+  {
+    key: "shard",
+    lifetime: "compare",
+    cli: {
+      flags: "--shard <i/n|auto>",
+      help: "run only shard i of n (1-based; the same cells on every machine), or auto: GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (0-based) with AGENTSTREAM_SHARD_TOTAL",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: shardCheck,
+  },
+  {
+    key: "merge",
+    lifetime: "compare",
+    cli: {
+      flags: "--merge <dirs...>",
+      help: "run nothing: read these --out folders (a compare's shards) and print their rows and the side by side",
+      commands: COMPARE,
+    },
+    check: strings,
+  },
+] as const satisfies readonly OptionRow[];
 
 /** The portable rows by key, to place them. */
 const P = Object.fromEntries(PORTABLE_ROWS.map((row) => [row.key, row])) as {
@@ -77,7 +246,14 @@ export const TABLE_ROWS = [
     default: "native",
   },
   // On the CLI the prompt is the argument, or this file.
-  { key: "prompt", lifetime: "agent", library: LIB_RUN, check: string, required: {} },
+  // compare() takes it too, where its plan may stand in (compare checks that one of them is given).
+  {
+    key: "prompt",
+    lifetime: "agent",
+    library: ["run", "compare"],
+    check: string,
+    required: { by: ["run"] },
+  },
   {
     key: "promptFile",
     lifetime: "agent",
@@ -449,6 +625,7 @@ export const TABLE_ROWS = [
     check: boolean,
     relations: [{ needs: "otlp" }],
   },
+  ...COMPARE_ROWS,
 ] as const satisfies readonly TableEntry[];
 
 /** Each row of the table with its own literal types: what the request types are derived from. */

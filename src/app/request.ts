@@ -25,17 +25,28 @@ type CommandsOf<R> = R extends { cli: { commands: readonly (infer X)[] } }
     ? X
     : never;
 type CliRowsOf<C extends Command, R = TableRow> = R extends unknown ? (C extends CommandsOf<R> ? R : never) : never;
-type IsRequired<R> = R extends { required: { unless: string } } ? false : R extends { required: object } ? true : false;
+type IsRequired<R, E extends LibraryEntry> = R extends { required: { unless: string } }
+  ? false
+  : R extends { required: { by: readonly (infer B)[] } }
+    ? E extends B
+      ? true
+      : false
+    : R extends { required: object }
+      ? true
+      : false;
 type HasDefault<R> = R extends { default: unknown } ? true : false;
 
 /** The options one entry point of the library takes: its public option types are these. */
 export type LibraryOptions<E extends LibraryEntry> = Simplify<
-  { [R in LibraryRowsOf<E> as IsRequired<R> extends true ? KeyOf<R> : never]: ValueOf<R> } & {
-    [R in LibraryRowsOf<E> as IsRequired<R> extends true ? never : KeyOf<R>]?: ValueOf<R>;
+  { [R in LibraryRowsOf<E> as IsRequired<R, E> extends true ? KeyOf<R> : never]: ValueOf<R> } & {
+    [R in LibraryRowsOf<E> as IsRequired<R, E> extends true ? never : KeyOf<R>]?: ValueOf<R>;
   }
 >;
 
-const ENTRY_OF = { run: "run", normalize: "normalizeStream" } as const satisfies Record<Command, LibraryEntry>;
+const ENTRY_OF = { run: "run", normalize: "normalizeStream", compare: "compare" } as const satisfies Record<
+  Command,
+  LibraryEntry
+>;
 type EntryOf<C extends Command> = (typeof ENTRY_OF)[C];
 type RequestRowsOf<C extends Command> = CliRowsOf<C> | LibraryRowsOf<EntryOf<C>>;
 

@@ -7,17 +7,18 @@ import { checkName, checkPassable } from "./argv-value.js";
 import { listed, type OptionNaming, type Words } from "./errors.js";
 import type { Check } from "./option-values.js";
 
-export type Command = "run" | "normalize";
+export type Command = "run" | "normalize" | "compare";
 
-/** The library's entry points: run() and normalizeStream(). */
-export type LibraryEntry = "run" | "normalizeStream";
+/** The library's entry points: run(), normalizeStream() and compare(). */
+export type LibraryEntry = "run" | "normalizeStream" | "compare";
 
 /**
  * When a value is used, which decides where the request hands it: what to run (agent), how native events
  * become canonical (translation), what stops the run (limits, timing), where the events go (outputs), what
- * the caller supplies and hears (host), what a recording's run was (recording).
+ * the caller supplies and hears (host), what a recording's run was (recording), how many runs are made and
+ * compared (compare).
  */
-export type Lifetime = "agent" | "translation" | "limits" | "timing" | "outputs" | "host" | "recording";
+export type Lifetime = "agent" | "translation" | "limits" | "timing" | "outputs" | "host" | "recording" | "compare";
 
 /** The backends that have an option (one choice of it), each with how it reaches them: what a portable row's --help says. */
 export interface Takers {
@@ -107,8 +108,11 @@ export interface OptionRow<K extends string = string, T = unknown> {
   portable?: PortableSpec;
   /** Its value goes on the backend's command line: what it must be (checked in planning, on both sides). */
   argument?: ArgumentRule;
-  /** The library must be given it (the CLI has it as its argument); `unless` another option stands in. */
-  required?: { unless?: string };
+  /**
+   * The library must be given it (the CLI has it as its argument); `unless` another option stands in; `by`:
+   * only these entry points require it (the others take it optionally: compare()'s prompt, or its plan).
+   */
+  required?: { unless?: string; by?: readonly LibraryEntry[] };
   relations?: readonly (Excludes | Needs)[];
   /**
    * The option names a file it reads or writes: its value, or (`env`) the file that variable names

@@ -10,9 +10,18 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function check(row: OptionRow, value: unknown, given: Record<string, unknown>, prefix: string): void {
+function check(
+  row: OptionRow,
+  entry: LibraryEntry,
+  value: unknown,
+  given: Record<string, unknown>,
+  prefix: string,
+): void {
   const { required } = row;
-  const needed = required !== undefined && (required.unless === undefined || given[required.unless] === undefined);
+  const needed =
+    required !== undefined &&
+    (required.by === undefined || required.by.includes(entry)) &&
+    (required.unless === undefined || given[required.unless] === undefined);
   const problem = value === undefined ? (needed ? "is required" : undefined) : row.check(value);
   if (problem)
     throw new UsageError(
@@ -25,17 +34,24 @@ function check(row: OptionRow, value: unknown, given: Record<string, unknown>, p
  * this entry point; the CLI's limits, in the library's units. A field of an object option (otlp.endpoint,
  * end.backendExit) is checked once the object itself is.
  */
-export function checkEntryOptions(entry: LibraryEntry, options: unknown, table: OptionTable = OPTIONS): void {
-  const prefix = `${entry}(): `;
+export function checkEntryOptions(
+  entry: LibraryEntry,
+  options: unknown,
+  table: OptionTable = OPTIONS,
+  /** Another entry point that takes this one's options (compare() takes run()'s): its name, and what it leaves out. */
+  as: { caller: string; skip: ReadonlySet<string> } = { caller: entry, skip: new Set() },
+): void {
+  const prefix = `${as.caller}(): `;
   if (typeof options !== "object" || options === null)
     throw new UsageError(`${prefix}expected an options object, got ${describe(options)}`);
   const given = options as Record<string, unknown>;
   for (const row of table.libraryRows(entry)) {
+    if (as.skip.has(row.key)) continue;
     const [outer, inner] = row.key.split(".") as [string, string | undefined];
-    if (inner === undefined) check(row, given[outer], given, prefix);
+    if (inner === undefined) check(row, entry, given[outer], given, prefix);
     else {
       const object = given[outer] as Record<string, unknown> | undefined;
-      if (object !== undefined) check(row, object[inner], given, prefix);
+      if (object !== undefined) check(row, entry, object[inner], given, prefix);
     }
   }
 }
