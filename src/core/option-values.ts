@@ -34,7 +34,10 @@ export const boolean = checkOf<boolean>((v) => (typeof v === "boolean" ? undefin
 /** A list: on the CLI a repeatable flag, each value joining it. */
 export const strings = checkOf<readonly string[]>(
   (v) => (Array.isArray(v) && v.every((item) => typeof item === "string") ? undefined : "expected an array of strings"),
-  { parse: (value, previous) => [...(previous as string[]), value], shown: (list) => list.join(", ") || "none" },
+  {
+    parse: (value, previous) => [...((previous as string[] | undefined) ?? []), value],
+    shown: (list) => list.join(", ") || "none",
+  },
 );
 export const plainObject = <T extends object>(what: string): Check<T> =>
   checkOf((v) => (typeof v === "object" && v !== null && !Array.isArray(v) ? undefined : `expected ${what}`));
