@@ -64,8 +64,9 @@ function readTimeReport(path) {
 }
 
 /**
- * Each of `programs` ({ name: { command, args, check } }) once per round, the order rotated each round so
- * that none always runs first; a result its check refuses throws. `label` ("limits evosci") names the rounds
+ * Each of `programs` ({ name: { command, args, check, prepare? } }) once per round, the order rotated each round so
+ * that none always runs first; `prepare()`, where given, runs before each run, unmeasured (an empty output
+ * folder); a result its check refuses throws. `label` ("limits evosci") names the rounds
  * in the log and the error. Returns each program's results and their wall seconds, in round order.
  */
 export async function measureAlternating(programs, rounds, label, log) {
@@ -74,7 +75,8 @@ export async function measureAlternating(programs, rounds, label, log) {
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + round) % names.length];
-      const { command, args, check } = programs[name];
+      const { command, args, check, prepare } = programs[name];
+      prepare?.();
       const result = await measureProcess(command, args);
       if (!check(result))
         throw new Error(`${label} bench: ${name} failed (exit ${result.code}): ${result.stderr.trim()}`);

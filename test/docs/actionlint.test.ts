@@ -1,5 +1,5 @@
 // The GitHub Actions workflows of examples/ci/ pass the real actionlint (built from its Go module at one
-// release by test/ci/build-actionlint.mjs), with shellcheck on the scripts of their `run:` steps where
+// release by test/helpers/build-actionlint.mjs), with shellcheck on the scripts of their `run:` steps where
 // shellcheck is installed (CI installs Debian's: a script's quoting is where a copied workflow breaks);
 // examples/ci's shell scripts pass shellcheck itself. Without Go the actionlint tests skip with a notice;
 // AGENTSTREAM_REQUIRE_ACTIONLINT=1 (CI) makes a missing Go or shellcheck a failure.
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { GoMissingError } from "../otel/build-collector.mjs";
-import { ensureActionlint } from "../ci/build-actionlint.mjs";
+import { ensureActionlint } from "../helpers/build-actionlint.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLES = join(ROOT, "examples", "ci");

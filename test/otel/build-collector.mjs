@@ -141,7 +141,7 @@ export async function ensureCollector({ log = (line) => process.stderr.write(`${
  * Removes the caches a build made under .cache/go/ (never the user's own). Go makes its module cache
  * read-only; `go clean -modcache` removes it all the same, then the rest goes. Two builds at once in
  * one checkout (`npm test` beside `npm run bench`) share these folders: the later one may then fail
- * mid-way, and its rerun finds the binary the first one built. (test/ci/build-actionlint.mjs shares them too.)
+ * mid-way, and its rerun finds the binary the first one built. (test/helpers/build-actionlint.mjs shares them too.)
  */
 export function removePrivateCaches(env, log) {
   const clean = spawnSync("go", ["clean", "-modcache"], { env, encoding: "utf8" });

@@ -8,7 +8,7 @@
 // never depended on: without one, `go` downloads the module (and its checksums) from the Go module proxy.
 // A cold build downloads about 30 MB of modules and takes seconds.
 //
-//   node test/ci/build-actionlint.mjs   # prints the binary's path on stdout
+//   node test/helpers/build-actionlint.mjs   # prints the binary's path on stdout
 //
 // AGENTSTREAM_ACTIONLINT_DIR puts the binaries somewhere else than .cache/actionlint (CI points it at its
 // source checkout's). To move to another release, change VERSION: it names a new folder, built anew.

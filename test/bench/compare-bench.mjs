@@ -1,0 +1,155 @@
+// Issue 55 item 11: `agentstream compare` of N cells of a replay agent (--parallel 4 --workspace none)
+// against the same N `agentstream run`s driven by `xargs -P 4` in a shell, the loop a user writes today,
+// each run's stdout and stderr to files of its own as compare keeps them; alternating rounds, medians, at
+// 25, 50 and 100 cells. Targets: compare's time per cell ≤ 1.1× the loop's, and its peak RSS flat in the
+// number of cells. The agent is examples/replay-backend.mjs (a recorded EvoScientist run, no model called)
+// played REPLAY_SPEED times faster: fast enough that agentstream's own share shows, paced like an agent.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { canMeasureResources, measureAlternating, measureProcess } from "./measure-process.mjs";
+import { median } from "./stats.mjs";
+
+const REPLAY = fileURLToPath(new URL("../../examples/replay-backend.mjs", import.meta.url));
+// The recording lasts 12.8 s: 0.64 s a cell.
+const REPLAY_SPEED = 20;
+const PARALLEL = 4;
+const CELLS = [25, 50, 100];
+const PROMPT = "Summarize data/results.csv into notes.md";
+const TIME_TARGET = 1.1;
+
+/** The loop: one `agentstream run` per cell, PARALLEL at once; $OUT/<cell>.jsonl and .stderr each. */
+const LOOP = `#!/bin/sh
+seq 1 "$CELLS" | xargs -P "$PARALLEL" -I{} sh -c 'exec "$NODE" "$BIN" run --backend evosci --bin "$REPLAY" "$PROMPT" >"$OUT/{}.jsonl" 2>"$OUT/{}.stderr"'
+`;
+
+const fresh = (dir) => () => {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+};
+
+/** Each of the loop's runs ended with a successful run.finished. */
+function loopSucceeded(dir, cells) {
+  const streams = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
+  if (streams.length !== cells) return false;
+  return streams.every((name) => {
+    const last = JSON.parse(readFileSync(`${dir}/${name}`, "utf8").trimEnd().split("\n").pop());
+    return last.type === "run.finished" && last.status === "succeeded";
+  });
+}
+
+/** compare printed one row per cell, and exited 0 (every cell succeeded). */
+function compareSucceeded(result, cells) {
+  try {
+    return result.code === 0 && result.outLines === cells && JSON.parse(result.lastLine).cell_id !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Per number of cells: medians of compare and of the loop over alternating rounds, per cell, and peak RSS. */
+export async function measureCompare({ bin, cacheDir, rounds, log }) {
+  const dir = `${cacheDir}compare-bench/`;
+  mkdirSync(dir, { recursive: true });
+  const loop = `${dir}loop.sh`;
+  writeFileSync(loop, LOOP);
+  const [compareOut, loopOut] = [`${dir}compare-out`, `${dir}loop-out`];
+  const env = [`REPLAY_SPEED=${REPLAY_SPEED}`];
+  // The agent alone, once: the floor of every cell, and the peak RSS no process of either side goes below.
+  const agent = await measureProcess("env", [
+    ...env,
+    process.execPath,
+    REPLAY,
+    "-p",
+    PROMPT,
+    "--output-format",
+    "stream-json",
+  ]);
+  if (agent.code !== 0) throw new Error(`compare bench: the replay agent failed: ${agent.stderr}`);
+  const rows = [];
+  for (const cells of CELLS) {
+    const programs = {
+      compare: {
+        command: "env",
+        args: [
+          ...env,
+          process.execPath,
+          bin,
+          "compare",
+          "--backend",
+          "evosci",
+          "--bin",
+          REPLAY,
+          "--repeat",
+          String(cells),
+          "--parallel",
+          String(PARALLEL),
+          "--workspace",
+          "none",
+          "--out",
+          compareOut,
+          PROMPT,
+        ],
+        prepare: () => rmSync(compareOut, { recursive: true, force: true }),
+        check: (r) => compareSucceeded(r, cells),
+      },
+      "xargs -P loop": {
+        command: "env",
+        args: [
+          ...env,
+          `CELLS=${cells}`,
+          `PARALLEL=${PARALLEL}`,
+          `NODE=${process.execPath}`,
+          `BIN=${bin}`,
+          `REPLAY=${REPLAY}`,
+          `PROMPT=${PROMPT}`,
+          `OUT=${loopOut}`,
+          "sh",
+          loop,
+        ],
+        prepare: fresh(loopOut),
+        check: (r) => r.code === 0 && loopSucceeded(loopOut, cells),
+      },
+    };
+    const n = cells === Math.max(...CELLS) ? rounds : Math.max(1, rounds - 1);
+    const { results, seconds } = await measureAlternating(programs, n, `compare ${cells} cells`, log);
+    const peak = (name) => (canMeasureResources ? median(results[name].map((r) => r.peakRssMiB)) : undefined);
+    const cpu = (name) => (canMeasureResources ? median(results[name].map((r) => r.cpuSeconds)) : undefined);
+    const compare = median(seconds.compare);
+    const shell = median(seconds["xargs -P loop"]);
+    rows.push({
+      cells,
+      parallel: PARALLEL,
+      rounds: n,
+      seconds: { compare, loop: shell },
+      per_cell_seconds: { compare: compare / cells, loop: shell / cells },
+      ratio: compare / shell,
+      target: TIME_TARGET,
+      cpu_seconds: { compare: cpu("compare"), loop: cpu("xargs -P loop") },
+      peak_rss_mib: { compare: peak("compare"), loop: peak("xargs -P loop") },
+      all: seconds,
+    });
+  }
+  rmSync(compareOut, { recursive: true, force: true });
+  rmSync(loopOut, { recursive: true, force: true });
+  return { replay_speed: REPLAY_SPEED, agent: { seconds: agent.seconds, peak_rss_mib: agent.peakRssMiB }, rows };
+}
+
+export function formatCompare({ agent, rows }) {
+  const s = (x) => `${x.toFixed(2)} s`;
+  const mib = (x) => (x === undefined ? "?" : `${Math.round(x)} MiB`);
+  const cpu = (x) => (x === undefined ? "?" : `${(x * 1000).toFixed(0)} ms`);
+  const head = [
+    `Compare: \`agentstream compare\` of N cells of a replay agent (${s(agent.seconds)} and ${mib(agent.peak_rss_mib)} alone) with \`--parallel ${PARALLEL} --workspace none\`, against the same N \`agentstream run\`s under \`xargs -P ${PARALLEL}\` (medians; target ≤ ${TIME_TARGET}× per cell, peak RSS flat):`,
+    "",
+    "| cells | compare | loop | per cell: compare / loop | compare / loop | CPU per cell: compare / loop | peak RSS: compare / loop |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  return head
+    .concat(
+      rows.map(
+        (row) =>
+          `| ${row.cells} | ${s(row.seconds.compare)} | ${s(row.seconds.loop)} | ${s(row.per_cell_seconds.compare)} / ${s(row.per_cell_seconds.loop)} | ${row.ratio.toFixed(2)}× | ${cpu(row.cpu_seconds.compare && row.cpu_seconds.compare / row.cells)} / ${cpu(row.cpu_seconds.loop && row.cpu_seconds.loop / row.cells)} | ${mib(row.peak_rss_mib.compare)} / ${mib(row.peak_rss_mib.loop)} |`,
+      ),
+    )
+    .join("\n");
+}
