@@ -107,16 +107,22 @@ describe("examples/ci/compare-k8s-job.yaml", () => {
     expect([...container.command, ...container.args].join(" ")).toBe(
       "agentstream compare --plan /plan/compare.yaml --out /results/shard-$(JOB_COMPLETION_INDEX) --shard auto",
     );
-    const env = Object.fromEntries(container.env.map((e: { name: string; value: string }) => [e.name, e.value]));
+    const env = Object.fromEntries(
+      container.env.map((e: { name: string; value?: string; valueFrom?: object }) => [e.name, e.value ?? e.valueFrom]),
+    );
     expect(env.AGENTSTREAM_SHARD_TOTAL).toBe(String(job.spec.completions));
-    // Kubernetes sets the index itself: a value given here would make every pod the same shard.
-    expect(env).not.toHaveProperty("JOB_COMPLETION_INDEX");
+    // The index is the pod's own, from its annotation: a value given here would make every pod the same shard.
+    expect(env.JOB_COMPLETION_INDEX).toEqual({
+      fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" },
+    });
   });
 
   it("mounts what the command names: the plan from a config map, /results from the claim, the clone as its folder", () => {
     expect(volume(mount("/plan").name).configMap.name).toBe("agentstream-compare-plan");
     expect(volume(mount("/results").name).persistentVolumeClaim.claimName).toBe(claim.metadata.name);
     const clone = pod.initContainers[0];
+    // One image: git is in it.
+    expect(clone.image).toBe(container.image);
     const target = clone.args.at(-1);
     expect(container.workingDir).toBe(target);
     const work = clone.volumeMounts[0];
