@@ -2,6 +2,13 @@
 export type * from "./canonical/events.js";
 export { normalizeStream, type NormalizeOptions } from "./lib/normalize.js";
 export { run, type RunOptions } from "./lib/run.js";
+export {
+  compare,
+  type CompareOptions,
+  type CompareRow,
+  type CompareSummary,
+  type AgentSummary,
+} from "./lib/compare.js";
 export type { PermissionCallback, ToolPermissionRequest } from "./backends/request.js";
 export { readCanonicalStream, CanonicalLineError } from "./core/read-canonical.js";
 export { TranslationSession, type TranslationSessionOptions } from "./lib/translation-session.js";

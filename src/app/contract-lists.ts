@@ -16,13 +16,13 @@ import {
 } from "../canonical/events.js";
 import { BACKEND_NAMES } from "../backends/registry.js";
 
-type Schema = "canonical-v1" | "report-v1";
+type Schema = "canonical-v1" | "report-v1" | "compare-row-v1";
 
 /** Where a list stands in a schema: its file and the path of the object whose `enum` it is. */
 interface ListCopy {
   schema: Schema;
   path: string[];
-  values: readonly (string | number)[];
+  values: readonly (string | number | null)[];
 }
 
 const RUN_FINISHED = ["$defs", "run.finished", "properties"];
@@ -47,6 +47,10 @@ export const LIST_COPIES: readonly ListCopy[] = [
     path: ["$defs", "usage", "properties", "cost_source"],
     values: COST_SOURCES.filter((s) => s !== "mixed"),
   },
+  { schema: "compare-row-v1", path: ["properties", "backend"], values: BACKEND_NAMES },
+  // A compare's cell that was not started has no run status.
+  { schema: "compare-row-v1", path: ["properties", "status"], values: [...RUN_STATUSES, "not_run"] },
+  { schema: "compare-row-v1", path: ["properties", "cost_source"], values: [...COST_SOURCES, null] },
 ];
 
 const fileOf = (schema: Schema): string =>
@@ -67,7 +71,7 @@ export function schemaWithLists(schema: Schema, text: string): string {
 
 /** The schemas whose file differs from what the lists make of it. */
 export function schemasOutOfStep(): Schema[] {
-  const schemas: Schema[] = ["canonical-v1", "report-v1"];
+  const schemas: Schema[] = ["canonical-v1", "report-v1", "compare-row-v1"];
   return schemas.filter((schema) => {
     const text = readFileSync(fileOf(schema), "utf8");
     return schemaWithLists(schema, text) !== text;

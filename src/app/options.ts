@@ -13,6 +13,7 @@ import { MAX_HELD_BYTES } from "../core/translation-session.js";
 import type { StreamEndFacts } from "../core/translator.js";
 import { STEP_SUMMARY } from "../output/sink.js";
 import { approvalsHelp, binHelp, flagHelp, permissionHelp } from "./backend-help.js";
+import { WORKSPACE_MODES, agentsCheck, collectAgents, parseShard, planCheck, shardCheck } from "./compare-values.js";
 import {
   above0,
   backendExit,
@@ -37,17 +38,18 @@ import {
   strings,
 } from "./option-values.js";
 
-export type Command = "run" | "normalize";
+export type Command = "run" | "normalize" | "compare";
 
 /** The library's entry points: run() and normalizeStream(). */
-export type LibraryEntry = "run" | "normalizeStream";
+export type LibraryEntry = "run" | "normalizeStream" | "compare";
 
 /**
  * When a value is used, which decides where the request hands it: what to run (agent), how native events
  * become canonical (translation), what stops the run (limits, timing), where the events go (outputs), what
- * the caller supplies and hears (host), what a recording's run was (recording).
+ * the caller supplies and hears (host), what a recording's run was (recording), how many runs are made and
+ * compared (compare).
  */
-export type Lifetime = "agent" | "translation" | "limits" | "timing" | "outputs" | "host" | "recording";
+export type Lifetime = "agent" | "translation" | "limits" | "timing" | "outputs" | "host" | "recording" | "compare";
 
 /** An option as the CLI has it: what commander is given. */
 export interface CliOption {
@@ -118,6 +120,180 @@ const LIB_RUN = ["run"] as const;
 const LIB_BOTH = ["run", "normalizeStream"] as const;
 const LIB_NORMALIZE = ["normalizeStream"] as const;
 const FROM = ["auto", ...BACKEND_NAMES] as const;
+
+// compare's own options (agentstream compare, the library's compare()), one block: every run option that shapes
+// one run applies to each of its cells besides these (src/compare/options.ts says which it refuses).
+const COMPARE = ["compare"] as const;
+const COMPARE_ROWS = [
+  {
+    key: "agents",
+    lifetime: "compare",
+    cli: {
+      flags: "--backend <name[:model]>",
+      help: "an agent to compare: a backend, optionally a colon and its model (repeatable, or a comma list: --backend claude:sonnet,codex)",
+      commands: COMPARE,
+      parse: collectAgents,
+      shownDefault: NONE,
+    },
+    library: COMPARE,
+    check: agentsCheck,
+    default: [],
+  },
+  { key: "prompt", lifetime: "compare", library: COMPARE, check: string },
+  {
+    key: "plan",
+    lifetime: "compare",
+    file: READS,
+    cli: {
+      flags: "--plan <file>",
+      help: "a plan, JSON or YAML: tasks [{id, prompt | prompt_file, setup, check, workspace}] x agents [{backend, model, args, bin}] x repeat (docs/compare.md)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: planCheck,
+  },
+  {
+    key: "repeat",
+    lifetime: "compare",
+    cli: {
+      flags: "--repeat <n>",
+      help: "run each agent on each task n times (default: 1)",
+      commands: COMPARE,
+      parse: parseCount,
+    },
+    library: COMPARE,
+    check: above0(true),
+  },
+  {
+    key: "workspace",
+    lifetime: "compare",
+    cli: {
+      flags: "--workspace <mode>",
+      help: "each cell's folder: a git worktree of HEAD (the default in a git repository), a copy of the folder (the default elsewhere), or none (the folder itself; cells then run one at a time)",
+      commands: COMPARE,
+      choices: WORKSPACE_MODES,
+    },
+    library: COMPARE,
+    check: oneOf(WORKSPACE_MODES),
+  },
+  {
+    key: "setup",
+    lifetime: "compare",
+    cli: {
+      flags: "--setup <cmd>",
+      help: "run this in each cell's workspace before its agent (split into words, no shell; 'sh -c \"...\"' for one)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: nonEmpty("a command line (a non-empty string)"),
+  },
+  {
+    key: "check",
+    lifetime: "compare",
+    cli: {
+      flags: "--check <cmd>",
+      help: "run this in each cell's workspace after its agent: exit 0 passed, else failed (split into words, no shell)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: nonEmpty("a command line (a non-empty string)"),
+  },
+  {
+    key: "checkTimeoutMs",
+    lifetime: "compare",
+    cli: {
+      flags: "--check-timeout <seconds>",
+      help: "stop a setup or check command after this long: it then failed",
+      commands: COMPARE,
+      parse: secondsParser(false),
+      shownDefault: "600",
+    },
+    library: COMPARE,
+    check: milliseconds(false),
+    default: 600_000,
+  },
+  {
+    key: "parallel",
+    lifetime: "compare",
+    cli: {
+      flags: "--parallel <k>",
+      help: "run at most k cells at once (default: the machine's CPU count)",
+      commands: COMPARE,
+      parse: parseCount,
+    },
+    library: COMPARE,
+    check: above0(true),
+  },
+  {
+    key: "out",
+    lifetime: "compare",
+    cli: {
+      flags: "--out <dir>",
+      help: "the compare's folder (required): each cell's stream, stderr, diff, check log and record; run again with it to resume",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: nonEmpty("a folder name"),
+    required: {},
+  },
+  {
+    key: "retry",
+    lifetime: "compare",
+    cli: {
+      flags: "--retry <which>",
+      help: "resuming: also run again the cells that finished without passing",
+      commands: COMPARE,
+      choices: ["failed"],
+    },
+    library: COMPARE,
+    check: oneOf(["failed"]),
+  },
+  {
+    key: "keep",
+    lifetime: "compare",
+    cli: {
+      flags: "--keep",
+      help: "keep each cell's workspace (default: removed when the cell ends)",
+      commands: COMPARE,
+    },
+    library: COMPARE,
+    check: boolean,
+  },
+  {
+    key: "maxTotalCostUsd",
+    lifetime: "compare",
+    cli: {
+      flags: "--max-total-cost-usd <usd>",
+      help: "a budget for the whole compare (reported, else estimated cost): no cell starts once it is spent, and the running ones stop at it (failed, budget)",
+      commands: COMPARE,
+      parse: parseUsd,
+    },
+    library: COMPARE,
+    check: above0(false),
+  },
+  {
+    key: "shard",
+    lifetime: "compare",
+    cli: {
+      flags: "--shard <i/n|auto>",
+      help: "run only shard i of n (1-based; the same cells on every machine), or auto: GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (0-based) with AGENTSTREAM_SHARD_TOTAL",
+      commands: COMPARE,
+      parse: parseShard,
+    },
+    library: COMPARE,
+    check: shardCheck,
+  },
+  {
+    key: "merge",
+    lifetime: "compare",
+    cli: {
+      flags: "--merge <dirs...>",
+      help: "run nothing: read these --out folders (a compare's shards) and print their rows and the side by side",
+      commands: COMPARE,
+    },
+    check: strings,
+  },
+] as const satisfies readonly OptionRow[];
 
 /** The options of run and normalize: the CLI's in the order --help shows them, the library's in the order it checks them. */
 const TABLE = [
@@ -704,6 +880,7 @@ const TABLE = [
     check: boolean,
     relations: [{ needs: "otlp" }],
   },
+  ...COMPARE_ROWS,
 ] as const satisfies readonly OptionRow[];
 
 /** Each row of the table with its own literal types: what the request types are derived from. */

@@ -40,7 +40,10 @@ export type LibraryOptions<E extends LibraryEntry> = Simplify<
   }
 >;
 
-const ENTRY_OF = { run: "run", normalize: "normalizeStream" } as const satisfies Record<Command, LibraryEntry>;
+const ENTRY_OF = { run: "run", normalize: "normalizeStream", compare: "compare" } as const satisfies Record<
+  Command,
+  LibraryEntry
+>;
 type EntryOf<C extends Command> = (typeof ENTRY_OF)[C];
 type RequestRowsOf<C extends Command> = CliRowsOf<C> | LibraryRowsOf<EntryOf<C>>;
 

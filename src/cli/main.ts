@@ -26,9 +26,9 @@ function commanderParser<T>(parse: (text: string, previous: unknown) => T): (tex
   };
 }
 
-/** Commander's options of one command, made from the option table, in its order. */
-function addTableOptions(command: Command, name: TableCommand): Command {
-  for (const row of cliRows(name)) {
+/** Commander's options of one command, made from the option table, in its order (or these rows of it). */
+function addTableOptions(command: Command, name: TableCommand, rows = cliRows(name)): Command {
+  for (const row of rows) {
     const { cli } = row;
     const option = new Option(cli.flags, cli.help);
     if (cli.parse) option.argParser(commanderParser(cli.parse));
@@ -126,6 +126,49 @@ Exit status follows the outcome of the recorded run (see the exit-code table in 
       await normalizeCommand(file, opts);
     });
 
+  const compare: Command = program
+    .command("compare")
+    .description(
+      "Run agents × tasks side by side, each cell in its own worktree, checked, resumable, sharded: one JSON row per cell on stdout.",
+    )
+    .usage("--backend <name[:model]>... --out <dir> [options] [--] <prompt...>")
+    .argument("[prompt...]", "the prompt (its words joined by spaces); - reads it from stdin")
+    .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, compare)) });
+  // Its own options, then every run option that shapes one run (its --backend is compare's list; stdout is rows).
+  addTableOptions(compare, "compare", [
+    ...cliRows("compare"),
+    ...cliRows("run").filter((row) => row.key !== "backend" && row.key !== "output"),
+  ])
+    .addHelpText(
+      "after",
+      `
+Each cell (task × agent × repeat) is a run: the same options, the same stream,
+written to <out>/cells/<id>/stream.jsonl with its stderr, diff, check log and
+record. Run it again with the same --out to resume: finished cells are not run
+again (their rows are printed again, "resumed": true). docs/compare.md has it all.
+
+Exit status: 0 every cell succeeded and passed its check; 1 otherwise (mixed
+outcomes, a failed check, a cell not run for the budget, a cell missing from
+a merge); 75 every cell that did not pass failed retryably; 2 bad flags or plan
+(nothing ran); 130/143 stopped by SIGINT/SIGTERM.
+
+Examples:
+  $ agentstream compare --backend claude:sonnet,codex --out runs/cmp "Fix the failing test" --check "npm test"
+  $ agentstream compare --plan plan.yaml --out runs/cmp --parallel 4 --max-total-cost-usd 5
+  $ agentstream compare --plan plan.yaml --out runs/shard-2 --shard 2/3
+  $ agentstream compare --merge runs/shard-1 runs/shard-2 runs/shard-3 > rows.jsonl
+  $ agentstream report runs/cmp >> "$GITHUB_STEP_SUMMARY"`,
+    )
+    .hook("preAction", (command) => {
+      const opts = command.opts();
+      if (opts.merge === undefined && opts.out === undefined)
+        command.error("error: required option '--out <dir>' not specified");
+    })
+    .action(async (prompt: string[], opts) => {
+      const { compareCommand } = await import("./compare-command.js");
+      await compareCommand(prompt, opts);
+    });
+
   program
     .command("verify")
     .description("Check a canonical stream: every line against the schema, and the stream rules.")
@@ -221,7 +264,10 @@ Examples:
     .description(
       "Summarize canonical streams as Markdown (for a CI job summary), JSON or HTML: outcome, answer, tool calls, tokens, cost.",
     )
-    .argument("[files...]", "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin")
+    .argument(
+      "[files...]",
+      "canonical JSONL streams (agentstream run or normalize output); - or nothing reads stdin; or compare --out folders (a compare's side by side)",
+    )
     .addOption(
       new Option("--format <format>", "md, json or html (default: from --out's extension, else md)").choices(
         REPORT_FORMAT_NAMES,

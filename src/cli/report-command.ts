@@ -1,3 +1,5 @@
+import { statSync } from "node:fs";
+import { compareReport } from "../compare/report.js";
 import { UsageError } from "../core/errors.js";
 import { EXIT_OUTPUT_ERROR } from "../core/exit-codes.js";
 import { formatOfPath, REPORT_EXTENSIONS, type ReportFormat } from "../report/formats.js";
@@ -25,6 +27,8 @@ export interface ReportOptions {
 export async function reportCommand(files: string[], opts: ReportOptions): Promise<void> {
   const format = reportFormat(opts);
   const inputs = files.length === 0 ? ["-"] : files;
+  // A compare's folder (or its shards' folders): its side by side and its cells.
+  if (inputs.some(isFolder)) return compareReportOf(inputs, format, opts.out);
   if (inputs.filter((f) => f === "-").length > 1) throw new UsageError("stdin (-) can be read only once");
   // The report never replaces (nor is appended to) a stream it reads.
   const output = opts.out === undefined ? stdoutFile() : outputFile("--out", opts.out);
@@ -42,6 +46,27 @@ export async function reportCommand(files: string[], opts: ReportOptions): Promi
   const text = builder.finish();
   if (!out) process.stdout.write(text);
   else if (!out.commit(text)) process.exitCode = EXIT_OUTPUT_ERROR;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function compareReportOf(dirs: string[], format: ReportFormat, outPath: string | undefined): void {
+  const notFolder = dirs.find((dir) => !isFolder(dir));
+  if (notFolder !== undefined)
+    throw new UsageError(`${notFolder} is not a folder: a report reads either streams or compare folders, not both`);
+  const text = compareReport(dirs, format);
+  if (outPath === undefined) {
+    process.stdout.write(text);
+    return;
+  }
+  const out = ReplacedFile.open(outPath, "--out");
+  if (!out.commit(text)) process.exitCode = EXIT_OUTPUT_ERROR;
 }
 
 function reportFormat(opts: ReportOptions): ReportFormat {

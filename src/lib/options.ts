@@ -24,12 +24,18 @@ function check(row: OptionRow, value: unknown, given: Record<string, unknown>, p
  * this entry point; the CLI's limits, in the library's units. A field of an object option (otlp.endpoint,
  * end.backendExit) is checked once the object itself is.
  */
-export function checkEntryOptions(entry: LibraryEntry, options: unknown): void {
-  const prefix = `${entry}(): `;
+export function checkEntryOptions(
+  entry: LibraryEntry,
+  options: unknown,
+  /** Another entry point that takes this one's options (compare() takes run()'s): its name, and what it leaves out. */
+  as: { caller: string; skip: ReadonlySet<string> } = { caller: entry, skip: new Set() },
+): void {
+  const prefix = `${as.caller}(): `;
   if (typeof options !== "object" || options === null)
     throw new UsageError(`${prefix}expected an options object, got ${describe(options)}`);
   const given = options as Record<string, unknown>;
   for (const row of libraryRows(entry)) {
+    if (as.skip.has(row.key)) continue;
     const [outer, inner] = row.key.split(".") as [string, string | undefined];
     if (inner === undefined) check(row, given[outer], given, prefix);
     else {

@@ -1,3 +1,4 @@
+import type { Writable } from "node:stream";
 import type { CanonicalEvent, EventOf } from "../canonical/events.js";
 import { serializeEvent } from "../canonical/serialize.js";
 import { showControlsInText } from "../core/control-chars.js";
@@ -20,7 +21,7 @@ export interface StdoutSink extends Sink {
  */
 export async function stdoutSink(
   format: OutputFormat,
-  options: { validate: boolean; onGone?: () => void; out?: NodeJS.WriteStream },
+  options: { validate: boolean; onGone?: () => void; out?: Writable & { isTTY?: boolean } },
 ): Promise<StdoutSink> {
   const out = options.out ?? process.stdout;
   const writer = new LineWriter(out, options.onGone);

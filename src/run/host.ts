@@ -1,5 +1,6 @@
 import type { Clock } from "../core/clock.js";
 import type { Words } from "../core/errors.js";
+import type { Interruption } from "../core/outcome.js";
 import type { Drainable } from "./pipe-throttle.js";
 import type { EarlyStop } from "./stop-signals.js";
 
@@ -37,3 +38,12 @@ export interface RunHost {
 /** What the supervisor takes of the host. */
 export type SupervisorHost = Pick<RunHost, "onStderr" | "stderrShown" | "onStatus"> &
   Partial<Pick<RunHost, "processSignals" | "abortSignal">>;
+
+/**
+ * The reason a host aborts its run's AbortSignal with when it stops the run for a reason of its own (a compare's
+ * stop signal or spent budget): the run ends as that interruption says (cancelled by the signal, failed budget),
+ * not as a plain abort.
+ */
+export class HostStop {
+  constructor(readonly interruption: Extract<Interruption, { kind: "signal" | "budget" }>) {}
+}

@@ -5,7 +5,7 @@ import { TailBuffer } from "../core/tail-buffer.js";
 import type { NativeEvent } from "../core/translator.js";
 import { BackendProcess } from "./backend-process.js";
 import type { Driver } from "./driver.js";
-import type { SupervisorHost } from "./host.js";
+import { HostStop, type SupervisorHost } from "./host.js";
 import type { LaunchSpec } from "./launch-spec.js";
 import { PipeThrottle, type Drainable } from "./pipe-throttle.js";
 import { onStopSignals, type StopSignal } from "./stop-signals.js";
@@ -181,6 +181,12 @@ export class RunSupervisor {
   }
 
   private aborted(): void {
+    // The host says why it stops the run (a compare's stop signal or budget): ended as that, not as an abort.
+    const reason: unknown = this.options.abortSignal?.reason;
+    if (reason instanceof HostStop && reason.interruption.kind === "signal")
+      return this.signalled(reason.interruption.signal);
+    if (reason instanceof HostStop && reason.interruption.kind === "budget")
+      return this.limitReached(reason.interruption.message);
     if (this.stopRequested) return;
     this.interruption ??= { kind: "aborted" };
     this.options.onStatus(`aborted: stopping ${this.options.spec.displayName}`);

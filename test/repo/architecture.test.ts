@@ -22,6 +22,8 @@ const RANK: Record<string, number> = {
   backends: 3,
   output: 3,
   app: 4,
+  // agentstream compare: many runs, each through app's one run path.
+  compare: 4.5,
   lib: 5,
   cli: 5,
   // src/index.ts, the library's exports; src/version.ts imports nothing and is read by any layer.

@@ -89,6 +89,8 @@ describe("the packed tarball", SLOW, () => {
       "schemas/canonical-v1.schema.json",
       // What `agentstream report --format json` writes.
       "schemas/report-v1.schema.json",
+      // A row of `agentstream compare`.
+      "schemas/compare-row-v1.schema.json",
       "dist/schema/canonical-validator.generated.js",
       ...modules.flatMap((module) => [`dist/${module}.js`, `dist/${module}.d.ts`]),
       // The pages the README links, and the examples they name: relative links resolve in the package too.
