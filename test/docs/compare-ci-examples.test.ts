@@ -7,6 +7,9 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
+import { shardCells } from "../../src/compare/manifest.js";
+import { shardFromEnv } from "../../src/compare/options.js";
+import { cellsOf } from "../../src/compare/plan.js";
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
 const NOT_CANCELLED = "${{ !cancelled() }}";
@@ -151,5 +154,44 @@ describe("examples/compare/plan.yaml", () => {
     const install = example("ci/compare-sharded.yml");
     for (const pkg of ["@anthropic-ai/claude-code@", "@openai/codex@", "@google/gemini-cli@"])
       expect(install).toContain(pkg);
+  });
+});
+
+describe("the plan, the workflow and the Job together, as compare reads them", () => {
+  const cells = cellsOf({
+    agents: [],
+    plan: fileURLToPath(new URL("../../examples/compare/plan.yaml", import.meta.url)),
+    shaping: {},
+  });
+  const workflow = parse(example("ci/compare-sharded.yml")) as { jobs: { shard: Job } };
+  const shards = workflow.jobs.shard.strategy!.matrix.shard!.length;
+  // biome-ignore lint/suspicious/noExplicitAny: a Kubernetes manifest as parsed
+  const job = parseAllDocuments(example("ci/compare-k8s-job.yaml"))[1]!.toJS() as any;
+  const container = job.spec.template.spec.containers[0];
+  const total = container.env.find((e: { name: string }) => e.name === "AGENTSTREAM_SHARD_TOTAL").value;
+
+  it("compare reads the plan: 2 tasks × 3 agents × 2 repeats, 12 cells", () => {
+    expect(cells).toHaveLength(12);
+    expect(new Set(cells.map((c) => c.id)).size).toBe(12);
+  });
+
+  it("each of the workflow's shards runs cells of its own, and together all of them", () => {
+    const parts = Array.from({ length: shards }, (_, i) => shardCells(cells, { index: i + 1, total: shards }));
+    for (const part of parts) expect(part.length).toBeGreaterThan(0);
+    expect(
+      parts
+        .flat()
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(cells.map((c) => c.id).sort());
+  });
+
+  it("each pod of the Job is a shard of its own: --shard auto reads index i of completions as shard i + 1", () => {
+    const seen = Array.from({ length: job.spec.completions }, (_, i) =>
+      shardFromEnv({ JOB_COMPLETION_INDEX: String(i), AGENTSTREAM_SHARD_TOTAL: total }),
+    );
+    expect(seen).toEqual(
+      Array.from({ length: job.spec.completions }, (_, i) => ({ index: i + 1, total: job.spec.completions })),
+    );
   });
 });
