@@ -17,6 +17,8 @@ const REPLAY = fileURLToPath(new URL("../../examples/replay-backend.mjs", import
 const REPLAY_SPEED = 20;
 const PARALLEL = 4;
 const CELLS = [25, 50, 100];
+// compare alone, once, past the loop's sizes: whether its peak RSS still grows once its heap has settled.
+const MEMORY_CELLS = [400];
 const PROMPT = "Summarize data/results.csv into notes.md";
 const TIME_TARGET = 1.1;
 // The repository the cells work in: a small project, committed.
@@ -76,7 +78,7 @@ function compareSucceeded(result, cells) {
 }
 
 /** Per number of cells: medians of compare and of the loop over alternating rounds, per cell, and peak RSS. */
-export async function measureCompare({ bin, cacheDir, rounds, log, cells: sizes = CELLS }) {
+export async function measureCompare({ bin, cacheDir, rounds, log, cells: sizes = CELLS, memoryCells = MEMORY_CELLS }) {
   const dir = `${cacheDir}compare-bench/`;
   const [repo, work, compareOut, loopOut] = ["repo", "work", "compare-out", "loop-out"].map((d) => `${dir}${d}`);
   scratchRepository(repo);
@@ -96,7 +98,11 @@ export async function measureCompare({ bin, cacheDir, rounds, log, cells: sizes 
   ]);
   if (agent.code !== 0) throw new Error(`compare bench: the replay agent failed: ${agent.stderr}`);
   const rows = [];
-  for (const cells of sizes) {
+  const runs = [
+    ...sizes.map((cells) => ({ cells, loop: true })),
+    ...memoryCells.map((cells) => ({ cells, loop: false })),
+  ];
+  for (const { cells, loop: withLoop } of runs) {
     const programs = {
       compare: {
         command: "env",
@@ -144,19 +150,22 @@ export async function measureCompare({ bin, cacheDir, rounds, log, cells: sizes 
         check: (r) => r.code === 0 && loopSucceeded(loopOut, cells),
       },
     };
-    const n = cells === Math.max(...sizes) ? rounds : Math.max(1, rounds - 1);
+    if (!withLoop) delete programs["xargs -P loop"];
+    const n = !withLoop ? 1 : cells === Math.max(...sizes) ? rounds : Math.max(1, rounds - 1);
     const { results, seconds } = await measureAlternating(programs, n, `compare ${cells} cells`, log);
-    const peak = (name) => (canMeasureResources ? median(results[name].map((r) => r.peakRssMiB)) : undefined);
-    const cpu = (name) => (canMeasureResources ? median(results[name].map((r) => r.cpuSeconds)) : undefined);
+    const peak = (name) =>
+      canMeasureResources && results[name] ? median(results[name].map((r) => r.peakRssMiB)) : undefined;
+    const cpu = (name) =>
+      canMeasureResources && results[name] ? median(results[name].map((r) => r.cpuSeconds)) : undefined;
     const compare = median(seconds.compare);
-    const shell = median(seconds["xargs -P loop"]);
+    const shell = withLoop ? median(seconds["xargs -P loop"]) : undefined;
     rows.push({
       cells,
       parallel: PARALLEL,
       rounds: n,
       seconds: { compare, loop: shell },
-      per_cell_seconds: { compare: compare / cells, loop: shell / cells },
-      ratio: compare / shell,
+      per_cell_seconds: { compare: compare / cells, loop: shell && shell / cells },
+      ratio: shell && compare / shell,
       target: TIME_TARGET,
       cpu_seconds: { compare: cpu("compare"), loop: cpu("xargs -P loop") },
       peak_rss_mib: { compare: peak("compare"), loop: peak("xargs -P loop") },
@@ -173,11 +182,11 @@ export async function measureCompare({ bin, cacheDir, rounds, log, cells: sizes 
 }
 
 export function formatCompare({ agent, rows }) {
-  const s = (x) => `${x.toFixed(2)} s`;
-  const mib = (x) => (x === undefined ? "?" : `${Math.round(x)} MiB`);
-  const ms = (x) => (x === undefined ? "?" : `${(x * 1000).toFixed(0)} ms`);
+  const s = (x) => (x === undefined ? "-" : `${x.toFixed(2)} s`);
+  const mib = (x) => (x === undefined ? "-" : `${Math.round(x)} MiB`);
+  const ms = (x) => (x === undefined ? "-" : `${(x * 1000).toFixed(0)} ms`);
   const head = [
-    `Compare: \`agentstream compare\` of N cells of a replay agent (${s(agent.seconds)} and ${mib(agent.peak_rss_mib)} alone), \`--parallel ${PARALLEL}\`, a worktree each, against the same N \`agentstream run\`s under \`xargs -P ${PARALLEL}\`, a worktree each (medians; target ≤ ${TIME_TARGET}× per cell, peak RSS flat):`,
+    `Compare: \`agentstream compare\` of N cells of a replay agent (${s(agent.seconds)} and ${mib(agent.peak_rss_mib)} alone), \`--parallel ${PARALLEL}\`, a worktree each, against the same N \`agentstream run\`s under \`xargs -P ${PARALLEL}\`, a worktree each (medians; target ≤ ${TIME_TARGET}× per cell, peak RSS flat; ${MEMORY_CELLS.join(", ")} cells: compare alone, once):`,
     "",
     "| cells | compare | loop | per cell: compare / loop | compare / loop | CPU per cell: compare / loop | peak RSS: compare / loop |",
     "|---|---|---|---|---|---|---|",
@@ -187,7 +196,7 @@ export function formatCompare({ agent, rows }) {
     .concat(
       rows.map(
         (row) =>
-          `| ${row.cells} | ${s(row.seconds.compare)} | ${s(row.seconds.loop)} | ${s(row.per_cell_seconds.compare)} / ${s(row.per_cell_seconds.loop)} | ${row.ratio.toFixed(2)}× | ${ms(perCell(row.cpu_seconds.compare, row.cells))} / ${ms(perCell(row.cpu_seconds.loop, row.cells))} | ${mib(row.peak_rss_mib.compare)} / ${mib(row.peak_rss_mib.loop)} |`,
+          `| ${row.cells} | ${s(row.seconds.compare)} | ${s(row.seconds.loop)} | ${s(row.per_cell_seconds.compare)} / ${s(row.per_cell_seconds.loop)} | ${row.ratio === undefined ? "-" : `${row.ratio.toFixed(2)}×`} | ${ms(perCell(row.cpu_seconds.compare, row.cells))} / ${ms(perCell(row.cpu_seconds.loop, row.cells))} | ${mib(row.peak_rss_mib.compare)} / ${mib(row.peak_rss_mib.loop)} |`,
       ),
     )
     .join("\n");

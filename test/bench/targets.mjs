@@ -70,21 +70,25 @@ export function checkTargets({ throughput, startup, latency, atif, compare_cells
   // Issue 55: compare's time per cell within 1.1× the xargs loop's, and its peak RSS flat in the number of cells.
   if (prefix === "" && Array.isArray(compare_cells?.rows)) {
     const rows = compare_cells.rows;
-    for (const row of rows)
+    const timed = rows.filter((row) => row.ratio !== undefined);
+    for (const row of timed)
       add(
         `compare ${row.cells} cells: time per cell ≤ ${row.target}× xargs -P loop`,
         `${row.ratio.toFixed(2)}×`,
         row.ratio <= row.target,
       );
-    const [fewest, most] = [rows[0], rows.at(-1)];
-    if (rows.length >= 2 && fewest.peak_rss_mib.compare !== undefined) {
-      const growth = most.peak_rss_mib.compare - fewest.peak_rss_mib.compare;
+    // Flat: the most cells timed against the fewest; and the most of all (compare alone) against the most timed.
+    const flat = (fewer, more) => {
+      if (!fewer || !more || fewer === more || fewer.peak_rss_mib.compare === undefined) return;
+      const growth = more.peak_rss_mib.compare - fewer.peak_rss_mib.compare;
       add(
-        `compare: peak RSS at ${most.cells} cells same as at ${fewest.cells} (±10 MiB)`,
+        `compare: peak RSS at ${more.cells} cells same as at ${fewer.cells} (±10 MiB)`,
         `${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MiB`,
         growth <= 10,
       );
-    }
+    };
+    flat(timed[0], timed.at(-1));
+    flat(timed.at(-1), rows.at(-1));
   }
   return targets;
 }

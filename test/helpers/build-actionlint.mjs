@@ -22,6 +22,7 @@ import {
   goCaches,
   goEnv,
   goVersion,
+  printBuilt,
   removePrivateCaches,
   runLogged,
 } from "../otel/build-collector.mjs";
@@ -69,11 +70,5 @@ export async function ensureActionlint({ log = (line) => process.stderr.write(`$
   return binary;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  try {
-    process.stdout.write(`${await ensureActionlint()}\n`);
-  } catch (error) {
-    process.stderr.write(`actionlint: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = error instanceof GoMissingError ? 2 : 1;
-  }
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  await printBuilt(ensureActionlint, "actionlint");

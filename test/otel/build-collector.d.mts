@@ -20,3 +20,4 @@ export declare function runLogged(
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; log: (line: string) => void },
 ): Promise<void>;
+export declare function printBuilt(ensure: () => Promise<string>, name: string): Promise<void>;

@@ -174,11 +174,14 @@ export function runLogged(command, args, { cwd, env, log }) {
   });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/** A build script's main: the built binary's path on stdout, else why not on stderr, exit 2 where Go is missing. */
+export async function printBuilt(ensure, name) {
   try {
-    process.stdout.write(`${await ensureCollector()}\n`);
+    process.stdout.write(`${await ensure()}\n`);
   } catch (error) {
-    process.stderr.write(`otelcol: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = error instanceof GoMissingError ? 2 : 1;
   }
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await printBuilt(ensureCollector, "otelcol");

@@ -132,4 +132,18 @@ describe("bench targets: compare", () => {
     // Not measured (--only another part): no target.
     expect(checkTargets({ throughput: [], startup: [], latency: {}, compare_cells: { skipped: "x" } })).toEqual([]);
   });
+
+  it("a row of compare alone (no loop): no time target, its peak RSS held against the most cells timed", () => {
+    const alone = { cells: 400, target: 1.1, peak_rss_mib: { compare: 101 } };
+    const targets = t([cell(25, 1, 80), cell(100, 1, 99), alone]);
+    expect(Object.keys(targets).filter((name) => name.includes("400 cells: time"))).toEqual([]);
+    expect(targets["compare: peak RSS at 100 cells same as at 25 (±10 MiB)"]).toMatchObject({
+      value: "+19 MiB",
+      met: false,
+    });
+    expect(targets["compare: peak RSS at 400 cells same as at 100 (±10 MiB)"]).toMatchObject({
+      value: "+2 MiB",
+      met: true,
+    });
+  });
 });
