@@ -5,12 +5,12 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { CompareAgent, ShardSpec, WorkspaceMode } from "../app/compare-values.js";
-import { prepareRun } from "../app/prepare-run.js";
 import { part, type Request, type RunRequest } from "../app/request.js";
 import { OptionError, UsageError } from "../core/errors.js";
 import type { StopWatch } from "../run/stop-signals.js";
 import { shardCells } from "./manifest.js";
 import { cellsOf, shownAgent, type Cell } from "./plan.js";
+import { planCellRun } from "./run-cell.js";
 import type { Source } from "./workspace.js";
 
 export type CompareRequest = Request<"compare">;
@@ -165,7 +165,7 @@ async function checkAgents(cells: readonly Cell[], request: RunRequest, stops?: 
       ...(cell.agent.bin !== undefined ? { bin: cell.agent.bin } : {}),
     };
     try {
-      await prepareRun(agentRequest, () => cell.task.prompt, stops);
+      await planCellRun(agentRequest, cell.task.prompt, stops);
     } catch (err) {
       if (err instanceof OptionError) throw new AgentRefusal(cell.agent, err);
       throw err;

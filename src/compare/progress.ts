@@ -61,7 +61,11 @@ export class Progress {
   private redraw(): void {
     if (!this.live) return;
     this.clear();
-    const lines = [...this.lines.values()];
+    // One screen line each, however wide: a wrapped line would throw off the count moved up over.
+    const width = (this.stream as { columns?: number }).columns ?? 0;
+    const lines = [...this.lines.values()].map((line) =>
+      width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line,
+    );
     if (lines.length === 0) return;
     this.stream.write(`${lines.join("\n")}\n`);
     this.drawn = lines.length;

@@ -39,6 +39,11 @@ export interface CellRunEnd {
   redactor: Redactor;
 }
 
+/** Plans an agent's run as `run` plans it, starting nothing: its options refused as `run` refuses them. */
+export async function planCellRun(request: RunRequest, prompt: string, stops?: StopWatch): Promise<void> {
+  await prepareRun(request, () => prompt, stops);
+}
+
 /** Runs the cell's agent to its end: its run.finished (undefined only if it was never written). */
 export async function runCell(cell: CellRun): Promise<CellRunEnd> {
   const spec = await prepareRun(cell.request, () => cell.prompt, cell.stops);

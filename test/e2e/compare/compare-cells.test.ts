@@ -194,6 +194,39 @@ agents:
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--resume continues one session: it cannot apply to every cell of a compare");
     expect(refused.stdout).toBe("");
+    const ask = await runCli(
+      ["compare", ...agents("m1", "m2"), "--out", join(scratch.dir, "ask-out"), "--approvals", "ask", "go"],
+      { cwd: repo, env: { COMPARE_AGENT_LOG: log } },
+    );
+    expect(ask.code).toBe(2);
+    expect(ask.stderr).toContain("with more than one cell at once the questions would mix (give --parallel 1)");
     expect(agentLog(log)).toEqual([]);
+  });
+
+  it("--workspace none: the cells run in the folder itself, one at a time, and stderr says so", {
+    timeout: 60_000,
+  }, async () => {
+    const repo = scratchRepo(scratch.path("repo"));
+    const log = scratch.path("log.jsonl");
+    const result = await runCli(
+      [
+        "compare",
+        ...agents("a-sleep-200", "b-sleep-200", "c-sleep-200"),
+        "--workspace",
+        "none",
+        "--parallel",
+        "3",
+        "--out",
+        join(scratch.dir, "none-out"),
+        "go",
+      ],
+      { cwd: repo, env: { COMPARE_AGENT_LOG: log } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("workspace none: the cells share one folder, so they run one at a time");
+    const notes = agentLog(log);
+    expect(mostAtOnce(notes)).toBe(1);
+    expect(new Set(notes.map((n) => n.cwd))).toEqual(new Set([repo]));
+    expect(rowsOf(result.stdout).map((row) => row.files_changed)).toEqual([null, null, null]);
   });
 });

@@ -32,6 +32,24 @@ export async function withScenarioHome(backend, scenario, use) {
   }
 }
 
+/**
+ * One home and one fake model server for several backends that speak the same wire (pi and Qwen Code: OpenAI
+ * chat), each one's settings in it: what a compare of them runs in (one environment for every cell).
+ */
+export async function withSharedHome(backends, scenario, use) {
+  const [first, ...rest] = backends.map((backend) => SETUPS[backend]);
+  if (rest.some((setup) => setup.wire !== first.wire)) throw new Error(`${backends.join(", ")} speak different wires`);
+  const server = await startFakeModelServer({ wire: first.wire });
+  const home = makeBackendHome(first, backends[0], server, scenario, scenario === "tool" ? TOOL_SCENARIO_FILES : {});
+  for (const setup of rest) Object.assign(home.env, setup.env(home.root, home.home, server, scenario));
+  try {
+    return await use(home, server);
+  } finally {
+    await server.close();
+    home.remove();
+  }
+}
+
 /** Create the home; `files` are written into the working directory. */
 function makeBackendHome(setup, backend, server, scenario, files = {}) {
   const root = mkdtempSync(join(tmpdir(), `agentstream-live-${backend}-`));
