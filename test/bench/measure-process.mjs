@@ -20,14 +20,14 @@ export const canMeasureResources = (() => {
 
 let runs = 0;
 
-/** `resources: false` skips GNU time, whose own start would blur a start-up measurement. */
-export function measureProcess(command, args, { resources = true } = {}) {
+/** `resources: false` skips GNU time, whose own start would blur a start-up measurement; `cwd`: where it runs. */
+export function measureProcess(command, args, { resources = true, cwd } = {}) {
   const report =
     resources && canMeasureResources ? join(tmpdir(), `agentstream-bench-${process.pid}-${runs++}.time`) : undefined;
   const [file, argv] = report ? [GNU_TIME, ["-f", "%U %S %M", "-o", report, command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(file, argv, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let outBytes = 0;
     let outLines = 0;
     let tail = Buffer.alloc(0);
@@ -64,8 +64,9 @@ function readTimeReport(path) {
 }
 
 /**
- * Each of `programs` ({ name: { command, args, check } }) once per round, the order rotated each round so
- * that none always runs first; a result its check refuses throws. `label` ("limits evosci") names the rounds
+ * Each of `programs` ({ name: { command, args, check, cwd?, prepare? } }) once per round, the order rotated each
+ * round so that none always runs first; `prepare()`, where given, runs before each run, unmeasured (an empty
+ * output folder); a result its check refuses throws. `label` ("limits evosci") names the rounds
  * in the log and the error. Returns each program's results and their wall seconds, in round order.
  */
 export async function measureAlternating(programs, rounds, label, log) {
@@ -74,8 +75,9 @@ export async function measureAlternating(programs, rounds, label, log) {
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + round) % names.length];
-      const { command, args, check } = programs[name];
-      const result = await measureProcess(command, args);
+      const { command, args, check, cwd, prepare } = programs[name];
+      prepare?.();
+      const result = await measureProcess(command, args, { cwd });
       if (!check(result))
         throw new Error(`${label} bench: ${name} failed (exit ${result.code}): ${result.stderr.trim()}`);
       results[name].push(result);

@@ -6,7 +6,8 @@
 //   node test/bench/run-bench.mjs [--quick] [--only PART]... [--agentstream BIN] [--compare BIN] [--out FILE]
 //
 // --quick      skip the 1 GB streams
-// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report, report-html, limits, atif (repeatable)
+// --only       measure only these parts: 40mb, 200mb, 1gb, empty-ids, startup, latency, otlp, report, report-html, limits, atif,
+//              compare (repeatable)
 // --agentstream measure another build than this checkout's bin/agentstream.js
 // --compare    also measure a second build, side by side in the same rounds
 //              (for a proposed change: a copy of the repository with it)
@@ -29,6 +30,7 @@ import { measureThroughput } from "./throughput.mjs";
 import { formatReportHtml, measureReportHtml } from "./report-html.mjs";
 import { formatLimits, measureLimits } from "./limits-bench.mjs";
 import { formatAtif, measureAtif } from "./atif-bench.mjs";
+import { formatCompare, measureCompare } from "./compare-bench.mjs";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 // The cost of validation is measured on the 40 MB streams, jq's place at 40 MB
@@ -76,6 +78,7 @@ const PARTS = [
   "report-html",
   "limits",
   "atif",
+  "compare",
 ];
 const STARTUP_ROUNDS = 20;
 const LATENCY_ROUNDS = 3;
@@ -190,6 +193,11 @@ const atif = measures("atif")
     })
   : { skipped: "not asked for (--only)" };
 
+// Issue 55: compare of 25, 50 and 100 replay cells against the same runs under `xargs -P 4`.
+const compareCells = measures("compare")
+  ? await measureCompare({ bin: builds[0].bin, cacheDir: CACHE_DIR, rounds: 3, log })
+  : { skipped: "not asked for (--only)" };
+
 machine.load_after = loadNow();
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const results = {
@@ -205,6 +213,7 @@ const results = {
   report_html: reportHtml,
   limits,
   atif,
+  compare_cells: compareCells,
 };
 if (options.compare) results.compare = describeAgentstream(builds[1].bin);
 results.targets = builds.flatMap(({ prefix }) => checkTargets(results, prefix));
@@ -215,6 +224,7 @@ if (report.length > 0) console.log(`\n${formatReportBench(report)}`);
 if (measures("report-html")) console.log(`\n${formatReportHtml(reportHtml)}`);
 if (measures("limits")) console.log(`\n${formatLimits(limits)}`);
 if (measures("atif")) console.log(`\n${formatAtif(atif)}`);
+if (measures("compare")) console.log(`\n${formatCompare(compareCells)}`);
 mkdirSync(dirname(options.out), { recursive: true });
 writeFileSync(options.out, `${JSON.stringify(results, null, 2)}\n`);
 log(`\nwritten: ${relative(process.cwd(), options.out)}`);

@@ -1,7 +1,7 @@
 // The issue's targets, checked against measured figures (reported, never asserted).
 
 /** The targets for one build; `prefix` picks its rows ("" for the build under test, "compare: " for the other). */
-export function checkTargets({ throughput, startup, latency, atif }, prefix = "") {
+export function checkTargets({ throughput, startup, latency, atif, compare_cells }, prefix = "") {
   const targets = [];
   const add = (name, value, met) => targets.push({ name: `${prefix}${name}`, value, met });
   const normalize = throughput.filter((row) => row.program === `${prefix}agentstream normalize`);
@@ -67,5 +67,28 @@ export function checkTargets({ throughput, startup, latency, atif }, prefix = ""
         `${row.ratio.toFixed(2)}×`,
         row.ratio <= row.target,
       );
+  // Issue 55: compare's time per cell within 1.1× the xargs loop's, and its peak RSS flat in the number of cells.
+  if (prefix === "" && Array.isArray(compare_cells?.rows)) {
+    const rows = compare_cells.rows;
+    const timed = rows.filter((row) => row.ratio !== undefined);
+    for (const row of timed)
+      add(
+        `compare ${row.cells} cells: time per cell ≤ ${row.target}× xargs -P loop`,
+        `${row.ratio.toFixed(2)}×`,
+        row.ratio <= row.target,
+      );
+    // Flat: the most cells timed against the fewest; and the most of all (compare alone) against the most timed.
+    const flat = (fewer, more) => {
+      if (!fewer || !more || fewer === more || fewer.peak_rss_mib.compare === undefined) return;
+      const growth = more.peak_rss_mib.compare - fewer.peak_rss_mib.compare;
+      add(
+        `compare: peak RSS at ${more.cells} cells same as at ${fewer.cells} (±10 MiB)`,
+        `${growth >= 0 ? "+" : ""}${growth.toFixed(0)} MiB`,
+        growth <= 10,
+      );
+    };
+    flat(timed[0], timed.at(-1));
+    flat(timed.at(-1), rows.at(-1));
+  }
   return targets;
 }

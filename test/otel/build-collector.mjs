@@ -40,8 +40,8 @@ const CACHE = join(ROOT, ".cache");
 
 /** Raised when no `go` command is on PATH (and no binary is cached). */
 export class GoMissingError extends Error {
-  constructor() {
-    super("the Go toolchain (`go`) is not on PATH: the test OpenTelemetry Collector cannot be built");
+  constructor(what = "the test OpenTelemetry Collector") {
+    super(`the Go toolchain (\`go\`) is not on PATH: ${what} cannot be built`);
     this.name = "GoMissingError";
   }
 }
@@ -91,7 +91,8 @@ export function goEnv(base = process.env, caches = goCaches(userGoCaches(base)))
   };
 }
 
-function goVersion(env) {
+/** `go version`'s line, or undefined where no `go` runs. */
+export function goVersion(env) {
   const result = spawnSync("go", ["version"], { env, encoding: "utf8" });
   if (result.error || result.status !== 0) return undefined;
   return result.stdout.trim();
@@ -121,14 +122,18 @@ export async function ensureCollector({ log = (line) => process.stderr.write(`${
     30_000,
   );
   try {
-    await run("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", temporary, "."], env, log);
+    await runLogged("go", ["build", "-trimpath", "-ldflags=-s -w", "-o", temporary, "."], {
+      cwd: SOURCE_DIR,
+      env,
+      log: (line) => log(`otelcol: ${line}`),
+    });
     renameSync(temporary, binary);
   } finally {
     clearInterval(heartbeat);
     rmSync(temporary, { force: true });
   }
   log(`otelcol: built in ${Math.round((Date.now() - started) / 1000)} s: ${binary}`);
-  if (caches.private) removePrivateCaches(env, log);
+  if (caches.private) removePrivateCaches(env, (line) => log(`otelcol: ${line}`));
   return binary;
 }
 
@@ -136,46 +141,47 @@ export async function ensureCollector({ log = (line) => process.stderr.write(`${
  * Removes the caches a build made under .cache/go/ (never the user's own). Go makes its module cache
  * read-only; `go clean -modcache` removes it all the same, then the rest goes. Two builds at once in
  * one checkout (`npm test` beside `npm run bench`) share these folders: the later one may then fail
- * mid-way, and its rerun finds the binary the first one built.
+ * mid-way, and its rerun finds the binary the first one built. (test/helpers/build-actionlint.mjs shares them too.)
  */
-function removePrivateCaches(env, log) {
+export function removePrivateCaches(env, log) {
   const clean = spawnSync("go", ["clean", "-modcache"], { env, encoding: "utf8" });
-  if (clean.error || clean.status !== 0) log(`otelcol: go clean -modcache failed: ${clean.stderr ?? clean.error}`);
+  if (clean.error || clean.status !== 0) log(`go clean -modcache failed: ${clean.stderr ?? clean.error}`);
   try {
     rmSync(join(CACHE, "go"), { recursive: true, force: true });
-    log(`otelcol: removed Go's caches of this build (${join(CACHE, "go")}); only the binary is kept`);
+    log(`removed Go's caches of this build (${join(CACHE, "go")}); only the binary is kept`);
   } catch (error) {
-    log(`otelcol: could not remove ${join(CACHE, "go")}: ${error instanceof Error ? error.message : String(error)}`);
+    log(`could not remove ${join(CACHE, "go")}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
-function run(command, args, env, log) {
+/** Runs a command in `cwd`, each line of its output to `log`; rejects with its last 4,000 characters where it fails. */
+export function runLogged(command, args, { cwd, env, log }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: SOURCE_DIR, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let tail = "";
     const relay = (chunk) => {
       const text = chunk.toString("utf8");
       tail = (tail + text).slice(-4000);
-      for (const line of text.split("\n")) if (line.trim() !== "") log(`otelcol: ${line}`);
+      for (const line of text.split("\n")) if (line.trim() !== "") log(line);
     };
     child.stdout.on("data", relay);
     child.stderr.on("data", relay);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (code === 0) resolve();
-      else
-        reject(
-          new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}) in ${SOURCE_DIR}:\n${tail}`),
-        );
+      else reject(new Error(`${command} ${args.join(" ")} failed (${signal ?? `exit ${code}`}) in ${cwd}:\n${tail}`));
     });
   });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/** A build script's main: the built binary's path on stdout, else why not on stderr, exit 2 where Go is missing. */
+export async function printBuilt(ensure, name) {
   try {
-    process.stdout.write(`${await ensureCollector()}\n`);
+    process.stdout.write(`${await ensure()}\n`);
   } catch (error) {
-    process.stderr.write(`otelcol: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = error instanceof GoMissingError ? 2 : 1;
   }
 }
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await printBuilt(ensureCollector, "otelcol");

@@ -9,7 +9,13 @@ interface Target {
   met: boolean;
 }
 const { checkTargets } = (await import(new URL("../bench/targets.mjs", import.meta.url).href)) as {
-  checkTargets: (results: { throughput: object[]; startup: object[]; latency: object; atif?: object }) => Target[];
+  checkTargets: (results: {
+    throughput: object[];
+    startup: object[];
+    latency: object;
+    atif?: object;
+    compare_cells?: object;
+  }) => Target[];
 };
 
 const row = (size: string, megabytes: number, peak: number, heap: number) => ({
@@ -83,5 +89,61 @@ describe("bench targets: export atif", () => {
     expect(t["export atif claude 40 MB: time ≤ 1.5× normalize"]).toMatchObject({ value: "1.70×", met: false });
     // Not measured (--only another part): no target.
     expect(checkTargets({ throughput: [], startup: [], latency: {}, atif: { skipped: "x" } })).toEqual([]);
+  });
+});
+
+describe("bench targets: compare", () => {
+  const cell = (cells: number, ratio: number, peak: number) => ({
+    cells,
+    ratio,
+    target: 1.1,
+    peak_rss_mib: { compare: peak, loop: 80 },
+  });
+  const t = (rows: object[]) =>
+    Object.fromEntries(
+      checkTargets({ throughput: [], startup: [], latency: {}, compare_cells: { rows } }).map((x) => [x.name, x]),
+    );
+
+  it("holds compare's time per cell within 1.1× the xargs loop's, at each number of cells", () => {
+    const targets = t([cell(25, 1.04, 90), cell(100, 1.15, 92)]);
+    expect(targets["compare 25 cells: time per cell ≤ 1.1× xargs -P loop"]).toMatchObject({
+      value: "1.04×",
+      met: true,
+    });
+    expect(targets["compare 100 cells: time per cell ≤ 1.1× xargs -P loop"]).toMatchObject({
+      value: "1.15×",
+      met: false,
+    });
+  });
+
+  it("peak RSS flat: the most cells against the fewest, within 10 MiB", () => {
+    expect(
+      t([cell(25, 1, 90), cell(50, 1, 95), cell(100, 1, 99)])["compare: peak RSS at 100 cells same as at 25 (±10 MiB)"],
+    ).toMatchObject({
+      value: "+9 MiB",
+      met: true,
+    });
+    expect(
+      t([cell(25, 1, 90), cell(100, 1, 130)])["compare: peak RSS at 100 cells same as at 25 (±10 MiB)"],
+    ).toMatchObject({
+      value: "+40 MiB",
+      met: false,
+    });
+    // Not measured (--only another part): no target.
+    expect(checkTargets({ throughput: [], startup: [], latency: {}, compare_cells: { skipped: "x" } })).toEqual([]);
+  });
+
+  it("a row of compare alone (no loop): no time target, its peak RSS held against the most cells timed", () => {
+    const alone = { cells: 400, target: 1.1, peak_rss_mib: { compare: 101 } };
+    const targets = t([cell(25, 1, 80), cell(100, 1, 99), alone]);
+    expect(Object.keys(targets).filter((name) => name.includes("400 cells: time"))).toEqual([]);
+    expect(targets["compare: peak RSS at 100 cells same as at 25 (±10 MiB)"]).toMatchObject({
+      value: "+19 MiB",
+      met: false,
+    });
+    expect(targets["compare: peak RSS at 400 cells same as at 100 (±10 MiB)"]).toMatchObject({
+      value: "+2 MiB",
+      met: true,
+    });
   });
 });

@@ -44,7 +44,12 @@ describe(".ci/run", () => {
     const runs = CI.indexOf(RUN_SETUP_LINE);
     expect(CI.indexOf("npm run test:live")).toBeGreaterThan(runs);
     expect(CI.slice(runs)).toMatch(/if \[ "\$i" -eq 0 \]; then\n[^\n]*\n\s*npm run lint\n/);
-    for (const variable of ["AGENTSTREAM_OTELCOL_DIR", "AGENTSTREAM_LIVE_CACHE_DIR"])
+    for (const variable of ["AGENTSTREAM_OTELCOL_DIR", "AGENTSTREAM_ACTIONLINT_DIR", "AGENTSTREAM_LIVE_CACHE_DIR"])
       expect(CI).toMatch(new RegExp(`export ${variable}="\\$\\{${variable}:-\\$SOURCE/\\.cache/`));
+  });
+
+  it("requires actionlint over examples/ci, with shellcheck installed from Debian when missing", () => {
+    expect(CI).toMatch(/^export AGENTSTREAM_REQUIRE_ACTIONLINT=1$/m);
+    expect(CI).toMatch(/^for tool in [^;\n]*\bshellcheck\b[^;\n]*; do/m);
   });
 });
