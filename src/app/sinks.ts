@@ -1,4 +1,5 @@
 import type { Redactor } from "../core/redactor.js";
+import type { TraceParent } from "../export/run-trace.js";
 import { AnswerFile } from "../output/answer-file.js";
 import { openOtlpSink, type OtlpSink } from "../output/otlp-sink.js";
 import { JobSummary, ReportFile } from "../output/report-sink.js";
@@ -18,6 +19,8 @@ export interface OutputsSide {
   /** agentstream's version (the OTLP export's service.version); the running one unless given. */
   version?: string;
   env?: NodeJS.ProcessEnv;
+  /** The span the OTLP export's run hangs under (a compare's), in its trace; else the run is a trace of its own. */
+  traceParent?: TraceParent;
 }
 
 /**
@@ -78,6 +81,7 @@ export async function openSinks(
               endpoint: outputs.otlp.endpoint,
               content: outputs.otlp.content === true,
               version: side.version ?? VERSION,
+              ...(side.traceParent ? { parent: side.traceParent } : {}),
             },
             redactor,
             side.exportProblem,

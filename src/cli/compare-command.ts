@@ -73,6 +73,7 @@ async function compareWith(
     stops: host.stops,
     naming: cliNaming,
     onStart: (cell) => host.progress.started(cell),
+    exportProblem: (line) => void process.stderr.write(line),
   })) {
     rows.push(row);
     process.stdout.write(`${JSON.stringify(row)}\n`);

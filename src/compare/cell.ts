@@ -8,6 +8,7 @@ import type { RunRequest } from "../app/request.js";
 import type { CanonicalEvent } from "../canonical/events.js";
 import type { OptionNaming } from "../core/errors.js";
 import type { Redactor } from "../core/redactor.js";
+import type { TraceParent } from "../export/run-trace.js";
 import { runRedactor } from "../run/redact.js";
 import type { StopWatch } from "../run/stop-signals.js";
 import { runCommand } from "./command.js";
@@ -29,6 +30,8 @@ export interface CellContext {
   keep: boolean;
   stops?: StopWatch;
   naming: OptionNaming;
+  /** The compare's span (--otlp): each cell's run trace hangs under it. */
+  traceParent?: TraceParent;
 }
 
 export function cellDir(out: string, cellId: string): string {
@@ -109,6 +112,7 @@ export async function runWholeCell(
       stderrFile: join(dir, "stderr.txt"),
       signal: stop,
       ...(context.stops ? { stops: context.stops } : {}),
+      ...(context.traceParent ? { traceParent: context.traceParent } : {}),
       onEvent,
       naming: context.naming,
     });

@@ -5,7 +5,11 @@ import type { RunRequest } from "../app/request.js";
 import { OptionError, type OptionNaming } from "../core/errors.js";
 import type { StopWatch } from "../run/stop-signals.js";
 import { planCompare, type CompareRequest, type PlannedCompare } from "./options.js";
-import type { Cell } from "./plan.js";
+import type { CompareSpan } from "../export/compare-span.js";
+import { HostStop } from "../run/host.js";
+import { VERSION } from "../version.js";
+import { compareExitCode } from "./exit-status.js";
+import { shownAgent, type Cell } from "./plan.js";
 import type { CompareRow } from "./row.js";
 import { runCompare } from "./run.js";
 import { sourceOf, uncommitted, type Source } from "./workspace.js";
@@ -36,28 +40,74 @@ export async function prepareCompare(
   return { ...planned, source, out };
 }
 
-export function compareRows(
+export async function* compareRows(
   prepared: PreparedCompare,
   own: CompareRequest,
   request: RunRequest,
-  host: { stop: AbortSignal; stops?: StopWatch; naming: OptionNaming; onStart?(cell: Cell): void },
+  host: {
+    stop: AbortSignal;
+    stops?: StopWatch;
+    naming: OptionNaming;
+    onStart?(cell: Cell): void;
+    /** Where the compare's own span says it did not reach its collector (--otlp). */
+    exportProblem(line: string): void;
+  },
 ): AsyncGenerator<CompareRow, void> {
-  return runCompare({
-    cells: prepared.cells,
-    mine: prepared.mine,
-    shard: prepared.shard,
-    out: prepared.out,
-    source: prepared.source,
-    workspace: prepared.workspace,
-    parallel: prepared.parallel,
-    retryFailed: own.retry === "failed",
-    keep: own.keep === true,
-    checkTimeoutMs: own.checkTimeoutMs,
-    maxTotalCostUsd: own.maxTotalCostUsd,
-    request,
-    naming: host.naming,
-    stop: host.stop,
-    ...(host.stops ? { stops: host.stops } : {}),
-    ...(host.onStart ? { onStart: host.onStart } : {}),
-  });
+  const trace = request.otlp ? await openCompareTrace(prepared, request.otlp.endpoint) : undefined;
+  // Kept for the span's outcome only (a row is a few hundred bytes), and only with --otlp.
+  const rows: CompareRow[] = [];
+  try {
+    for await (const row of runCompare({
+      cells: prepared.cells,
+      mine: prepared.mine,
+      shard: prepared.shard,
+      out: prepared.out,
+      source: prepared.source,
+      workspace: prepared.workspace,
+      parallel: prepared.parallel,
+      retryFailed: own.retry === "failed",
+      keep: own.keep === true,
+      checkTimeoutMs: own.checkTimeoutMs,
+      maxTotalCostUsd: own.maxTotalCostUsd,
+      request,
+      naming: host.naming,
+      stop: host.stop,
+      ...(host.stops ? { stops: host.stops } : {}),
+      ...(host.onStart ? { onStart: host.onStart } : {}),
+      ...(trace ? { traceParent: trace.parent } : {}),
+    })) {
+      if (trace) rows.push(row);
+      yield row;
+    }
+  } finally {
+    if (trace) {
+      const reason: unknown = host.stop.reason;
+      const signal =
+        reason instanceof HostStop && reason.interruption.kind === "signal" ? reason.interruption.signal : undefined;
+      const stoppedBy = signal === "SIGINT" || signal === "SIGTERM" ? signal : undefined;
+      const passed = rows.filter((row) => row.passed).length;
+      const warning = await trace.end({
+        exitCode: compareExitCode(rows, stoppedBy),
+        passed,
+        failed: rows.length - passed,
+        resumed: rows.filter((row) => row.resumed).length,
+        ...(stoppedBy ? { stoppedBy } : {}),
+      });
+      if (warning) host.exportProblem(`agentstream: ${warning}; the compare itself is not affected\n`);
+    }
+  }
+}
+
+/** The compare's span (--otlp): OpenTelemetry loaded only now, as a run's export is. */
+async function openCompareTrace(prepared: PreparedCompare, endpoint: string | undefined): Promise<CompareSpan> {
+  const { openCompareSpan, COMPARE_ATTR } = await import("../export/compare-span.js");
+  const agents = [...new Set(prepared.mine.map((cell) => shownAgent(cell.agent)))];
+  return openCompareSpan(
+    { ...(endpoint !== undefined ? { endpoint } : {}), content: false, version: VERSION },
+    {
+      [COMPARE_ATTR.cells]: prepared.mine.length,
+      [COMPARE_ATTR.agents]: agents,
+      ...(prepared.shard ? { [COMPARE_ATTR.shard]: `${prepared.shard.index}/${prepared.shard.total}` } : {}),
+    },
+  );
 }

@@ -11,6 +11,7 @@ import type { CanonicalEvent, EventOf } from "../canonical/events.js";
 import { systemClock } from "../core/clock.js";
 import { wordedWith, type OptionNaming } from "../core/errors.js";
 import type { Redactor } from "../core/redactor.js";
+import type { TraceParent } from "../export/run-trace.js";
 import { stdoutSink } from "../output/stdout-sink.js";
 import { HostStop } from "../run/host.js";
 import type { StopWatch } from "../run/stop-signals.js";
@@ -30,6 +31,8 @@ export interface CellRun {
   onEvent(event: CanonicalEvent): void;
   /** How notes name the options: the CLI's flags or the library's names. */
   naming: OptionNaming;
+  /** The compare's span (--otlp): the run's trace hangs under it. */
+  traceParent?: TraceParent;
 }
 
 export interface CellRunEnd {
@@ -69,7 +72,12 @@ export async function runCell(cell: CellRun): Promise<CellRunEnd> {
       clock: systemClock,
       stdout: stream,
       // The cell's outputs (--atif, --report, --answer-file, made per cell) opened by the session, as run's are.
-      outputs: { optionName: (key) => cell.naming(key), notice: say, exportProblem: say },
+      outputs: {
+        optionName: (key) => cell.naming(key),
+        notice: say,
+        exportProblem: say,
+        ...(cell.traceParent ? { traceParent: cell.traceParent } : {}),
+      },
       sinks: [watch],
       warn: (line) => say(redactor.shown(line)),
       onStderr: (chunk) => stderr.write(chunk),

@@ -7,6 +7,7 @@ import type { RunRequest } from "../app/request.js";
 import { EventQueue } from "../core/event-queue.js";
 import { AgentstreamError, type OptionNaming } from "../core/errors.js";
 import { HostStop } from "../run/host.js";
+import type { TraceParent } from "../export/run-trace.js";
 import type { StopWatch } from "../run/stop-signals.js";
 import { Budget } from "./budget.js";
 import { cellDir, runWholeCell } from "./cell.js";
@@ -37,6 +38,8 @@ export interface CompareRun {
   stops?: StopWatch;
   /** A cell starts (the live table). */
   onStart?(cell: Cell): void;
+  /** The compare's span (--otlp): each cell's run trace hangs under it. */
+  traceParent?: TraceParent;
 }
 
 /** Whether a cell's record says it is finished: a cut run, or one not started, runs again. */
@@ -68,6 +71,7 @@ export async function* runCompare(run: CompareRun): AsyncGenerator<CompareRow, v
     keep: run.keep,
     naming: run.naming,
     ...(run.stops ? { stops: run.stops } : {}),
+    ...(run.traceParent ? { traceParent: run.traceParent } : {}),
   };
   const running = new Set<AbortController>();
   const onStop = (): void => {

@@ -1,4 +1,4 @@
-import type { Context } from "@opentelemetry/api";
+import type { Context, Tracer } from "@opentelemetry/api";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
@@ -11,7 +11,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import { UsageError } from "../core/errors.js";
-import { RunTrace } from "./run-trace.js";
+import { RunTrace, type TraceParent } from "./run-trace.js";
 import { SpillingSpanProcessor } from "./spill-processor.js";
 
 // The one place agentstream talks OTLP: a BasicTracerProvider per process, a
@@ -36,6 +36,8 @@ export interface OtlpSettings {
   env?: NodeJS.ProcessEnv;
   /** For tests: another exporter than OTLP's (an InMemorySpanExporter). */
   exporter?: SpanExporter;
+  /** Each run's trace hangs under this span (a compare's): see RunTraceOptions.parent. */
+  parent?: TraceParent;
 }
 
 /** How many of a run's spans reached the collector. */
@@ -223,11 +225,16 @@ export class OtlpExport {
     const counts: SpanCounts = { ended: 0, sent: 0, failed: 0 };
     this.runs.push(counts);
     this.processor.current = counts;
-    const tracer = this.provider.getTracer("agentstream", this.settings.version);
+    const parent = this.settings.parent;
     return {
-      trace: new RunTrace({ tracer, content: this.settings.content }),
+      trace: new RunTrace({ tracer: this.tracer(), content: this.settings.content, ...(parent ? { parent } : {}) }),
       counts,
     };
+  }
+
+  /** The tracer of this export's spans (a run's, a compare's own). */
+  tracer(): Tracer {
+    return this.provider.getTracer("agentstream", this.settings.version);
   }
 
   /** Spans are queued faster than they are sent: a replay should wait (drained()) before it reads on. */

@@ -1,5 +1,6 @@
 import {
   context,
+  ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -8,6 +9,7 @@ import {
   type Context,
   type HrTime,
   type Span,
+  TraceFlags,
   type Tracer,
 } from "@opentelemetry/api";
 import {
@@ -84,10 +86,18 @@ export const ATTR = {
  */
 const MAX_INPUT_CHARS = 1024 * 1024;
 
+/** A span that a run's trace hangs under (a compare's), by its ids: hex, as OpenTelemetry writes them. */
+export interface TraceParent {
+  traceId: string;
+  spanId: string;
+}
+
 export interface RunTraceOptions {
   tracer: Tracer;
   /** Prompts, answers, tool arguments and outputs as attributes (--otlp-content); off by default. */
   content: boolean;
+  /** The run's span is this span's child, in its trace; else the run is a trace of its own. */
+  parent?: TraceParent;
 }
 
 type Totals = Required<Pick<TokenCounts, "input_tokens" | "output_tokens">> &
@@ -266,14 +276,18 @@ export class RunTrace {
     };
     if (this.options.content && event.command) attributes[ATTR.command] = event.command;
     if (this.options.content && event.cwd) attributes[ATTR.cwd] = event.cwd;
+    const parent = this.options.parent;
+    const under = parent
+      ? trace.setSpanContext(ROOT_CONTEXT, { ...parent, traceFlags: TraceFlags.SAMPLED, isRemote: true })
+      : context.active();
     const span = this.options.tracer.startSpan(
       `invoke_agent ${event.backend}`,
-      { kind: SpanKind.INTERNAL, startTime: hr(at), attributes, root: true },
-      context.active(),
+      { kind: SpanKind.INTERNAL, startTime: hr(at), attributes, root: parent === undefined },
+      under,
     );
     this.spans++;
     this.traceId = span.spanContext().traceId;
-    this.root = { node: new Node(span, context.active(), "agent"), messageStarts: new Map() };
+    this.root = { node: new Node(span, under, "agent"), messageStarts: new Map() };
     this.agents.set("", this.root);
   }
 

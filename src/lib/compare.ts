@@ -48,6 +48,7 @@ export async function* compare(options: CompareOptions): AsyncGenerator<CompareR
   for await (const row of compareRows(prepared, own, request, {
     stop: options.signal ?? new AbortController().signal,
     naming: libraryNaming,
+    exportProblem: note,
   })) {
     rows.push(row);
     yield row;

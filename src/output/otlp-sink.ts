@@ -1,5 +1,6 @@
 import type { CanonicalEvent } from "../canonical/events.js";
 import type { Redactor } from "../core/redactor.js";
+import type { TraceParent } from "../export/run-trace.js";
 import type { Sink } from "./sink.js";
 
 /** `--otlp [URL]` and `--otlp-content` as commander gives them. */
@@ -17,7 +18,7 @@ export interface OtlpSink extends Sink {
  * run's outcome stands. An endpoint with port 0 is a UsageError.
  */
 export async function openOtlpSink(
-  settings: { endpoint?: string; content: boolean; version: string },
+  settings: { endpoint?: string; content: boolean; version: string; parent?: TraceParent },
   redactor: Redactor,
   warn: (line: string) => void,
 ): Promise<OtlpSink> {
@@ -26,6 +27,7 @@ export async function openOtlpSink(
     endpoint: settings.endpoint,
     content: settings.content,
     version: settings.version,
+    ...(settings.parent ? { parent: settings.parent } : {}),
   });
   return {
     name: "OTLP export",
