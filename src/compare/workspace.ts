@@ -137,8 +137,9 @@ async function withLockRetries<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      if (attempt >= 8 || !/\block\b|\.lock'/i.test((err as Error).message)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      // Up to about 8 s in all: a loaded machine's other git may hold the lock that long.
+      if (attempt >= 16 || !/\block\b|\.lock'/i.test((err as Error).message)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 60 * attempt));
     }
   }
 }

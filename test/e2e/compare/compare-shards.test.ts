@@ -36,6 +36,9 @@ describe("agentstream compare --shard and --merge", () => {
         }),
       ),
     );
+    // Every cell of every shard ran (a cell that could not be, its worktree not made, has no record to merge).
+    const unrun = shards.flatMap((shard) => rowsOf(shard.stdout)).filter((row) => row.status === "not_run");
+    expect(unrun.map((row) => row.error)).toEqual([]);
     // Each shard ran its own third of the cells, none twice.
     expect(shards.map((shard) => rowsOf(shard.stdout).length)).toEqual([2, 2, 2]);
     const ids = shards.flatMap((shard) => rowsOf(shard.stdout).map((row) => row.cell_id));
