@@ -44,8 +44,11 @@ for (const { target, launch } of claude) {
       captured.push(keepCapture(target, label, scratch, done, args));
       return done;
     };
+    // Any request of the run may be the one that offers it: Claude Code may send a side request (no tools) first.
     const offered = (server: ServerRecord) =>
-      server.requestsFor("question")[0]!.body.tools.some((t: { name: string }) => t.name === QUESTION_TOOL);
+      server
+        .requestsFor("question")
+        .some((request) => (request.body.tools ?? []).some((t: { name: string }) => t.name === QUESTION_TOOL));
 
     it("no one can answer (no answerer, --questions answer): not offered, the model guesses, as before", async () => {
       const done = await run("question-unoffered", []);
