@@ -63,6 +63,21 @@ export class OptionError extends UsageError {
   }
 }
 
+/**
+ * An output refused where it is opened, by what no option check sees (an OTLP endpoint the environment names):
+ * said as is by the CLI, whose flags may not be the option (export otlp's --endpoint); the library adds which of
+ * its options asked for it (src/lib/options.ts asLibraryError).
+ */
+export class OutputRefused extends UsageError {
+  constructor(
+    readonly option: string,
+    message: string,
+    hint?: string,
+  ) {
+    super(message, hint);
+  }
+}
+
 /** A stop signal before anything started (while the prompt was read): exit 130 or 143, nothing on stdout. */
 export class StoppedBeforeStart extends AgentstreamError {
   /** `while_`: what was being done, worded where it names an option ("reading --output-schema FILE"). */

@@ -10,7 +10,7 @@ import {
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
-import { UsageError } from "../core/errors.js";
+import { OutputRefused } from "../core/errors.js";
 import { RunTrace, type TraceParent } from "./run-trace.js";
 import { SpillingSpanProcessor } from "./spill-processor.js";
 
@@ -87,7 +87,8 @@ function checkCollectorPort(url: string): void {
     return; // the exporter says what is wrong with it
   }
   if (port === "0")
-    throw new UsageError(
+    throw new OutputRefused(
+      "otlp",
       `OTLP endpoint ${shownUrl(url)}: port 0 names no collector`,
       "give the collector's port, such as http://localhost:4318",
     );

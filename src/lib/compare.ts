@@ -45,13 +45,19 @@ export async function* compare(options: CompareOptions): AsyncGenerator<CompareR
   const note = options.onNote ?? ((text: string) => void process.emitWarning(text, "AgentstreamWarning"));
   for (const text of prepared.notes) note(text);
   const rows: CompareRow[] = [];
-  for await (const row of compareRows(prepared, own, request, {
+  const rowsOfCells = compareRows(prepared, own, request, {
     stop: options.signal ?? new AbortController().signal,
     naming: libraryNaming,
     exportProblem: note,
-  })) {
-    rows.push(row);
-    yield row;
+  });
+  try {
+    for await (const row of rowsOfCells) {
+      rows.push(row);
+      yield row;
+    }
+  } catch (err) {
+    // Refused as the compare's span opens (the OTLP endpoint the environment names), before any cell: as planning's are.
+    throw asLibraryError(err, "compare(): ");
   }
   const order = new Map(prepared.cells.map((cell) => [cell.id, cell.index]));
   return sideBySide([...rows].sort((a, b) => order.get(a.cell_id)! - order.get(b.cell_id)!));

@@ -2,7 +2,7 @@
 // UsageError naming the option (timeoutMs, backendArgs), never a CLI flag nor a TypeError from deep inside.
 import { OPTIONS, libraryNaming } from "../app/options.js";
 import type { LibraryEntry, OptionRow, OptionTable } from "../core/option-row.js";
-import { OptionError, StoppedBeforeStart, UsageError } from "../core/errors.js";
+import { OptionError, OutputRefused, StoppedBeforeStart, UsageError } from "../core/errors.js";
 
 function describe(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -57,11 +57,12 @@ export function checkEntryOptions(
 }
 
 /**
- * A refusal from the run's planning in the library's words: an OptionError's options (and the backend's
- * reason it quotes), and those a stop before the start names, named as the library names them; anything
- * else as it is.
+ * A refusal from the run's planning, or of an output as it is opened, in the library's words: an OptionError's
+ * options (and the backend's reason it quotes), and those a stop before the start names, named as the library
+ * names them; a refused output under the option that asked for it; anything else as it is.
  */
 export function asLibraryError(err: unknown, prefix = "run(): "): unknown {
   if (err instanceof StoppedBeforeStart) return err.wordedAs(libraryNaming);
+  if (err instanceof OutputRefused) return new UsageError(`${prefix}option ${err.option}: ${err.message}`, err.hint);
   return err instanceof OptionError ? err.wordedAs(libraryNaming, prefix) : err;
 }

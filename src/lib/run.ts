@@ -46,7 +46,8 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
   const warn = processWarning(spec.plan.redactor);
   // A note that names options names them as the library does.
   const note = (words: Words): void => (options.onNote ?? warn)(wordedWith(words, libraryNaming));
-  // Its outputs (atif, otlp) are checked before anything starts: a file that cannot be written is refused.
+  // Its outputs (atif, otlp) are checked before anything starts: a file that cannot be written is refused,
+  // an OTLP endpoint the environment names with port 0 too (under option otlp).
   const session = await startRun(spec, {
     runId: options.runId ?? randomUUID(),
     clock: options.clock ?? systemClock,
@@ -61,6 +62,8 @@ export async function* run(options: RunOptions): AsyncGenerator<CanonicalEvent, 
     onWarning: note,
     processSignals: false,
     abortSignal: options.signal,
+  }).catch((err: unknown) => {
+    throw asLibraryError(err);
   });
   try {
     const end = yield* session.events;

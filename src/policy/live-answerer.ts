@@ -40,6 +40,8 @@ export interface AnswererOptions {
 export interface AnswererLink {
   /** A warning on the run's note path (redacted, escaped and cut there). */
   warn(text: Words): void;
+  /** The agent's text as the stream shows it (secrets hidden): a choice's title, which the stream's line does not hold. */
+  redact(text: string): string;
   /** Aborted when the run stops: a command is killed, a question taken back. */
   stop: AbortSignal;
 }

@@ -18,7 +18,7 @@ export interface Asking {
   /** Who of the run answers (live-answerer.ts's AnswererOptions). */
   request: { onPermissionRequest?: PermissionCallback; approveWith?: string };
   /** The answerer's link to the run (live-answerer.ts's AnswererLink): its warnings, and its stop. */
-  link: { warn(text: Words): void; stop: AbortSignal };
+  link: { warn(text: Words): void; redact(text: string): string; stop: AbortSignal };
   timeoutMs: number;
 }
 
@@ -45,7 +45,7 @@ export async function askQuestion(
   if (by === "callback" && onPermissionRequest !== undefined)
     verdict = await callerQuestion(onPermissionRequest, requestId, form, check, (text) => link.warn(text));
   else if (by === "command" && approveWith !== undefined) verdict = await commandQuestion(approveWith, line, options);
-  else verdict = await askPersonQuestion(line, form, options);
+  else verdict = await askPersonQuestion(line, form, { ...options, redact: link.redact });
   // Stopped meanwhile: no one answered it.
   if (verdict === undefined || link.stop.aborted) return undefined;
   const { problem } = verdict as { problem?: string };

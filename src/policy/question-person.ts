@@ -1,16 +1,17 @@
 // `run --approvals ask` answering a question: each of the form's fields asked in turn at the controlling
 // terminal (/dev/tty, as a permission request is: src/policy/approve-person.ts), its choices numbered.
 // What is shown is the input.requested event as the stream shows it (secrets hidden, control characters shown,
-// never sent); the choice a number picks is the form's own value. The content is checked against the form
-// before it is sent. `!` declines the question; the end of the terminal's input, no answer within the bound,
-// or the run's stop cancels it.
+// never sent), each choice by its title (which the stream does not hold: hidden as the stream hides secrets),
+// its value beside it where that says more; the choice a number picks is the form's own value. The content is
+// checked against the form before it is sent. `!` declines the question; the end of the terminal's input, no
+// answer within the bound, or the run's stop cancels it.
 import { openSync, writeSync } from "node:fs";
 import { ReadStream } from "node:tty";
 import { showControls } from "../core/control-chars.js";
 import { clip } from "../core/clip.js";
 import { isObject, objectOrEmpty } from "../core/fields.js";
 import type { QuestionContent } from "./permission-request.js";
-import type { Form, FormField } from "./elicitation.js";
+import { MAX_SHOWN_TEXT, type Form, type FormChoice, type FormField } from "./elicitation.js";
 import type { ContentCheck, QuestionVerdict } from "./question-answer.js";
 
 const TERMINAL = "/dev/tty";
@@ -25,7 +26,7 @@ type Typed = string | null;
 export function askPersonQuestion(
   line: string,
   form: Form,
-  options: { timeoutMs: number; stop: AbortSignal; check: ContentCheck },
+  options: { timeoutMs: number; stop: AbortSignal; check: ContentCheck; redact(text: string): string },
 ): Promise<QuestionVerdict> {
   return new Promise((resolve) => {
     if (options.stop.aborted) return resolve({ action: "cancel", problem: "the run was stopped" });
@@ -90,7 +91,7 @@ export function askPersonQuestion(
     });
     input.on("end", () => done({ action: "cancel", problem: "the terminal's input ended" }, "(cancelled)"));
     input.on("error", () => done({ action: "cancel", problem: "the terminal could not be read" }));
-    void converse(line, form, { say, next, seconds }).then(
+    void converse(line, form, { say, next, seconds, redact: options.redact }).then(
       async (answered) => {
         if (settled) return;
         if (answered === "declined") return done({ action: "decline" }, "(declined)");
@@ -112,6 +113,8 @@ interface Talk {
   say(text: string): void;
   next(): Promise<Typed>;
   seconds: number;
+  /** The agent's text as the stream shows it (secrets hidden). */
+  redact(text: string): string;
 }
 
 /** The fields asked one by one: the content, "declined" (`!`), or undefined (input ended, or tries ran out). */
@@ -125,10 +128,10 @@ async function converse(line: string, form: Form, talk: Talk): Promise<QuestionC
   const content: QuestionContent = {};
   for (const [index, field] of form.fields.entries()) {
     const asShown = questions[index] ?? {};
-    const choices = Array.isArray(asShown.choices) ? asShown.choices.map(String) : [];
     const question = typeof asShown.question === "string" ? asShown.question : field.id;
     talk.say(`[${index + 1}/${form.fields.length}] ${showControls(question)}${hintOf(field)}\n`);
-    for (const [n, choice] of choices.entries()) talk.say(`  ${n + 1}) ${showControls(choice)}\n`);
+    for (const [n, choice] of (field.choices ?? []).entries())
+      talk.say(`  ${n + 1}) ${choiceShown(choice, talk.redact)}\n`);
     let taken = false;
     for (let tries = 0; tries < TRIES && !taken; tries++) {
       talk.say("> ");
@@ -158,6 +161,16 @@ async function converse(line: string, form: Form, talk: Talk): Promise<QuestionC
     if (!taken) return undefined;
   }
   return content;
+}
+
+/**
+ * A choice as the person sees it: its title, and its value where the title does not say it (not the same words
+ * but for case): what the answer sends, and what the stream shows. Both are the agent's text: hidden and escaped.
+ */
+function choiceShown({ title, value }: FormChoice, redact: (text: string) => string): string {
+  const shown = (text: string): string => showControls(clip(redact(text), MAX_SHOWN_TEXT));
+  const same = title.trim().toLowerCase() === value.trim().toLowerCase();
+  return same ? shown(title) : `${shown(title)} (${shown(value)})`;
 }
 
 /** What a field takes, said after its question. */

@@ -13,6 +13,8 @@ export interface DriverLink {
   tell(event: NativeEvent): void;
   /** A warning of the driver's own (its options left open, as a note's): said on the run's note path, redacted, escaped and cut there. */
   warn(text: Words): void;
+  /** The agent's text as the stream shows it: the run's secrets hidden (what a person is shown beyond the stream's line). */
+  redact(text: string): string;
   /** The run's grace period (--grace): how long the backend is given to end its way once asked to. */
   graceMs: number;
   /**

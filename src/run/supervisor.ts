@@ -17,7 +17,7 @@ export interface SupervisorOptions extends SupervisorHost {
   args: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Hides secrets in the stderr tail's lines before they are cut (the run's redactor). */
+  /** Hides secrets in the stderr tail's lines before they are cut, and in what a driver shows (the run's redactor). */
   redact?: (text: string) => string;
   /** --timeout: stop the backend after this long. */
   timeoutMs?: number;
@@ -109,6 +109,7 @@ export class RunSupervisor {
           stdin: backend.stdin,
           tell: (event) => (this.stdoutClosed ? undefined : options.onDriverEvent?.(event)),
           warn: (text) => options.onDriverWarning?.(text),
+          redact: (text) => options.redact?.(text) ?? text,
           graceMs: options.graceMs,
           halt: () => backend.stop(options.spec.stopSignal),
         });

@@ -129,7 +129,7 @@ function refuseWithoutTerminal(): void {
 
 /** The agent was spawned: the client talks to it, and the conversation is over however its turn ends. */
 function attach(run: AcpRun, link: DriverLink): void {
-  const answerer = liveAnswerer(run.request, { warn: link.warn, stop: run.stopping.signal });
+  const answerer = liveAnswerer(run.request, { warn: link.warn, redact: link.redact, stop: run.stopping.signal });
   if (run.stopAsked) link.tell(turnStoppedEvent());
   // The agent gone while we wrote: its exit says how the run ended.
   link.stdin.on("error", () => {});

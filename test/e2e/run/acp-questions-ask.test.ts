@@ -1,6 +1,7 @@
 // run --approvals ask answering a question in a real terminal (tmux): each field of the stand-in agent's form
-// (test/fixtures/acp/question-agent.mjs) asked in turn on /dev/tty, its choices numbered; ! declines; the end
-// of the terminal's input, or no answer in time, cancels (the run ends needs_input with the question pending).
+// (test/fixtures/acp/question-agent.mjs) asked in turn on /dev/tty, its choices numbered by their titles (secrets
+// hidden), the values sent; ! declines; the end of the terminal's input, or no answer in time, cancels (the run
+// ends needs_input with the question pending).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ const AGENT = fileURLToPath(new URL("../../fixtures/acp/question-agent.mjs", imp
 const tmp = mkdtempSync(join(tmpdir(), "agentstream-question-ask-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let runs = 0;
+/** In the agent's environment, so hidden wherever the run shows it: the agent quotes it in a choice's title. */
+const SECRET = "sk-live-0123456789abcdefSECRET";
 
 /** Every field type ACP's form schema has, in one form. */
 const FORM = {
@@ -30,10 +33,21 @@ const FORM = {
         description: "Colour",
         oneOf: [
           { const: "red", title: "Red" },
-          { const: "blue", title: "Blue" },
+          { const: "navy", title: "Deep blue" },
+          { const: "green", title: `Green as \u001b[32m${SECRET}` },
         ],
       },
-      tags: { type: "array", description: "Tags", items: { type: "string", enum: ["a", "b", "c"] } },
+      tags: {
+        type: "array",
+        description: "Tags",
+        items: {
+          anyOf: [
+            { const: "a", title: "Alpha" },
+            { const: "b", title: "B" },
+            { const: "c", title: "Gamma" },
+          ],
+        },
+      },
       note: { type: "string", description: "A note" },
     },
     required: ["name", "colour"],
@@ -47,7 +61,7 @@ function askInTerminal(more: string[] = []) {
   writeFileSync(params, JSON.stringify(FORM));
   const args = ["run", "--backend", "acp", "--bin", process.execPath, "--backend-arg", AGENT, "--approvals", "ask"];
   const line = [
-    `export QUESTION_PARAMS_FILE=${sh(params)} QUESTION_ANSWER_FILE=${sh(answer)}`,
+    `export QUESTION_PARAMS_FILE=${sh(params)} QUESTION_ANSWER_FILE=${sh(answer)} QUESTION_TOKEN=${sh(SECRET)}`,
     `${sh(process.execPath)} ${sh(BIN)} ${[...args, ...more, "--", "ask me"].map(sh).join(" ")} > ${sh(out)}`,
   ].join("\n");
   const terminal = new Terminal(tmp, line, { width: 200 });
@@ -60,7 +74,7 @@ function askInTerminal(more: string[] = []) {
 }
 
 describe.skipIf(!HAS_TMUX).concurrent("run --approvals ask answering a question (a person at a real terminal)", () => {
-  it("each field asked in turn, choices numbered; a wrong answer asked again; the content sent, never on stdout", async () => {
+  it("each field asked in turn, choices numbered by title; a wrong answer asked again; the values sent, never on stdout", async () => {
     const { terminal, events, sent, stdout } = askInTerminal();
     try {
       const step = async (shown: string, ...typed: string[]) => {
@@ -73,18 +87,27 @@ describe.skipIf(!HAS_TMUX).concurrent("run --approvals ask answering a question 
       await step("(not a number)", "0.25");
       await step("[3/7] How many (a whole number, or Enter to skip)", "3");
       await step("[4/7] Go on? (y or n, or Enter to skip)", "y");
-      await terminal.waitForScreen((s) => s.includes("  2) blue"), "the choices numbered");
-      expect(terminal.screen()).toContain("[5/7] Colour (a number)\n  1) red\n  2) blue");
+      await terminal.waitForScreen((s) => s.includes("  3) Green"), "the choices numbered");
+      // Each choice by its title, its value beside it where the title does not say it; the secret hidden, escapes shown.
+      expect(terminal.screen()).toContain(
+        "[5/7] Colour (a number)\n  1) Red\n  2) Deep blue (navy)\n  3) Green as ␛[32m[redacted] (green)\n",
+      );
       terminal.keys("2", "Enter");
-      await step("  3) c", "1, 3");
+      await step("  3) Gamma (c)", "1, 3");
+      expect(terminal.screen()).toContain(
+        "[6/7] Tags (numbers, separated by commas or blanks, or Enter to skip)\n  1) Alpha (a)\n  2) B\n  3) Gamma (c)\n",
+      );
       await step("[7/7] A note (Enter to skip)", "");
       expect(await terminal.exited()).toBe(0);
-      const content = { name: "ada", ratio: 0.25, count: 3, go: true, colour: "blue", tags: ["a", "c"] };
+      // The values are sent, never the titles.
+      const content = { name: "ada", ratio: 0.25, count: 3, go: true, colour: "navy", tags: ["a", "c"] };
       expect(sent()).toEqual({ action: "accept", content });
       expect(events().filter((e) => e.type === "input.answered")).toMatchObject([
         { action: "accept", by: "person", answers: content },
       ]);
       expect(stdout()).not.toContain("[1/7]");
+      expect(stdout()).not.toContain(SECRET);
+      expect(terminal.screen()).not.toContain(SECRET);
       expect(terminal.screen()).toContain("answered Set up the project (by person)");
     } finally {
       terminal.close();

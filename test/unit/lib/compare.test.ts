@@ -1,8 +1,8 @@
 // The library's compare(): the same rows as the CLI's, an async iterator, its refusals in the library's words.
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compare, type CompareRow } from "../../../src/index.js";
+import { compare, run, type CompareRow } from "../../../src/index.js";
 import { COMPARE_AGENT, rowsOf, scratchRepo } from "../../helpers/compare.js";
 import { Scratch } from "../../helpers/stand-in.js";
 
@@ -68,5 +68,26 @@ describe("compare()", () => {
     await expect(compare({ ...base, agents: [{ backend: "nope" }] } as never).next()).rejects.toThrow(
       "compare(): option agents: expected an agent whose backend is one of",
     );
+  });
+
+  it("an OTLP endpoint the environment names, refused as the compare's span opens: in the library's words, as run()'s, no cell run", async () => {
+    const repo = scratchRepo(scratch.path("otlp-repo"));
+    const out = scratch.path("otlp-refused");
+    const was = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+    // No option check sees it: `otlp: {}` takes the endpoint from the environment.
+    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = "http://127.0.0.1:0/";
+    try {
+      const refused = "option otlp: OTLP endpoint http://127.0.0.1:0/: port 0 names no collector";
+      const agents = [{ backend: "claude" as const, bin: COMPARE_AGENT }];
+      const compared = compare({ agents, prompt: "write:f.txt", cwd: repo, out, otlp: {} });
+      await expect(compared.next()).rejects.toThrow(`compare(): ${refused}`);
+      // No cell ran: none of their files were written.
+      expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+      const ran = run({ backend: "claude", bin: COMPARE_AGENT, prompt: "write:f.txt", cwd: repo, otlp: {} });
+      await expect(ran.next()).rejects.toThrow(`run(): ${refused}`);
+    } finally {
+      if (was === undefined) delete process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+      else process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = was;
+    }
   });
 });
