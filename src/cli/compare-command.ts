@@ -35,7 +35,12 @@ export async function compareCommand(words: string[], parsed: Record<string, unk
   const stop = new AbortController();
   let stoppedBy: "SIGINT" | "SIGTERM" | undefined;
   stops.listen((signal, again) => {
-    if (again) return;
+    if (again) {
+      // As a second signal to `run`: no more waiting, every cell's agent and command killed now.
+      progress.say(`${signal} again: killing every cell now`);
+      if (stop.signal.reason instanceof HostStop) stop.signal.reason.killNow();
+      return;
+    }
     stoppedBy = signal === "SIGINT" ? "SIGINT" : "SIGTERM";
     progress.say(`${signal}: stopping every cell`);
     stop.abort(new HostStop({ kind: "signal", signal }));

@@ -119,6 +119,11 @@ export interface OptionRow<K extends string = string, T = unknown> {
    * (--summary). No output may be an input or another output (src/app/shared-files.ts).
    */
   file?: FileUse;
+  /**
+   * Only one run can take it (a session or a run continued, one run's report): a compare, whose cells are many
+   * runs, refuses it with this reason after the option's name, and its --help does not offer it.
+   */
+  oneRun?: string;
 }
 
 /** A file an option reads (an input) or writes (an output). */
