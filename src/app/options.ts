@@ -318,6 +318,7 @@ export const TABLE_ROWS = [
     },
     library: LIB_RUN,
     check: nonEmpty("a file name"),
+    oneRun: "continues one run: it cannot apply to every cell of a compare",
   },
   {
     key: "backendArgs",
@@ -444,6 +445,7 @@ export const TABLE_ROWS = [
       commands: RUN,
     },
     check: boolean,
+    oneRun: `writes one run's report: for a compare, write its report to the job summary (agentstream report DIR >> "$GITHUB_STEP_SUMMARY")`,
   },
   // normalize's own.
   {

@@ -67,14 +67,35 @@ export type Part<C extends Command, L extends Lifetime> = Pick<Request<C>, RowsO
 
 /** The fields of one lifetime, taken from a request as they are. */
 export function part<C extends Command, L extends Lifetime>(command: C, request: Request<C>, lifetime: L): Part<C, L> {
-  const keys = new Set(rowsOf(command).flatMap((row) => (row.lifetime === lifetime ? [topKey(row.key)] : [])));
+  const keys = lifetimeKeys(command, lifetime);
   return Object.fromEntries(Object.entries(request).filter(([key]) => keys.has(key))) as Part<C, L>;
 }
 
 /** Every row a command's request holds: its CLI's, then its library entry's. */
-export function rowsOf(command: Command, table: OptionTable = OPTIONS): OptionRow[] {
-  const keys = new Set([...table.cliRows(command), ...table.libraryRows(ENTRY_OF[command])].map((row) => row.key));
-  return [...keys].map((key) => table.row(key));
+export function rowsOf(command: Command, table: OptionTable = OPTIONS): readonly OptionRow[] {
+  let ofTable = rowsMade.get(table);
+  if (ofTable === undefined) rowsMade.set(table, (ofTable = new Map()));
+  let rows = ofTable.get(command);
+  if (rows === undefined) {
+    const keys = new Set([...table.cliRows(command), ...table.libraryRows(ENTRY_OF[command])].map((row) => row.key));
+    rows = [...keys].map((key) => table.row(key));
+    ofTable.set(command, rows);
+  }
+  return rows;
+}
+
+// Made once per table and command (and lifetime): every run's request is read through them.
+const rowsMade = new WeakMap<OptionTable, Map<Command, readonly OptionRow[]>>();
+const keysMade = new Map<string, ReadonlySet<string>>();
+
+function lifetimeKeys(command: Command, lifetime: Lifetime): ReadonlySet<string> {
+  const key = `${command} ${lifetime}`;
+  let keys = keysMade.get(key);
+  if (keys === undefined) {
+    keys = new Set(rowsOf(command).flatMap((row) => (row.lifetime === lifetime ? [topKey(row.key)] : [])));
+    keysMade.set(key, keys);
+  }
+  return keys;
 }
 
 function topKey(key: string): string {

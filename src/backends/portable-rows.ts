@@ -252,6 +252,7 @@ export const PORTABLE_ROWS = [
     library: LIB_RUN,
     check: nonEmpty("a session id (a non-empty string)"),
     relations: [{ excludes: "continueFrom" }],
+    oneRun: "continues one session: it cannot apply to every cell of a compare",
   },
   {
     key: "onPermissionRequest",

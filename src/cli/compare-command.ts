@@ -6,8 +6,7 @@ import { compareExitCode } from "../compare/exit-status.js";
 import { mergeFolders, missingShown } from "../compare/merge.js";
 import type { CompareRequest } from "../compare/options.js";
 import { Progress } from "../compare/progress.js";
-import type { CompareRow } from "../compare/row.js";
-import { sideBySide, sideBySideText } from "../compare/side-by-side.js";
+import { sideBySideText, Tally } from "../compare/side-by-side.js";
 import { HostStop } from "../run/host.js";
 import { readPrompt } from "../run/prompt.js";
 import { EarlyStop } from "../run/stop-signals.js";
@@ -35,14 +34,19 @@ export async function compareCommand(words: string[], parsed: Record<string, unk
   const stop = new AbortController();
   let stoppedBy: "SIGINT" | "SIGTERM" | undefined;
   stops.listen((signal, again) => {
-    if (again) return;
+    if (again) {
+      // As a second signal to `run`: no more waiting, every cell's agent and command killed now.
+      progress.say(`${signal} again: killing every cell now`);
+      if (stop.signal.reason instanceof HostStop) stop.signal.reason.killNow();
+      return;
+    }
     stoppedBy = signal === "SIGINT" ? "SIGINT" : "SIGTERM";
     progress.say(`${signal}: stopping every cell`);
     stop.abort(new HostStop({ kind: "signal", signal }));
   });
   try {
-    const rows = await compareWith(own, request, argument, { stops, stop: stop.signal, progress });
-    process.exitCode = compareExitCode(rows, stoppedBy);
+    const tally = await compareWith(own, request, argument, { stops, stop: stop.signal, progress });
+    process.exitCode = compareExitCode(tally, stoppedBy);
   } finally {
     stops.end();
   }
@@ -53,7 +57,7 @@ async function compareWith(
   request: RunRequest,
   argument: string | undefined,
   host: { stops: EarlyStop; stop: AbortSignal; progress: Progress },
-): Promise<CompareRow[]> {
+): Promise<Tally> {
   const prompt =
     argument === undefined && request.promptFile === undefined
       ? undefined
@@ -66,8 +70,9 @@ async function compareWith(
   host.progress.say(
     `${prepared.mine.length} cell(s)${shard}, at most ${prepared.parallel} at once, in ${prepared.out}`,
   );
-  // Kept for the side by side only: a row is a few hundred bytes, whatever its cell's stream holds.
-  const rows: CompareRow[] = [];
+  // The side by side, made as the rows come (in the plan's order, as a merge of its shards shows it): no row is kept.
+  const order = new Map(prepared.cells.map((cell) => [cell.id, cell.index]));
+  const tally = new Tally();
   for await (const row of compareRows(prepared, own, request, {
     stop: host.stop,
     stops: host.stops,
@@ -75,30 +80,24 @@ async function compareWith(
     onStart: (cell) => host.progress.started(cell),
     exportProblem: (line) => void process.stderr.write(line),
   })) {
-    rows.push(row);
+    tally.add(row, order.get(row.cell_id));
     process.stdout.write(`${JSON.stringify(row)}\n`);
     host.progress.ended(row);
   }
   host.progress.done();
-  // In the plan's order, as a merge of its shards shows it.
-  const order = new Map(prepared.cells.map((cell) => [cell.id, cell.index]));
-  const planned = [...rows].sort((a, b) => order.get(a.cell_id)! - order.get(b.cell_id)!);
-  process.stderr.write(sideBySideText(sideBySide(planned)));
-  return rows;
+  process.stderr.write(sideBySideText(tally.summary()));
+  return tally;
 }
 
 function mergeCommand(dirs: string[]): void {
   const { rows, missing } = mergeFolders(dirs);
-  for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
+  const tally = new Tally();
+  for (const row of rows) {
+    process.stdout.write(`${JSON.stringify(row)}\n`);
+    tally.add(row);
+  }
   for (const cell of missing)
     process.stderr.write(`agentstream: missing: no folder holds the cell ${missingShown(cell)}\n`);
-  process.stderr.write(
-    sideBySideText(
-      sideBySide(
-        rows,
-        missing.map((cell) => cell.id),
-      ),
-    ),
-  );
-  process.exitCode = compareExitCode(rows, undefined, missing.length);
+  process.stderr.write(sideBySideText(tally.summary(missing.map((cell) => cell.id))));
+  process.exitCode = compareExitCode(tally, undefined, missing.length);
 }

@@ -2,7 +2,7 @@ import { BACKEND_DISPLAY_NAMES } from "../app/backend-help.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { helpText } from "../app/backend-help.js";
 import { OPTIONS, cliNaming } from "../app/options.js";
-import type { Command as TableCommand, OptionTable } from "../core/option-row.js";
+import type { OptionRow, Command as TableCommand, OptionTable } from "../core/option-row.js";
 import { parseEndpoint } from "../core/option-values.js";
 import { AgentstreamError, OptionError, StoppedBeforeStart } from "../core/errors.js";
 import { EXIT_USAGE, exitCodeForLostOutput, readerLeft } from "../core/exit-codes.js";
@@ -28,16 +28,21 @@ function commanderParser<T>(parse: (text: string, previous: unknown) => T): (tex
   };
 }
 
-/** Commander's options of one command, made from the option table, in its order (or these rows of it). */
+/**
+ * Commander's options of one command, made from the option table, in its order (or these rows of it); those
+ * `refused` are parsed (the command refuses them with its reason) but --help does not offer them.
+ */
 function addTableOptions(
   command: Command,
   name: TableCommand,
   table: OptionTable,
   rows = table.cliRows(name),
+  refused: (row: OptionRow) => boolean = () => false,
 ): Command {
   for (const row of rows) {
     const { cli, check } = row;
     const option = new Option(cli.flags, helpText(cli.help));
+    if (refused(row)) option.hideHelp();
     const parse = cli.parse ?? check.parse;
     if (parse) option.argParser(commanderParser(parse));
     if (cli.choices) option.choices(cli.choices);
@@ -143,10 +148,17 @@ Exit status follows the outcome of the recorded run (see the exit-code table in 
     .argument("[prompt...]", "the prompt (its words joined by spaces); - reads it from stdin")
     .configureOutput({ outputError: (text, write) => write(withOurPrefix(text, compare)) });
   // Its own options, then every run option that shapes one run (its --backend is compare's list; stdout is rows).
-  addTableOptions(compare, "compare", table, [
-    ...table.cliRows("compare"),
-    ...table.cliRows("run").filter((row) => row.key !== "backend" && row.key !== "output"),
-  ])
+  // What only one run can take is refused, and not offered.
+  addTableOptions(
+    compare,
+    "compare",
+    table,
+    [
+      ...table.cliRows("compare"),
+      ...table.cliRows("run").filter((row) => row.key !== "backend" && row.key !== "output"),
+    ],
+    (row) => row.oneRun !== undefined,
+  )
     .addHelpText(
       "after",
       `

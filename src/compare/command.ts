@@ -6,6 +6,7 @@ import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import type { CommandSpec } from "../app/compare-values.js";
 import type { Redactor } from "../core/redactor.js";
+import { HostStop } from "../run/host.js";
 import { signalGroup } from "../run/process-group.js";
 import { splitWords } from "./words.js";
 
@@ -85,7 +86,14 @@ export async function runCommand(
     setTimeout(() => child.pid !== undefined && signalGroup(child.pid, "SIGKILL"), KILL_AFTER_MS).unref();
   };
   const timer = setTimeout(() => stopGroup("timed_out"), options.timeoutMs);
-  const onStop = (): void => stopGroup("stopped");
+  let unhearKillNow: (() => void) | undefined;
+  const onStop = (): void => {
+    stopGroup("stopped");
+    // The compare's second signal: killed at once.
+    const reason: unknown = options.stop.reason;
+    if (reason instanceof HostStop)
+      unhearKillNow = reason.onKillNow(() => child.pid !== undefined && signalGroup(child.pid, "SIGKILL"));
+  };
   options.stop.addEventListener("abort", onStop, { once: true });
   // Listened to from the spawn: it may come as soon as the exit does.
   const closed = once(child, "close").catch(() => undefined);
@@ -102,6 +110,7 @@ export async function runCommand(
   if (!("error" in result)) await closed;
   clearTimeout(timer);
   options.stop.removeEventListener("abort", onStop);
+  unhearKillNow?.();
   if (tail !== "") log.write(options.redactor.text(`${tail}\n`));
   let ended: CommandEnd;
   if ("error" in result) {

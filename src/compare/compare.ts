@@ -11,6 +11,7 @@ import { VERSION } from "../version.js";
 import { compareExitCode } from "./exit-status.js";
 import { shownAgent, type Cell } from "./plan.js";
 import type { CompareRow } from "./row.js";
+import { Tally } from "./side-by-side.js";
 import { runCompare } from "./run.js";
 import { sourceOf, uncommitted, type Source } from "./workspace.js";
 
@@ -54,8 +55,8 @@ export async function* compareRows(
   },
 ): AsyncGenerator<CompareRow, void> {
   const trace = request.otlp ? await openCompareTrace(prepared, request.otlp.endpoint) : undefined;
-  // Kept for the span's outcome only (a row is a few hundred bytes), and only with --otlp.
-  const rows: CompareRow[] = [];
+  // The span's outcome (--otlp): counted as the rows come.
+  const tally = new Tally();
   try {
     for await (const row of runCompare({
       cells: prepared.cells,
@@ -76,7 +77,7 @@ export async function* compareRows(
       ...(host.onStart ? { onStart: host.onStart } : {}),
       ...(trace ? { traceParent: trace.parent } : {}),
     })) {
-      if (trace) rows.push(row);
+      if (trace) tally.add(row);
       yield row;
     }
   } finally {
@@ -85,12 +86,11 @@ export async function* compareRows(
       const signal =
         reason instanceof HostStop && reason.interruption.kind === "signal" ? reason.interruption.signal : undefined;
       const stoppedBy = signal === "SIGINT" || signal === "SIGTERM" ? signal : undefined;
-      const passed = rows.filter((row) => row.passed).length;
       const warning = await trace.end({
-        exitCode: compareExitCode(rows, stoppedBy),
-        passed,
-        failed: rows.length - passed,
-        resumed: rows.filter((row) => row.resumed).length,
+        exitCode: compareExitCode(tally, stoppedBy),
+        passed: tally.passed,
+        failed: tally.failing,
+        resumed: tally.resumed,
         ...(stoppedBy ? { stoppedBy } : {}),
       });
       if (warning) host.exportProblem(`agentstream: ${warning}; the compare itself is not affected\n`);

@@ -6,11 +6,22 @@
 import { exitCodeFor } from "../core/exit-codes.js";
 import type { CompareRow } from "./row.js";
 
-export function compareExitCode(rows: readonly CompareRow[], stoppedBy?: "SIGINT" | "SIGTERM", missing = 0): number {
+/** What the exit status needs of a compare's rows: how many did not pass, and how many of those failed retryably. */
+export interface Outcomes {
+  failing: number;
+  failingRetryably: number;
+}
+
+const RETRYABLE = exitCodeFor("failed", { code: "network", retryable: true });
+
+/** A row that did not pass because its run failed retryably (exit 75), its check not failed. */
+export function failedRetryably(row: CompareRow): boolean {
+  return !row.passed && row.exit_code === RETRYABLE && row.check !== "failed";
+}
+
+export function compareExitCode(outcomes: Outcomes, stoppedBy?: "SIGINT" | "SIGTERM", missing = 0): number {
   if (stoppedBy) return exitCodeFor("cancelled", undefined, stoppedBy);
-  const failing = rows.filter((row) => !row.passed);
-  if (failing.length === 0 && missing === 0) return 0;
-  const retryable = exitCodeFor("failed", { code: "network", retryable: true });
-  if (missing === 0 && failing.every((row) => row.exit_code === retryable && row.check !== "failed")) return retryable;
+  if (outcomes.failing === 0 && missing === 0) return 0;
+  if (missing === 0 && outcomes.failing === outcomes.failingRetryably) return RETRYABLE;
   return exitCodeFor("failed");
 }

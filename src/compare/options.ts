@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { CompareAgent, ShardSpec, WorkspaceMode } from "../app/compare-values.js";
-import { part, type Request, type RunRequest } from "../app/request.js";
+import { part, rowsOf, type Request, type RunRequest } from "../app/request.js";
 import { OptionError, UsageError } from "../core/errors.js";
 import type { StopWatch } from "../run/stop-signals.js";
 import { shardCells } from "./manifest.js";
@@ -100,19 +100,14 @@ export async function planCompare(
   env: NodeJS.ProcessEnv,
   stops?: StopWatch,
 ): Promise<PlannedCompare> {
-  if (request.resume !== undefined)
-    throw new OptionError(
-      (name) => `${name("resume")} continues one session: it cannot apply to every cell of a compare`,
-    );
-  if (request.continueFrom !== undefined)
-    throw new OptionError(
-      (name) => `${name("continueFrom")} continues one run: it cannot apply to every cell of a compare`,
-    );
-  if (request.summary === true)
-    throw new OptionError(
-      (name) =>
-        `${name("summary")} writes one run's report: for a compare, write its report to the job summary (agentstream report DIR >> "$GITHUB_STEP_SUMMARY")`,
-    );
+  // What only one run can take (its row says why): refused, as compare's --help does not offer it.
+  for (const row of rowsOf("run")) {
+    const value = (request as Record<string, unknown>)[row.key];
+    if (row.oneRun !== undefined && value !== undefined && value !== false) {
+      const reason = row.oneRun;
+      throw new OptionError((name) => `${name(row.key)} ${reason}`);
+    }
+  }
   const cells = cellsOf({
     agents: own.agents,
     ...(prompt !== undefined ? { prompt } : {}),

@@ -66,7 +66,10 @@ export async function runCell(cell: CellRun): Promise<CellRunEnd> {
     };
     // A stop signal heard while the run was planned: the run starts stopped, and ends cancelled by it.
     const signalled = cell.stops?.signal;
-    const stop = signalled ? AbortSignal.abort(new HostStop({ kind: "signal", signal: signalled })) : cell.signal;
+    const stop =
+      signalled && !cell.signal.aborted
+        ? AbortSignal.abort(new HostStop({ kind: "signal", signal: signalled }))
+        : cell.signal;
     const session = await startRun(spec, {
       runId: randomUUID(),
       clock: systemClock,

@@ -74,8 +74,18 @@ export async function* runCompare(run: CompareRun): AsyncGenerator<CompareRow, v
     ...(run.traceParent ? { traceParent: run.traceParent } : {}),
   };
   const running = new Set<AbortController>();
+  let unhearKillNow: (() => void) | undefined;
   const onStop = (): void => {
-    for (const controller of running) controller.abort(run.stop.reason);
+    const reason: unknown = run.stop.reason;
+    for (const controller of running) controller.abort(reason);
+    // A second signal (HostStop.killNow) reaches the cells the budget was stopping too.
+    if (reason instanceof HostStop)
+      unhearKillNow = reason.onKillNow(() => {
+        for (const controller of running) {
+          const own: unknown = controller.signal.reason;
+          if (own instanceof HostStop && own !== reason) own.killNow();
+        }
+      });
   };
   run.stop.addEventListener("abort", onStop, { once: true });
   let next = 0;
@@ -131,6 +141,7 @@ export async function* runCompare(run: CompareRun): AsyncGenerator<CompareRow, v
     await all;
   } finally {
     run.stop.removeEventListener("abort", onStop);
+    unhearKillNow?.();
     // Left early (the library's caller broke out of its loop): every cell is stopped, and waited for.
     for (const controller of running) controller.abort(new HostStop({ kind: "signal", signal: "SIGTERM" }));
     await all.catch(() => undefined);

@@ -1,6 +1,7 @@
 // The side by side of a compare's rows, per agent (backend and model): how many cells succeeded and passed
 // their check, the median duration, the tokens, the cost and the size of the diffs. Stderr's table at the
 // end of a compare, and `agentstream report DIR` as Markdown, JSON or HTML, are made of it.
+import { failedRetryably, type Outcomes } from "./exit-status.js";
 import type { CompareRow } from "./row.js";
 
 export interface AgentSummary {
@@ -40,38 +41,125 @@ export function agentOf(row: Pick<CompareRow, "backend" | "model">): string {
 }
 
 export function sideBySide(rows: readonly CompareRow[], missing: readonly string[] = []): SideBySide {
-  const byAgent = new Map<string, CompareRow[]>();
-  for (const row of rows) byAgent.set(agentOf(row), [...(byAgent.get(agentOf(row)) ?? []), row]);
-  const agents = [...byAgent].map(([agent, its]): AgentSummary => {
-    const ran = its.filter((row) => row.status !== "not_run");
-    const costs = ran.filter((row) => row.cost_usd !== null);
-    const sum = (pick: (row: CompareRow) => number | null): number => its.reduce((n, row) => n + (pick(row) ?? 0), 0);
-    return {
-      agent,
-      cells: its.length,
-      succeeded: its.filter((row) => row.status === "succeeded").length,
-      checked: its.filter((row) => row.check !== "none").length,
-      check_passed: its.filter((row) => row.check === "passed").length,
-      passed: its.filter((row) => row.passed).length,
-      not_run: its.length - ran.length,
-      median_duration_ms: median(ran.map((row) => row.duration_ms)),
-      input_tokens: sum((row) => row.input_tokens),
-      output_tokens: sum((row) => row.output_tokens),
-      cost_usd: costs.length === 0 ? null : round(sum((row) => row.cost_usd)),
-      cost_unknown: ran.length - costs.length,
-      files_changed: sum((row) => row.files_changed),
-      lines_added: sum((row) => row.lines_added),
-      lines_removed: sum((row) => row.lines_removed),
-      median_lines_changed: median(
-        ran.map((row) => (row.lines_added === null ? null : row.lines_added + (row.lines_removed ?? 0))),
-      ),
-    };
-  });
-  return { v: 1, cells: rows.length, passed: rows.filter((row) => row.passed).length, agents, missing: [...missing] };
+  const tally = new Tally();
+  for (const row of rows) tally.add(row);
+  return tally.summary(missing);
 }
 
-function median(values: readonly (number | null)[]): number | null {
-  const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+/** What the side by side keeps of one agent's cells: counts and sums, and the numbers its medians are taken of. */
+interface AgentTally {
+  /** Where its first cell is in the plan: the agents are shown in that order. */
+  first: number;
+  cells: number;
+  succeeded: number;
+  checked: number;
+  check_passed: number;
+  passed: number;
+  not_run: number;
+  durations: number[];
+  input_tokens: number;
+  output_tokens: number;
+  cost: number;
+  costs_known: number;
+  files_changed: number;
+  lines_added: number;
+  lines_removed: number;
+  lines_changed: number[];
+}
+
+/**
+ * The side by side made as a compare's rows come, without keeping them: per agent its counts and sums, and for
+ * its medians a number per cell. Also what the exit status needs (Outcomes).
+ */
+export class Tally implements Outcomes {
+  private readonly agents = new Map<string, AgentTally>();
+  cells = 0;
+  passed = 0;
+  resumed = 0;
+  failing = 0;
+  failingRetryably = 0;
+
+  /** A row; `order`: its cell's place in the plan (default: the order rows are added in). */
+  add(row: CompareRow, order = this.cells): void {
+    this.cells++;
+    if (row.passed) this.passed++;
+    else this.failing++;
+    if (row.resumed) this.resumed++;
+    if (failedRetryably(row)) this.failingRetryably++;
+    const name = agentOf(row);
+    let a = this.agents.get(name);
+    if (a === undefined) {
+      a = {
+        first: order,
+        cells: 0,
+        succeeded: 0,
+        checked: 0,
+        check_passed: 0,
+        passed: 0,
+        not_run: 0,
+        durations: [],
+        input_tokens: 0,
+        output_tokens: 0,
+        cost: 0,
+        costs_known: 0,
+        files_changed: 0,
+        lines_added: 0,
+        lines_removed: 0,
+        lines_changed: [],
+      };
+      this.agents.set(name, a);
+    }
+    a.first = Math.min(a.first, order);
+    a.cells++;
+    if (row.status === "succeeded") a.succeeded++;
+    if (row.check !== "none") a.checked++;
+    if (row.check === "passed") a.check_passed++;
+    if (row.passed) a.passed++;
+    a.input_tokens += row.input_tokens ?? 0;
+    a.output_tokens += row.output_tokens ?? 0;
+    a.cost += row.cost_usd ?? 0;
+    a.files_changed += row.files_changed ?? 0;
+    a.lines_added += row.lines_added ?? 0;
+    a.lines_removed += row.lines_removed ?? 0;
+    if (row.status === "not_run") {
+      a.not_run++;
+      return;
+    }
+    if (row.duration_ms !== null) a.durations.push(row.duration_ms);
+    if (row.cost_usd !== null) a.costs_known++;
+    if (row.lines_added !== null) a.lines_changed.push(row.lines_added + (row.lines_removed ?? 0));
+  }
+
+  summary(missing: readonly string[] = []): SideBySide {
+    const agents = [...this.agents]
+      .sort(([, a], [, b]) => a.first - b.first)
+      .map(([agent, a]): AgentSummary => {
+        const ran = a.cells - a.not_run;
+        return {
+          agent,
+          cells: a.cells,
+          succeeded: a.succeeded,
+          checked: a.checked,
+          check_passed: a.check_passed,
+          passed: a.passed,
+          not_run: a.not_run,
+          median_duration_ms: median(a.durations),
+          input_tokens: a.input_tokens,
+          output_tokens: a.output_tokens,
+          cost_usd: a.costs_known === 0 ? null : round(a.cost),
+          cost_unknown: ran - a.costs_known,
+          files_changed: a.files_changed,
+          lines_added: a.lines_added,
+          lines_removed: a.lines_removed,
+          median_lines_changed: median(a.lines_changed),
+        };
+      });
+    return { v: 1, cells: this.cells, passed: this.passed, agents, missing: [...missing] };
+  }
+}
+
+function median(values: readonly number[]): number | null {
+  const known = [...values].sort((a, b) => a - b);
   if (known.length === 0) return null;
   const mid = known.length >> 1;
   return known.length % 2 === 1 ? known[mid]! : Math.round((known[mid - 1]! + known[mid]!) / 2);

@@ -21,8 +21,6 @@ export interface Workspace {
   cwd: string;
   /** What is removed at the end (absent for none). */
   root?: string;
-  /** The git repository of a worktree; for a copy, diffs use a repository of their own beside it. */
-  gitDir?: string;
 }
 
 export async function sourceOf(dir: string): Promise<Source> {
@@ -92,8 +90,7 @@ export class Workspaces {
         await rm(root, { recursive: true, force: true });
         await git(["worktree", "add", "--detach", "--quiet", root, repo.commit], { cwd: repo.top });
       });
-      const gitDir = (await git(["rev-parse", "--absolute-git-dir"], { cwd: root })).trim();
-      return { mode, cwd: join(root, repo.sub), root, gitDir };
+      return { mode, cwd: join(root, repo.sub), root };
     }
     const out = resolve(this.out);
     await cp(this.source.dir, root, {

@@ -119,6 +119,11 @@ export interface OptionRow<K extends string = string, T = unknown> {
    * (--summary). No output may be an input or another output (src/app/shared-files.ts).
    */
   file?: FileUse;
+  /**
+   * Only one run can take it (a session or a run continued, one run's report): a compare, whose cells are many
+   * runs, refuses it with this reason after the option's name, and its --help does not offer it.
+   */
+  oneRun?: string;
 }
 
 /** A file an option reads (an input) or writes (an output). */
@@ -167,9 +172,9 @@ export interface OptionTable<R extends OptionRow = OptionRow> {
   readonly portable: readonly (R & PortableRow)[];
   row(key: string): R;
   /** The rows an entry point of the library takes. */
-  libraryRows(entry: LibraryEntry): R[];
+  libraryRows(entry: LibraryEntry): readonly R[];
   /** The rows a command of the CLI takes, each with its CLI option for that command, in the order --help shows them. */
-  cliRows(command: Command): (R & CliRow)[];
+  cliRows(command: Command): readonly (R & CliRow)[];
   /** An option as the CLI says it: its flag; given values, the flag once for each ("--backend-arg=A --backend-arg=B"). */
   cliNaming: OptionNaming;
   /** An option as the library says it: "option maxTurns", "option autoMode: false"; given values, 'option backendArgs ["A", "B"]'. */
@@ -201,8 +206,9 @@ export function optionTable<const E extends TableEntry, const P extends Portable
     rows: all,
     portable,
     row,
-    libraryRows: (entry) => all.filter((r) => r.library?.includes(entry)),
-    cliRows: (command) =>
+    // Made once each: a request is made of them for every run (a compare's hundreds of cells).
+    libraryRows: once((entry) => all.filter((r) => r.library?.includes(entry))),
+    cliRows: once((command) =>
       shown.flatMap((entry) => {
         const spelled = "spelling" in entry;
         if (spelled && entry.command !== command) return [];
@@ -211,6 +217,7 @@ export function optionTable<const E extends TableEntry, const P extends Portable
         const cli = clisOf(r).find((c) => c.commands.includes(command));
         return cli === undefined ? [] : [{ ...r, cli }];
       }),
+    ),
     cliNaming: (key, values) => {
       const [cli] = clisOf(row(key));
       const flag = cli === undefined ? key : longFlag(cli);
@@ -218,6 +225,15 @@ export function optionTable<const E extends TableEntry, const P extends Portable
     },
     libraryNaming: (key, values) =>
       `option ${key}${row(key).negated ? ": false" : ""}${values === undefined ? "" : ` ${listed(values)}`}`,
+  };
+}
+
+/** `make`, called once per argument: its result kept. */
+function once<A, V>(make: (arg: A) => V): (arg: A) => V {
+  const made = new Map<A, V>();
+  return (arg) => {
+    if (!made.has(arg)) made.set(arg, make(arg));
+    return made.get(arg)!;
   };
 }
 

@@ -2,7 +2,7 @@ import { libraryNaming, OPTIONS } from "../app/options.js";
 import { requestFromLibrary, type LibraryOptions } from "../app/request.js";
 import { compareRows, prepareCompare } from "../compare/compare.js";
 import type { CompareRow } from "../compare/row.js";
-import { sideBySide, type SideBySide } from "../compare/side-by-side.js";
+import { Tally, type SideBySide } from "../compare/side-by-side.js";
 import { asLibraryError, checkEntryOptions } from "./options.js";
 import type { RunOptions } from "./run.js";
 
@@ -44,7 +44,9 @@ export async function* compare(options: CompareOptions): AsyncGenerator<CompareR
   });
   const note = options.onNote ?? ((text: string) => void process.emitWarning(text, "AgentstreamWarning"));
   for (const text of prepared.notes) note(text);
-  const rows: CompareRow[] = [];
+  // The side by side, made as the rows come (in the plan's order): no row is kept.
+  const order = new Map(prepared.cells.map((cell) => [cell.id, cell.index]));
+  const tally = new Tally();
   const rowsOfCells = compareRows(prepared, own, request, {
     stop: options.signal ?? new AbortController().signal,
     naming: libraryNaming,
@@ -52,13 +54,12 @@ export async function* compare(options: CompareOptions): AsyncGenerator<CompareR
   });
   try {
     for await (const row of rowsOfCells) {
-      rows.push(row);
+      tally.add(row, order.get(row.cell_id));
       yield row;
     }
   } catch (err) {
     // Refused as the compare's span opens (the OTLP endpoint the environment names), before any cell: as planning's are.
     throw asLibraryError(err, "compare(): ");
   }
-  const order = new Map(prepared.cells.map((cell) => [cell.id, cell.index]));
-  return sideBySide([...rows].sort((a, b) => order.get(a.cell_id)! - order.get(b.cell_id)!));
+  return tally.summary();
 }

@@ -45,5 +45,24 @@ export type SupervisorHost = Pick<RunHost, "onStderr" | "stderrShown" | "onStatu
  * not as a plain abort.
  */
 export class HostStop {
+  private readonly killers = new Set<() => void>();
+  private killed = false;
+
   constructor(readonly interruption: Extract<Interruption, { kind: "signal" | "budget" }>) {}
+
+  /** A second stop signal: what this stop is stopping is killed now, not given its grace period (as `run` does). */
+  killNow(): void {
+    this.killed = true;
+    for (const kill of [...this.killers]) kill();
+  }
+
+  /** Hears killNow (at once if it came already) until the returned function is called. */
+  onKillNow(kill: () => void): () => void {
+    if (this.killed) {
+      kill();
+      return () => undefined;
+    }
+    this.killers.add(kill);
+    return () => void this.killers.delete(kill);
+  }
 }

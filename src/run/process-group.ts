@@ -101,14 +101,25 @@ function procStat(pid: string): Omit<ProcessEntry, "pid"> | undefined {
   } catch {
     return undefined; // exited meanwhile, or no /proc
   }
-  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses. Only the fields needed are cut out (the
+  // whole table is read each time a backend's group is looked at: no array of its 50 fields per process).
+  const start = stat.lastIndexOf(")") + 2;
+  const state = stat[start];
   return {
-    running: fields[0] !== "Z" && fields[0] !== "X",
-    ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
-    startTime: Number(fields[19]),
+    running: state !== "Z" && state !== "X",
+    ppid: Number(field(stat, start, 1)),
+    pgrp: Number(field(stat, start, 2)),
+    startTime: Number(field(stat, start, 19)),
   };
+}
+
+/** The `n`th space-separated field of `text` from `start` (the 0th starts there). */
+function field(text: string, start: number, n: number): string {
+  let from = start;
+  for (let i = 0; i < n && from > 0; i++) from = text.indexOf(" ", from) + 1;
+  if (from === 0) return "";
+  const end = text.indexOf(" ", from);
+  return text.slice(from, end === -1 ? undefined : end);
 }
 
 /** Wait until `alive` turns false, checking every `intervalMs`; false if it is still true after `timeoutMs`. */

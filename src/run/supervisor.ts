@@ -65,6 +65,8 @@ export class RunSupervisor {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly stderrTail: TailBuffer;
   private readonly onAbort = (): void => this.aborted();
+  /** Stops hearing the host's second stop signal (HostStop.killNow). */
+  private unhearKillNow: (() => void) | undefined;
 
   constructor(private readonly options: SupervisorOptions) {
     this.stderrTail = new TailBuffer(undefined, undefined, options.redact);
@@ -135,6 +137,7 @@ export class RunSupervisor {
       };
     } finally {
       unhear();
+      this.unhearKillNow?.();
       options.abortSignal?.removeEventListener("abort", this.onAbort);
       for (const timer of this.timers) clearTimeout(timer);
     }
@@ -184,6 +187,8 @@ export class RunSupervisor {
   private aborted(): void {
     // The host says why it stops the run (a compare's stop signal or budget): ended as that, not as an abort.
     const reason: unknown = this.options.abortSignal?.reason;
+    // Its second signal kills the backend at once, as a second signal to `run` does.
+    if (reason instanceof HostStop) this.unhearKillNow ??= reason.onKillNow(() => this.backend?.kill());
     if (reason instanceof HostStop && reason.interruption.kind === "signal")
       return this.signalled(reason.interruption.signal);
     if (reason instanceof HostStop && reason.interruption.kind === "budget")

@@ -24,7 +24,12 @@ export class TrackedGroup {
 
   /** The group as it is now: its running members are taken to be the group's (there must be no time for a reuse). */
   static now(id: number, table: ProcessTable = readProcessTable): TrackedGroup {
-    return new TrackedGroup(id, membersOf(id, table) ?? [], table);
+    // No process in it at all (the kernel says so at once): not every process's stat read to find that out.
+    const found = table === readProcessTable && !signalGroup(id, 0) ? [] : membersOf(id, table);
+    const group = new TrackedGroup(id, found ?? [], table);
+    // None running in it: gone already (alive() would read the whole process table again to say so).
+    if (found?.length === 0) group.gone = true;
+    return group;
   }
 
   /** More of its members, found among the backend's descendants; false (nothing added) once the group is gone. */

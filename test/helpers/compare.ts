@@ -54,7 +54,7 @@ export function rowsOf(stdout: string): Row[] {
 }
 
 export interface AgentNote {
-  at: "start" | "end" | "stopped" | "holding";
+  at: "start" | "end" | "stopped" | "holding" | "ignored";
   pid: number;
   model: string;
   prompt: string;

@@ -120,4 +120,45 @@ describe("agentstream compare, stopped", () => {
     expect(readdirSync(join(out, "work"))).toEqual([]);
     expect(existsSync(join(out, "compare.json"))).toBe(true);
   });
+
+  it("a second SIGINT kills every cell's agent at once (as run does), not after --grace: cancelled, exit 130", {
+    timeout: 60_000,
+  }, async ({ onTestFinished }) => {
+    const repo = scratchRepo(scratch.path("repo"));
+    const out = join(scratch.dir, "twice-out");
+    const log = scratch.path("log.jsonl");
+    // Agents that ignore their stop signal, and a grace period longer than the test: only a kill ends them in time.
+    const args = [
+      "compare",
+      ...agents("a-stubborn-sleep-600000", "b-stubborn-sleep-600000"),
+      "--out",
+      out,
+      "--parallel",
+      "2",
+      "--grace",
+      "600",
+      "go",
+    ];
+    const compare = startCompare(args, repo, { COMPARE_AGENT_LOG: log });
+    onTestFinished(() => {
+      compare.child.kill("SIGKILL");
+      for (const note of agentLog(log)) if (isRunning(note.pid)) process.kill(note.pid, "SIGKILL");
+    });
+    await until(() => agentLog(log).filter((n) => n.at === "start").length === 2, "two cells run");
+    compare.child.kill("SIGINT");
+    const ignoring = () => new Set(agentLog(log).flatMap((n) => (n.at === "ignored" ? [n.pid] : []))).size;
+    await until(() => ignoring() === 2, "both agents ignore their stop signal");
+    compare.child.kill("SIGINT");
+    const ended = await compare.ended;
+    expect(ended.code).toBe(130);
+    expect(ended.stderr).toContain("SIGINT again: killing every cell now");
+    expect(rowsOf(ended.stdout).map((row) => [row.status, row.exit_code])).toEqual([
+      ["cancelled", 130],
+      ["cancelled", 130],
+    ]);
+    // Killed: neither ended on its own nor is running.
+    expect(agentLog(log).filter((n) => n.at === "end" || n.at === "stopped")).toEqual([]);
+    for (const note of agentLog(log)) expect(isRunning(note.pid), `agent ${note.pid}`).toBe(false);
+    expect(readdirSync(join(out, "work"))).toEqual([]);
+  });
 });

@@ -121,4 +121,19 @@ describe("the option table", () => {
     expect(changed).toMatch(/cancelled\) \(default: 90\)/);
     expect(changed).toMatch(/kills at once \(default: 2.5\)/);
   });
+
+  it("compare --help does not offer what only one run can take (a row's oneRun): change the row, the help follows", () => {
+    const help = (program: Command) => program.commands.find((c) => c.name() === "compare")!.helpInformation();
+    const shown = help(buildProgram());
+    for (const flag of ["--resume", "--continue-from", "--summary"]) expect(shown).not.toContain(flag);
+    expect(shown).toContain("--max-turns");
+    expect(commandNamed("run").helpInformation()).toContain("--resume");
+    // Still parsed: compare refuses it with its reason (test/e2e/compare/compare-cells.test.ts).
+    expect(commandNamed("compare").options.map((option) => option.long)).toContain("--resume");
+    const grace = TABLE_ROWS.find((r) => "key" in r && r.key === "graceMs")!;
+    const flag = (grace as { cli: { flags: string } }).cli.flags.split(" ")[0]!;
+    expect(shown).toContain(flag);
+    const rows = TABLE_ROWS.map((r) => (r === grace ? { ...grace, oneRun: "only one" } : r));
+    expect(help(buildProgram(optionTable(rows, PORTABLE_ROWS)))).not.toContain(flag);
+  });
 });
