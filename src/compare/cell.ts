@@ -15,7 +15,7 @@ import { runCommand } from "./command.js";
 import { before, diffSince, type DiffStat } from "./diff.js";
 import type { Cell } from "./plan.js";
 import { writeRecord } from "./record.js";
-import { rowOf, type CellFacts, type CompareRow } from "./row.js";
+import { emptyPaths, rowOf, type CellFacts, type CompareRow } from "./row.js";
 import { runCell } from "./run-cell.js";
 import type { Workspace, Workspaces } from "./workspace.js";
 
@@ -50,18 +50,7 @@ export async function runWholeCell(
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const rel = (name: string): string => relative(context.out, join(dir, name));
-  const paths: CompareRow["paths"] = {
-    dir: relative(context.out, dir),
-    stream: null,
-    stderr: null,
-    diff: null,
-    setup_log: null,
-    check_log: null,
-    atif: null,
-    report: null,
-    answer: null,
-    workspace: null,
-  };
+  const paths = emptyPaths(relative(context.out, dir));
   const facts: CellFacts = {
     setup: cell.task.setup ? "skipped" : "none",
     check: cell.task.check ? "skipped" : "none",

@@ -53,6 +53,22 @@ export interface CompareRow {
   };
 }
 
+/** A cell's paths before anything of it is written: its folder only. */
+export function emptyPaths(dir: string): CompareRow["paths"] {
+  return {
+    dir,
+    stream: null,
+    stderr: null,
+    diff: null,
+    setup_log: null,
+    check_log: null,
+    atif: null,
+    report: null,
+    answer: null,
+    workspace: null,
+  };
+}
+
 /** Everything a cell's row is made of. */
 export interface CellFacts {
   finished?: EventOf<"run.finished">;

@@ -13,7 +13,7 @@ import { Budget } from "./budget.js";
 import { cellDir, runWholeCell } from "./cell.js";
 import type { Cell } from "./plan.js";
 import { readRecord, writeRecord } from "./record.js";
-import { rowOf, type CompareRow } from "./row.js";
+import { emptyPaths, rowOf, type CompareRow } from "./row.js";
 import type { ShardSpec } from "../app/compare-values.js";
 import { MANIFEST, manifestOf } from "./manifest.js";
 import { Workspaces, type Source } from "./workspace.js";
@@ -99,7 +99,7 @@ export async function* runCompare(run: CompareRun): AsyncGenerator<CompareRow, v
           check: cell.task.check ? "skipped" : "none",
           checkExitCode: null,
           error: { code: "budget", message: budget.reached },
-          paths: emptyPaths(cell),
+          paths: emptyPaths(join("cells", cell.id)),
         });
         mkdirSync(cellDir(run.out, cell.id), { recursive: true });
         writeRecord(cellDir(run.out, cell.id), row);
@@ -125,7 +125,7 @@ export async function* runCompare(run: CompareRun): AsyncGenerator<CompareRow, v
             check: cell.task.check ? "skipped" : "none",
             checkExitCode: null,
             error: { code: err instanceof AgentstreamError ? "usage" : "internal", message: (err as Error).message },
-            paths: emptyPaths(cell),
+            paths: emptyPaths(join("cells", cell.id)),
           }),
         );
       } finally {
@@ -146,21 +146,6 @@ export async function* runCompare(run: CompareRun): AsyncGenerator<CompareRow, v
     for (const controller of running) controller.abort(new HostStop({ kind: "signal", signal: "SIGTERM" }));
     await all.catch(() => undefined);
   }
-}
-
-function emptyPaths(cell: Cell): CompareRow["paths"] {
-  return {
-    dir: join("cells", cell.id),
-    stream: null,
-    stderr: null,
-    diff: null,
-    setup_log: null,
-    check_log: null,
-    atif: null,
-    report: null,
-    answer: null,
-    workspace: null,
-  };
 }
 
 export function writeAtomically(path: string, text: string): void {

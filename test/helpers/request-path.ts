@@ -13,29 +13,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { RANK, sourceFiles } from "./layers.js";
 
 const HERE = fileURLToPath(new URL("../../", import.meta.url));
-
-// The layers of test/repo/architecture.test.ts: a call from a higher rank to a lower one goes down.
-const RANK: Record<string, number> = {
-  canonical: 0,
-  schema: 0,
-  version: 0,
-  core: 1,
-  run: 2,
-  human: 2,
-  verify: 2,
-  report: 2,
-  export: 2,
-  policy: 2.5,
-  backends: 3,
-  output: 3,
-  app: 4,
-  compare: 4.5,
-  lib: 5,
-  cli: 5,
-  index: 6,
-};
 
 export interface Start {
   /** Under src/. */
@@ -66,16 +46,6 @@ interface Call {
 interface Summary {
   returns: boolean;
   calls: Call[];
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith(".ts")
-        ? [join(dir, entry.name)]
-        : [],
-  );
 }
 
 // One program per tree for every path followed in a process.

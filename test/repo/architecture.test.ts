@@ -6,41 +6,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { BACKENDS } from "../../src/backends/registry.js";
+import { RANK, sourceFiles } from "../helpers/layers.js";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
-
-// Higher imports lower; folders of one rank do not import each other.
-const RANK: Record<string, number> = {
-  canonical: 0,
-  schema: 0,
-  core: 1,
-  run: 2,
-  human: 2,
-  verify: 2,
-  report: 2,
-  export: 2,
-  // The permission policy: the rules' grammar, the shell reading and the live answerers, which every
-  // backend's native mapping and the ACP driver use.
-  policy: 2.5,
-  backends: 3,
-  output: 3,
-  app: 4,
-  // agentstream compare: many runs, each through app's one run path.
-  compare: 4.5,
-  lib: 5,
-  cli: 5,
-  // src/index.ts, the library's exports; src/version.ts imports nothing and is read by any layer.
-  index: 6,
-  version: 0,
-};
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
-  });
-}
 
 /** The layer a file belongs to: its first folder under src/, or a file at the top by its name. */
 function layerOf(file: string): string {

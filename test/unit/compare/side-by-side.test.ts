@@ -2,7 +2,7 @@
 // plan's order, whatever order the cells end in; and its counts give the compare's exit status.
 import { describe, expect, it } from "vitest";
 import { compareExitCode } from "../../../src/compare/exit-status.js";
-import type { CompareRow } from "../../../src/compare/row.js";
+import { emptyPaths, type CompareRow } from "../../../src/compare/row.js";
 import { sideBySide, Tally } from "../../../src/compare/side-by-side.js";
 
 function row(id: number, model: string, over: Partial<CompareRow> = {}): CompareRow {
@@ -31,18 +31,7 @@ function row(id: number, model: string, over: Partial<CompareRow> = {}): Compare
     lines_added: id,
     lines_removed: 1,
     resumed: false,
-    paths: {
-      dir: `cells/c${id}`,
-      stream: null,
-      stderr: null,
-      diff: null,
-      setup_log: null,
-      check_log: null,
-      atif: null,
-      report: null,
-      answer: null,
-      workspace: null,
-    },
+    paths: emptyPaths(`cells/c${id}`),
     ...over,
   };
 }
