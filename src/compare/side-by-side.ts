@@ -47,23 +47,24 @@ export function sideBySide(rows: readonly CompareRow[], missing: readonly string
 }
 
 /** What the side by side keeps of one agent's cells: counts and sums, and the numbers its medians are taken of. */
-interface AgentTally {
+type Counted =
+  | "cells"
+  | "succeeded"
+  | "checked"
+  | "check_passed"
+  | "passed"
+  | "not_run"
+  | "input_tokens"
+  | "output_tokens"
+  | "files_changed"
+  | "lines_added"
+  | "lines_removed";
+interface AgentTally extends Pick<AgentSummary, Counted> {
   /** Where its first cell is in the plan: the agents are shown in that order. */
   first: number;
-  cells: number;
-  succeeded: number;
-  checked: number;
-  check_passed: number;
-  passed: number;
-  not_run: number;
   durations: number[];
-  input_tokens: number;
-  output_tokens: number;
   cost: number;
   costs_known: number;
-  files_changed: number;
-  lines_added: number;
-  lines_removed: number;
   lines_changed: number[];
 }
 
